@@ -1,0 +1,341 @@
+import { HAN } from '../../text/script.js';
+import { segmentWords, sentences } from '../../text/segment.js';
+import { EN_STOP, ZH_STOP, CAP_STOP } from './stopwords.js';
+
+/** An entity found in one document. */
+export interface FoundEntity {
+  /** Matching key: NFKC, lowercase, singular, spaces collapsed. */
+  key: string;
+  /** The form written in the document most often. */
+  surface: string;
+  /** Other names the document gives it: `Full Name (ABBR)`, `中文（English）`. */
+  aliases: string[];
+  count: number;
+  /** Up to three sentences that mention it, best first. */
+  snippets: string[];
+}
+
+export function entityKey(name: string): string {
+  let k = name.normalize('NFKC').toLowerCase().replace(/[\s_‐-―-]+/g, ' ').replace(/[’']/g, "'").trim();
+  // Plural → singular for the last English word ("vector databases" → "vector database").
+  k = k.replace(/([a-z]{3,})(ies)$/, '$1y').replace(/([a-z]{3,}[^s])s$/, '$1');
+  return k;
+}
+
+interface Candidate {
+  surfaces: Map<string, number>;
+  count: number;
+  aliases: Set<string>;
+  strong: boolean;
+}
+
+const ACRONYM = /\b[A-Z][A-Za-z]*[A-Z][A-Z0-9]*s?\b|\b[A-Z]{2,}[0-9]*\b/g;
+const CAP_PHRASE = /\b(?:[A-Z][\p{L}\p{N}'’]*(?:-[A-Za-z][\p{L}\p{N}]*)*)(?:\s+(?:(?:of|and|for|the|in|de|von|van)\s+)?[A-Z][\p{L}\p{N}'’]*(?:-[A-Za-z][\p{L}\p{N}]*)*){0,4}/gu;
+const PAREN_EN = /([A-Za-z][\p{L}\p{N}-]*(?:[ \t]+[A-Za-z][\p{L}\p{N}-]*){0,6})[ \t]*[（(][ \t]*([A-Z][A-Za-z0-9-]{1,10})[ \t]*[)）]/gu;
+const PAREN_ZH = /([\u3400-\u9fff]{2,16})[ \t]*[（(][ \t]*([A-Za-z][A-Za-z0-9 .\-]{1,40}?)[ \t]*[)）]/gu;
+const PAREN_EN_ZH = /([A-Za-z][A-Za-z0-9.\-]*(?:[ \t][A-Za-z][A-Za-z0-9.\-]*){0,4})[ \t]*[（(][ \t]*([\u3400-\u9fff]{2,10})[ \t]*[)）]/gu;
+const EMPHASIS = /\*\*([^*\n]{2,60})\*\*|__([^_\n]{2,60})__|《([^》\n]{2,30})》|「([^」\n]{2,30})」|`([^`\n]{2,40})`|\[\[([^\]|#\n]{2,60})(?:[|#][^\]\n]*)?\]\]/g;
+
+const lowerPhraseCache = new Map<string, boolean>();
+
+function isStopCap(word: string): boolean {
+  return CAP_STOP.has(word.toLowerCase());
+}
+
+function clean(s: string): string {
+  return s.replace(/\s+/g, ' ').replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '').trim();
+}
+
+function validName(name: string): boolean {
+  if (name.length < 2 || name.length > 60) return false;
+  if (/^\d+$/.test(name)) return false;
+  if (/^[\p{P}\p{S}\s]+$/u.test(name)) return false;
+  if (/https?:|www\.|\.(?:com|org|io|md|png)$/i.test(name)) return false;
+  const k = name.toLowerCase();
+  if (EN_STOP.has(k) || ZH_STOP.has(name)) return false;
+  return true;
+}
+
+/**
+ * Heuristic entity extraction for English and Chinese, no model: acronyms, capitalised names
+ * and phrases, terms introduced with a translation or abbreviation in parentheses, emphasised
+ * terms (bold, 《》, wikilinks), repeated lowercase noun phrases, and repeated Chinese compounds
+ * found with the ICU word segmenter.
+ */
+export function extractEntities(markdown: string, title: string): FoundEntity[] {
+  const text = stripMarkdown(markdown);
+  const cands = new Map<string, Candidate>();
+  const add = (name: string, strong: boolean, n = 1): Candidate | undefined => {
+    const surface = clean(name);
+    if (!validName(surface)) return undefined;
+    const key = entityKey(surface);
+    if (!key || key === entityKey(title)) return undefined;
+    let c = cands.get(key);
+    if (!c) {
+      c = { surfaces: new Map(), count: 0, aliases: new Set(), strong: false };
+      cands.set(key, c);
+    }
+    c.surfaces.set(surface, (c.surfaces.get(surface) ?? 0) + n);
+    c.count += n;
+    c.strong ||= strong;
+    return c;
+  };
+  const pairAlias = (main: string, alias: string) => {
+    const c = add(main, true, 0);
+    const a = clean(alias);
+    if (c && validName(a) && entityKey(a) !== entityKey(main)) c.aliases.add(a);
+  };
+
+  // Names given with an abbreviation or translation: strongest signal, and the alias pairs.
+  for (const m of text.matchAll(PAREN_EN)) {
+    const abbr = m[2] ?? '';
+    const words = (m[1] ?? '').split(/[ \t]+/);
+    // The shortest tail of the phrase whose initials spell the abbreviation.
+    for (let k = 2; k <= words.length; k++) {
+      const full = words.slice(-k).join(' ');
+      if (initialsMatch(full, abbr)) {
+        pairAlias(full, abbr);
+        break;
+      }
+    }
+  }
+  for (const m of text.matchAll(PAREN_ZH)) pairAlias(trimZhPrefix(m[1] ?? '', text), m[2] ?? '');
+  for (const m of text.matchAll(PAREN_EN_ZH)) pairAlias(trimLeadingStop(m[1] ?? ''), m[2] ?? '');
+
+  for (const m of markdown.matchAll(EMPHASIS)) {
+    const t = m.slice(1).find(Boolean) ?? '';
+    if (t.split(/\s+/).length <= 5 && !/[.。,，:：]$/.test(t)) add(t, true, 0);
+  }
+
+  for (const sentence of sentences(text)) {
+    // Acronyms and CamelCase names (RAG, BM25, SQLite, FTS5).
+    for (const m of sentence.matchAll(ACRONYM)) {
+      const w = m[0].replace(/s$/, (s) => (/[A-Z]{2,}s$/.test(m[0]) ? '' : s));
+      if (w.length >= 2 && !isStopCap(w) && !/^[IVXLC]+$/.test(w)) add(w, false);
+    }
+    // Capitalised phrases; a single capitalised word only when not sentence-initial.
+    for (const m of sentence.matchAll(CAP_PHRASE)) {
+      let phrase = m[0];
+      const words = phrase.split(/\s+/);
+      let shifted = false;
+      while (words.length && isStopCap(words[0]!)) {
+        words.shift();
+        shifted = true;
+      }
+      while (words.length && /^(of|and|for|the|in|de|von|van)$/.test(words[words.length - 1]!)) words.pop();
+      if (!words.length) continue;
+      phrase = words.join(' ');
+      const initial = !shifted && ((m.index ?? 0) === 0 || sentence.slice(0, m.index).trim() === '');
+      if (words.length === 1) {
+        if (initial || /^[A-Z]{2,}/.test(phrase)) continue; // acronyms handled above
+        if (phrase.length < 3) continue;
+      }
+      add(phrase, false);
+    }
+  }
+
+  // Repeated lowercase English noun phrases ("vector database", "word segmentation").
+  for (const [phrase, n] of lowerPhrases(text)) if (n >= 2) add(phrase, false, n);
+
+  // Chinese compounds from the word segmenter.
+  if (HAN.test(text)) for (const [term, n] of chineseTerms(text)) add(term, false, n);
+
+  // Count real mentions for emphasised / paired names that were added with 0.
+  const lower = text.toLowerCase();
+  for (const c of cands.values()) {
+    if (c.count === 0) {
+      let n = 0;
+      for (const s of c.surfaces.keys()) n += countOccurrences(lower, s.toLowerCase());
+      for (const a of c.aliases) n += countOccurrences(lower, a.toLowerCase());
+      c.count = Math.max(1, n);
+    }
+  }
+
+  // An abbreviation or translation seen on its own joins the name it was given for.
+  for (const [key, c] of cands) {
+    for (const a of c.aliases) {
+      const ak = entityKey(a);
+      const other = cands.get(ak);
+      if (!other || other === c) continue;
+      for (const [s, n] of other.surfaces) c.aliases.add(s), (c.count += n);
+      cands.delete(ak);
+    }
+    void key;
+  }
+
+  // Drop terms that only ever occur inside a longer candidate.
+  const keys = [...cands.keys()];
+  for (const k of keys) {
+    const c = cands.get(k)!;
+    if (c.strong || c.aliases.size) continue;
+    for (const other of keys) {
+      if (other === k || other.length <= k.length) continue;
+      const o = cands.get(other);
+      if (!o || !other.includes(k)) continue;
+      if (o.count >= c.count * 0.7) {
+        cands.delete(k);
+        break;
+      }
+    }
+  }
+
+  const out: FoundEntity[] = [];
+  const sents = sentences(text);
+  for (const [key, c] of cands) {
+    // Weak single mentions are noise; keep them only when strong or repeated.
+    if (!c.strong && c.count < 2 && !isAcronymLike(key, c)) continue;
+    const surface = [...c.surfaces.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length)[0]![0];
+    const names = [surface, ...c.surfaces.keys(), ...c.aliases].map((s) => s.toLowerCase());
+    out.push({
+      key,
+      surface,
+      aliases: [...new Set([...c.aliases, ...[...c.surfaces.keys()].filter((s) => s !== surface && entityKey(s) !== key)])],
+      count: c.count,
+      snippets: pickSnippets(sents, names),
+    });
+  }
+  out.sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+  return out.slice(0, 60);
+}
+
+function isAcronymLike(key: string, c: Candidate): boolean {
+  const s = [...c.surfaces.keys()][0] ?? '';
+  return /^[A-Z][A-Za-z0-9]*[A-Z0-9]/.test(s) && key.length >= 2;
+}
+
+function trimLeadingStop(phrase: string): string {
+  const words = phrase.trim().split(/\s+/);
+  while (words.length > 1 && (EN_STOP.has(words[0]!.toLowerCase()) || isStopCap(words[0]!))) words.shift();
+  return words.join(' ');
+}
+
+/** Chinese before a parenthesis often carries a verb or particle in front: keep the tail. */
+function trimZhPrefix(s: string, text: string): string {
+  const segs = segmentWords(s).filter((w) => w.isWord).map((w) => w.text);
+  // The longest tail of up to three words that the text uses again elsewhere:
+  // "我们使用检索增强生成（RAG）" → "检索增强生成".
+  for (let k = Math.min(3, segs.length); k >= 1; k--) {
+    const tail = segs.slice(-k).join('');
+    if (ZH_STOP.has(segs[segs.length - k]!)) continue;
+    if (tail.length >= 2 && countOccurrences(text, tail) >= 2) return tail;
+  }
+  const last = segs[segs.length - 1] ?? s;
+  return last.length >= 2 ? last : segs.slice(-2).join('') || s;
+}
+
+function initialsMatch(full: string, abbr: string): boolean {
+  const letters = abbr.replace(/[^A-Za-z]/g, '').toLowerCase();
+  const initials = full
+    .split(/[\s-]+/)
+    .filter((w) => !/^(of|and|for|the|in)$/i.test(w))
+    .map((w) => w[0]?.toLowerCase() ?? '')
+    .join('');
+  if (!letters) return false;
+  // All letters of the abbreviation appear, in order, among the words' initials.
+  let i = 0;
+  for (const ch of initials) if (ch === letters[i]) i++;
+  return i >= Math.min(letters.length, 2) && letters[0] === initials[0];
+}
+
+function countOccurrences(hay: string, needle: string): number {
+  if (!needle) return 0;
+  let n = 0;
+  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+function pickSnippets(sents: string[], names: string[]): string[] {
+  const hits: { s: string; score: number }[] = [];
+  for (const s of sents) {
+    const l = s.toLowerCase();
+    if (!names.some((n) => n && l.includes(n))) continue;
+    if (s.length < 12 || /^#/.test(s)) continue;
+    let score = 0;
+    if (names.some((n) => new RegExp(`^${escapeRe(n)}\\b.*\\b(is|are|was|means|refers)\\b`, 'i').test(l))) score += 3;
+    if (/是|指|即|称为/.test(s)) score += 1;
+    if (s.length > 400) score -= 2;
+    hits.push({ s: s.length > 400 ? `${s.slice(0, 397)}…` : s, score });
+  }
+  return hits
+    .map((h, i) => ({ ...h, i }))
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .slice(0, 3)
+    .map((h) => h.s);
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Markdown to plain sentences: no code, links reduced to their text, no markup. */
+export function stripMarkdown(md: string): string {
+  return md
+    .replace(/^---\n[\s\S]*?\n---\n/, '')
+    .replace(/```[\s\S]*?```/g, '\n')
+    .replace(/~~~[\s\S]*?~~~/g, '\n')
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
+    .replace(/!\[\[[^\]]*\]\]/g, ' ')
+    .replace(/\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]/g, (_m, a: string, b?: string) => b ?? a)
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/^\s{0,3}(#{1,6}|[-*+]|\d+[.)]|>)\s+/gm, '')
+    .replace(/^\|.*\|$/gm, (row) => row.replace(/\|/g, ' ; ').replace(/-{3,}/g, ''))
+    .replace(/[*_`~]+/g, '');
+}
+
+/** Lowercase 2–3 word phrases without stop words, counted. */
+function lowerPhrases(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const sentence of text.split(/[.!?;:,()[\]{}"“”\n。！？；：，、（）]+/)) {
+    const words = sentence.toLowerCase().match(/[a-z][a-z0-9-]*[a-z0-9]/g);
+    if (!words || words.length < 2) continue;
+    for (let n = 2; n <= 3; n++) {
+      for (let i = 0; i + n <= words.length; i++) {
+        const gram = words.slice(i, i + n);
+        if (gram.some((w) => w.length < 3 || EN_STOP.has(w))) continue;
+        const phrase = gram.join(' ');
+        let ok = lowerPhraseCache.get(phrase);
+        if (ok === undefined) {
+          ok = !/^\d/.test(phrase) && !/ly$/.test(gram[0]!) && !/(ing|ed)$/.test(gram[gram.length - 1]!);
+          if (lowerPhraseCache.size < 200_000) lowerPhraseCache.set(phrase, ok);
+        }
+        if (ok) counts.set(phrase, (counts.get(phrase) ?? 0) + 1);
+      }
+    }
+  }
+  return counts;
+}
+
+/** Chinese terms: segmenter words of 3+ characters and compounds of adjacent words, repeated. */
+function chineseTerms(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  const bump = (t: string) => counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const para of text.split(/\n+/)) {
+    if (!HAN.test(para)) continue;
+    const segs = segmentWords(para);
+    let run: string[] = [];
+    const flush = () => {
+      for (let i = 0; i < run.length; i++) {
+        const w = run[i]!;
+        if (ZH_STOP.has(w)) continue;
+        if (w.length >= 2) bump(w);
+        for (let n = 2; n <= 3 && i + n <= run.length; n++) {
+          const parts = run.slice(i, i + n);
+          if (parts.some((p) => ZH_STOP.has(p))) break;
+          const term = parts.join('');
+          if (term.length >= 3 && term.length <= 8) bump(term);
+        }
+      }
+      run = [];
+    };
+    for (const s of segs) {
+      if (s.isWord && HAN.test(s.text) && /^[\u3400-\u9fff]+$/.test(s.text)) run.push(s.text);
+      else flush();
+    }
+    flush();
+  }
+  // Two-character words are often generic (数据, 系统): keep them only when frequent.
+  for (const [t, n] of counts) if ((t.length === 2 && n < 3) || n < 2) counts.delete(t);
+  return counts;
+}

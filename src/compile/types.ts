@@ -1,0 +1,74 @@
+import type { KbMessage } from '../diagnostics/message.js';
+import type { RawDocument, EntryId } from '../types.js';
+
+/** What a writer (offline compiler or model) makes of one raw document. */
+export interface SourceDraft {
+  title: string;
+  aliases: string[];
+  summary: string;
+  /**
+   * The entry body after the `# Title` line and the summary paragraph: Markdown that may hold
+   * `[[links]]` (kb checks them: a link to no entry becomes plain text).
+   */
+  body: string;
+  /** Concepts/entities the document mentions, with other names seen for them. */
+  entities: { name: string; aliases: string[] }[];
+  /** Who wrote it: 'offline' or 'model:<name>'. */
+  compiledBy: string;
+}
+
+/** Everything the sources say about one concept, gathered across documents. */
+export interface ConceptGroup {
+  key: string;
+  title: string;
+  aliases: string[];
+  /** The source entries that mention it, with what each says (sentences). */
+  mentions: { sourceId: EntryId; sourceTitle: string; rawPath: string; count: number; snippets: string[] }[];
+}
+
+export interface ConceptDraft {
+  title: string;
+  aliases: string[];
+  summary: string;
+  body: string;
+  compiledBy: string;
+}
+
+/** Names the writer may link to: every entry's title and aliases. */
+export interface Catalog {
+  entries: { id: EntryId; title: string; aliases: string[]; kind: string; summary: string }[];
+}
+
+/**
+ * Writes entries. The offline compiler is one; the model compiler (issue 3) another that falls
+ * back to the offline one per document. Writers return drafts; kb assembles, checks and writes.
+ */
+export interface EntryWriter {
+  readonly name: string;
+  writeSource(doc: RawDocument, catalog: Catalog, signal?: AbortSignal): Promise<{ draft: SourceDraft; messages: KbMessage[] }>;
+  writeConcept(group: ConceptGroup, catalog: Catalog, signal?: AbortSignal): Promise<{ draft: ConceptDraft; messages: KbMessage[] }>;
+}
+
+export interface CompileReport {
+  new: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  renamed: number;
+  skipped: number;
+  failed: number;
+  concepts: { created: number; updated: number; deleted: number };
+  /** Entries a person edited that compile left alone (wiki paths). */
+  protected: string[];
+  written: number;
+  messages: KbMessage[];
+  elapsedMs: number;
+  compiler: string;
+}
+
+export interface ProgressEvent {
+  phase: 'scan' | 'ingest' | 'write' | 'index';
+  done: number;
+  total: number;
+  file?: string;
+}

@@ -1,0 +1,74 @@
+/** Every setting of kb.config.json with its default. `kb init` writes this object out in full. */
+export interface KbConfig {
+  /** Model used when ANTHROPIC_API_KEY is set. */
+  model: {
+    name: string;
+    maxTokens: number;
+    concurrency: number;
+    /** USD per million tokens, by model name. */
+    prices: Record<string, { input: number; output: number; cacheWrite: number; cacheRead: number }>;
+  };
+  embedding: {
+    /** `local`: built in, no download. `openai`: any OpenAI-compatible /embeddings endpoint. */
+    provider: 'local' | 'openai';
+    /** Model name sent to the HTTP provider. */
+    model: string;
+    /** Base URL of the HTTP provider, e.g. http://127.0.0.1:11434/v1 for Ollama. */
+    baseURL: string;
+    /** Name of the environment variable that holds the provider's API key (never the key itself). */
+    apiKeyEnv: string;
+    /** Vector size. For `local` any size 64..4096; for HTTP providers, what the model returns. */
+    dims: number;
+    batchSize: number;
+  };
+  chunk: {
+    maxTokens: number;
+    overlapTokens: number;
+  };
+  ingest: {
+    /** Files larger than this are skipped with a diagnostic. */
+    maxFileBytes: number;
+    /** Glob-like name patterns to ignore under raw/ (matched against the file name). */
+    ignore: string[];
+  };
+  compile: {
+    /** A concept needs at least this many sources to get an entry. */
+    minConceptSources: number;
+    /** Upper bound on concept entries from the offline compiler. */
+    maxConcepts: number;
+  };
+  ask: {
+    budget: number;
+    cacheTtlSeconds: number;
+  };
+  lint: {
+    /** Severity per rule id: "error" | "warning" | "info" | "off". */
+    rules: Record<string, string>;
+  };
+}
+
+export const DEFAULT_CONFIG: KbConfig = {
+  model: {
+    name: 'claude-sonnet-4-5',
+    maxTokens: 4096,
+    concurrency: 4,
+    prices: {
+      'claude-sonnet-4-5': { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 },
+      'claude-opus-4-1': { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 },
+      'claude-haiku-4-5': { input: 1, output: 5, cacheWrite: 1.25, cacheRead: 0.1 },
+    },
+  },
+  embedding: {
+    provider: 'local',
+    model: 'kb-local-hash',
+    baseURL: 'http://127.0.0.1:11434/v1',
+    apiKeyEnv: 'KB_EMBEDDING_API_KEY',
+    dims: 384,
+    batchSize: 64,
+  },
+  chunk: { maxTokens: 400, overlapTokens: 50 },
+  ingest: { maxFileBytes: 10 * 1024 * 1024, ignore: ['.DS_Store', 'Thumbs.db', '*.tmp', '*.swp', '~$*'] },
+  compile: { minConceptSources: 2, maxConcepts: 400 },
+  ask: { budget: 4000, cacheTtlSeconds: 3600 },
+  lint: { rules: {} },
+};

@@ -1,0 +1,99 @@
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkWikiLink from 'remark-wiki-link';
+import type { Root } from 'mdast';
+import { linkKey } from '../entry/names.js';
+
+/** One `[[target#heading|shown]]` in a document. */
+export interface WikiLinkRef {
+  /** What the link names: a file name or path without `.md`, without `#heading`. */
+  target: string;
+  heading?: string;
+  alias?: string;
+  line: number;
+  column: number;
+  /** `![[…]]`: an embed (remark-wiki-link does not parse these; found separately). */
+  embed: boolean;
+}
+
+const processor = unified().use(remarkParse).use(remarkWikiLink, { aliasDivider: '|' });
+
+interface WikiNode {
+  type: 'wikiLink';
+  value: string;
+  data: { alias: string | null };
+  position?: { start: { line: number; column: number } };
+}
+
+function walk(node: unknown, visit: (n: WikiNode) => void): void {
+  const n = node as { type?: string; children?: unknown[] };
+  if (n.type === 'wikiLink') visit(node as WikiNode);
+  if (Array.isArray(n.children)) for (const c of n.children) walk(c, visit);
+}
+
+export function splitTarget(raw: string): { target: string; heading?: string } {
+  const hash = raw.indexOf('#');
+  const target = (hash >= 0 ? raw.slice(0, hash) : raw).trim().replace(/\.md$/i, '');
+  const heading = hash >= 0 ? raw.slice(hash + 1).trim() : undefined;
+  return heading ? { target, heading } : { target };
+}
+
+/** Every wikilink in a Markdown document (code blocks and inline code excluded). */
+export function extractWikiLinks(markdown: string): WikiLinkRef[] {
+  const tree = processor.parse(markdown) as Root;
+  const out: WikiLinkRef[] = [];
+  walk(tree, (n) => {
+    const { target, heading } = splitTarget(n.value);
+    const ref: WikiLinkRef = {
+      target,
+      line: n.position?.start.line ?? 1,
+      column: n.position?.start.column ?? 1,
+      embed: false,
+    };
+    if (heading) ref.heading = heading;
+    if (n.data.alias && n.data.alias !== n.value) ref.alias = n.data.alias;
+    out.push(ref);
+  });
+  // remark-wiki-link leaves `![[embed]]` as a `!` followed by a parsed link: mark those.
+  const lines = markdown.split('\n');
+  for (const ref of out) {
+    const line = lines[ref.line - 1] ?? '';
+    if (line[ref.column - 2] === '!') ref.embed = true;
+  }
+  return out;
+}
+
+/**
+ * Obsidian's link resolution, as one pure function: a link names a file by its base name
+ * (case-insensitive) or by a path from the vault root; `.md` may be left out.
+ * `files` maps linkKey(base name) and linkKey(path without .md) to the matching wiki paths.
+ */
+export function resolveLink(target: string, files: ReadonlyMap<string, readonly string[]>): string[] {
+  const key = linkKey(target.replace(/\.md$/i, ''));
+  if (!key) return [];
+  return [...(files.get(key) ?? [])];
+}
+
+/** Build the lookup `resolveLink` takes from the wiki's file paths (relative to wiki/). */
+export function linkTable(paths: Iterable<string>): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  const add = (k: string, p: string) => {
+    const list = map.get(k);
+    if (list) {
+      if (!list.includes(p)) list.push(p);
+    } else map.set(k, [p]);
+  };
+  for (const p of paths) {
+    const noExt = p.replace(/\.md$/i, '');
+    const base = noExt.split('/').pop() ?? noExt;
+    // Attachments keep their extension in links ([[diagram.png]]).
+    if (!/\.md$/i.test(p)) {
+      add(linkKey(p.split('/').pop() ?? p), p);
+      add(linkKey(p), p);
+      continue;
+    }
+    add(linkKey(base), p);
+    add(linkKey(noExt), p);
+  }
+  return map;
+}

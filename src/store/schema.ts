@@ -1,0 +1,87 @@
+/** Bump when the tables change shape: the store is derived, so an old one is rebuilt. */
+export const STORE_VERSION = '3';
+
+export const TABLES = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+-- One row per raw file kb has seen.
+CREATE TABLE IF NOT EXISTS documents (
+  raw_path TEXT PRIMARY KEY,
+  hash TEXT NOT NULL,
+  type TEXT NOT NULL,
+  title TEXT NOT NULL,
+  entry_id TEXT,
+  size INTEGER NOT NULL,
+  lang TEXT NOT NULL DEFAULT 'en',
+  status TEXT NOT NULL,            -- 'ok' | 'failed' | 'skipped'
+  error TEXT,
+  compiled_at INTEGER NOT NULL,
+  compiler TEXT NOT NULL DEFAULT ''
+);
+
+-- Entities the compiler found in each document (feeds concept entries).
+CREATE TABLE IF NOT EXISTS doc_entities (
+  raw_path TEXT NOT NULL,
+  key TEXT NOT NULL,
+  surface TEXT NOT NULL,
+  aliases TEXT NOT NULL,            -- JSON array of other names seen with it
+  count INTEGER NOT NULL,
+  snippets TEXT NOT NULL,           -- JSON array of sentences that mention it
+  PRIMARY KEY (raw_path, key)
+);
+CREATE INDEX IF NOT EXISTS doc_entities_key ON doc_entities(key);
+
+-- One row per wiki entry (mirror of the frontmatter, for search and status).
+CREATE TABLE IF NOT EXISTS entries (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  title TEXT NOT NULL,
+  path TEXT NOT NULL,
+  aliases TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  source_ref TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  human_edited INTEGER NOT NULL DEFAULT 0,
+  updated INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS links (
+  src TEXT NOT NULL,
+  dst TEXT NOT NULL,
+  PRIMARY KEY (src, dst)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS links_dst ON links(dst);
+
+CREATE TABLE IF NOT EXISTS chunks (
+  id INTEGER PRIMARY KEY,
+  entry_id TEXT NOT NULL,
+  raw_path TEXT,
+  ord INTEGER NOT NULL,
+  heading TEXT NOT NULL,
+  text TEXT NOT NULL,
+  tokens INTEGER NOT NULL,
+  line INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_entry ON chunks(entry_id);
+CREATE INDEX IF NOT EXISTS chunks_raw ON chunks(raw_path);
+
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(body, tokenize = 'porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS entries_fts USING fts5(title, body, tokenize = 'porter unicode61 remove_diacritics 2');
+
+-- Usage of the model, summed by kb status.
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY,
+  command TEXT NOT NULL,
+  started INTEGER NOT NULL,
+  finished INTEGER,
+  summary TEXT NOT NULL DEFAULT '{}'
+);
+`;
+
+export function vecTables(dims: number): string {
+  return `
+CREATE VIRTUAL TABLE IF NOT EXISTS vec_chunks USING vec0(embedding float[${dims}] distance_metric=cosine);
+CREATE VIRTUAL TABLE IF NOT EXISTS vec_entries USING vec0(embedding float[${dims}] distance_metric=cosine);
+`;
+}

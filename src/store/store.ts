@@ -1,0 +1,363 @@
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Chunk } from '../types.js';
+import { searchText } from '../text/search.js';
+import { STORE_VERSION, TABLES, vecTables } from './schema.js';
+
+export interface DocumentRow {
+  raw_path: string;
+  hash: string;
+  type: string;
+  title: string;
+  entry_id: string | null;
+  size: number;
+  lang: string;
+  status: 'ok' | 'failed' | 'skipped';
+  error: string | null;
+  compiled_at: number;
+  compiler: string;
+}
+
+export interface EntityRow {
+  raw_path: string;
+  key: string;
+  surface: string;
+  aliases: string[];
+  count: number;
+  snippets: string[];
+}
+
+export interface EntryRow {
+  id: string;
+  kind: string;
+  title: string;
+  path: string;
+  aliases: string[];
+  summary: string;
+  source_ref: string[];
+  content_hash: string;
+  human_edited: boolean;
+  updated: number;
+}
+
+export interface ChunkRow {
+  id: number;
+  entry_id: string;
+  raw_path: string | null;
+  ord: number;
+  heading: string;
+  text: string;
+  tokens: number;
+  line: number;
+}
+
+export interface StoreOptions {
+  /** Fingerprint of the embedder + chunker: vectors made under another one are dropped, never mixed. */
+  fingerprint: string;
+  dims: number;
+  readonly?: boolean;
+}
+
+type Stmt = Database.Statement<unknown[], unknown>;
+
+/**
+ * The derived store `wiki/embeddings.db`: documents, entities, entries, links, chunks,
+ * FTS5 indexes and sqlite-vec vectors. Everything here can be rebuilt from raw/ and wiki/.
+ */
+export class Store {
+  readonly db: Database.Database;
+  readonly dims: number;
+  /** True when this open found vectors of another fingerprint and dropped them. */
+  readonly vectorsReset: boolean;
+  private readonly stmts = new Map<string, Stmt>();
+
+  constructor(path: string, opts: StoreOptions) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    let db = openDb(path);
+    if (storeVersion(db) !== undefined && storeVersion(db) !== STORE_VERSION && path !== ':memory:') {
+      // An older layout: the store is derived from raw/ and wiki/, so start over.
+      db.close();
+      for (const p of [path, `${path}-wal`, `${path}-shm`]) rmSync(p, { force: true });
+      db = openDb(path);
+    }
+    this.db = db;
+    this.dims = opts.dims;
+    this.vectorsReset = this.migrate(opts);
+  }
+
+  private migrate(opts: StoreOptions): boolean {
+    const db = this.db;
+    db.exec(TABLES);
+    this.setMeta('store_version', STORE_VERSION);
+    const old = this.getMeta('fingerprint');
+    let reset = false;
+    if (old !== undefined && old !== opts.fingerprint) {
+      db.exec(`DROP TABLE IF EXISTS vec_chunks; DROP TABLE IF EXISTS vec_entries;`);
+      reset = true;
+    }
+    db.exec(vecTables(opts.dims));
+    this.setMeta('fingerprint', opts.fingerprint);
+    return reset;
+  }
+
+  private stmt(sql: string): Stmt {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  // ---- meta
+
+  getMeta(key: string): string | undefined {
+    return (this.stmt(`SELECT value FROM meta WHERE key = ?`).get(key) as { value: string } | undefined)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.stmt(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(key, value);
+  }
+
+  // ---- documents
+
+  getDocument(rawPath: string): DocumentRow | undefined {
+    return this.stmt(`SELECT * FROM documents WHERE raw_path = ?`).get(rawPath) as DocumentRow | undefined;
+  }
+
+  allDocuments(): DocumentRow[] {
+    return this.stmt(`SELECT * FROM documents ORDER BY raw_path`).all() as DocumentRow[];
+  }
+
+  putDocument(row: DocumentRow): void {
+    this.stmt(
+      `INSERT INTO documents (raw_path, hash, type, title, entry_id, size, lang, status, error, compiled_at, compiler)
+       VALUES (@raw_path, @hash, @type, @title, @entry_id, @size, @lang, @status, @error, @compiled_at, @compiler)
+       ON CONFLICT(raw_path) DO UPDATE SET hash = excluded.hash, type = excluded.type, title = excluded.title,
+         entry_id = excluded.entry_id, size = excluded.size, lang = excluded.lang, status = excluded.status,
+         error = excluded.error, compiled_at = excluded.compiled_at, compiler = excluded.compiler`,
+    ).run(row);
+  }
+
+  deleteDocument(rawPath: string): void {
+    this.stmt(`DELETE FROM documents WHERE raw_path = ?`).run(rawPath);
+    this.stmt(`DELETE FROM doc_entities WHERE raw_path = ?`).run(rawPath);
+    this.deleteChunksOfRaw(rawPath);
+  }
+
+  // ---- entities
+
+  putEntities(rawPath: string, rows: Omit<EntityRow, 'raw_path'>[]): void {
+    this.stmt(`DELETE FROM doc_entities WHERE raw_path = ?`).run(rawPath);
+    const ins = this.stmt(`INSERT INTO doc_entities (raw_path, key, surface, aliases, count, snippets) VALUES (?, ?, ?, ?, ?, ?)`);
+    for (const r of rows) ins.run(rawPath, r.key, r.surface, JSON.stringify(r.aliases), r.count, JSON.stringify(r.snippets));
+  }
+
+  allEntities(): EntityRow[] {
+    const rows = this.stmt(`SELECT * FROM doc_entities ORDER BY key, raw_path`).all() as (Omit<EntityRow, 'aliases' | 'snippets'> & { aliases: string; snippets: string })[];
+    return rows.map((r) => ({ ...r, aliases: JSON.parse(r.aliases) as string[], snippets: JSON.parse(r.snippets) as string[] }));
+  }
+
+  // ---- entries
+
+  getEntry(id: string): EntryRow | undefined {
+    const r = this.stmt(`SELECT * FROM entries WHERE id = ?`).get(id) as RawEntryRow | undefined;
+    return r && toEntry(r);
+  }
+
+  allEntries(): EntryRow[] {
+    return (this.stmt(`SELECT * FROM entries ORDER BY kind, title`).all() as RawEntryRow[]).map(toEntry);
+  }
+
+  entryRowid(id: string): number | undefined {
+    return (this.stmt(`SELECT rowid FROM entries WHERE id = ?`).get(id) as { rowid: number } | undefined)?.rowid;
+  }
+
+  entryByRowid(rowid: number): EntryRow | undefined {
+    const r = this.stmt(`SELECT * FROM entries WHERE rowid = ?`).get(rowid) as RawEntryRow | undefined;
+    return r && toEntry(r);
+  }
+
+  /** Insert or update an entry with its outgoing links and (optionally) its summary vector. */
+  putEntry(e: EntryRow, links: string[], vector?: Float32Array): void {
+    this.stmt(
+      `INSERT INTO entries (id, kind, title, path, aliases, summary, source_ref, content_hash, human_edited, updated)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, title = excluded.title, path = excluded.path,
+         aliases = excluded.aliases, summary = excluded.summary, source_ref = excluded.source_ref,
+         content_hash = excluded.content_hash, human_edited = excluded.human_edited, updated = excluded.updated`,
+    ).run(e.id, e.kind, e.title, e.path, JSON.stringify(e.aliases), e.summary, JSON.stringify(e.source_ref), e.content_hash, e.human_edited ? 1 : 0, e.updated);
+    const rowid = BigInt(this.entryRowid(e.id)!);
+    this.stmt(`DELETE FROM entries_fts WHERE rowid = ?`).run(rowid);
+    this.stmt(`INSERT INTO entries_fts (rowid, title, body) VALUES (?, ?, ?)`).run(
+      rowid,
+      searchText([e.title, ...e.aliases].join(' ')),
+      searchText(e.summary),
+    );
+    this.setLinks(e.id, links);
+    if (vector) {
+      this.stmt(`DELETE FROM vec_entries WHERE rowid = ?`).run(rowid);
+      this.stmt(`INSERT INTO vec_entries (rowid, embedding) VALUES (?, ?)`).run(rowid, vector);
+    }
+  }
+
+  deleteEntry(id: string): void {
+    const rowid = this.entryRowid(id);
+    if (rowid === undefined) return;
+    const big = BigInt(rowid);
+    this.stmt(`DELETE FROM entries_fts WHERE rowid = ?`).run(big);
+    this.stmt(`DELETE FROM vec_entries WHERE rowid = ?`).run(big);
+    this.stmt(`DELETE FROM entries WHERE id = ?`).run(id);
+    this.stmt(`DELETE FROM links WHERE src = ?`).run(id);
+    this.deleteChunksOfEntry(id);
+  }
+
+  setLinks(src: string, dsts: string[]): void {
+    this.stmt(`DELETE FROM links WHERE src = ?`).run(src);
+    const ins = this.stmt(`INSERT OR IGNORE INTO links (src, dst) VALUES (?, ?)`);
+    for (const d of dsts) if (d !== src) ins.run(src, d);
+  }
+
+  linksFrom(id: string): string[] {
+    return (this.stmt(`SELECT dst FROM links WHERE src = ?`).all(id) as { dst: string }[]).map((r) => r.dst);
+  }
+
+  linksTo(id: string): string[] {
+    return (this.stmt(`SELECT src FROM links WHERE dst = ? ORDER BY src`).all(id) as { src: string }[]).map((r) => r.src);
+  }
+
+  allLinks(): { src: string; dst: string }[] {
+    return this.stmt(`SELECT src, dst FROM links`).all() as { src: string; dst: string }[];
+  }
+
+  // ---- chunks
+
+  /** Replace the chunks of an entry (and the raw file they came from) with their vectors. */
+  putChunks(entryId: string, rawPath: string | null, chunks: Chunk[], vectors: Float32Array[]): void {
+    if (rawPath) this.deleteChunksOfRaw(rawPath);
+    this.deleteChunksOfEntry(entryId);
+    const ins = this.stmt(`INSERT INTO chunks (entry_id, raw_path, ord, heading, text, tokens, line) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    const fts = this.stmt(`INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)`);
+    const vec = this.stmt(`INSERT INTO vec_chunks (rowid, embedding) VALUES (?, ?)`);
+    chunks.forEach((c, i) => {
+      const heading = c.headings.join(' › ');
+      const { lastInsertRowid } = ins.run(entryId, rawPath, c.ord, heading, c.text, c.tokens, c.line);
+      const rowid = BigInt(lastInsertRowid);
+      fts.run(rowid, searchText(`${heading}\n${c.text}`));
+      const v = vectors[i];
+      if (v) vec.run(rowid, v);
+    });
+  }
+
+  /** Point the chunks of a raw file at another entry (a rename that kept the entry). */
+  moveChunks(fromRaw: string, toRaw: string, entryId: string): void {
+    this.stmt(`UPDATE chunks SET raw_path = ?, entry_id = ? WHERE raw_path = ?`).run(toRaw, entryId, fromRaw);
+  }
+
+  private deleteChunksWhere(where: string, arg: string): void {
+    const ids = this.stmt(`SELECT id FROM chunks WHERE ${where}`).all(arg) as { id: number }[];
+    const dFts = this.stmt(`DELETE FROM chunks_fts WHERE rowid = ?`);
+    const dVec = this.stmt(`DELETE FROM vec_chunks WHERE rowid = ?`);
+    for (const { id } of ids) {
+      dFts.run(BigInt(id));
+      dVec.run(BigInt(id));
+    }
+    this.stmt(`DELETE FROM chunks WHERE ${where}`).run(arg);
+  }
+
+  deleteChunksOfRaw(rawPath: string): void {
+    this.deleteChunksWhere('raw_path = ?', rawPath);
+  }
+
+  deleteChunksOfEntry(entryId: string): void {
+    this.deleteChunksWhere('entry_id = ?', entryId);
+  }
+
+  chunkById(id: number): ChunkRow | undefined {
+    return this.stmt(`SELECT * FROM chunks WHERE id = ?`).get(id) as ChunkRow | undefined;
+  }
+
+  chunksOfEntry(entryId: string): ChunkRow[] {
+    return this.stmt(`SELECT * FROM chunks WHERE entry_id = ? ORDER BY raw_path, ord`).all(entryId) as ChunkRow[];
+  }
+
+  /** Chunks that have no vector (after a fingerprint change), in batches. */
+  chunksWithoutVectors(limit: number): ChunkRow[] {
+    return this.stmt(
+      `SELECT c.* FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM vec_chunks v WHERE v.rowid = c.id) LIMIT ?`,
+    ).all(limit) as ChunkRow[];
+  }
+
+  putChunkVector(id: number, v: Float32Array): void {
+    this.stmt(`DELETE FROM vec_chunks WHERE rowid = ?`).run(BigInt(id));
+    this.stmt(`INSERT INTO vec_chunks (rowid, embedding) VALUES (?, ?)`).run(BigInt(id), v);
+  }
+
+  entriesWithoutVectors(): EntryRow[] {
+    return (this.stmt(`SELECT e.* FROM entries e WHERE NOT EXISTS (SELECT 1 FROM vec_entries v WHERE v.rowid = e.rowid)`).all() as RawEntryRow[]).map(toEntry);
+  }
+
+  putEntryVector(id: string, v: Float32Array): void {
+    const rowid = this.entryRowid(id);
+    if (rowid === undefined) return;
+    this.stmt(`DELETE FROM vec_entries WHERE rowid = ?`).run(BigInt(rowid));
+    this.stmt(`INSERT INTO vec_entries (rowid, embedding) VALUES (?, ?)`).run(BigInt(rowid), v);
+  }
+
+  counts(): { documents: number; chunks: number; entries: number; links: number; vectors: number } {
+    const one = (sql: string) => (this.stmt(sql).get() as { n: number }).n;
+    return {
+      documents: one(`SELECT count(*) n FROM documents`),
+      chunks: one(`SELECT count(*) n FROM chunks`),
+      entries: one(`SELECT count(*) n FROM entries`),
+      links: one(`SELECT count(*) n FROM links`),
+      vectors: one(`SELECT count(*) n FROM vec_chunks`),
+    };
+  }
+}
+
+type RawEntryRow = Omit<EntryRow, 'aliases' | 'source_ref' | 'human_edited'> & {
+  aliases: string;
+  source_ref: string;
+  human_edited: number;
+};
+
+function toEntry(r: RawEntryRow): EntryRow {
+  return {
+    id: r.id,
+    kind: r.kind,
+    title: r.title,
+    path: r.path,
+    aliases: JSON.parse(r.aliases) as string[],
+    summary: r.summary,
+    source_ref: JSON.parse(r.source_ref) as string[],
+    content_hash: r.content_hash,
+    human_edited: r.human_edited === 1,
+    updated: r.updated,
+  };
+}
+
+function openDb(path: string): Database.Database {
+  const db = new Database(path);
+  sqliteVec.load(db);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+function storeVersion(db: Database.Database): string | undefined {
+  const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'meta'`).get();
+  if (!hasMeta) return undefined;
+  return (db.prepare(`SELECT value FROM meta WHERE key = 'store_version'`).get() as { value: string } | undefined)?.value;
+}

@@ -1,0 +1,92 @@
+// Domain types shared by every pipeline stage.
+// Branded strings keep things that are easy to mix up apart at compile time.
+
+declare const brand: unique symbol;
+export type Brand<T, B extends string> = T & { readonly [brand]: B };
+
+/** Stable entry id, e.g. `concept/vector-database`. Never changes once given. */
+export type EntryId = Brand<string, 'EntryId'>;
+/** Path of a raw document relative to the knowledge base's `raw/` folder, with `/` separators. */
+export type RawPath = Brand<string, 'RawPath'>;
+/** Path of a wiki file relative to `wiki/`, with `/` separators, e.g. `sources/Vector Databases.md`. */
+export type WikiPath = Brand<string, 'WikiPath'>;
+/** Lowercase hex sha256. */
+export type ContentHash = Brand<string, 'ContentHash'>;
+
+export type EntryKind = 'source' | 'concept' | 'answer';
+
+/** What ingest recognised a raw file as. */
+export type RawType = 'markdown' | 'text' | 'html' | 'code' | 'url' | 'attachment';
+
+/** Severity of a diagnostic, as in remark-lint / vfile-message (`fatal: true` = error). */
+export type Severity = 'error' | 'warning' | 'info';
+
+/**
+ * A raw document after ingest: normalised to Markdown, ready to parse and chunk.
+ * One record travels through the stages (like unified's VFile).
+ */
+export interface RawDocument {
+  path: RawPath;
+  /** Absolute path on disk. */
+  absPath: string;
+  type: RawType;
+  /** sha256 of the raw bytes. */
+  hash: ContentHash;
+  size: number;
+  /** Title from frontmatter, first heading, <title>, or the file name. */
+  title: string;
+  /** The document as Markdown (for code: a fenced block; for attachments: a short description). */
+  markdown: string;
+  /** Frontmatter of a Markdown source (or metadata found in HTML/.url), JSON-safe values only. */
+  meta: Record<string, unknown>;
+  /** Source URL if the document says where it came from (web clips, .url files, HTML canonical). */
+  url?: string;
+  /** Programming language of a code file. */
+  language?: string;
+  /** For attachments: MIME type. */
+  mime?: string;
+  /** Dominant language of the text. */
+  lang: 'en' | 'zh' | 'mixed';
+}
+
+/** A piece of a document sized for embedding and retrieval. */
+export interface Chunk {
+  /** 0-based position in the document. */
+  ord: number;
+  /** Heading path the chunk sits under, e.g. ["Vector Databases", "Indexes"]. */
+  headings: string[];
+  text: string;
+  tokens: number;
+  /** 1-based line in the document's Markdown where the chunk starts. */
+  line: number;
+}
+
+/** Frontmatter of a wiki entry (DESIGN.md, schemas/wiki-entry.schema.json). */
+export interface EntryFrontmatter {
+  id: EntryId;
+  kind: EntryKind;
+  title: string;
+  aliases: string[];
+  summary: string;
+  source_ref: string[];
+  entities: string[];
+  backlinks: string[];
+  version: number;
+  last_heal_timestamp: number;
+  content_hash: string;
+  /** sha256 of each raw file this entry was compiled from, keyed by raw path (stale detection). */
+  source_hashes?: Record<string, string>;
+  /** Who wrote the body: the offline compiler or a model. */
+  compiled_by?: string;
+  /** Unix seconds of the last write by kb. */
+  updated?: number;
+  [key: string]: unknown;
+}
+
+/** A wiki entry in memory: frontmatter plus Markdown body. */
+export interface WikiEntry {
+  fm: EntryFrontmatter;
+  body: string;
+  /** Where the entry lives (relative to wiki/). */
+  path: WikiPath;
+}
