@@ -1,0 +1,157 @@
+import matter from 'gray-matter';
+import yaml from 'js-yaml';
+import { message, type KbMessage } from '../diagnostics/message.js';
+import type { Converted } from './types.js';
+
+/**
+ * YAML with the JSON schema only: dates stay strings, and no `!!js/function` tags. The JavaScript
+ * engine is replaced because gray-matter would `eval` a `---js` block: text from sources is data.
+ */
+const ENGINES = {
+  yaml: (s: string): object => yaml.load(s, { schema: yaml.JSON_SCHEMA }) as object,
+  json: (s: string): object => JSON.parse(s) as object,
+  javascript: (): object => {
+    throw new Error('JavaScript frontmatter is not run by kb');
+  },
+};
+
+/** `---` (optionally `---yaml`) on the first line, and a closing `---` line. */
+const OPEN = /^---([A-Za-z]*)[ \t]*\n/;
+const CLOSE = /\n---[ \t]*(?:\n|$)/;
+
+export function convertMarkdown(text: string, file: string, fallbackTitle: string): { converted: Converted; messages: KbMessage[] } {
+  const messages: KbMessage[] = [];
+  let meta: Record<string, unknown> = {};
+  let body = text;
+
+  const open = OPEN.exec(text);
+  const close = open ? CLOSE.exec(text.slice(open[0].length - 1)) : null;
+  if (open && close) {
+    const afterBlock = text.slice(open[0].length - 1 + close.index + close[0].length);
+    try {
+      const parsed = matter(text, { engines: ENGINES });
+      if (isPlainObject(parsed.data)) {
+        meta = toJsonSafe(parsed.data) as Record<string, unknown>;
+        body = parsed.content;
+      } else {
+        body = afterBlock;
+        messages.push(
+          message(file, 'ingest-frontmatter', `Unexpected frontmatter of type ${typeName(parsed.data)}, expected a YAML mapping (\`key: value\` lines)`, {
+            place: { line: 1, column: 1 },
+            note: 'kb reads the body and ignores the frontmatter',
+          }),
+        );
+      }
+    } catch (err) {
+      body = afterBlock;
+      messages.push(frontmatterError(file, err));
+    }
+  }
+
+  const converted: Converted = {
+    title: metaTitle(meta) ?? firstHeading(body) ?? fallbackTitle,
+    markdown: body,
+    meta,
+  };
+  const url = metaUrl(meta);
+  if (url) converted.url = url;
+  return { converted, messages };
+}
+
+function frontmatterError(file: string, err: unknown): KbMessage {
+  const e = err as { reason?: unknown; mark?: { line?: unknown; column?: unknown }; message?: unknown };
+  const reason = typeof e.reason === 'string' ? e.reason : typeof e.message === 'string' ? e.message : String(err);
+  const line = typeof e.mark?.line === 'number' ? e.mark.line + 1 : 1;
+  const column = typeof e.mark?.column === 'number' ? e.mark.column + 1 : 1;
+  return message(file, 'ingest-frontmatter', `Unexpected broken frontmatter (${reason}), expected valid YAML between \`---\` lines`, {
+    place: { line, column },
+    note: 'kb reads the body and ignores the frontmatter; fix the YAML to keep its fields',
+  });
+}
+
+function metaTitle(meta: Record<string, unknown>): string | undefined {
+  const t = meta.title;
+  if (typeof t === 'string' && t.trim()) return t.trim();
+  if (typeof t === 'number') return String(t);
+  return undefined;
+}
+
+function metaUrl(meta: Record<string, unknown>): string | undefined {
+  for (const key of ['source', 'url', 'link', 'canonical', 'source_url']) {
+    const v = meta[key];
+    if (typeof v === 'string' && /^https?:\/\/\S+$/i.test(v.trim())) return v.trim();
+  }
+  return undefined;
+}
+
+/** Text of the first level-1 heading (ATX `# x` or setext `x\n===`) outside code fences. */
+export function firstHeading(markdown: string): string | undefined {
+  const lines = markdown.split('\n', 2000);
+  let fence: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      const marks = f[1] as string;
+      if (!fence) fence = marks;
+      else if (marks[0] === fence[0] && marks.length >= fence.length && line.trim() === marks) fence = undefined;
+      continue;
+    }
+    if (fence) continue;
+    const atx = /^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/.exec(line);
+    const setext = !atx && /^ {0,3}=+[ \t]*$/.test(lines[i + 1] ?? '') && /\S/.test(line) && !/^ {0,3}[-*>#]/.test(line);
+    const raw = atx ? (atx[1] as string) : setext ? line : undefined;
+    if (raw) {
+      const title = plainInline(raw);
+      if (title) return title;
+    }
+  }
+  return undefined;
+}
+
+/** Inline Markdown to plain text, enough for a title: links, images, code spans, emphasis. */
+export function plainInline(s: string): string {
+  return s
+    .replace(/!?\[\[([^\]|]+)\|([^\]]+)\]\]/g, '$2')
+    .replace(/!?\[\[([^\]]+)\]\]/g, '$1')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(/(\*\*|__)(.+?)\1/g, '$2')
+    .replace(/(^|[^\w*])[*_]([^*_\s][^*_]*?)[*_](?=[^\w*]|$)/g, '$1$2')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function typeName(v: unknown): string {
+  if (Array.isArray(v)) return 'list';
+  if (v === null) return 'null';
+  return typeof v;
+}
+
+/**
+ * A copy with only JSON values. YAML aliases can make a small text into a huge tree (each alias
+ * is a shared reference), so the copy stops after `budget` values.
+ */
+export function toJsonSafe(value: unknown, budget = { left: 10_000 }): unknown {
+  if (--budget.left < 0) return null;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (Array.isArray(value)) return value.map((v) => toJsonSafe(v, budget));
+  if (typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '__proto__' || v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+      out[k] = toJsonSafe(v, budget);
+    }
+    return out;
+  }
+  return null;
+}

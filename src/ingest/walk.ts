@@ -1,0 +1,201 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { message, type KbMessage } from '../diagnostics/message.js';
+import type { RawPath } from '../types.js';
+import type { RawFile, WalkResult } from './types.js';
+
+/**
+ * Turn simple globs into one matcher: `*` is any run of characters except `/`, `**` any run,
+ * `?` one character. A pattern without `/` matches the file or folder name, one with `/` the
+ * path relative to raw/. Case-insensitive, because the file systems most people use are.
+ */
+export function compileIgnore(patterns: readonly string[]): (name: string, rel: string) => boolean {
+  const byName: RegExp[] = [];
+  const byPath: RegExp[] = [];
+  for (const raw of patterns) {
+    const pattern = raw.trim().replace(/^\/+|\/+$/g, '');
+    if (!pattern) continue;
+    let source = '';
+    for (let i = 0; i < pattern.length; i++) {
+      const ch = pattern[i] as string;
+      if (ch === '*') {
+        if (pattern[i + 1] === '*') {
+          source += '.*';
+          i++;
+        } else source += '[^/]*';
+      } else if (ch === '?') source += '[^/]';
+      else source += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    }
+    (pattern.includes('/') ? byPath : byName).push(new RegExp(`^${source}$`, 'iu'));
+  }
+  if (byName.length === 0 && byPath.length === 0) return () => false;
+  return (name, rel) => byName.some((re) => re.test(name)) || byPath.some((re) => re.test(rel));
+}
+
+interface Walker {
+  rawDir: string;
+  ignored: (name: string, rel: string) => boolean;
+  /** Real paths of the folders outside raw/ already entered through links. */
+  visited: Set<string>;
+  /** Real path of raw/ itself: a link to it or to a folder above it would walk raw/ again. */
+  realRoot: string;
+  files: RawFile[];
+  messages: KbMessage[];
+}
+
+const shown = (rel: string): string => (rel ? `raw/${rel}` : 'raw/');
+
+/**
+ * Every file under `rawDir` at any depth, sorted by path. Hidden names are skipped silently,
+ * `ignore` patterns skip files and folders, symlinks are followed except into a folder already
+ * walked (one `ingest-symlink-loop` diagnostic each); broken links get `ingest-unreadable`.
+ * A missing `rawDir` is an empty result: there is nothing to ingest yet.
+ */
+export function walkRaw(rawDir: string, opts: { ignore: string[] }): WalkResult {
+  const root = path.resolve(rawDir);
+  const w: Walker = {
+    rawDir: root,
+    ignored: compileIgnore(opts.ignore),
+    visited: new Set(),
+    realRoot: root,
+    files: [],
+    messages: [],
+  };
+  try {
+    w.realRoot = fs.realpathSync(root);
+  } catch (err) {
+    if (errorCode(err) !== 'ENOENT') {
+      w.messages.push(unreadable('', err));
+    }
+    return { files: [], messages: w.messages };
+  }
+  walkDir(w, root, '');
+  w.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files: w.files, messages: w.messages };
+}
+
+function walkDir(w: Walker, abs: string, rel: string): void {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(abs, { withFileTypes: true });
+  } catch (err) {
+    w.messages.push(unreadable(rel, err));
+    return;
+  }
+  // Sorted so that which of two links to one folder counts as the duplicate is stable.
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const name = entry.name;
+    if (name.startsWith('.')) continue;
+    const childRel = rel ? `${rel}/${name}` : name;
+    if (w.ignored(name, childRel)) continue;
+    const childAbs = path.join(abs, name);
+
+    if (entry.isFile()) {
+      addFile(w, childAbs, childRel);
+    } else if (entry.isDirectory()) {
+      walkDir(w, childAbs, childRel);
+    } else if (entry.isSymbolicLink()) {
+      followLink(w, childAbs, childRel);
+    } else {
+      w.messages.push(
+        message(shown(childRel), 'ingest-unreadable', 'Unexpected special file (device, socket or pipe), expected a regular file or folder', {
+          note: 'kb skips it; move it out of raw/',
+        }),
+      );
+    }
+  }
+}
+
+function followLink(w: Walker, abs: string, rel: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(abs);
+  } catch (err) {
+    let target = '';
+    try {
+      target = fs.readlinkSync(abs);
+    } catch {
+      // unknown target
+    }
+    const code = errorCode(err);
+    if (code === 'ELOOP') {
+      w.messages.push(loop(rel, target, 'a chain of links that never ends'));
+      return;
+    }
+    w.messages.push(
+      message(shown(rel), 'ingest-unreadable', `Unexpected broken symlink${target ? ` to \`${target}\`` : ''}, expected a link to an existing file or folder`, {
+        note: 'fix or delete the link',
+      }),
+    );
+    return;
+  }
+  if (stat.isFile()) {
+    w.files.push(rawFile(abs, rel, stat));
+    return;
+  }
+  if (!stat.isDirectory()) return;
+  let real: string;
+  try {
+    real = fs.realpathSync(abs);
+  } catch (err) {
+    w.messages.push(unreadable(rel, err));
+    return;
+  }
+  const why = linkProblem(w, real);
+  if (why) {
+    w.messages.push(loop(rel, real, why));
+    return;
+  }
+  w.visited.add(real);
+  walkDir(w, abs, rel);
+}
+
+/**
+ * Only links lead to a folder twice, so only links are checked: one into raw/ (its files are read
+ * under their own path), to raw/ or above it, or into, above or at a folder outside already read.
+ */
+function linkProblem(w: Walker, real: string): string | undefined {
+  if (real === w.realRoot) return 'raw/ itself';
+  if (isInside(w.realRoot, real)) return 'a folder that contains raw/';
+  if (isInside(real, w.realRoot)) return 'a folder inside raw/, read under its own path';
+  for (const seen of w.visited) {
+    if (real === seen || isInside(real, seen) || isInside(seen, real)) return 'a folder already read';
+  }
+  return undefined;
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}
+
+function addFile(w: Walker, abs: string, rel: string): void {
+  try {
+    w.files.push(rawFile(abs, rel, fs.statSync(abs)));
+  } catch (err) {
+    w.messages.push(unreadable(rel, err));
+  }
+}
+
+function rawFile(abs: string, rel: string, stat: fs.Stats): RawFile {
+  return { path: rel.normalize('NFC') as RawPath, absPath: abs, size: stat.size, mtimeMs: stat.mtimeMs };
+}
+
+function loop(rel: string, target: string, what: string): KbMessage {
+  return message(shown(rel), 'ingest-symlink-loop', `Unexpected symlink to ${what}${target ? ` (\`${target}\`)` : ''}, expected a link to a folder outside raw/ not read yet`, {
+    note: 'kb does not follow it; remove the link or point it elsewhere',
+  });
+}
+
+function unreadable(rel: string, err: unknown): KbMessage {
+  const code = errorCode(err);
+  const why = code === 'EACCES' || code === 'EPERM' ? 'no permission to read it' : (code ?? String(err));
+  return message(shown(rel), 'ingest-unreadable', `Unexpected unreadable path (${why}), expected a readable file or folder`, {
+    note: 'fix its permissions or move it out of raw/',
+  });
+}
+
+function errorCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+}
