@@ -12,7 +12,7 @@ export interface SourceDraft {
    */
   body: string;
   /** Concepts/entities the document mentions, with other names seen for them. */
-  entities: { name: string; aliases: string[] }[];
+  entities: { name: string; aliases: string[]; count?: number; snippets?: string[] }[];
   /** Who wrote it: 'offline' or 'model:<name>'. */
   compiledBy: string;
 }

@@ -14,7 +14,7 @@ export interface DocumentRow {
   entry_id: string | null;
   size: number;
   lang: string;
-  status: 'ok' | 'failed' | 'skipped';
+  status: 'ok' | 'failed' | 'skipped' | 'pending';
   error: string | null;
   compiled_at: number;
   compiler: string;

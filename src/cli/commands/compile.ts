@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import type { CliRuntime } from '../main.js';
+
+export function defineCompile(program: Command, rt: CliRuntime): void {
+  program
+    .command('compile')
+    .description('compile what changed in raw/ into wiki/')
+    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
+    .option('--force', 'recompile every document, changed or not')
+    .option('--offline', 'use the offline compiler even when ANTHROPIC_API_KEY is set')
+    .option('--strict', 'exit 1 when any file gets a warning')
+    .option('--json', 'print the report as JSON')
+    .option('-v, --verbose', 'one line per file')
+    .action(async (opts: CompileFlags) => {
+      const { runCompile } = await import('./compile-run.js');
+      rt.setExit(await runCompile(opts, rt));
+    });
+}
+
+export interface CompileFlags {
+  kb?: string;
+  force?: boolean;
+  offline?: boolean;
+  strict?: boolean;
+  json?: boolean;
+  verbose?: boolean;
+}

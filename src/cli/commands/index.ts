@@ -1,0 +1,11 @@
+import type { Command } from 'commander';
+import type { CliRuntime } from '../main.js';
+import { defineCompile } from './compile.js';
+import { defineInit } from './init.js';
+import { defineLint } from './lint.js';
+import { defineMcp } from './mcp.js';
+import { defineStatus } from './status.js';
+import { defineWatch } from './watch.js';
+
+/** Every command's definition (options and help). Implementations load lazily in their actions. */
+export const COMMANDS: ((program: Command, rt: CliRuntime) => void)[] = [defineCompile, defineInit, defineLint, defineStatus, defineWatch, defineMcp];

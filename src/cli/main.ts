@@ -1,0 +1,54 @@
+import { Command, CommanderError } from 'commander';
+import { KbError } from '../diagnostics/errors.js';
+import { processIo, type Io } from './io.js';
+import { COMMANDS } from './commands/index.js';
+
+/** Shared by every command: where to print, the interrupt signal, and the exit code to return. */
+export interface CliRuntime {
+  io: Io;
+  signal: AbortSignal;
+  setExit(code: number): void;
+}
+
+/** The one exit point: parse, run, map typed errors to exit codes (0 ok, 1 failure, 2 usage, 130 interrupted). */
+export async function main(argv: string[]): Promise<number> {
+  const io = processIo();
+  const abort = new AbortController();
+  let exit = 0;
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    io.err('Interrupted: finishing the current step (Ctrl-C again to quit at once)…');
+    abort.abort();
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  const rt: CliRuntime = { io, signal: abort.signal, setExit: (c) => (exit = Math.max(exit, c)) };
+  const program = new Command('kb')
+    .description('Compile a folder of documents (raw/) into an Obsidian wiki (wiki/), ask it questions, keep it healthy.')
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
+  for (const define of COMMANDS) define(program, rt);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    if (err instanceof KbError) {
+      if (err.exitCode !== 130 || abort.signal.aborted) io.err(`kb: ${err.message}`);
+      return err.exitCode;
+    }
+    if (abort.signal.aborted) return 130;
+    io.err(`kb: unexpected error: ${(err as Error).stack ?? String(err)}`);
+    return 1;
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+  }
+  return abort.signal.aborted ? 130 : exit;
+}

@@ -1,0 +1,131 @@
+import type { EntryId } from '../types.js';
+import type { DocumentRow, EntityRow } from '../store/store.js';
+import type { LoadedEntry } from '../emit/wiki.js';
+import { entityKey } from './offline/entities.js';
+
+/** A concept shared by several sources, as the store knows it. */
+export interface PlannedConcept {
+  /** Canonical key (of the title). */
+  key: string;
+  /** Every key that names it (title, aliases, translations). */
+  keys: string[];
+  title: string;
+  aliases: string[];
+  /** Existing entry id, when the wiki has one for it. */
+  id?: EntryId;
+  mentions: { rawPath: string; sourceId: EntryId; count: number; snippets: string[] }[];
+}
+
+class UnionFind {
+  private parent = new Map<string, string>();
+  find(x: string): string {
+    let p = this.parent.get(x) ?? x;
+    if (p !== x) {
+      p = this.find(p);
+      this.parent.set(x, p);
+    }
+    return p;
+  }
+  union(a: string, b: string): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra !== rb) this.parent.set(rb, ra);
+  }
+}
+
+/**
+ * Concepts from the entities of every document: names that are the same concept (case, plural,
+ * abbreviation, translation given in parentheses) are merged into one group; a group mentioned by
+ * at least `minSources` documents becomes a concept. Existing concept entries keep their title and id.
+ */
+export function groupConcepts(
+  entities: EntityRow[],
+  docs: DocumentRow[],
+  minSources: number,
+  maxConcepts: number,
+  existing: LoadedEntry[],
+): PlannedConcept[] {
+  const okDocs = new Map(docs.map((d) => [d.raw_path, d]));
+  const uf = new UnionFind();
+  const surfaces = new Map<string, Map<string, number>>();
+  for (const e of entities) {
+    if (!okDocs.has(e.raw_path)) continue;
+    uf.find(e.key);
+    const s = surfaces.get(e.key) ?? new Map<string, number>();
+    s.set(e.surface, (s.get(e.surface) ?? 0) + 1);
+    surfaces.set(e.key, s);
+    for (const a of e.aliases) {
+      const ak = entityKey(a);
+      if (!ak || ak === e.key) continue;
+      uf.union(e.key, ak);
+      const sa = surfaces.get(ak) ?? new Map<string, number>();
+      sa.set(a, (sa.get(a) ?? 0) + 0.5);
+      surfaces.set(ak, sa);
+    }
+  }
+  // Existing concept entries tie their aliases together too, so a person's alias merges names.
+  const existingByKey = new Map<string, LoadedEntry>();
+  for (const c of existing) {
+    if (c.fm.kind !== 'concept') continue;
+    const keys = [c.fm.title, ...(c.fm.aliases ?? [])].map(entityKey);
+    for (const k of keys) existingByKey.set(k, c);
+    for (const k of keys.slice(1)) if (surfaces.has(k) && surfaces.has(keys[0]!)) uf.union(keys[0]!, k);
+  }
+
+  const groups = new Map<string, { keys: Set<string>; byDoc: Map<string, EntityRow[]> }>();
+  for (const e of entities) {
+    if (!okDocs.has(e.raw_path)) continue;
+    const root = uf.find(e.key);
+    let g = groups.get(root);
+    if (!g) {
+      g = { keys: new Set(), byDoc: new Map() };
+      groups.set(root, g);
+    }
+    g.keys.add(e.key);
+    for (const a of e.aliases) g.keys.add(entityKey(a));
+    const list = g.byDoc.get(e.raw_path) ?? [];
+    list.push(e);
+    g.byDoc.set(e.raw_path, list);
+  }
+
+  const out: PlannedConcept[] = [];
+  for (const g of groups.values()) {
+    if (g.byDoc.size < minSources) continue;
+    // The title: the name most documents use (a longer name wins a tie: "Retrieval-Augmented Generation" over "RAG").
+    const votes = new Map<string, number>();
+    for (const rows of g.byDoc.values()) {
+      const seenHere = new Set<string>();
+      for (const r of rows) {
+        if (!seenHere.has(r.surface)) votes.set(r.surface, (votes.get(r.surface) ?? 0) + 1);
+        seenHere.add(r.surface);
+        for (const a of r.aliases) if (!seenHere.has(a)) votes.set(a, (votes.get(a) ?? 0) + 0.6), seenHere.add(a);
+      }
+    }
+    const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || a[0].localeCompare(b[0]));
+    const prior = [...g.keys].map((k) => existingByKey.get(k)).find(Boolean);
+    const title = prior?.fm.title ?? ranked[0]![0];
+    const seenKeys = new Set([entityKey(title)]);
+    const aliases: string[] = [];
+    for (const [name] of ranked) {
+      const k = entityKey(name);
+      if (seenKeys.has(k)) continue;
+      seenKeys.add(k);
+      aliases.push(name);
+    }
+    for (const a of prior?.fm.aliases ?? []) if (!seenKeys.has(entityKey(a))) seenKeys.add(entityKey(a)), aliases.push(a);
+    const mentions = [...g.byDoc.entries()]
+      .map(([rawPath, rows]) => ({
+        rawPath,
+        sourceId: okDocs.get(rawPath)!.entry_id as EntryId,
+        count: rows.reduce((n, r) => n + r.count, 0),
+        snippets: [...new Set(rows.flatMap((r) => r.snippets))].slice(0, 3),
+      }))
+      .sort((a, b) => b.count - a.count || a.rawPath.localeCompare(b.rawPath));
+    const c: PlannedConcept = { key: entityKey(title), keys: [...g.keys], title, aliases: aliases.slice(0, 12), mentions };
+    if (prior) c.id = prior.fm.id as EntryId;
+    out.push(c);
+  }
+  // Most widely shared first; cap the count.
+  out.sort((a, b) => b.mentions.length - a.mentions.length || b.mentions.reduce((n, m) => n + m.count, 0) - a.mentions.reduce((n, m) => n + m.count, 0) || a.key.localeCompare(b.key));
+  return out.slice(0, maxConcepts);
+}

@@ -1,0 +1,114 @@
+import type { KbContext } from '../../kb/context.js';
+import type { ModelRequest, ModelUsage } from '../../model/client.js';
+import { requestTokens, zeroUsage } from '../../model/client.js';
+import { costUsd, priceFor } from '../../model/price.js';
+import type { DocumentRow, EntityRow } from '../../store/store.js';
+import { countTokens } from '../../text/tokens.js';
+import { scanWiki } from '../../emit/wiki.js';
+import { extractEntities } from '../offline/entities.js';
+import { groupConcepts } from '../concepts.js';
+import { buildCatalog, documentsToCompile } from './plan.js';
+import { catalogXml, loadTemplates, modelReads, sourceParts, sourceRequest } from './prompts.js';
+
+export interface CompileEstimate {
+  model: string;
+  /** Documents the next compile would compile. */
+  documents: number;
+  /** Documents the model reads (attachments and links keep the offline entry). */
+  modelDocuments: number;
+  /** Documents long enough to be read in parts (one call per part plus one to combine). */
+  longDocuments: number;
+  sourceCalls: number;
+  conceptCalls: number;
+  /** Source calls already answered in .kb/cache.db (free). */
+  cachedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Of the input tokens: the catalog sent with every call (prompt-cached after the first). */
+  catalogTokens: number;
+  usd: number;
+  /** The same through --batch (half price). */
+  batchUsd: number;
+  /** False when config.model.prices has no price for the model (usd is then 0). */
+  priced: boolean;
+}
+
+/** Expected reply length of a source entry: summary, key points, entities. */
+function sourceOutputTokens(input: number, max: number): number {
+  return Math.min(max, Math.round(500 + 0.08 * input));
+}
+const CONCEPT_OUTPUT = 700;
+const COMBINE_OUTPUT = 900;
+/** Input a concept call carries per source: summary and a few passages. */
+const PER_MENTION_TOKENS = 350;
+
+/**
+ * What `kb compile` would cost with the model, without calling it: the same documents compile()
+ * would pick, the real prompts for them (token counts by kb's estimator), concepts predicted from
+ * the offline entity extractor. Calls already in the cache cost nothing.
+ */
+export async function estimateCompile(ctx: KbContext, opts: { force?: boolean; isCached?: (req: ModelRequest) => boolean } = {}): Promise<CompileEstimate> {
+  const { config, store } = ctx;
+  const model = config.model.name;
+  const tpl = loadTemplates(ctx.paths.root);
+  const scan = scanWiki(ctx.paths.wiki);
+  const catalog = buildCatalog(scan.entries);
+  const catalogTokens = countTokens(catalogXml(catalog));
+  const docs = await documentsToCompile(ctx, `model:${model}`, Boolean(opts.force));
+  const usage: ModelUsage = zeroUsage();
+  const est: CompileEstimate = {
+    model, documents: docs.length, modelDocuments: 0, longDocuments: 0, sourceCalls: 0, conceptCalls: 0, cachedCalls: 0,
+    inputTokens: 0, outputTokens: 0, catalogTokens, usd: 0, batchUsd: 0, priced: priceFor(config, model) !== undefined,
+  };
+  const add = (input: number, output: number) => {
+    usage.input_tokens += input;
+    usage.output_tokens += output;
+  };
+  for (const doc of docs) {
+    if (!modelReads(doc)) continue;
+    est.modelDocuments++;
+    const parts = sourceParts(doc);
+    const reqs =
+      parts.length === 1
+        ? [sourceRequest(tpl, config, doc, catalog)]
+        : parts.map((text, i) => sourceRequest(tpl, config, doc, catalog, { n: i + 1, of: parts.length, text }));
+    if (parts.length > 1) est.longDocuments++;
+    for (const r of reqs) {
+      est.sourceCalls++;
+      if (opts.isCached?.(r)) {
+        est.cachedCalls++;
+        continue;
+      }
+      const input = requestTokens(r);
+      add(input, sourceOutputTokens(input - catalogTokens, config.model.maxTokens));
+    }
+    if (parts.length > 1) {
+      est.sourceCalls++;
+      add(countTokens(reqs[0]!.system) + catalogTokens + parts.length * COMBINE_OUTPUT, COMBINE_OUTPUT);
+    }
+  }
+
+  // Concepts the compile would touch: the offline extractor stands in for the model's entities.
+  const changed = new Set(docs.map((d) => d.path as string));
+  const entities: EntityRow[] = store.allEntities().filter((e) => !changed.has(e.raw_path));
+  const rows: DocumentRow[] = store.allDocuments().filter((d) => !changed.has(d.raw_path) && (d.status === 'ok' || d.status === 'pending'));
+  for (const d of docs) {
+    rows.push({ raw_path: d.path, hash: d.hash, type: d.type, title: d.title, entry_id: `source/${d.path}`, size: d.size, lang: d.lang, status: 'ok', error: null, compiled_at: 0, compiler: '' });
+    if (!modelReads(d)) continue;
+    for (const f of extractEntities(d.markdown, d.title)) entities.push({ raw_path: d.path, key: f.key, surface: f.surface, aliases: f.aliases, count: f.count, snippets: f.snippets });
+  }
+  const groups = groupConcepts(entities, rows, config.compile.minConceptSources, config.compile.maxConcepts, scan.entries);
+  const conceptSystem = countTokens(tpl.concept.text) + catalogTokens;
+  for (const g of groups) {
+    if (!opts.force && !g.mentions.some((m) => changed.has(m.rawPath))) continue;
+    est.conceptCalls++;
+    add(conceptSystem + Math.min(g.mentions.length, 12) * PER_MENTION_TOKENS, CONCEPT_OUTPUT);
+  }
+
+  est.inputTokens = usage.input_tokens;
+  est.outputTokens = usage.output_tokens;
+  const price = priceFor(config, model);
+  est.usd = costUsd(usage, price);
+  est.batchUsd = costUsd(usage, price, true);
+  return est;
+}

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import type { KbContext } from '../../kb/context.js';
+import type { EntryId, RawDocument } from '../../types.js';
+import { sha256 } from '../../util/hash.js';
+import { ingestFile, walkRaw } from '../../ingest/index.js';
+import type { LoadedEntry } from '../../emit/wiki.js';
+import { scanWiki } from '../../emit/wiki.js';
+import type { Catalog } from '../types.js';
+
+/** The catalog the model sees: every entry's title, aliases, kind and summary. */
+export function buildCatalog(entries: LoadedEntry[]): Catalog {
+  return {
+    entries: entries.map((e) => ({
+      id: e.fm.id as EntryId,
+      title: e.fm.title,
+      aliases: e.fm.aliases ?? [],
+      kind: e.fm.kind,
+      summary: e.fm.summary ?? '',
+    })),
+  };
+}
+
+export function catalogOfWiki(ctx: KbContext): Catalog {
+  return buildCatalog(scanWiki(ctx.paths.wiki).entries);
+}
+
+/**
+ * The raw documents the next `kb compile` with this writer will compile (changed, new, pending or
+ * compiled by another compiler), ingested. The same test compile() makes, without writing anything.
+ */
+export async function documentsToCompile(ctx: KbContext, writerName: string, force = false): Promise<RawDocument[]> {
+  const { config, paths, store } = ctx;
+  const known = new Map(store.allDocuments().map((d) => [d.raw_path, d]));
+  const out: RawDocument[] = [];
+  for (const file of walkRaw(paths.raw, { ignore: config.ingest.ignore }).files) {
+    if (file.size > config.ingest.maxFileBytes) continue;
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file.absPath);
+    } catch {
+      continue;
+    }
+    const hash = sha256(bytes);
+    const prev = known.get(file.path);
+    if (!force && prev && prev.hash === hash && prev.compiler === writerName && prev.status !== 'pending') continue;
+    const res = await ingestFile(file, bytes, hash, { maxFileBytes: config.ingest.maxFileBytes });
+    if (res.doc) out.push(res.doc);
+  }
+  return out;
+}

@@ -1,0 +1,169 @@
+import type { KbConfig } from '../../config/defaults.js';
+import type { ModelRequest } from '../../model/client.js';
+import { loadTemplate, renderTemplate, splitTemplate, type Template } from '../../model/templates.js';
+import { escapeXml } from '../../model/xml.js';
+import { chunkMarkdown } from '../../chunk/index.js';
+import { countTokens } from '../../text/tokens.js';
+import { sha256 } from '../../util/hash.js';
+import type { RawDocument } from '../../types.js';
+import type { Catalog, ConceptGroup } from '../types.js';
+
+/** A source longer than this (tokens) is read in parts, then the part notes are combined. */
+export const PART_TOKENS = 12_000;
+/** The catalog sent with every prompt is cut to this many tokens (most useful entries first). */
+const CATALOG_TOKENS = 12_000;
+
+export interface Templates {
+  source: Template;
+  combine: Template;
+  concept: Template;
+  repair: Template;
+}
+
+export function loadTemplates(root: string): Templates {
+  return {
+    source: loadTemplate(root, 'compile-source'),
+    combine: loadTemplate(root, 'combine-source'),
+    concept: loadTemplate(root, 'concept'),
+    repair: loadTemplate(root, 'repair-entry'),
+  };
+}
+
+/**
+ * Text from a source is data: it may hold `</source>` or a fake `<kb_entry>` to break out of its
+ * element. Tags kb uses for structure are neutralised inside it; everything else stays verbatim.
+ */
+export function isolate(text: string): string {
+  return text.replace(/<(\/?)(source|source_entry|kb_entry|catalog|concept|current_entry|part_notes|previous_reply)\b/gi, '&lt;$1$2');
+}
+
+/** `<catalog>` of existing entries (titles and aliases) for the cached part of the prompt. */
+export function catalogXml(catalog: Catalog): string {
+  const order = { concept: 0, source: 1, answer: 2 } as Record<string, number>;
+  const items = [...catalog.entries].sort((a, b) => (order[a.kind] ?? 3) - (order[b.kind] ?? 3) || a.title.localeCompare(b.title));
+  const lines: string[] = [];
+  let used = 0;
+  for (const e of items) {
+    const aliases = e.aliases.map((a) => `<alias>${escapeXml(a)}</alias>`).join('');
+    const line = `<entry kind="${escapeXml(e.kind)}" title="${escapeXml(e.title)}">${aliases}</entry>`;
+    used += countTokens(line);
+    if (used > CATALOG_TOKENS) {
+      lines.push(`<!-- ${items.length - lines.length} more entries not shown -->`);
+      break;
+    }
+    lines.push(line);
+  }
+  return `<catalog>\n${lines.join('\n')}\n</catalog>`;
+}
+
+function split(t: Template): { system: string; input: string } {
+  return splitTemplate(t.text);
+}
+
+/** The Markdown a source is compiled from, cut into parts when it is long. */
+export function sourceParts(doc: RawDocument): string[] {
+  if (countTokens(doc.markdown) <= PART_TOKENS) return [doc.markdown];
+  return chunkMarkdown(doc.markdown, { maxTokens: PART_TOKENS, overlapTokens: 0 }).map((c) => c.text);
+}
+
+/** Documents the model has nothing to read in: they keep the offline entry. */
+export function modelReads(doc: RawDocument): boolean {
+  return doc.type !== 'attachment' && doc.type !== 'url' && doc.markdown.trim().length > 0;
+}
+
+/** The request for one part (or the whole) of a source. */
+export function sourceRequest(tpl: Templates, config: KbConfig, doc: RawDocument, catalog: Catalog, part?: { n: number; of: number; text: string }): ModelRequest {
+  const { system, input } = split(tpl.source);
+  const content = part?.text ?? doc.markdown;
+  const prompt = renderTemplate(input, {
+    path: escapeXml(`raw/${doc.path}`),
+    type: escapeXml(doc.type + (doc.language ? `/${doc.language}` : '')),
+    title: escapeXml(doc.title),
+    part: part ? ` part="${part.n}" of="${part.of}"` : '',
+    part_note: part ? ` (part ${part.n} of ${part.of} of a long document: notes on this part only)` : '',
+    content: isolate(content),
+  });
+  return {
+    task: part ? 'compile-source-part' : 'compile-source',
+    templateHash: tpl.source.hash,
+    system: renderTemplate(system, {}),
+    cachedPrefix: catalogXml(catalog),
+    prompt,
+    maxTokens: config.model.maxTokens,
+    cacheKey: sha256(prompt),
+  };
+}
+
+/** The request that combines the notes on each part of a long source into one entry. */
+export function combineRequest(tpl: Templates, config: KbConfig, doc: RawDocument, catalog: Catalog, notes: string[]): ModelRequest {
+  const { system, input } = split(tpl.combine);
+  const prompt = renderTemplate(input, {
+    path: escapeXml(`raw/${doc.path}`),
+    title: escapeXml(doc.title),
+    parts: String(notes.length),
+    notes: notes.map((n) => isolate(n)).join('\n'),
+  });
+  return {
+    task: 'combine-source',
+    templateHash: tpl.combine.hash,
+    system: renderTemplate(system, {}),
+    cachedPrefix: catalogXml(catalog),
+    prompt,
+    maxTokens: config.model.maxTokens,
+    cacheKey: sha256(prompt),
+  };
+}
+
+/** Passages a concept request carries for one source entry. */
+export interface ConceptSource {
+  title: string;
+  rawPath: string;
+  summary: string;
+  passages: string[];
+}
+
+/** The request that writes or updates one concept entry from what its sources say. */
+export function conceptRequest(
+  tpl: Templates,
+  config: KbConfig,
+  group: ConceptGroup,
+  sources: ConceptSource[],
+  catalog: Catalog,
+  current: string | undefined,
+): ModelRequest {
+  const { system, input } = split(tpl.concept);
+  const sourcesXml = sources
+    .map((s) => {
+      const passages = s.passages.map((p) => `<passage>\n${isolate(p)}\n</passage>`).join('\n');
+      return `<source_entry title="${escapeXml(s.title)}" path="${escapeXml(`raw/${s.rawPath}`)}">\n<summary>${isolate(s.summary)}</summary>\n${passages}\n</source_entry>`;
+    })
+    .join('\n');
+  const prompt = renderTemplate(input, {
+    title: escapeXml(group.title),
+    aliases: group.aliases.map((a) => `<alias>${escapeXml(a)}</alias>`).join(''),
+    current: current ? `<current_entry>\n${isolate(current)}\n</current_entry>` : '',
+    sources: sourcesXml,
+  });
+  return {
+    task: 'concept',
+    templateHash: tpl.concept.hash,
+    system: renderTemplate(system, {}),
+    cachedPrefix: catalogXml(catalog),
+    prompt,
+    maxTokens: config.model.maxTokens,
+    cacheKey: sha256(prompt),
+  };
+}
+
+/** The repair round: the original request plus the unusable reply and what was wrong with it. */
+export function repairRequest(tpl: Templates, req: ModelRequest, reply: string, error: string): ModelRequest {
+  const { system, input } = split(tpl.repair);
+  const prompt = `${req.prompt}\n\n${renderTemplate(system, { error })}\n\n${renderTemplate(input, { reply: isolate(reply) })}`;
+  return {
+    ...req,
+    task: `${req.task}-repair`,
+    templateHash: sha256(`${req.templateHash}+${tpl.repair.hash}`),
+    prompt,
+    cacheKey: sha256(`${req.cacheKey ?? req.prompt}\n${prompt}`),
+  };
+}

@@ -1,0 +1,244 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { KbContext } from '../../kb/context.js';
+import type { KbMessage } from '../../diagnostics/message.js';
+import { message } from '../../diagnostics/message.js';
+import { InterruptedError, KbError } from '../../diagnostics/errors.js';
+import { BudgetExceededError, type ModelClient, type ModelRequest } from '../../model/client.js';
+import { escapeXml, parseKbEntry, type KbEntryXml } from '../../model/xml.js';
+import { sentences } from '../../text/segment.js';
+import type { RawDocument } from '../../types.js';
+import { OfflineWriter, offlineConcept, offlineSource } from '../offline/writer.js';
+import type { Catalog, ConceptDraft, ConceptGroup, EntryWriter, SourceDraft } from '../types.js';
+import {
+  combineRequest,
+  conceptRequest,
+  loadTemplates,
+  modelReads,
+  repairRequest,
+  sourceParts,
+  sourceRequest,
+  type ConceptSource,
+  type Templates,
+} from './prompts.js';
+
+/** The largest max_tokens a cut-off reply is retried with. */
+const MAX_RETRY_TOKENS = 32_000;
+const MAX_CONCEPT_SOURCES = 12;
+const PASSAGE_CHARS = 1500;
+
+export interface AskResult {
+  entry?: KbEntryXml;
+  error?: string;
+  /** The failure was the API (network, server), not the reply: worth trying again later. */
+  transient?: boolean;
+}
+
+/**
+ * The model compiler: Claude writes source and concept entries from templates, with the catalog
+ * of existing entries. Every reply is checked (parsed, validated); a bad one gets one repair round,
+ * then the document falls back to the offline compiler with a diagnostic.
+ */
+export class ModelWriter implements EntryWriter {
+  readonly name: string;
+  readonly templates: Templates;
+  /** Raw paths whose model call failed for a transient reason: compile them again next time. */
+  readonly retryLater = new Set<string>();
+  readonly fallbacks: string[] = [];
+  private readonly offline = new OfflineWriter();
+  private readonly summaries = new Map<string, string>();
+
+  constructor(
+    private readonly ctx: KbContext,
+    readonly client: ModelClient,
+  ) {
+    this.name = `model:${client.model}`;
+    this.templates = loadTemplates(ctx.paths.root);
+  }
+
+  async writeSource(doc: RawDocument, catalog: Catalog, signal?: AbortSignal): Promise<{ draft: SourceDraft; messages: KbMessage[] }> {
+    const offline = offlineSource(doc);
+    if (!modelReads(doc)) return { draft: { ...offline, compiledBy: this.name }, messages: [] };
+    const file = `raw/${doc.path}`;
+    const parts = sourceParts(doc);
+    let res: AskResult;
+    if (parts.length === 1) {
+      res = await this.ask(sourceRequest(this.templates, this.ctx.config, doc, catalog), () => undefined, signal);
+    } else {
+      const notes = await Promise.all(
+        parts.map((text, i) => this.ask(sourceRequest(this.templates, this.ctx.config, doc, catalog, { n: i + 1, of: parts.length, text }), () => undefined, signal)),
+      );
+      const bad = notes.findIndex((n) => !n.entry);
+      if (bad >= 0) res = { error: `part ${bad + 1} of ${parts.length}: ${notes[bad]!.error ?? ''}`, ...(notes[bad]!.transient ? { transient: true } : {}) };
+      else res = await this.ask(combineRequest(this.templates, this.ctx.config, doc, catalog, notes.map((n) => entryXml(n.entry!))), () => undefined, signal);
+    }
+    if (!res.entry) return { draft: offline, messages: [this.fallback(file, res)] };
+    const e = res.entry;
+    const sourceSection = offline.body.indexOf('## Source') >= 0 ? offline.body.slice(offline.body.indexOf('## Source')) : '';
+    const draft: SourceDraft = {
+      title: e.title,
+      aliases: e.aliases,
+      summary: e.summary,
+      body: [cleanBody(e.body, e.title), sourceSection].filter(Boolean).join('\n\n'),
+      entities: entityMentions(doc.markdown, e.entities),
+      compiledBy: this.name,
+    };
+    this.summaries.set(doc.path, e.summary);
+    return { draft, messages: [] };
+  }
+
+  async writeConcept(group: ConceptGroup, catalog: Catalog, signal?: AbortSignal): Promise<{ draft: ConceptDraft; messages: KbMessage[] }> {
+    const sources = this.conceptSources(group);
+    const titles = sources.map((s) => s.title);
+    const req = conceptRequest(this.templates, this.ctx.config, group, sources, catalog, undefined);
+    const res = await this.ask(req, (e) => checkCitations(e, titles), signal);
+    if (!res.entry) {
+      const file = `wiki/concepts/${group.title}`;
+      return { draft: offlineConcept(group), messages: [this.fallback(file, res)] };
+    }
+    const e = res.entry;
+    const seen = new Set([group.title.toLowerCase()]);
+    const aliases: string[] = [];
+    for (const a of [...group.aliases, ...e.aliases]) if (!seen.has(a.toLowerCase())) seen.add(a.toLowerCase()), aliases.push(a);
+    return {
+      draft: { title: group.title, aliases, summary: e.summary, body: cleanBody(e.body, group.title), compiledBy: this.name },
+      messages: [],
+    };
+  }
+
+  private fallback(file: string, res: AskResult): KbMessage {
+    this.fallbacks.push(file);
+    if (res.transient && file.startsWith('raw/')) this.retryLater.add(file.slice(4));
+    return message(file, res.transient ? 'model-unavailable' : 'model-output', `${res.error ?? 'Unexpected model failure'}; used the offline compiler for this entry`, {
+      severity: 'warning',
+      note: res.transient ? 'the next `kb compile` tries the model again' : 'edit the template or run `kb compile --force` after changing the model',
+    });
+  }
+
+  /** What each source says about the concept: its summary and passages naming it. */
+  private conceptSources(group: ConceptGroup): ConceptSource[] {
+    const names = [group.title, ...group.aliases].map((n) => n.toLowerCase()).filter((n) => n.length > 1);
+    const out: ConceptSource[] = [];
+    for (const m of group.mentions.slice(0, MAX_CONCEPT_SOURCES)) {
+      const summary = this.summaries.get(m.rawPath) ?? this.ctx.store.getEntry(m.sourceId)?.summary ?? '';
+      const passages = [...m.snippets];
+      for (const c of this.ctx.store.chunksOfEntry(m.sourceId)) {
+        if (passages.length >= 4) break;
+        const low = c.text.toLowerCase();
+        if (!names.some((n) => low.includes(n))) continue;
+        if (passages.some((p) => c.text.includes(p))) passages.splice(0, passages.length, ...passages.filter((p) => !c.text.includes(p)));
+        passages.push(c.text.length > PASSAGE_CHARS ? `${c.text.slice(0, PASSAGE_CHARS)}…` : c.text);
+      }
+      out.push({ title: m.sourceTitle, rawPath: m.rawPath, summary, passages: passages.slice(0, 4) });
+    }
+    return out;
+  }
+
+  /**
+   * One checked answer: the call, a retry with more room when the reply was cut at max_tokens,
+   * and one repair round when the reply does not parse or fails the check.
+   */
+  async ask(req: ModelRequest, check: (e: KbEntryXml) => string | undefined, signal?: AbortSignal): Promise<AskResult> {
+    const first = await this.call(req, signal);
+    if (typeof first !== 'string') return first;
+    const parsed = checked(first, check);
+    if (parsed.entry) return parsed;
+    const repaired = await this.call(repairRequest(this.templates, req, first, parsed.error!), signal);
+    if (typeof repaired !== 'string') return repaired;
+    const again = checked(repaired, check);
+    if (again.entry) return again;
+    return { error: `Unexpected model output twice (${parsed.error}; after repair: ${again.error})` };
+  }
+
+  /** The reply text, or why there is none. */
+  private async call(req: ModelRequest, signal?: AbortSignal): Promise<string | AskResult> {
+    let res;
+    try {
+      res = await this.client.complete(req, signal);
+      if (res.stopReason === 'max_tokens') {
+        const more = Math.min(MAX_RETRY_TOKENS, (req.maxTokens ?? this.ctx.config.model.maxTokens) * 2);
+        if (more > (req.maxTokens ?? 0)) res = await this.client.complete({ ...req, maxTokens: more }, signal);
+      }
+    } catch (err) {
+      return apiFailure(err, signal);
+    }
+    if (res.stopReason === 'max_tokens') {
+      return { error: `Unexpected reply cut off at max_tokens (${req.maxTokens ?? this.ctx.config.model.maxTokens}, then retried with more), expected a complete <kb_entry>` };
+    }
+    return res.text;
+  }
+}
+
+function checked(text: string, check: (e: KbEntryXml) => string | undefined): AskResult {
+  const p = parseKbEntry(text);
+  if (!p.ok) return { error: p.error };
+  const problem = check(p.value);
+  return problem ? { error: problem } : { entry: p.value };
+}
+
+/** Errors that must stop the compile are thrown; the rest become a fallback for one entry. */
+function apiFailure(err: unknown, signal?: AbortSignal): AskResult {
+  if (err instanceof BudgetExceededError || err instanceof KbError) throw err;
+  if (signal?.aborted || err instanceof Anthropic.APIUserAbortError) {
+    throw new InterruptedError('Compile interrupted; run `kb compile` again to finish (model replies received so far are cached).');
+  }
+  if (err instanceof Anthropic.APIError) {
+    const status = err.status;
+    if (status === 401 || status === 403) {
+      throw new KbError(`The Anthropic API refused the key (HTTP ${status}); check ANTHROPIC_API_KEY, or run \`kb compile --offline\`.`);
+    }
+    if (status === 404) throw new KbError(`The Anthropic API does not know the model (HTTP 404); check model.name in kb.config.json.`);
+    const transient = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
+    const what = status === undefined ? `no answer from the Anthropic API (${err.message})` : `Anthropic API error ${status}`;
+    return { error: `Unexpected ${what} after retries`, transient };
+  }
+  throw err;
+}
+
+/** A `<kb_entry>` as XML again (part notes handed to the combine step). */
+export function entryXml(e: KbEntryXml): string {
+  const aliases = e.aliases.map((a) => `<alias>${escapeXml(a)}</alias>`).join('');
+  const ents = e.entities
+    .map((x) => `<entity name="${escapeXml(x.name)}" kind="${escapeXml(x.kind)}">${x.aliases.map((a) => `<alias>${escapeXml(a)}</alias>`).join('')}</entity>`)
+    .join('');
+  return `<kb_entry>\n<title>${escapeXml(e.title)}</title>\n<aliases>${aliases}</aliases>\n<summary>${escapeXml(e.summary)}</summary>\n<entities>${ents}</entities>\n<body>\n${escapeXml(e.body)}\n</body>\n</kb_entry>`;
+}
+
+/**
+ * The model's Markdown made safe to place in an entry: no `# Title` (kb writes it), no kb markers
+ * (kb owns the sections between them), no raw HTML comments that could hide them.
+ */
+export function cleanBody(body: string, title: string): string {
+  let b = body.replace(/\r\n?/g, '\n').trim();
+  const h1 = /^#\s+(.+)\n/.exec(b);
+  if (h1 && h1[1]!.trim().toLowerCase() === title.toLowerCase()) b = b.slice(h1[0].length).trim();
+  b = b.replace(/^#\s+/gm, '## ');
+  b = b.replace(/<!--\s*\/?kb:[^>]*-->/g, '');
+  return b.trim();
+}
+
+/** A concept entry must cite its sources: at least one `[[Source Title]]` of those given. */
+export function checkCitations(e: KbEntryXml, sourceTitles: string[]): string | undefined {
+  const cited = new Set([...e.body.matchAll(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g)].map((m) => m[1]!.trim().toLowerCase()));
+  if (sourceTitles.some((t) => cited.has(t.toLowerCase()))) return undefined;
+  return `Unexpected <body> without citations, expected every factual paragraph to cite its source as [[Source Title]] with one of: ${sourceTitles.map((t) => `[[${t}]]`).join(', ')}`;
+}
+
+/** Entities the model named, with how often and where the document mentions them. */
+export function entityMentions(markdown: string, named: KbEntryXml['entities']): SourceDraft['entities'] {
+  const sents = sentences(markdown.replace(/```[\s\S]*?```/g, ' ')).filter((s) => s.length >= 20 && !/^#+\s/.test(s));
+  return named.map((e) => {
+    const names = [e.name, ...e.aliases].map((n) => n.toLowerCase()).filter((n) => n.length > 1);
+    const hits = sents.filter((s) => {
+      const low = s.toLowerCase();
+      return names.some((n) => low.includes(n));
+    });
+    return {
+      name: e.name,
+      aliases: e.aliases,
+      count: Math.max(1, hits.length),
+      snippets: hits.slice(0, 3).map((s) => (s.length > 300 ? `${s.slice(0, 297)}…` : s)),
+    };
+  });
+}
+
+export { OfflineWriter };

@@ -1,0 +1,118 @@
+import type { KbMessage } from '../../diagnostics/message.js';
+import type { RawDocument } from '../../types.js';
+import type { Catalog, ConceptDraft, ConceptGroup, EntryWriter, SourceDraft } from '../types.js';
+import { extractEntities } from './entities.js';
+import { extractSummary } from './summary.js';
+
+export const OFFLINE_COMPILER = 'offline-v1';
+
+function describeSource(doc: RawDocument): string[] {
+  const lines = [`- File: \`raw/${doc.path}\` (${doc.type}${doc.language ? `, ${doc.language}` : ''}${doc.mime ? `, ${doc.mime}` : ''}, ${formatBytes(doc.size)})`];
+  if (doc.url) lines.push(`- URL: <${doc.url}>`);
+  const m = doc.meta;
+  if (typeof m['author'] === 'string') lines.push(`- Author: ${m['author']}`);
+  for (const k of ['published', 'date', 'created']) {
+    if (typeof m[k] === 'string' || typeof m[k] === 'number') {
+      lines.push(`- ${k[0]!.toUpperCase()}${k.slice(1)}: ${String(m[k])}`);
+      break;
+    }
+  }
+  return lines;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function outline(markdown: string): string[] {
+  const heads: string[] = [];
+  let fence = false;
+  for (const line of markdown.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    if (fence) continue;
+    const m = /^(#{2,3})\s+(.+?)\s*#*\s*$/.exec(line);
+    if (m) heads.push(`${m[1]!.length === 3 ? '  ' : ''}- ${m[2]!.replace(/[[\]]/g, '')}`);
+  }
+  return heads.slice(0, 20);
+}
+
+/**
+ * The offline compiler: extractive summaries, key points and heuristic entities. It never calls
+ * a model; `kb compile` uses it without an API key and as the fallback when model output fails.
+ */
+export class OfflineWriter implements EntryWriter {
+  readonly name = OFFLINE_COMPILER;
+
+  async writeSource(doc: RawDocument): Promise<{ draft: SourceDraft; messages: KbMessage[] }> {
+    return { draft: offlineSource(doc), messages: [] };
+  }
+
+  async writeConcept(group: ConceptGroup, _catalog: Catalog): Promise<{ draft: ConceptDraft; messages: KbMessage[] }> {
+    return { draft: offlineConcept(group), messages: [] };
+  }
+}
+
+export function offlineSource(doc: RawDocument): SourceDraft {
+  const sections: string[] = [];
+  let summary: string;
+  let keyPoints: string[] = [];
+  if (doc.type === 'attachment') {
+    const dims = typeof doc.meta['width'] === 'number' ? `, ${String(doc.meta['width'])}×${String(doc.meta['height'])} pixels` : '';
+    summary = `${doc.mime?.startsWith('image/') ? 'Image' : 'Attachment'} \`${doc.title}\` (${doc.mime ?? 'binary'}${dims}) kept in raw/${doc.path.includes('/') ? doc.path.slice(0, doc.path.lastIndexOf('/') + 1) : ''}.`;
+    if (doc.mime?.startsWith('image/')) sections.push(`![[${doc.path.split('/').pop()}]]`);
+  } else if (doc.type === 'url') {
+    summary = `Web link to ${doc.url ?? 'a page'}, saved as a shortcut.`;
+  } else {
+    const ex = extractSummary(doc.markdown);
+    summary = ex.summary || doc.title;
+    keyPoints = ex.keyPoints;
+    if (doc.type === 'code') {
+      const defs = codeDefinitions(doc.markdown);
+      if (defs.length) sections.push(`## Definitions\n\n${defs.map((d) => `- \`${d}\``).join('\n')}`);
+    }
+  }
+  if (keyPoints.length) sections.unshift(`## Key points\n\n${keyPoints.map((k) => `- ${k}`).join('\n')}`);
+  const heads = outline(doc.markdown);
+  if (heads.length > 1) sections.push(`## Outline\n\n${heads.join('\n')}`);
+  sections.push(`## Source\n\n${describeSource(doc).join('\n')}`);
+  const found = doc.type === 'attachment' || doc.type === 'url' ? [] : extractEntities(doc.markdown, doc.title);
+  return {
+    title: doc.title,
+    aliases: [],
+    summary,
+    body: sections.join('\n\n'),
+    entities: found.map((e) => ({ name: e.surface, aliases: e.aliases, count: e.count, snippets: e.snippets })),
+    compiledBy: OFFLINE_COMPILER,
+  };
+}
+
+function codeDefinitions(markdown: string): string[] {
+  const out: string[] = [];
+  const re = /^\s*(?:export\s+)?(?:async\s+)?(?:def|class|function|func|fn|interface|type|struct|enum)\s+([A-Za-z_][\w]*)/gm;
+  for (const m of markdown.matchAll(re)) if (!out.includes(m[1]!)) out.push(m[1]!);
+  return out.slice(0, 30);
+}
+
+export function offlineConcept(group: ConceptGroup): ConceptDraft {
+  const best = group.mentions.flatMap((m) => m.snippets.slice(0, 1).map((s) => ({ s, m })));
+  const summarySentence = best[0]?.s ?? `${group.title} is mentioned by ${group.mentions.length} sources.`;
+  const lines: string[] = ['## What the sources say', ''];
+  for (const m of group.mentions) {
+    const said = m.snippets.slice(0, 2);
+    if (said.length === 0) {
+      lines.push(`- [[${m.sourceTitle}]] mentions ${group.title}.`);
+      continue;
+    }
+    for (const s of said) lines.push(`- ${s} — [[${m.sourceTitle}]]`);
+  }
+  lines.push('', '## Sources', '', ...group.mentions.map((m) => `- [[${m.sourceTitle}]] (${m.count} mention${m.count === 1 ? '' : 's'})`));
+  return {
+    title: group.title,
+    aliases: group.aliases,
+    summary: `${summarySentence}`,
+    body: lines.join('\n'),
+    compiledBy: OFFLINE_COMPILER,
+  };
+}

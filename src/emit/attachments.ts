@@ -1,0 +1,30 @@
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Attachments from raw/ are copied into wiki/attachments/ so that the vault (wiki/) can embed
+ * them (`![[diagram.png]]`); raw/ itself stays outside the vault and is never modified.
+ * Copies of attachments that left raw/ are removed.
+ */
+export function copyAttachments(rawDir: string, wikiDir: string, rawPaths: string[]): void {
+  const dir = join(wikiDir, 'attachments');
+  const wanted = new Map<string, string>();
+  for (const p of rawPaths) {
+    const name = p.split('/').pop()!;
+    if (!wanted.has(name)) wanted.set(name, p);
+  }
+  if (wanted.size === 0 && !existsSync(dir)) return;
+  mkdirSync(dir, { recursive: true });
+  for (const [name, p] of wanted) {
+    const src = join(rawDir, p);
+    const dst = join(dir, name);
+    try {
+      const s = statSync(src);
+      if (existsSync(dst) && statSync(dst).size === s.size && statSync(dst).mtimeMs >= s.mtimeMs) continue;
+      copyFileSync(src, dst);
+    } catch {
+      // The raw file vanished meanwhile: the next compile removes its entry.
+    }
+  }
+  for (const f of readdirSync(dir)) if (!wanted.has(f) && !f.startsWith('.')) rmSync(join(dir, f), { force: true });
+}

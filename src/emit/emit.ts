@@ -1,0 +1,402 @@
+import type { KbContext } from '../kb/context.js';
+import type { KbMessage } from '../diagnostics/message.js';
+import { message } from '../diagnostics/message.js';
+import type { EntryFrontmatter, EntryId, EntryKind, WikiPath } from '../types.js';
+import type { ConceptGroup, EntryWriter, ProgressEvent, SourceDraft } from '../compile/types.js';
+import type { PlannedConcept } from '../compile/concepts.js';
+import { entityKey } from '../compile/offline/entities.js';
+import { KIND_FOLDER, linkKey, makeEntryId, safeFileName } from '../entry/names.js';
+import { setSection } from '../entry/markers.js';
+import { bodyHash } from '../entry/frontmatter.js';
+import { entryValidator } from '../entry/validate.js';
+import { extractWikiLinks } from '../parse/links.js';
+import { autolink, buildNameTable, linkMarkup, resolveLinks, type LinkName } from './linker.js';
+import { removeEntryFile, writeEntry, type LoadedEntry, type WikiScan } from './wiki.js';
+import { writeIndexes } from './indexes.js';
+import { chunkMarkdown } from '../chunk/index.js';
+import { copyAttachments } from './attachments.js';
+
+export interface PlannedEntry {
+  kind: 'source';
+  id: EntryId;
+  title: string;
+  rawPath: string;
+  rawHash: string;
+  draft: SourceDraft | undefined;
+  reload: (() => Promise<SourceDraft | undefined>) | undefined;
+  changed: boolean;
+}
+
+export interface EmitInput {
+  planned: PlannedEntry[];
+  groups: PlannedConcept[];
+  scan: WikiScan;
+  writer: EntryWriter;
+  force: boolean;
+  takenIds: Set<string>;
+  signal?: AbortSignal | undefined;
+  onProgress?: ((e: ProgressEvent) => void) | undefined;
+  onFile?: ((line: string) => void) | undefined;
+}
+
+export interface EmitResult {
+  messages: KbMessage[];
+  protected: string[];
+  written: number;
+  concepts: { created: number; updated: number; deleted: number };
+}
+
+/** An entry in its final state for this run. */
+interface Final {
+  id: EntryId;
+  kind: EntryKind;
+  title: string;
+  path: string;
+  fm: EntryFrontmatter;
+  body: string;
+  links: Set<string>;
+  humanEdited: boolean;
+  /** Content re-rendered this run (version + 1 if the body changed). */
+  rendered: boolean;
+  old: LoadedEntry | undefined;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+/** Plan file names, render what changed, keep links resolvable, refresh backlinks, write, index. */
+export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitResult> {
+  const { store, paths } = ctx;
+  const messages: KbMessage[] = [];
+  const result: EmitResult = { messages, protected: [], written: 0, concepts: { created: 0, updated: 0, deleted: 0 } };
+  const validate = entryValidator(paths.root);
+  const oldById = new Map<string, LoadedEntry>(input.scan.entries.map((e) => [e.fm.id, e]));
+  const offline = input.writer.name.startsWith('offline');
+
+  // Concept ids: existing entry, else a new one.
+  for (const g of input.groups) {
+    if (g.id && oldById.get(g.id)?.fm.kind === 'concept') continue;
+    g.id = makeEntryId('concept', g.title, (id) => input.takenIds.has(id));
+    input.takenIds.add(g.id);
+  }
+
+  // --- File names: unique across the whole wiki, case-insensitively (Obsidian resolves by base name).
+  const taken = new Map<string, string>(); // linkKey(base) → id
+  const pathOf = new Map<string, string>();
+  const base = (p: string) => p.replace(/\.md$/, '').split('/').pop() ?? p;
+  const keepIds = new Set<string>([...input.planned.map((p) => p.id), ...input.groups.map((g) => g.id!)]);
+  for (const f of input.scan.files) if (!f.endsWith('.md') || !input.scan.entries.some((e) => e.path === f)) taken.set(linkKey(base(f)), `file:${f}`);
+  const wanted: { id: string; kind: EntryKind; title: string }[] = [
+    ...input.planned.map((p) => ({ id: p.id, kind: 'source' as const, title: p.draft?.title ?? oldById.get(p.id)?.fm.title ?? p.title })),
+    ...input.groups.map((g) => ({ id: g.id!, kind: 'concept' as const, title: g.title })),
+  ];
+  // Entries kept as they are (answers, human-edited, unreadable ones) hold their names first.
+  for (const e of input.scan.entries) {
+    if (!keepIds.has(e.fm.id) || e.humanEdited) {
+      taken.set(linkKey(base(e.path)), e.fm.id);
+      pathOf.set(e.fm.id, e.path);
+    }
+  }
+  for (const w of wanted) {
+    const old = oldById.get(w.id);
+    if (old && (old.humanEdited || safeFileName(w.title) === base(old.path) || base(old.path).startsWith(`${safeFileName(w.title)} (`))) {
+      if (!taken.has(linkKey(base(old.path))) || taken.get(linkKey(base(old.path))) === w.id) {
+        taken.set(linkKey(base(old.path)), w.id);
+        pathOf.set(w.id, old.path);
+      }
+    }
+  }
+  for (const w of wanted) {
+    if (pathOf.has(w.id)) continue;
+    const b = safeFileName(w.title);
+    let name = b;
+    for (let n = 1; taken.has(linkKey(name)) && taken.get(linkKey(name)) !== w.id; n++) name = n === 1 ? `${b} (${w.kind})` : `${b} (${w.kind} ${n})`;
+    taken.set(linkKey(name), w.id);
+    pathOf.set(w.id, `${KIND_FOLDER[w.kind]}/${name}.md`);
+  }
+
+  // --- Names that link: titles, file names and concept aliases.
+  const names: LinkName[] = [];
+  const titleOf = new Map<EntryId, string>();
+  for (const w of wanted) titleOf.set(w.id as EntryId, w.title);
+  for (const e of input.scan.entries) if (!titleOf.has(e.fm.id) && pathOf.has(e.fm.id)) titleOf.set(e.fm.id, e.fm.title);
+  for (const [id, title] of titleOf) {
+    const file = base(pathOf.get(id)!);
+    names.push({ name: title, file, id }, { name: file, file, id });
+  }
+  for (const g of input.groups) for (const a of g.aliases) names.push({ name: a, file: base(pathOf.get(g.id!)!), id: g.id! });
+  for (const e of input.scan.entries) if (e.fm.kind === 'answer') for (const a of e.fm.aliases ?? []) names.push({ name: a, file: base(e.path), id: e.fm.id });
+  const table = buildNameTable(names);
+  // Old file names of moved entries still resolve (links written by a person before a rename).
+  for (const e of input.scan.entries) {
+    const p = pathOf.get(e.fm.id);
+    if (p && p !== e.path) table.byKey.set(linkKey(base(e.path)), { name: base(e.path), file: base(p), id: e.fm.id });
+  }
+  const lookup = (t: string): LinkName | undefined => table.byKey.get(linkKey(t));
+  const attachments = new Set(input.scan.files.filter((f) => !f.endsWith('.md')).map((f) => linkKey(f.split('/').pop()!)));
+
+  // --- What to render.
+  const entsByDoc = new Map<string, Set<string>>();
+  for (const e of store.allEntities()) {
+    const s = entsByDoc.get(e.raw_path) ?? new Set<string>();
+    s.add(e.key);
+    for (const a of e.aliases) s.add(entityKey(a));
+    entsByDoc.set(e.raw_path, s);
+  }
+  const changedDocs = new Set(input.planned.filter((p) => p.changed).map((p) => p.rawPath));
+  const oldConcepts = input.scan.entries.filter((e) => e.fm.kind === 'concept');
+  const groupIds = new Set(input.groups.map((g) => g.id!));
+  const shifted = new Set<string>(); // keys of concepts created, deleted or retitled
+  const renderConcept = new Set<string>();
+  for (const g of input.groups) {
+    const old = oldById.get(g.id!);
+    const refs = g.mentions.map((m) => `raw/${m.rawPath}`).sort().join('\n');
+    const oldRefs = [...(old?.fm.source_ref ?? [])].sort().join('\n');
+    const aliasesChanged = JSON.stringify(old?.fm.aliases ?? []) !== JSON.stringify(g.aliases);
+    if (!old || old.fm.title !== g.title || aliasesChanged) for (const k of g.keys) shifted.add(k);
+    if (!old || input.force || refs !== oldRefs || aliasesChanged || old.fm.title !== g.title || g.mentions.some((m) => changedDocs.has(m.rawPath))) renderConcept.add(g.id!);
+  }
+  for (const c of oldConcepts) if (!groupIds.has(c.fm.id)) for (const k of [c.fm.title, ...(c.fm.aliases ?? [])]) shifted.add(entityKey(k));
+  const plannedIds = new Set(input.planned.map((p) => p.id));
+  for (const e of input.scan.entries) if (e.fm.kind === 'source' && !plannedIds.has(e.fm.id)) shifted.add(entityKey(e.fm.title));
+  for (const p of input.planned) if (!oldById.has(p.id)) shifted.add(entityKey(p.title));
+  const renderSource = new Set<string>();
+  for (const p of input.planned) {
+    const old = oldById.get(p.id);
+    if (p.changed || !old || old.path !== pathOf.get(p.id)) renderSource.add(p.id);
+    else {
+      const keys = entsByDoc.get(p.rawPath);
+      if (keys && [...shifted].some((k) => keys.has(k))) renderSource.add(p.id);
+    }
+  }
+
+  // --- Render.
+  const finals = new Map<string, Final>();
+  const conceptsOfDoc = new Map<string, PlannedConcept[]>();
+  for (const g of input.groups) for (const m of g.mentions) (conceptsOfDoc.get(m.rawPath) ?? conceptsOfDoc.set(m.rawPath, []).get(m.rawPath)!).push(g);
+
+  const total = renderSource.size + renderConcept.size;
+  let done = 0;
+  for (const p of input.planned) {
+    if (!renderSource.has(p.id)) continue;
+    const old = oldById.get(p.id);
+    const draft = p.draft ?? (await p.reload?.());
+    input.onProgress?.({ phase: 'write', done: done++, total, file: p.rawPath });
+    if (!draft) continue;
+    const concepts = (conceptsOfDoc.get(p.rawPath) ?? []).filter((g) => g.mentions.some((m) => m.rawPath === p.rawPath));
+    let body = `# ${draft.title}\n\n${draft.summary}\n\n${draft.body}`;
+    if (concepts.length) {
+      const list = concepts.map((g) => `- ${linkMarkup(base(pathOf.get(g.id!)!), g.title)}`).join('\n');
+      body = insertBefore(body, '## Source', `## Concepts\n\n${list}`);
+    }
+    const linked = offline ? autolink(body, table, p.id, new Set(concepts.map((g) => g.id!))) : body;
+    const { text, links } = resolveLinks(linked, lookup, attachments);
+    const fm: EntryFrontmatter = {
+      ...(old?.fm ?? {}),
+      id: p.id,
+      kind: 'source',
+      title: draft.title,
+      aliases: mergeAliases(draft.aliases, old?.fm.aliases),
+      summary: oneLine(draft.summary) || draft.title,
+      source_ref: [`raw/${p.rawPath}`],
+      entities: concepts.map((g) => g.title),
+      backlinks: old?.fm.backlinks ?? [],
+      version: old?.fm.version ?? 0,
+      last_heal_timestamp: old?.fm.last_heal_timestamp ?? 0,
+      content_hash: '',
+      source_hashes: { [`raw/${p.rawPath}`]: p.rawHash },
+      compiled_by: draft.compiledBy,
+    };
+    finals.set(p.id, { id: p.id, kind: 'source', title: draft.title, path: pathOf.get(p.id)!, fm, body: text, links: new Set(links), humanEdited: Boolean(old?.humanEdited), rendered: true, old });
+  }
+  const catalog = { entries: [...titleOf].map(([id, title]) => ({ id: id as EntryId, title, aliases: [], kind: id.split('/')[0] ?? '', summary: '' })) };
+  for (const g of input.groups) {
+    if (!renderConcept.has(g.id!)) continue;
+    input.onProgress?.({ phase: 'write', done: done++, total, file: g.title });
+    const old = oldById.get(g.id!);
+    const group: ConceptGroup = {
+      key: g.key,
+      title: g.title,
+      aliases: g.aliases,
+      mentions: g.mentions.map((m) => ({ ...m, sourceTitle: base(pathOf.get(m.sourceId) ?? m.sourceId) })),
+    };
+    const { draft, messages: wm } = await input.writer.writeConcept(group, catalog, input.signal);
+    messages.push(...wm);
+    let body = `# ${draft.title}\n\n${draft.summary}\n\n${draft.body}`;
+    if (offline) body = autolink(body, table, g.id!, new Set(g.mentions.map((m) => m.sourceId)));
+    const { text, links } = resolveLinks(body, lookup, attachments);
+    const fm: EntryFrontmatter = {
+      ...(old?.fm ?? {}),
+      id: g.id!,
+      kind: 'concept',
+      title: g.title,
+      aliases: mergeAliases(draft.aliases, old?.fm.aliases),
+      summary: oneLine(draft.summary) || g.title,
+      source_ref: g.mentions.map((m) => `raw/${m.rawPath}`),
+      entities: [],
+      backlinks: old?.fm.backlinks ?? [],
+      version: old?.fm.version ?? 0,
+      last_heal_timestamp: old?.fm.last_heal_timestamp ?? 0,
+      content_hash: '',
+      compiled_by: draft.compiledBy,
+    };
+    delete fm.source_hashes;
+    finals.set(g.id!, { id: g.id!, kind: 'concept', title: g.title, path: pathOf.get(g.id!)!, fm, body: text, links: new Set(links), humanEdited: Boolean(old?.humanEdited), rendered: true, old });
+    if (!old) result.concepts.created++;
+    else result.concepts.updated++;
+  }
+
+  // --- Everything else keeps its content; links to entries that are gone become plain text.
+  const deleted: LoadedEntry[] = [];
+  const liveIds = new Set([...plannedIds, ...groupIds]);
+  for (const e of input.scan.entries) {
+    if (finals.has(e.fm.id)) continue;
+    const stays = liveIds.has(e.fm.id) || e.fm.kind === 'answer' || e.humanEdited;
+    if (!stays) {
+      deleted.push(e);
+      continue;
+    }
+    const row = store.getEntry(e.fm.id);
+    let links: string[];
+    if (row && row.content_hash === e.fm.content_hash && !e.humanEdited) links = store.linksFrom(e.fm.id);
+    else links = extractWikiLinks(e.body).map((l) => lookup(l.target)?.id).filter((x): x is string => Boolean(x));
+    const f: Final = { id: e.fm.id as EntryId, kind: e.fm.kind, title: e.fm.title, path: pathOf.get(e.fm.id) ?? e.path, fm: { ...e.fm }, body: e.body, links: new Set(links), humanEdited: e.humanEdited, rendered: false, old: e };
+    finals.set(e.fm.id, f);
+  }
+  const goneIds = new Set<string>(deleted.filter((e) => !e.humanEdited).map((e) => e.fm.id));
+  for (const f of finals.values()) {
+    if (f.rendered || f.humanEdited) continue;
+    const refs = extractWikiLinks(f.body);
+    const dangling = refs.some((r) => !lookup(r.target) && !attachments.has(linkKey(r.target)));
+    const moved = refs.some((r) => {
+      const hit = lookup(r.target);
+      return hit && hit.file !== r.target && linkKey(hit.file) !== linkKey(r.target) && !titleOf.has(hit.id as EntryId);
+    });
+    if ([...f.links].some((l) => goneIds.has(l)) || dangling || moved) {
+      const { text, links } = resolveLinks(f.body, lookup, attachments);
+      f.body = text;
+      f.links = new Set(links);
+    }
+  }
+
+  // --- Backlinks: from the final link graph.
+  const inbound = new Map<string, Set<string>>();
+  for (const f of finals.values()) for (const l of f.links) if (finals.has(l) && l !== f.id) (inbound.get(l) ?? inbound.set(l, new Set()).get(l)!).add(f.id);
+  for (const f of finals.values()) {
+    if (f.humanEdited) continue;
+    const ins = [...(inbound.get(f.id) ?? [])].sort((a, b) => (finals.get(a)!.title).localeCompare(finals.get(b)!.title));
+    f.fm.backlinks = ins;
+    const section = ins.length ? `## Backlinks\n\n${ins.map((i) => `- ${linkMarkup(base(finals.get(i)!.path), finals.get(i)!.title)}`).join('\n')}` : null;
+    f.body = setSection(f.body, 'backlinks', section);
+  }
+
+  // --- Write.
+  const wikiDir = paths.wiki;
+  const written: Final[] = [];
+  for (const f of finals.values()) {
+    const old = f.old;
+    if (f.humanEdited) {
+      if (f.rendered || (old && old.path !== f.path)) {
+        result.protected.push(`wiki/${old?.path ?? f.path}`);
+        messages.push(message(`wiki/${old?.path ?? f.path}`, 'human-edited', 'Unexpected edit by a person since kb wrote this entry, expected the text kb wrote; left as it is', { severity: 'info', note: 'compile never overwrites a person\'s edits; `kb lint --heal` proposes an update on a branch' }));
+      }
+      continue;
+    }
+    const contentChanged = !old || stripBacklinks(old.body) !== stripBacklinks(f.body) || old.fm.title !== f.fm.title;
+    if (f.rendered || contentChanged) {
+      f.fm.version = contentChanged ? (old?.fm.version ?? 0) + 1 : Math.max(1, old?.fm.version ?? 1);
+    }
+    if (f.fm.version < 1) f.fm.version = 1;
+    const sameText = old && old.path === f.path && bodyHash(old.body) === bodyHash(f.body) && JSON.stringify(stripVolatile(old.fm)) === JSON.stringify(stripVolatile({ ...f.fm, content_hash: bodyHash(f.body) }));
+    if (sameText) continue;
+    if (contentChanged) f.fm.updated = now();
+    try {
+      writeEntry(wikiDir, f.path, f.fm, f.body, validate);
+    } catch (err) {
+      messages.push(message(`wiki/${f.path}`, 'schema', (err as Error).message, { severity: 'error' }));
+      continue;
+    }
+    if (old && old.path !== f.path) removeEntryFile(wikiDir, old.path);
+    written.push(f);
+    result.written++;
+    input.onFile?.(`write   wiki/${f.path}${old ? ` (v${f.fm.version})` : ' (new)'}`);
+  }
+  for (const e of deleted) {
+    if (e.humanEdited) continue;
+    removeEntryFile(wikiDir, e.path);
+    store.deleteEntry(e.fm.id);
+    if (e.fm.kind === 'concept') result.concepts.deleted++;
+    input.onFile?.(`remove  wiki/${e.path}`);
+  }
+  for (const e of deleted.filter((d) => d.humanEdited)) {
+    messages.push(message(`wiki/${e.path}`, 'deleted-source', 'Unexpected entry for sources that are gone, expected it to be removed; kept because a person edited it', { severity: 'warning', note: 'delete it yourself or run `kb lint --heal`' }));
+  }
+
+  // --- Store: entry rows, links, summary vectors, and chunks of concept/answer bodies.
+  const toIndex = [...finals.values()].filter((f) => {
+    const row = store.getEntry(f.id);
+    return !row || row.content_hash !== (f.humanEdited ? f.old?.fm.content_hash : bodyHash(f.body)) || row.path !== f.path || written.includes(f);
+  });
+  const vectors = toIndex.length ? await ctx.embedder.embed(toIndex.map((f) => `${f.title}\n${f.fm.aliases.join(', ')}\n${f.fm.summary}`)) : [];
+  const bodyChunks = new Map<string, ReturnType<typeof chunkMarkdown>>();
+  const bodyVecs = new Map<string, Float32Array[]>();
+  for (const f of toIndex) {
+    if (f.kind === 'source') continue;
+    const chunks = chunkMarkdown(stripBacklinks(f.body), ctx.config.chunk);
+    bodyChunks.set(f.id, chunks);
+    bodyVecs.set(f.id, chunks.length ? await ctx.embedder.embed(chunks.map((c) => `${f.title}\n${c.text}`)) : []);
+  }
+  store.transaction(() => {
+    toIndex.forEach((f, i) => {
+      store.putEntry(
+        {
+          id: f.id, kind: f.kind, title: f.title, path: f.path, aliases: f.fm.aliases ?? [], summary: f.fm.summary ?? '',
+          source_ref: f.fm.source_ref ?? [], content_hash: f.humanEdited ? (f.old?.fm.content_hash ?? '') : bodyHash(f.body),
+          human_edited: f.humanEdited, updated: f.fm.updated ?? now(),
+        },
+        [...f.links],
+        vectors[i],
+      );
+      const chunks = bodyChunks.get(f.id);
+      if (chunks) store.putChunks(f.id, null, chunks, bodyVecs.get(f.id) ?? []);
+    });
+    for (const e of deleted) if (!e.humanEdited) store.deleteEntry(e.fm.id);
+  });
+
+  input.onProgress?.({ phase: 'index', done: 0, total: 1 });
+  copyAttachments(paths.raw, wikiDir, store.allDocuments().filter((d) => d.type === 'attachment').map((d) => d.raw_path));
+  writeIndexes(wikiDir, [...finals.values()].map((f) => ({ id: f.id, kind: f.kind, title: f.title, path: f.path, summary: f.fm.summary, source_ref: f.fm.source_ref ?? [], links: [...f.links] })));
+  return result;
+}
+
+function insertBefore(body: string, heading: string, section: string): string {
+  const i = body.indexOf(`\n${heading}`);
+  if (i < 0) return `${body.trimEnd()}\n\n${section}`;
+  return `${body.slice(0, i).trimEnd()}\n\n${section}\n\n${body.slice(i + 1)}`;
+}
+
+function stripBacklinks(body: string): string {
+  return setSection(body, 'backlinks', null).trim();
+}
+
+function stripVolatile(fm: EntryFrontmatter): Record<string, unknown> {
+  const { updated: _u, ...rest } = fm;
+  return rest;
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim().slice(0, 3900);
+}
+
+function mergeAliases(a: string[], b: string[] | undefined): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const x of [...a, ...(b ?? [])]) {
+    const k = x.toLowerCase();
+    if (!x.trim() || seen.has(k)) continue;
+    seen.add(k);
+    out.push(x);
+  }
+  return out;
+}
+
+export type { WikiPath };

@@ -1,0 +1,57 @@
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../util/atomic.js';
+import { linkMarkup } from './linker.js';
+
+export interface IndexItem {
+  id: string;
+  kind: string;
+  title: string;
+  path: string;
+  summary: string;
+  source_ref: string[];
+  links: string[];
+}
+
+const HEADINGS: Record<string, string> = { source: 'Sources', concept: 'Concepts', answer: 'Answers' };
+
+function firstSentence(s: string): string {
+  const m = /^(.{20,220}?[.!?。！？])(\s|$)/u.exec(s);
+  const one = (m?.[1] ?? s).replace(/\s+/g, ' ').trim();
+  return Array.from(one).length > 220 ? `${Array.from(one).slice(0, 219).join('')}…` : one;
+}
+
+function writeIfChanged(path: string, text: string): void {
+  if (existsSync(path) && readFileSync(path, 'utf8') === text) return;
+  writeFileAtomic(path, text);
+}
+
+/** wiki/index.md (the vault's home page: one line per entry, grouped by kind) and wiki/index.json. */
+export function writeIndexes(wikiDir: string, items: IndexItem[]): void {
+  const sorted = [...items].sort((a, b) => a.kind.localeCompare(b.kind) || a.title.localeCompare(b.title));
+  const lines = ['# Index', '', `${items.length} entries, compiled by kb from \`raw/\`. Concepts are ideas that several sources share; answers were filed back by \`kb ask --save\`.`, ''];
+  for (const kind of ['concept', 'source', 'answer']) {
+    const group = sorted.filter((i) => i.kind === kind);
+    if (!group.length) continue;
+    lines.push(`## ${HEADINGS[kind]} (${group.length})`, '');
+    for (const i of group) {
+      const file = i.path.replace(/\.md$/, '').split('/').pop()!;
+      lines.push(`- ${linkMarkup(file, i.title)} — ${firstSentence(i.summary).replace(/\[\[|\]\]/g, '')}`);
+    }
+    lines.push('');
+  }
+  writeIfChanged(join(wikiDir, 'index.md'), `${lines.join('\n').trimEnd()}\n`);
+  const json = sorted.map((i) => ({ id: i.id, title: i.title, kind: i.kind, path: i.path, summary: i.summary, source_ref: i.source_ref, links: [...i.links].sort() }));
+  writeIfChanged(join(wikiDir, 'index.json'), `${JSON.stringify(json, null, 2)}\n`);
+}
+
+/** Append a line to wiki/log.md: `## [YYYY-MM-DD HH:MM] compile | 3 new, 1 updated`. */
+export function appendLog(wikiDir: string, command: string, summary: string, details: string[] = []): void {
+  const path = join(wikiDir, 'log.md');
+  const d = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const stamp = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const head = existsSync(path) ? '' : '# Log\n\nWhat kb did to this wiki, newest last.\n\n';
+  const body = details.length ? `\n${details.map((l) => `- ${l}`).join('\n')}\n` : '';
+  appendFileSync(path, `${head}## [${stamp}] ${command} | ${summary}\n${body}\n`);
+}

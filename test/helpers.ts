@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const KB_BIN = join(REPO, 'bin', 'kb.js');
+
+/** A temporary knowledge base holding the given files (paths relative to its root). */
+export function fixture(files: Record<string, string | Buffer> = {}): string {
+  const root = mkdtempSync(join(tmpdir(), 'kb-test-'));
+  mkdirSync(join(root, 'raw'), { recursive: true });
+  for (const [p, content] of Object.entries(files)) writeFile(root, p, content);
+  return root;
+}
+
+export function writeFile(root: string, p: string, content: string | Buffer): void {
+  const abs = join(root, p);
+  mkdirSync(dirname(abs), { recursive: true });
+  writeFileSync(abs, content);
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the real CLI (`bin/kb.js`) in a folder; no API key unless given in env. */
+export function runKb(args: string[], opts: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<CliResult> {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: undefined, ...opts.env };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, [KB_BIN, ...args], { cwd: opts.cwd, env: env as NodeJS.ProcessEnv });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+    child.on('error', rej);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      res({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Every file under a folder, relative, sorted. */
+export function listTree(dir: string, rel = ''): string[] {
+  const out: string[] = [];
+  for (const it of readdirSync(join(dir, rel), { withFileTypes: true })) {
+    const r = rel ? `${rel}/${it.name}` : it.name;
+    if (it.isDirectory()) out.push(...listTree(dir, r));
+    else out.push(r);
+  }
+  return out.sort();
+}
+
+export function read(root: string, p: string): string {
+  return readFileSync(join(root, p), 'utf8');
+}
+
+export function mtime(root: string, p: string): number {
+  return statSync(join(root, p)).mtimeMs;
+}
