@@ -88,9 +88,12 @@ export function groupConcepts(
     g.byDoc.set(e.raw_path, list);
   }
 
+  // A name that is already a source entry's title needs no concept entry: links go to the source.
+  const sourceTitles = new Set(docs.map((d) => entityKey(d.title)));
   const out: PlannedConcept[] = [];
   for (const g of groups.values()) {
     if (g.byDoc.size < minSources) continue;
+    if ([...g.keys].some((k) => sourceTitles.has(k))) continue;
     // The title: the name most documents use (a longer name wins a tie: "Retrieval-Augmented Generation" over "RAG").
     const votes = new Map<string, number>();
     for (const rows of g.byDoc.values()) {
@@ -102,6 +105,12 @@ export function groupConcepts(
       }
     }
     const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || a[0].localeCompare(b[0]));
+    // An abbreviation is an alias: "Retrieval-Augmented Generation" is the title, "RAG" the alias.
+    const top = ranked[0]![0];
+    if (/^[A-Z][A-Z0-9]+s?$/.test(top)) {
+      const expansion = ranked.find(([n]) => n.includes(' ') && /^[A-Za-z]/.test(n) && initials(n).startsWith(top[0]!.toLowerCase()));
+      if (expansion) ranked.splice(ranked.indexOf(expansion), 1), ranked.unshift(expansion);
+    }
     const prior = [...g.keys].map((k) => existingByKey.get(k)).find(Boolean);
     const title = prior?.fm.title ?? ranked[0]![0];
     const seenKeys = new Set([entityKey(title)]);
@@ -128,4 +137,11 @@ export function groupConcepts(
   // Most widely shared first; cap the count.
   out.sort((a, b) => b.mentions.length - a.mentions.length || b.mentions.reduce((n, m) => n + m.count, 0) - a.mentions.reduce((n, m) => n + m.count, 0) || a.key.localeCompare(b.key));
   return out.slice(0, maxConcepts);
+}
+
+function initials(phrase: string): string {
+  return phrase
+    .split(/[\s-]+/)
+    .map((w) => w[0]?.toLowerCase() ?? '')
+    .join('');
 }

@@ -91,7 +91,8 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   ];
   // Entries kept as they are (answers, human-edited, unreadable ones) hold their names first.
   for (const e of input.scan.entries) {
-    if (!keepIds.has(e.fm.id) || e.humanEdited) {
+    // Answers and entries a person edited stay; sources and concepts not planned are removed below.
+    if ((!keepIds.has(e.fm.id) && e.fm.kind === 'answer') || e.humanEdited) {
       taken.set(linkKey(base(e.path)), e.fm.id);
       pathOf.set(e.fm.id, e.path);
     }
@@ -188,7 +189,13 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
       const list = concepts.map((g) => `- ${linkMarkup(base(pathOf.get(g.id!)!), g.title)}`).join('\n');
       body = insertBefore(body, '## Source', `## Concepts\n\n${list}`);
     }
-    const linked = offline ? autolink(body, table, p.id, new Set(concepts.map((g) => g.id!))) : body;
+    // Link mentions in what the entry says, not in its file details.
+    let linked = body;
+    if (offline) {
+      const cut = body.indexOf('\n## Source');
+      const head = cut >= 0 ? body.slice(0, cut) : body;
+      linked = autolink(head, table, p.id) + (cut >= 0 ? body.slice(cut) : '');
+    }
     const { text, links } = resolveLinks(linked, lookup, attachments);
     const fm: EntryFrontmatter = {
       ...(old?.fm ?? {}),

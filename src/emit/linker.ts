@@ -23,6 +23,8 @@ export function buildNameTable(names: LinkName[]): NameTable {
   for (const n of names) {
     const k = linkKey(n.name);
     if (Array.from(k).length < 2) continue;
+    // Two Han characters are usually a common word (检索, 模型), too loose to link by.
+    if (/^[\u3400-\u9fff]{2}$/.test(k) && n.name !== n.file) continue;
     const had = byKey.get(k);
     if (had && had.id !== n.id) ambiguous.add(k);
     else byKey.set(k, n);

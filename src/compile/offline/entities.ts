@@ -30,13 +30,15 @@ interface Candidate {
 }
 
 const ACRONYM = /\b[A-Z][A-Za-z]*[A-Z][A-Z0-9]*s?\b|\b[A-Z]{2,}[0-9]*\b/g;
-const CAP_PHRASE = /\b(?:[A-Z][\p{L}\p{N}'’]*(?:-[A-Za-z][\p{L}\p{N}]*)*)(?:\s+(?:(?:of|and|for|the|in|de|von|van)\s+)?[A-Z][\p{L}\p{N}'’]*(?:-[A-Za-z][\p{L}\p{N}]*)*){0,4}/gu;
+const CAP_PHRASE = /\b(?:[A-Z][\p{L}\p{N}]*(?:-[A-Za-z][\p{L}\p{N}]*)*)(?:[ \t]+(?:(?:of|and|for|the|in|de|von|van)[ \t]+)?[A-Z][\p{L}\p{N}]*(?:-[A-Za-z][\p{L}\p{N}]*)*){0,4}/gu;
 const PAREN_EN = /([A-Za-z][\p{L}\p{N}-]*(?:[ \t]+[A-Za-z][\p{L}\p{N}-]*){0,6})[ \t]*[（(][ \t]*([A-Z][A-Za-z0-9-]{1,10})[ \t]*[)）]/gu;
-const PAREN_ZH = /([\u3400-\u9fff]{2,16})[ \t]*[（(][ \t]*([A-Za-z][A-Za-z0-9 .\-]{1,40}?)[ \t]*[)）]/gu;
+const PAREN_ZH = /([\u3400-\u9fff]{2,16})[ \t]*[（(][ \t]*([A-Za-z][A-Za-z0-9 .\-,，;；、]{1,60}?)[ \t]*[)）]/gu;
 const PAREN_EN_ZH = /([A-Za-z][A-Za-z0-9.\-]*(?:[ \t][A-Za-z][A-Za-z0-9.\-]*){0,4})[ \t]*[（(][ \t]*([\u3400-\u9fff]{2,10})[ \t]*[)）]/gu;
-const EMPHASIS = /\*\*([^*\n]{2,60})\*\*|__([^_\n]{2,60})__|《([^》\n]{2,30})》|「([^」\n]{2,30})」|`([^`\n]{2,40})`|\[\[([^\]|#\n]{2,60})(?:[|#][^\]\n]*)?\]\]/g;
+const EMPHASIS = /\*\*([^*\n]{2,60})\*\*|__([^_\n]{2,60})__|《([^》\n]{2,30})》|「([^」\n]{2,30})」|\[\[([^\]|#\n]{2,60})(?:[|#][^\]\n]*)?\]\]/g;
 
 const lowerPhraseCache = new Map<string, boolean>();
+/** Function characters that never start or end a Chinese term. */
+const ZH_EDGE = /^[而不是的了在和与也就都及或把被让给对从向以之其这那个些种]|[而不是的了在和与也就都及或把被让给对从向以之其这那个些种]$/;
 
 function isStopCap(word: string): boolean {
   return CAP_STOP.has(word.toLowerCase());
@@ -48,6 +50,9 @@ function clean(s: string): string {
 
 function validName(name: string): boolean {
   if (name.length < 2 || name.length > 60) return false;
+  // Something to read: two letters in a row (Latin or Han), not an id like `21/3d7a`.
+  if (!/[A-Za-z]{2}|[\u3400-\u9fff]{2}/.test(name)) return false;
+  if (/^[\d\s/.:-]+[a-z\d]*$/i.test(name) && /\d/.test(name)) return false;
   if (/^\d+$/.test(name)) return false;
   if (/^[\p{P}\p{S}\s]+$/u.test(name)) return false;
   if (/https?:|www\.|\.(?:com|org|io|md|png)$/i.test(name)) return false;
@@ -99,7 +104,11 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
       }
     }
   }
-  for (const m of text.matchAll(PAREN_ZH)) pairAlias(trimZhPrefix(m[1] ?? '', text), m[2] ?? '');
+  for (const m of text.matchAll(PAREN_ZH)) {
+    const zh = trimZhPrefix(m[1] ?? '', text);
+    // "倒数排名融合（Reciprocal Rank Fusion，RRF）": every name in the parentheses is an alias.
+    for (const alias of (m[2] ?? '').split(/[,，;；、]/)) if (alias.trim()) pairAlias(zh, alias.trim());
+  }
   for (const m of text.matchAll(PAREN_EN_ZH)) pairAlias(trimLeadingStop(m[1] ?? ''), m[2] ?? '');
 
   for (const m of markdown.matchAll(EMPHASIS)) {
@@ -108,10 +117,10 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
   }
 
   for (const sentence of sentences(text)) {
-    // Acronyms and CamelCase names (RAG, BM25, SQLite, FTS5).
+    // Acronyms and CamelCase names (RAG, BM25, SQLite, FTS5); two letters are too ambiguous (DB, GB).
     for (const m of sentence.matchAll(ACRONYM)) {
       const w = m[0].replace(/s$/, (s) => (/[A-Z]{2,}s$/.test(m[0]) ? '' : s));
-      if (w.length >= 2 && !isStopCap(w) && !/^[IVXLC]+$/.test(w)) add(w, false);
+      if (w.length >= 3 && !isStopCap(w) && !/^[IVXLC]+$/.test(w)) add(w, false);
     }
     // Capitalised phrases; a single capitalised word only when not sentence-initial.
     for (const m of sentence.matchAll(CAP_PHRASE)) {
@@ -180,7 +189,8 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
   }
 
   const out: FoundEntity[] = [];
-  const sents = sentences(text);
+  // What a document says about a name is in its sentences, not in its headings.
+  const sents = sentences(stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, '')));
   for (const [key, c] of cands) {
     // Weak single mentions are noise; keep them only when strong or repeated.
     if (!c.strong && c.count < 2 && !isAcronymLike(key, c)) continue;
@@ -217,10 +227,11 @@ function trimZhPrefix(s: string, text: string): string {
   for (let k = Math.min(3, segs.length); k >= 1; k--) {
     const tail = segs.slice(-k).join('');
     if (ZH_STOP.has(segs[segs.length - k]!)) continue;
-    if (tail.length >= 2 && countOccurrences(text, tail) >= 2) return tail;
+    if (tail.length >= 3 && countOccurrences(text, tail) >= 2) return tail;
   }
-  const last = segs[segs.length - 1] ?? s;
-  return last.length >= 2 ? last : segs.slice(-2).join('') || s;
+  const tail = segs.slice(-Math.min(3, segs.length));
+  while (tail.length > 1 && ZH_STOP.has(tail[0]!)) tail.shift();
+  return tail.join('') || s;
 }
 
 function initialsMatch(full: string, abbr: string): boolean {
@@ -288,12 +299,13 @@ export function stripMarkdown(md: string): string {
 function lowerPhrases(text: string): Map<string, number> {
   const counts = new Map<string, number>();
   for (const sentence of text.split(/[.!?;:,()[\]{}"“”\n。！？；：，、（）]+/)) {
-    const words = sentence.toLowerCase().match(/[a-z][a-z0-9-]*[a-z0-9]/g);
+    // Words as written: a phrase with a capital letter is a name, found elsewhere.
+    const words = sentence.match(/(?<![\p{L}\p{N}])[a-z][a-z0-9-]*[a-z0-9](?![\p{L}\p{N}])|[A-Z][\p{L}\p{N}-]*/gu);
     if (!words || words.length < 2) continue;
     for (let n = 2; n <= 3; n++) {
       for (let i = 0; i + n <= words.length; i++) {
         const gram = words.slice(i, i + n);
-        if (gram.some((w) => w.length < 3 || EN_STOP.has(w))) continue;
+        if (gram.some((w) => w.length < 3 || EN_STOP.has(w) || /^[A-Z]/.test(w))) continue;
         const phrase = gram.join(' ');
         let ok = lowerPhraseCache.get(phrase);
         if (ok === undefined) {
@@ -335,7 +347,8 @@ function chineseTerms(text: string): Map<string, number> {
     }
     flush();
   }
-  // Two-character words are often generic (数据, 系统): keep them only when frequent.
-  for (const [t, n] of counts) if ((t.length === 2 && n < 3) || n < 2) counts.delete(t);
+  // Two-character words are mostly generic (中文, 查询, 链接): a name needs more than that,
+  // unless the text emphasises it or gives a translation (handled by the caller).
+  for (const [t, n] of counts) if (t.length === 2 || n < 2 || ZH_EDGE.test(t)) counts.delete(t);
   return counts;
 }

@@ -26,7 +26,8 @@ function usable(s: string): boolean {
  * carry (a cheap centrality), with a bonus for coming early; the best ones in document order.
  */
 export function extractSummary(markdown: string, opts: { maxChars?: number; keyPoints?: number } = {}): Extract {
-  const text = stripMarkdown(markdown);
+  // Headings name sections; they are not sentences of the summary.
+  const text = stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, ''));
   const sents = sentences(text).filter(usable);
   if (sents.length === 0) {
     const fallback = text.replace(/\s+/g, ' ').trim().slice(0, 300);

@@ -96,8 +96,7 @@ function codeDefinitions(markdown: string): string[] {
 }
 
 export function offlineConcept(group: ConceptGroup): ConceptDraft {
-  const best = group.mentions.flatMap((m) => m.snippets.slice(0, 1).map((s) => ({ s, m })));
-  const summarySentence = best[0]?.s ?? `${group.title} is mentioned by ${group.mentions.length} sources.`;
+  const summarySentence = definingSentence(group) ?? `${group.title} is mentioned by ${group.mentions.length} sources.`;
   const lines: string[] = ['## What the sources say', ''];
   for (const m of group.mentions) {
     const said = m.snippets.slice(0, 2);
@@ -115,4 +114,27 @@ export function offlineConcept(group: ConceptGroup): ConceptDraft {
     body: lines.join('\n'),
     compiledBy: OFFLINE_COMPILER,
   };
+}
+
+/** The sentence that best says what a concept is: it opens with the name and defines it, in the title's script. */
+function definingSentence(group: ConceptGroup): string | undefined {
+  const names = [group.title, ...group.aliases].map((n) => n.toLowerCase());
+  const latinTitle = /^[A-Za-z]/.test(group.title);
+  let best: { s: string; score: number } | undefined;
+  group.mentions.forEach((m, rank) => {
+    for (const s of m.snippets) {
+      const l = s.toLowerCase();
+      let score = -rank * 0.1;
+      const at = Math.min(...names.map((n) => (l.includes(n) ? l.indexOf(n) : 999)));
+      if (at < 3) score += 3;
+      else if (at < 40) score += 1;
+      if (/\b(is|are|refers to|means|was)\b/.test(l.slice(0, 160))) score += 2;
+      if (/是|指|即|称为/.test(s.slice(0, 60))) score += 2;
+      if (latinTitle === /^[\x00-\x7f“”’‘—–-]*$/.test(s.slice(0, 40))) score += 1.5;
+      if (s.length < 40 || s.length > 320) score -= 1.5;
+      if (/^[-*>|]|\?$|？$/.test(s)) score -= 2;
+      if (!best || score > best.score) best = { s, score };
+    }
+  });
+  return best?.s;
 }
