@@ -1,8 +1,30 @@
 #!/usr/bin/env node
-// kb's command-line entry: runs the TypeScript sources through tsx's loader.
-import { register } from 'tsx/esm/api';
+// kb's command-line entry. Runs the bundle in dist/ (built by `npm install` / `npm run build`)
+// when it is at least as new as every source file; otherwise runs src/ through tsx.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bundle = join(root, 'dist', 'kb.mjs');
+
+function newestSource(dir) {
+  let newest = 0;
+  for (const it of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, it.name);
+    if (it.isDirectory()) newest = Math.max(newest, newestSource(p));
+    else if (it.name.endsWith('.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+let main;
+if (existsSync(bundle) && (!existsSync(join(root, 'src')) || statSync(bundle).mtimeMs >= newestSource(join(root, 'src')))) {
+  ({ main } = await import(pathToFileURL(bundle).href));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/cli/main.ts'));
+}
 process.exitCode = await main(process.argv.slice(2));
 if (process.env.KB_REPORT_RSS) process.stderr.write(`kb-max-rss-kb=${process.resourceUsage().maxRSS}\n`);

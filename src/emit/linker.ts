@@ -10,18 +10,22 @@ export interface LinkName {
 export interface NameTable {
   /** linkKey(name) → target. Ambiguous names (two entries) are left out. */
   byKey: Map<string, LinkName>;
-  regex: RegExp | null;
+  /** First word (Latin) or first two characters (Han) of each name → names starting so, longest first. */
+  starts: Map<string, string[]>;
 }
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const HAN_START = /^[\u3400-\u9fff]/;
+
+function startKey(lowerName: string): string {
+  if (HAN_START.test(lowerName)) return lowerName.slice(0, 2);
+  return /^[\p{L}\p{N}_]+/u.exec(lowerName)?.[0] ?? lowerName.slice(0, 1);
 }
 
 export function buildNameTable(names: LinkName[]): NameTable {
   const byKey = new Map<string, LinkName>();
   const ambiguous = new Set<string>();
   for (const n of names) {
-    const k = linkKey(n.name);
+    const k = linkKey(n.name).replace(/\s+/g, ' ');
     if (Array.from(k).length < 2) continue;
     // Two Han characters are usually a common word (检索, 模型), too loose to link by.
     if (/^[\u3400-\u9fff]{2}$/.test(k) && n.name !== n.file) continue;
@@ -30,16 +34,49 @@ export function buildNameTable(names: LinkName[]): NameTable {
     else byKey.set(k, n);
   }
   for (const k of ambiguous) byKey.delete(k);
-  const alts = [...byKey.values()]
-    .map((n) => n.name)
-    .filter((n) => n.length >= 2)
-    .sort((a, b) => b.length - a.length)
-    .map((n) => {
-      const e = escapeRe(n).replace(/\s+/g, '\\s+');
-      // Latin names match whole words only; Han names match anywhere.
-      return /^[\p{L}\p{N}]/u.test(n) && /[A-Za-z0-9]$/.test(n) && !/^[\u3400-\u9fff]/.test(n) ? `(?<![\\p{L}\\p{N}_])${e}(?![\\p{L}\\p{N}_])` : e;
-    });
-  return { byKey, regex: alts.length ? new RegExp(alts.join('|'), 'giu') : null };
+  const starts = new Map<string, string[]>();
+  for (const k of byKey.keys()) {
+    const s = startKey(k);
+    const list = starts.get(s) ?? [];
+    list.push(k);
+    starts.set(s, list);
+  }
+  for (const list of starts.values()) list.sort((a, b) => b.length - a.length);
+  return { byKey, starts };
+}
+
+const WORDCHAR = /[\p{L}\p{N}_]/u;
+
+/** Mentions of known names in a text, left to right, longest match first, no overlaps. */
+function findMentions(text: string, table: NameTable): { start: number; end: number; key: string }[] {
+  const lower = text.toLowerCase();
+  const out: { start: number; end: number; key: string }[] = [];
+  let i = 0;
+  while (i < lower.length) {
+    const ch = lower[i]!;
+    let cands: string[] | undefined;
+    if (HAN_START.test(ch)) cands = table.starts.get(lower.slice(i, i + 2));
+    else if (WORDCHAR.test(ch) && (i === 0 || !WORDCHAR.test(lower[i - 1]!))) {
+      const word = /^[\p{L}\p{N}_]+/u.exec(lower.slice(i, i + 64))?.[0] ?? ch;
+      cands = table.starts.get(word);
+    }
+    let hit: string | undefined;
+    if (cands) {
+      for (const c of cands) {
+        if (!lower.startsWith(c, i)) continue;
+        const after = lower[i + c.length];
+        // A Latin name must end at a word boundary ("RAG" not inside "RAGs" or "storage").
+        if (after && WORDCHAR.test(c[c.length - 1]!) && !HAN_START.test(c[c.length - 1]!) && WORDCHAR.test(after) && !HAN_START.test(after)) continue;
+        hit = c;
+        break;
+      }
+    }
+    if (hit) {
+      out.push({ start: i, end: i + hit.length, key: hit });
+      i += hit.length;
+    } else i++;
+  }
+  return out;
 }
 
 /** Split Markdown into pieces where links may be added (plain text) and pieces to keep as they are. */
@@ -56,23 +93,20 @@ function protectedSpans(md: string): [number, number][] {
  * the entry itself and names already linked.
  */
 export function autolink(md: string, table: NameTable, selfId: string, already: Set<string> = new Set()): string {
-  if (!table.regex) return md;
+  if (table.byKey.size === 0) return md;
   const spans = protectedSpans(md);
   let out = '';
   let last = 0;
   let spanIdx = 0;
-  table.regex.lastIndex = 0;
-  for (const m of md.matchAll(table.regex)) {
-    const start = m.index ?? 0;
-    const end = start + m[0].length;
-    while (spanIdx < spans.length && spans[spanIdx]![1] <= start) spanIdx++;
+  for (const m of findMentions(md, table)) {
+    while (spanIdx < spans.length && spans[spanIdx]![1] <= m.start) spanIdx++;
     const span = spans[spanIdx];
-    if (span && span[0] < end && start < span[1]) continue;
-    const target = table.byKey.get(linkKey(m[0].replace(/\s+/g, ' ')));
+    if (span && span[0] < m.end && m.start < span[1]) continue;
+    const target = table.byKey.get(m.key);
     if (!target || target.id === selfId || already.has(target.id)) continue;
     already.add(target.id);
-    out += md.slice(last, start) + linkMarkup(target.file, m[0]);
-    last = end;
+    out += md.slice(last, m.start) + linkMarkup(target.file, md.slice(m.start, m.end));
+    last = m.end;
   }
   return out + md.slice(last);
 }

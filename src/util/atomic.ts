@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync, rmSync, openSync, fsyncSync, closeSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync, rmSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 
 let counter = 0;
@@ -9,13 +9,9 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${counter++}.tmp`);
   try {
+    // No fsync per file: rename makes the write whole against a killed process, and an
+    // interrupted compile redoes its pending work; fsync on thousands of entries costs seconds.
     writeFileSync(tmp, data);
-    const fd = openSync(tmp, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });

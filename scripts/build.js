@@ -1,0 +1,20 @@
+// Bundles src/ into dist/kb.mjs with esbuild (packages stay external), so `kb` starts without
+// compiling TypeScript at run time. Runs on `npm install` / `npm ci` (prepare) and before tests.
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+await build({
+  entryPoints: [join(root, 'src', 'cli', 'main.ts')],
+  outfile: join(root, 'dist', 'kb.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  // Code that finds shipped files (schemas/, templates/) from import.meta.url sees dist/.
+  define: { 'process.env.KB_BUNDLED': '"1"' },
+});
