@@ -6,8 +6,13 @@ import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 await build({
-  entryPoints: [join(root, 'src', 'cli', 'main.ts')],
-  outfile: join(root, 'dist', 'kb.mjs'),
+  entryPoints: { kb: join(root, 'src', 'cli', 'main.ts'), worker: join(root, 'src', 'compile', 'worker.ts') },
+  outdir: join(root, 'dist'),
+  outExtension: { '.js': '.mjs' },
+  // Commands load their implementation with `await import()`: keep those as separate chunks so
+  // `kb --help` or a no-op compile does not load the model SDK, MCP, chokidar and the rest.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',

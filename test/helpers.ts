@@ -37,7 +37,7 @@ export function runKb(args: string[], opts: { cwd: string; env?: Record<string, 
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 240_000);
     child.on('error', rej);
     child.on('close', (code) => {
       clearTimeout(timer);

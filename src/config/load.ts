@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
+import { compileSchema } from '../util/ajv.js';
 import { ConfigError } from '../diagnostics/errors.js';
 import { packagePath } from '../kb/package-root.js';
 import { DEFAULT_CONFIG, type KbConfig } from './defaults.js';
@@ -25,8 +25,7 @@ export function loadConfig(configPath: string): KbConfig {
   } catch (err) {
     throw new ConfigError(`${configPath}: Unexpected invalid JSON, expected a JSON object (${(err as Error).message})`);
   }
-  const schema = JSON.parse(readFileSync(packagePath('schemas', 'kb-config.schema.json'), 'utf8')) as object;
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  const validate = compileSchema(readFileSync(packagePath('schemas', 'kb-config.schema.json'), 'utf8'));
   if (!validate(raw)) {
     const errs = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''}`).join('; ');
     throw new ConfigError(`${configPath}: invalid configuration: ${errs}`);

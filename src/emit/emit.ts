@@ -152,7 +152,8 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     const old = oldById.get(g.id!);
     const refs = g.mentions.map((m) => `raw/${m.rawPath}`).sort().join('\n');
     const oldRefs = [...(old?.fm.source_ref ?? [])].sort().join('\n');
-    const aliasesChanged = JSON.stringify(old?.fm.aliases ?? []) !== JSON.stringify(g.aliases);
+    const had = new Set((old?.fm.aliases ?? []).map((a) => a.toLowerCase()));
+    const aliasesChanged = g.aliases.some((a) => !had.has(a.toLowerCase()));
     if (!old || old.fm.title !== g.title || aliasesChanged) for (const k of g.keys) shifted.add(k);
     if (!old || input.force || refs !== oldRefs || aliasesChanged || old.fm.title !== g.title || g.mentions.some((m) => changedDocs.has(m.rawPath))) renderConcept.add(g.id!);
   }
@@ -216,6 +217,16 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     finals.set(p.id, { id: p.id, kind: 'source', title: draft.title, path: pathOf.get(p.id)!, fm, body: text, links: new Set(links), humanEdited: Boolean(old?.humanEdited), rendered: true, old });
   }
   const catalog = { entries: [...titleOf].map(([id, title]) => ({ id: id as EntryId, title, aliases: [], kind: id.split('/')[0] ?? '', summary: '' })) };
+  // Concept drafts do not depend on each other: start them all, so a model writer can run its
+  // calls concurrently (it bounds them itself); they are used in order below.
+  const conceptDrafts = new Map<string, ReturnType<EntryWriter['writeConcept']>>();
+  for (const g of input.groups) {
+    if (!renderConcept.has(g.id!)) continue;
+    const mentions = g.mentions.map((m) => ({ ...m, sourceTitle: base(pathOf.get(m.sourceId) ?? m.sourceId) }));
+    const pending = input.writer.writeConcept({ key: g.key, title: g.title, aliases: g.aliases, mentions }, catalog, input.signal);
+    pending.catch(() => undefined);
+    conceptDrafts.set(g.id!, pending);
+  }
   for (const g of input.groups) {
     if (!renderConcept.has(g.id!)) continue;
     input.onProgress?.({ phase: 'write', done: done++, total, file: g.title });
@@ -226,7 +237,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
       aliases: g.aliases,
       mentions: g.mentions.map((m) => ({ ...m, sourceTitle: base(pathOf.get(m.sourceId) ?? m.sourceId) })),
     };
-    const { draft, messages: wm } = await input.writer.writeConcept(group, catalog, input.signal);
+    const { draft, messages: wm } = await (conceptDrafts.get(g.id!) ?? input.writer.writeConcept(group, catalog, input.signal));
     messages.push(...wm);
     let body = `# ${draft.title}\n\n${draft.summary}\n\n${draft.body}`;
     if (offline) body = autolink(body, table, g.id!, new Set(g.mentions.map((m) => m.sourceId)));

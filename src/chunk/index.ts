@@ -1,0 +1,1 @@
+export { CHUNKER_VERSION, chunkMarkdown, type ChunkOptions } from './chunk.js';

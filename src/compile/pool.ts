@@ -1,0 +1,72 @@
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { existsSync } from 'node:fs';
+import { packagePath } from '../kb/package-root.js';
+import type { ContentHash } from '../types.js';
+import type { RawFile } from '../ingest/index.js';
+import type { Embedder } from '../embed/index.js';
+import { LocalEmbedder } from '../embed/index.js';
+import { prepare, type PrepareConfig, type Prepared } from './prepare.js';
+
+export interface PreparePool {
+  run(file: RawFile, bytes: Uint8Array, hash: ContentHash): Promise<Prepared>;
+  close(): Promise<void>;
+}
+
+/** Below this many documents, starting threads costs more than it saves. */
+const MIN_JOBS_FOR_THREADS = 24;
+
+function workerEntry(): { path: string; bundled: boolean } | undefined {
+  const bundled = packagePath('dist', 'worker.mjs');
+  if (process.env['KB_BUNDLED'] === '1' && existsSync(bundled)) return { path: bundled, bundled: true };
+  const boot = packagePath('src', 'compile', 'worker-boot.mjs');
+  return existsSync(boot) ? { path: boot, bundled: false } : undefined;
+}
+
+/**
+ * Prepares documents (ingest, offline draft, chunks, local vectors) on worker threads, one per
+ * core, so a large compile uses the whole machine. Results come back in submission order because
+ * callers await them in order. Small jobs, or no worker entry, run inline.
+ */
+export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder): PreparePool {
+  const localDims = embedder instanceof LocalEmbedder ? embedder.dims : null;
+  const inline: PreparePool = {
+    run: (file, bytes, hash) => prepare(file, bytes, hash, cfg, localDims ? embedder : undefined),
+    close: async () => {},
+  };
+  const threads = Math.min(availableParallelism(), 4);
+  const entry = workerEntry();
+  if (jobs < MIN_JOBS_FOR_THREADS || threads < 2 || !entry || process.env['KB_THREADS'] === '0') return inline;
+
+  const workers: Worker[] = [];
+  const waiting = new Map<number, { resolve: (p: Prepared) => void; reject: (e: Error) => void }>();
+  let next = 0;
+  for (let i = 0; i < threads; i++) {
+    const w = new Worker(entry.path, { workerData: { cfg, localDims } });
+    w.on('message', (m: { id: number; result?: Prepared; error?: string }) => {
+      const p = waiting.get(m.id);
+      if (!p) return;
+      waiting.delete(m.id);
+      if (m.error !== undefined) p.reject(new Error(m.error));
+      else p.resolve(m.result!);
+    });
+    w.on('error', (err) => {
+      for (const p of waiting.values()) p.reject(err);
+      waiting.clear();
+    });
+    workers.push(w);
+  }
+  return {
+    run(file, bytes, hash) {
+      const id = next++;
+      const worker = workers[id % workers.length]!;
+      return new Promise<Prepared>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        worker.postMessage({ id, file, bytes, hash });
+      });
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
+  };
+}

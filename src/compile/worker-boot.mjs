@@ -1,0 +1,5 @@
+// Worker entry when kb runs from src/ (tests, development): load TypeScript through tsx.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./worker.ts');

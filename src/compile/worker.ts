@@ -1,0 +1,22 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { LocalEmbedder } from '../embed/index.js';
+import { prepare, type PrepareConfig } from './prepare.js';
+import type { RawFile } from '../ingest/index.js';
+import type { ContentHash } from '../types.js';
+
+interface Job {
+  id: number;
+  file: RawFile;
+  bytes: Uint8Array;
+  hash: ContentHash;
+}
+
+const { cfg, localDims } = workerData as { cfg: PrepareConfig; localDims: number | null };
+const embedder = localDims ? new LocalEmbedder(localDims) : undefined;
+
+parentPort!.on('message', (job: Job) => {
+  prepare(job.file, job.bytes, job.hash, cfg, embedder).then(
+    (result) => parentPort!.postMessage({ id: job.id, result }),
+    (err: unknown) => parentPort!.postMessage({ id: job.id, error: (err as Error).stack ?? String(err) }),
+  );
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../config/defaults.js';
+import { createEmbedder, HttpEmbedder, LocalEmbedder } from './index.js';
+
+function cosine(a: Float32Array | undefined, b: Float32Array | undefined): number {
+  if (!a || !b) throw new Error('missing vector');
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += (a[i] ?? 0) * (b[i] ?? 0);
+  return s;
+}
+
+function norm(v: Float32Array | undefined): number {
+  return Math.sqrt(cosine(v, v));
+}
+
+describe('LocalEmbedder', () => {
+  const embedder = new LocalEmbedder(384);
+
+  it('has dims and a fingerprint naming them', () => {
+    expect(embedder.dims).toBe(384);
+    expect(embedder.fingerprint).toBe('local:hash-v1:384');
+    expect(new LocalEmbedder(128).fingerprint).toBe('local:hash-v1:128');
+    expect(new LocalEmbedder().dims).toBe(384);
+  });
+
+  it('rejects dims outside 64..4096', () => {
+    expect(() => new LocalEmbedder(8)).toThrow(/embedding.dims 8/);
+    expect(() => new LocalEmbedder(100.5)).toThrow(/expected an integer from 64 to 4096/);
+  });
+
+  it('is deterministic, across instances too', async () => {
+    const texts = ['A vector database stores embeddings.', '向量数据库存储嵌入向量。', ''];
+    const a = await embedder.embed(texts);
+    const b = await new LocalEmbedder(384).embed(texts);
+    const c = await embedder.embed(texts);
+    expect(a.map((v) => [...v])).toEqual(b.map((v) => [...v]));
+    expect(a.map((v) => [...v])).toEqual(c.map((v) => [...v]));
+  });
+
+  it('returns one unit vector of dims numbers per text, in order', async () => {
+    const texts = ['vector index', "Luhmann's slip box", '知识库', 'mixed 中文 and English', '!!!', ''];
+    const vs = await embedder.embed(texts);
+    expect(vs).toHaveLength(texts.length);
+    for (const v of vs) {
+      expect(v).toBeInstanceOf(Float32Array);
+      expect(v).toHaveLength(384);
+      expect(norm(v)).toBeCloseTo(1, 5);
+    }
+    const [one] = await embedder.embed(['知识库']);
+    expect([...(one ?? [])]).toEqual([...(vs[2] ?? [])]);
+  });
+
+  it('gives texts with no words the unit vector along dimension 0', async () => {
+    const [empty, punct] = await embedder.embed(['', '  ... !!! ']);
+    expect(empty?.[0]).toBe(1);
+    expect(punct?.[0]).toBe(1);
+    expect(norm(empty)).toBe(1);
+  });
+
+  it.each([
+    ['English', 'vector database index', 'a vector database stores embeddings', "Luhmann's slip box"],
+    ['English morphology', 'embedding indexes', 'the embedded index', 'a walk in the park'],
+    ['Chinese', '向量数据库索引', '向量数据库存储嵌入向量', '卢曼的卡片盒笔记法'],
+    ['Chinese sentences', '如何用向量数据库做检索？', '向量数据库支持近邻检索。', '今天的天气很好。'],
+    ['mixed', 'RAG 检索增强生成', '检索增强生成 (RAG) 结合检索与生成', 'slip box 卡片盒'],
+  ])('puts texts that share vocabulary closer than unrelated ones (%s)', async (_name, query, near, far) => {
+    const [q, n, f] = await embedder.embed([query, near, far]);
+    expect(cosine(q, n)).toBeGreaterThan(cosine(q, f) + 0.2);
+  });
+
+  it('down-weights stopwords', async () => {
+    const [a, b, c] = await embedder.embed(['the vector of the index', 'vector index', 'the of a to']);
+    expect(cosine(a, b)).toBeGreaterThan(0.9);
+    expect(cosine(a, c)).toBeLessThan(0.3);
+  });
+
+  it('stops when the signal is aborted', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    await expect(embedder.embed(['x'], controller.signal)).rejects.toThrow('stop');
+  });
+
+  it('embeds 10,000 chunks of ~300 tokens in a few seconds (slow)', async () => {
+    const words = 'the vector database stores embeddings for fast retrieval an hnsw index links near neighbours in layers which keeps queries quick luhmann kept a slip box of numbered notes'.split(' ');
+    const zh = '向量数据库用于存储文本的嵌入向量，并支持近邻检索。知识库编译器把原始文档变成维基条目！检索时先用关键词召回，再用向量排序。';
+    const texts = Array.from({ length: 10_000 }, (_, i) => {
+      let s = '';
+      for (let k = 0; k < 230; k++) s += `${words[(i * 31 + k * 7) % words.length]} `;
+      return i % 4 === 0 ? s.slice(0, 600) + zh.repeat(2).slice(i % 40, (i % 40) + 140) : s;
+    });
+    // CPU time of this process: what the embedder costs, whatever else the machine is running.
+    const before = process.cpuUsage();
+    const vs = await embedder.embed(texts);
+    const cpu = process.cpuUsage(before);
+    expect(vs).toHaveLength(10_000);
+    expect((cpu.user + cpu.system) / 1000).toBeLessThan(4000);
+  });
+});
+
+describe('createEmbedder', () => {
+  it('makes the local embedder by default', () => {
+    const e = createEmbedder(DEFAULT_CONFIG.embedding, {});
+    expect(e).toBeInstanceOf(LocalEmbedder);
+    expect(e.fingerprint).toBe(`local:hash-v1:${DEFAULT_CONFIG.embedding.dims}`);
+  });
+
+  it('makes an HTTP embedder for openai, with or without a key', () => {
+    const cfg = { ...DEFAULT_CONFIG.embedding, provider: 'openai' as const, model: 'nomic-embed-text', dims: 768 };
+    const e = createEmbedder(cfg, { KB_EMBEDDING_API_KEY: 'sk-test' });
+    expect(e).toBeInstanceOf(HttpEmbedder);
+    expect(e.fingerprint).toBe('openai:http://127.0.0.1:11434/v1:nomic-embed-text:768');
+    expect(e.dims).toBe(768);
+    expect(createEmbedder(cfg, {})).toBeInstanceOf(HttpEmbedder);
+  });
+
+  it('rejects an unknown provider', () => {
+    const cfg = { ...DEFAULT_CONFIG.embedding, provider: 'nope' } as unknown as typeof DEFAULT_CONFIG.embedding;
+    expect(() => createEmbedder(cfg, {})).toThrow(/embedding.provider "nope"/);
+  });
+});
