@@ -72,7 +72,9 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
       hash = sha256(bytes);
     }
     const prev = known.get(file.path);
-    const same = prev && prev.hash === hash && prev.compiler === writer.name && prev.status !== 'pending';
+    // Without a key, documents Claude compiled stay as they are (the offline compiler would only make them worse).
+    const sameCompiler = prev && (prev.compiler === writer.name || (writer.name.startsWith('offline') && prev.compiler.startsWith('model:')));
+    const same = prev && sameCompiler && prev.hash === hash && prev.status !== 'pending';
     if (same && !opts.force) {
       if (prev.status === 'ok') report.unchanged++;
       else {

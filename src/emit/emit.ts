@@ -281,15 +281,11 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     finals.set(e.fm.id, f);
   }
   const goneIds = new Set<string>(deleted.filter((e) => !e.humanEdited).map((e) => e.fm.id));
+  // Entries whose file moved (a new title): links to them are rewritten to the new name.
+  const movedIds = new Set<string>([...finals.values()].filter((f) => f.old && f.old.path !== f.path).map((f) => f.id));
   for (const f of finals.values()) {
     if (f.rendered || f.humanEdited) continue;
-    const refs = extractWikiLinks(f.body);
-    const dangling = refs.some((r) => !lookup(r.target) && !attachments.has(linkKey(r.target)));
-    const moved = refs.some((r) => {
-      const hit = lookup(r.target);
-      return hit && hit.file !== r.target && linkKey(hit.file) !== linkKey(r.target) && !titleOf.has(hit.id as EntryId);
-    });
-    if ([...f.links].some((l) => goneIds.has(l)) || dangling || moved) {
+    if ([...f.links].some((l) => goneIds.has(l) || movedIds.has(l) || !finals.has(l))) {
       const { text, links } = resolveLinks(f.body, lookup, attachments);
       f.body = text;
       f.links = new Set(links);

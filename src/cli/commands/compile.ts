@@ -8,6 +8,9 @@ export function defineCompile(program: Command, rt: CliRuntime): void {
     .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
     .option('--force', 'recompile every document, changed or not')
     .option('--offline', 'use the offline compiler even when ANTHROPIC_API_KEY is set')
+    .option('--estimate', 'print the calls, tokens and dollars a model compile would take, without calling the API')
+    .option('--max-cost <usd>', 'stop before model spending would pass this many US dollars')
+    .option('--batch', 'send source compiles through the Message Batches API (half price; resumes an unfinished batch)')
     .option('--strict', 'exit 1 when any file gets a warning')
     .option('--json', 'print the report as JSON')
     .option('-v, --verbose', 'one line per file')
@@ -21,6 +24,9 @@ export interface CompileFlags {
   kb?: string;
   force?: boolean;
   offline?: boolean;
+  estimate?: boolean;
+  maxCost?: string;
+  batch?: boolean;
   strict?: boolean;
   json?: boolean;
   verbose?: boolean;

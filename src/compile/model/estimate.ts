@@ -8,7 +8,7 @@ import { scanWiki } from '../../emit/wiki.js';
 import { extractEntities } from '../offline/entities.js';
 import { groupConcepts } from '../concepts.js';
 import { buildCatalog, documentsToCompile } from './plan.js';
-import { catalogXml, loadTemplates, modelReads, sourceParts, sourceRequest } from './prompts.js';
+import { catalogXml, loadTemplates, modelReads, modelWriterName, sourceParts, sourceRequest } from './prompts.js';
 
 export interface CompileEstimate {
   model: string;
@@ -54,16 +54,24 @@ export async function estimateCompile(ctx: KbContext, opts: { force?: boolean; i
   const scan = scanWiki(ctx.paths.wiki);
   const catalog = buildCatalog(scan.entries);
   const catalogTokens = countTokens(catalogXml(catalog));
-  const docs = await documentsToCompile(ctx, `model:${model}`, Boolean(opts.force));
+  const docs = await documentsToCompile(ctx, modelWriterName(model, tpl), Boolean(opts.force));
   const usage: ModelUsage = zeroUsage();
   const est: CompileEstimate = {
     model, documents: docs.length, modelDocuments: 0, longDocuments: 0, sourceCalls: 0, conceptCalls: 0, cachedCalls: 0,
     inputTokens: 0, outputTokens: 0, catalogTokens, usd: 0, batchUsd: 0, priced: priceFor(config, model) !== undefined,
   };
-  const add = (input: number, output: number) => {
+  // Calls per cached prefix (instructions + catalog): the first writes the prompt cache, the rest read it.
+  const prefixes = new Map<string, { tokens: number; calls: number }>();
+  const add = (input: number, output: number, prefix?: { name: string; tokens: number }) => {
     usage.input_tokens += input;
     usage.output_tokens += output;
+    if (prefix) {
+      const p = prefixes.get(prefix.name) ?? { tokens: prefix.tokens, calls: 0 };
+      p.calls++;
+      prefixes.set(prefix.name, p);
+    }
   };
+  const sourcePrefix = { name: 'source', tokens: countTokens(tpl.source.text) + catalogTokens };
   for (const doc of docs) {
     if (!modelReads(doc)) continue;
     est.modelDocuments++;
@@ -80,7 +88,7 @@ export async function estimateCompile(ctx: KbContext, opts: { force?: boolean; i
         continue;
       }
       const input = requestTokens(r);
-      add(input, sourceOutputTokens(input - catalogTokens, config.model.maxTokens));
+      add(input, sourceOutputTokens(input - catalogTokens, config.model.maxTokens), sourcePrefix);
     }
     if (parts.length > 1) {
       est.sourceCalls++;
@@ -102,10 +110,17 @@ export async function estimateCompile(ctx: KbContext, opts: { force?: boolean; i
   for (const g of groups) {
     if (!opts.force && !g.mentions.some((m) => changed.has(m.rawPath))) continue;
     est.conceptCalls++;
-    add(conceptSystem + Math.min(g.mentions.length, 12) * PER_MENTION_TOKENS, CONCEPT_OUTPUT);
+    add(conceptSystem + Math.min(g.mentions.length, 12) * PER_MENTION_TOKENS, CONCEPT_OUTPUT, { name: 'concept', tokens: conceptSystem });
   }
 
   est.inputTokens = usage.input_tokens;
+  for (const p of prefixes.values()) {
+    // The API caches a prefix of at least 1024 tokens; a shorter one is plain input every time.
+    if (p.tokens < 1024 || p.calls < 2) continue;
+    usage.input_tokens -= p.tokens * p.calls;
+    usage.cache_creation_input_tokens += p.tokens;
+    usage.cache_read_input_tokens += p.tokens * (p.calls - 1);
+  }
   est.outputTokens = usage.output_tokens;
   const price = priceFor(config, model);
   est.usd = costUsd(usage, price);

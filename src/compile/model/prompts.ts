@@ -66,6 +66,15 @@ export function sourceParts(doc: RawDocument): string[] {
   return chunkMarkdown(doc.markdown, { maxTokens: PART_TOKENS, overlapTokens: 0 }).map((c) => c.text);
 }
 
+/**
+ * The compiler name stored with every document and in `compiled_by`. The templates' hash is part
+ * of it: after a template edit, compile sees every document as compiled by another compiler and
+ * redoes it, while the cache keeps the calls the edit does not affect free.
+ */
+export function modelWriterName(model: string, t: Templates): string {
+  return `model:${model}@${sha256([t.source.hash, t.combine.hash, t.concept.hash, t.repair.hash].join('\n')).slice(0, 8)}`;
+}
+
 /** Documents the model has nothing to read in: they keep the offline entry. */
 export function modelReads(doc: RawDocument): boolean {
   return doc.type !== 'attachment' && doc.type !== 'url' && doc.markdown.trim().length > 0;

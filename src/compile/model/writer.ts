@@ -6,6 +6,7 @@ import { InterruptedError, KbError } from '../../diagnostics/errors.js';
 import { BudgetExceededError, type ModelClient, type ModelRequest } from '../../model/client.js';
 import { escapeXml, parseKbEntry, type KbEntryXml } from '../../model/xml.js';
 import { sentences } from '../../text/segment.js';
+import { safeFileName } from '../../entry/names.js';
 import type { RawDocument } from '../../types.js';
 import { OfflineWriter, offlineConcept, offlineSource } from '../offline/writer.js';
 import type { Catalog, ConceptDraft, ConceptGroup, EntryWriter, SourceDraft } from '../types.js';
@@ -14,6 +15,7 @@ import {
   conceptRequest,
   loadTemplates,
   modelReads,
+  modelWriterName,
   repairRequest,
   sourceParts,
   sourceRequest,
@@ -43,7 +45,7 @@ export class ModelWriter implements EntryWriter {
   readonly templates: Templates;
   /** Raw paths whose model call failed for a transient reason: compile them again next time. */
   readonly retryLater = new Set<string>();
-  readonly fallbacks: string[] = [];
+  readonly fallbacks = new Set<string>();
   private readonly offline = new OfflineWriter();
   private readonly summaries = new Map<string, string>();
 
@@ -51,8 +53,8 @@ export class ModelWriter implements EntryWriter {
     private readonly ctx: KbContext,
     readonly client: ModelClient,
   ) {
-    this.name = `model:${client.model}`;
     this.templates = loadTemplates(ctx.paths.root);
+    this.name = modelWriterName(client.model, this.templates);
   }
 
   async writeSource(doc: RawDocument, catalog: Catalog, signal?: AbortSignal): Promise<{ draft: SourceDraft; messages: KbMessage[] }> {
@@ -92,13 +94,16 @@ export class ModelWriter implements EntryWriter {
     const req = conceptRequest(this.templates, this.ctx.config, group, sources, catalog, undefined);
     const res = await this.ask(req, (e) => checkCitations(e, titles), signal);
     if (!res.entry) {
-      const file = `wiki/concepts/${group.title}`;
+      const file = `wiki/concepts/${safeFileName(group.title)}.md`;
       return { draft: offlineConcept(group), messages: [this.fallback(file, res)] };
     }
     const e = res.entry;
+    // An alias the model adds must not name another entry: aliases merge concepts in later compiles.
+    const own = new Set([group.title, ...group.aliases].map((a) => a.toLowerCase()));
+    const others = new Set(catalog.entries.flatMap((c) => [c.title, ...c.aliases]).map((a) => a.toLowerCase()).filter((a) => !own.has(a)));
     const seen = new Set([group.title.toLowerCase()]);
     const aliases: string[] = [];
-    for (const a of [...group.aliases, ...e.aliases]) if (!seen.has(a.toLowerCase())) seen.add(a.toLowerCase()), aliases.push(a);
+    for (const a of [...group.aliases, ...e.aliases.filter((x) => !others.has(x.toLowerCase()))]) if (!seen.has(a.toLowerCase())) seen.add(a.toLowerCase()), aliases.push(a);
     return {
       draft: { title: group.title, aliases, summary: e.summary, body: cleanBody(e.body, group.title), compiledBy: this.name },
       messages: [],
@@ -106,7 +111,7 @@ export class ModelWriter implements EntryWriter {
   }
 
   private fallback(file: string, res: AskResult): KbMessage {
-    this.fallbacks.push(file);
+    this.fallbacks.add(file);
     if (res.transient && file.startsWith('raw/')) this.retryLater.add(file.slice(4));
     return message(file, res.transient ? 'model-unavailable' : 'model-output', `${res.error ?? 'Unexpected model failure'}; used the offline compiler for this entry`, {
       severity: 'warning',

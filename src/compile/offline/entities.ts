@@ -190,7 +190,7 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
 
   const out: FoundEntity[] = [];
   // What a document says about a name is in its sentences, not in its headings.
-  const sents = sentences(stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, '')));
+  const sents = sentences(stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, ''))).map((s) => ({ s, lower: s.toLowerCase() }));
   for (const [key, c] of cands) {
     // Weak single mentions are noise; keep them only when strong or repeated.
     if (!c.strong && c.count < 2 && !isAcronymLike(key, c)) continue;
@@ -255,20 +255,24 @@ function countOccurrences(hay: string, needle: string): number {
   return n;
 }
 
-function pickSnippets(sents: string[], names: string[]): string[] {
-  const hits: { s: string; score: number }[] = [];
-  for (const s of sents) {
-    const l = s.toLowerCase();
-    if (!names.some((n) => n && l.includes(n))) continue;
-    if (s.length < 12 || /^#/.test(s)) continue;
+interface Sentence {
+  s: string;
+  lower: string;
+}
+
+function pickSnippets(sents: Sentence[], names: string[]): string[] {
+  const keys = [...new Set(names.filter(Boolean))];
+  const defining = keys.map((n) => new RegExp(`^${escapeRe(n)}\\b.*\\b(is|are|was|means|refers)\\b`, 'i'));
+  const hits: { s: string; score: number; i: number }[] = [];
+  sents.forEach(({ s, lower }, i) => {
+    if (s.length < 12 || !keys.some((n) => lower.includes(n))) return;
     let score = 0;
-    if (names.some((n) => new RegExp(`^${escapeRe(n)}\\b.*\\b(is|are|was|means|refers)\\b`, 'i').test(l))) score += 3;
+    if (defining.some((re) => re.test(lower))) score += 3;
     if (/是|指|即|称为/.test(s)) score += 1;
     if (s.length > 400) score -= 2;
-    hits.push({ s: s.length > 400 ? `${s.slice(0, 397)}…` : s, score });
-  }
+    hits.push({ s: s.length > 400 ? `${s.slice(0, 397)}…` : s, score, i });
+  });
   return hits
-    .map((h, i) => ({ ...h, i }))
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .slice(0, 3)
     .map((h) => h.s);

@@ -9,7 +9,10 @@ export interface Extract {
 }
 
 function contentTerms(sentence: string): string[] {
-  return words(sentence.toLowerCase()).filter((w) => (HAN.test(w) ? !ZH_STOP.has(w) : w.length > 2 && !EN_STOP.has(w)));
+  const lower = sentence.toLowerCase();
+  // The ICU segmenter is only needed for Han text; Latin words split on their own.
+  const ws = HAN.test(lower) ? words(lower) : (lower.match(/[\p{L}\p{N}_'-]+/gu) ?? []);
+  return ws.filter((w) => (HAN.test(w) ? !ZH_STOP.has(w) : w.length > 2 && !EN_STOP.has(w)));
 }
 
 function usable(s: string): boolean {

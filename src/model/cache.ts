@@ -1,0 +1,123 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { KbPaths } from '../kb/paths.js';
+import type { ModelResponse, ModelUsage } from './client.js';
+import { addUsage, zeroUsage } from './client.js';
+
+const TABLES = `
+CREATE TABLE IF NOT EXISTS responses (
+  key TEXT PRIMARY KEY,
+  model TEXT NOT NULL,
+  task TEXT NOT NULL,
+  text TEXT NOT NULL,
+  stop_reason TEXT NOT NULL,
+  usage TEXT NOT NULL,
+  created INTEGER NOT NULL
+);
+-- One row per paid call (cache hits are free and not recorded).
+CREATE TABLE IF NOT EXISTS usage (
+  id INTEGER PRIMARY KEY,
+  at INTEGER NOT NULL,
+  model TEXT NOT NULL,
+  task TEXT NOT NULL,
+  input_tokens INTEGER NOT NULL,
+  output_tokens INTEGER NOT NULL,
+  cache_creation_input_tokens INTEGER NOT NULL,
+  cache_read_input_tokens INTEGER NOT NULL,
+  usd REAL NOT NULL,
+  batch INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`;
+
+export function cachePath(paths: KbPaths): string {
+  return join(paths.state, 'cache.db');
+}
+
+/**
+ * `.kb/cache.db`: model replies by request hash, the usage of every paid call, and small state
+ * (a pending batch id). Lives outside wiki/ so deleting the wiki keeps what was paid for.
+ */
+export class ResponseCache {
+  private constructor(readonly db: Database.Database) {}
+
+  static open(paths: KbPaths): ResponseCache {
+    mkdirSync(paths.state, { recursive: true });
+    const db = new Database(cachePath(paths));
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    db.exec(TABLES);
+    return new ResponseCache(db);
+  }
+
+  get(key: string): Omit<ModelResponse, 'cached'> | undefined {
+    const row = this.db.prepare(`SELECT text, stop_reason, usage FROM responses WHERE key = ?`).get(key) as
+      | { text: string; stop_reason: string; usage: string }
+      | undefined;
+    if (!row) return undefined;
+    return { text: row.text, stopReason: row.stop_reason, usage: JSON.parse(row.usage) as ModelUsage };
+  }
+
+  put(key: string, model: string, task: string, res: Omit<ModelResponse, 'cached'>, usd: number, batch = false): void {
+    const now = Math.floor(Date.now() / 1000);
+    const u = res.usage;
+    this.db.transaction(() => {
+      this.db
+        .prepare(`INSERT OR REPLACE INTO responses (key, model, task, text, stop_reason, usage, created) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+        .run(key, model, task, res.text, res.stopReason, JSON.stringify(u), now);
+      this.db
+        .prepare(
+          `INSERT INTO usage (at, model, task, input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens, usd, batch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(now, model, task, u.input_tokens, u.output_tokens, u.cache_creation_input_tokens, u.cache_read_input_tokens, usd, batch ? 1 : 0);
+    })();
+  }
+
+  getState(key: string): string | undefined {
+    return (this.db.prepare(`SELECT value FROM state WHERE key = ?`).get(key) as { value: string } | undefined)?.value;
+  }
+
+  setState(key: string, value: string | undefined): void {
+    if (value === undefined) this.db.prepare(`DELETE FROM state WHERE key = ?`).run(key);
+    else this.db.prepare(`INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)`).run(key, value);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+export interface SpendSummary {
+  calls: number;
+  usage: ModelUsage;
+  usd: number;
+  cachedReplies: number;
+}
+
+/** Total model spend recorded in `.kb/cache.db` (for `kb status`); zero when there is none. */
+export function readSpend(paths: KbPaths): SpendSummary {
+  const out: SpendSummary = { calls: 0, usage: zeroUsage(), usd: 0, cachedReplies: 0 };
+  if (!existsSync(cachePath(paths))) return out;
+  let cache: ResponseCache;
+  try {
+    cache = ResponseCache.open(paths);
+  } catch {
+    return out;
+  }
+  try {
+    const row = cache.db
+      .prepare(
+        `SELECT COUNT(*) AS calls, COALESCE(SUM(input_tokens),0) AS i, COALESCE(SUM(output_tokens),0) AS o,
+                COALESCE(SUM(cache_creation_input_tokens),0) AS cw, COALESCE(SUM(cache_read_input_tokens),0) AS cr, COALESCE(SUM(usd),0) AS usd FROM usage`,
+      )
+      .get() as { calls: number; i: number; o: number; cw: number; cr: number; usd: number };
+    out.calls = row.calls;
+    out.usage = addUsage(zeroUsage(), { input_tokens: row.i, output_tokens: row.o, cache_creation_input_tokens: row.cw, cache_read_input_tokens: row.cr });
+    out.usd = row.usd;
+    out.cachedReplies = (cache.db.prepare(`SELECT COUNT(*) AS n FROM responses`).get() as { n: number }).n;
+  } finally {
+    cache.close();
+  }
+  return out;
+}
