@@ -1,0 +1,16 @@
+import { closeKb, openKb } from '../../kb/context.js';
+import { findKbRoot } from '../../kb/paths.js';
+import { serveStdio } from '../../mcp/server.js';
+import type { CliRuntime } from '../main.js';
+import type { McpFlags } from './mcp.js';
+
+/** stdout carries the protocol: this command prints nothing there itself. */
+export async function runMcp(flags: McpFlags, rt: CliRuntime): Promise<number> {
+  const ctx = openKb(findKbRoot(flags.kb));
+  try {
+    await serveStdio(ctx, rt.signal, { offline: Boolean(flags.offline) });
+  } finally {
+    closeKb(ctx);
+  }
+  return 0;
+}

@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import type { CliRuntime } from '../main.js';
+
+export function defineMcp(program: Command, rt: CliRuntime): void {
+  program
+    .command('mcp')
+    .description('serve the knowledge base to agents over MCP on stdio (tools: search, ask, read, context, save, status)')
+    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
+    .option('--offline', 'never call the model, even when ANTHROPIC_API_KEY is set')
+    .action(async (opts: McpFlags) => {
+      const { runMcp } = await import('./mcp-run.js');
+      rt.setExit(await runMcp(opts, rt));
+    });
+}
+
+export interface McpFlags {
+  kb?: string;
+  offline?: boolean;
+}

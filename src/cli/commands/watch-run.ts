@@ -1,0 +1,122 @@
+import { shownPath } from './init-run.js';
+import { appendLog } from '../../emit/indexes.js';
+import { closeKb, openKb } from '../../kb/context.js';
+import { findKbRoot } from '../../kb/paths.js';
+import { UsageError } from '../../diagnostics/errors.js';
+import { watchKb, type WatchEvent } from '../../watch/watch.js';
+import { paint, printMessages } from '../io.js';
+import type { CliRuntime } from '../main.js';
+import { createModelClient } from '../../model/client.js';
+import { formatUsd } from '../../model/price.js';
+import type { CompileReport, EntryWriter } from '../../compile/types.js';
+import type { WatchFlags } from './watch.js';
+
+/** The same figures `kb compile` prints. */
+function summaryLine(r: CompileReport): string {
+  const c = r.concepts;
+  return `${r.new} new, ${r.updated} updated, ${r.unchanged} unchanged, ${r.deleted} deleted${r.renamed ? `, ${r.renamed} renamed` : ''}, ${r.skipped} skipped; concepts ${c.created} new, ${c.updated} updated, ${c.deleted} removed${r.protected.length ? `; ${r.protected.length} edited by you left alone` : ''} (${(r.elapsedMs / 1000).toFixed(1)} s)`;
+}
+
+const clock = () => new Date().toTimeString().slice(0, 8);
+
+export async function runWatch(flags: WatchFlags, rt: CliRuntime): Promise<number> {
+  const debounceMs = Number(flags.debounce ?? 300);
+  if (!Number.isFinite(debounceMs) || debounceMs < 0) throw new UsageError(`Unexpected --debounce ${flags.debounce}, expected a number of milliseconds`);
+  const lockWaitMs = Number(flags.lockWait ?? 10_000);
+  if (!Number.isFinite(lockWaitMs) || lockWaitMs < 0) throw new UsageError(`Unexpected --lock-wait ${flags.lockWait}, expected a number of milliseconds`);
+  const root = findKbRoot(flags.kb);
+  const ctx = openKb(root);
+  const { io } = rt;
+  // The model compiler when ANTHROPIC_API_KEY is set (as `kb compile`), loaded only then.
+  const client = flags.offline ? undefined : createModelClient(ctx);
+  let writer: (EntryWriter & { retryLater?: Iterable<string> }) | undefined;
+  let beforeCompile: ((signal: AbortSignal) => Promise<void>) | undefined;
+  if (client) {
+    const { ModelWriter } = await import('../../compile/model/writer.js');
+    const { prefetchSources } = await import('../../compile/model/batch.js');
+    const w = new ModelWriter(ctx, client);
+    writer = w;
+    beforeCompile = (signal) => prefetchSources(ctx, w, { signal });
+  }
+  const say = (line: string, color?: 'green' | 'yellow' | 'red' | 'dim') => io.out(`${paint(io, 'dim', clock())} ${color ? paint(io, color, line) : line}`);
+  let initial = flags.initial !== false;
+
+  const onEvent = (e: WatchEvent) => {
+    if (e.type === 'compiled') {
+      const r = e.report;
+      const changed = r.new + r.updated + r.deleted + r.renamed + r.written;
+      if (changed > 0) appendLog(ctx.paths.wiki, 'watch', summaryLine(r).replace(/ \([\d.]+ s\)$/, ''));
+      if (writer?.retryLater) {
+        // As `kb compile`: an entry the model could not write for a transient reason is compiled again next time.
+        const mark = ctx.store.db.prepare(`UPDATE documents SET compiler = ? WHERE raw_path = ?`);
+        for (const p of writer.retryLater) mark.run(`${writer.name}!retry`, p);
+      }
+    }
+    if (flags.json) {
+      const { type, ...rest } = e;
+      io.out(JSON.stringify({ type, at: new Date().toISOString(), ...rest }));
+      return;
+    }
+    switch (e.type) {
+      case 'ready':
+        say(`watching raw/ and wiki/ in ${shownPath(e.root)} (Ctrl-C to stop)`);
+        break;
+      case 'change':
+        if (flags.verbose) say(`${e.change.padEnd(9)} raw/${e.path}`, 'dim');
+        break;
+      case 'compile-start':
+        if (initial) say('catching up with raw/…', 'dim');
+        else say(`${e.changes.length} change${e.changes.length === 1 ? '' : 's'} in raw/: compiling…`);
+        initial = false;
+        break;
+      case 'compiled':
+        printMessages(io, e.report.messages);
+        if (e.report.new + e.report.updated + e.report.deleted + e.report.renamed + e.report.written + e.report.skipped === 0) say('up to date', 'dim');
+        else say(`compiled: ${summaryLine(e.report)}`, 'green');
+        if (client) {
+          const spent = client.spent();
+          say(`model ${client.model}: ${spent.calls} call${spent.calls === 1 ? '' : 's'} since watch started, ${formatUsd(spent.usd)}`, 'dim');
+        }
+        break;
+      case 'compile-failed':
+        say(`compile failed: ${e.reason}`, 'red');
+        say(e.retryMs !== undefined ? `still watching; trying again in ${Math.round(e.retryMs / 1000)} s` : 'still watching; fix the cause and save again', 'dim');
+        break;
+      case 'wiki-edit': {
+        const r = e.result;
+        if (r.status === 'indexed') say(`re-indexed wiki/${e.path}${r.humanEdited ? ' (your edit; compile will leave it alone)' : ''}`);
+        else if (r.status === 'removed') say(`removed wiki/${e.path} from the index`);
+        else if (r.status === 'kept') say(`wiki/${e.path} was deleted: ${r.reason}`, 'yellow');
+        else if (r.status === 'ignored' && flags.verbose) say(`ignored wiki/${e.path}: ${r.reason}`, 'dim');
+        break;
+      }
+      case 'wiki-edit-failed':
+        say(`could not re-index wiki/${e.path}: ${e.reason}`, 'red');
+        break;
+      case 'config-changed':
+        say('kb.config.json changed: stop and start `kb watch` again to use the new settings', 'yellow');
+        break;
+      case 'error':
+        say(`watch error: ${e.reason}`, 'red');
+        break;
+      case 'stopped':
+        io.out('Stopped watching.');
+        break;
+    }
+  };
+  try {
+    await watchKb(ctx, {
+      signal: rt.signal,
+      onEvent,
+      debounceMs,
+      lockWaitMs,
+      initialCompile: flags.initial !== false,
+      usePolling: Boolean(flags.poll),
+      compile: { ...(writer ? { writer } : {}), ...(flags.verbose ? { onFile: (l: string) => say(l, 'dim') } : {}) },
+      ...(beforeCompile ? { beforeCompile } : {}),
+    });
+  } finally {
+    closeKb(ctx);
+  }
+  return 0;
+}

@@ -1,0 +1,200 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { KbContext } from '../kb/context.js';
+import { askTool, contextTool, modelFor, readTool, saveTool, searchTool, statusTool } from './tools.js';
+
+export interface McpOptions {
+  /** Never call the model, even when ANTHROPIC_API_KEY is set. */
+  offline?: boolean;
+  version?: string;
+}
+
+const text = (s: string): CallToolResult['content'] => [{ type: 'text', text: s }];
+
+/** Run a tool; any failure becomes a tool error the agent can read and act on, never a crash. */
+async function reply(work: () => Promise<{ text: string; structured?: Record<string, unknown> }>): Promise<CallToolResult> {
+  try {
+    const r = await work();
+    return { content: text(r.text), ...(r.structured ? { structuredContent: r.structured } : {}) };
+  } catch (err) {
+    return { isError: true, content: text(`kb: ${(err as Error).message}`) };
+  }
+}
+
+const json = (o: object) => ({ text: JSON.stringify(o, null, 2), structured: o as Record<string, unknown> });
+
+/**
+ * The knowledge base as an MCP server: tools to search, ask, read an entry, get packed context,
+ * save an answer or note into wiki/answers, and read the status. Read-only tools say so.
+ */
+export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServer {
+  const server = new McpServer(
+    { name: 'kb', version: opts.version ?? '0.1.0' },
+    {
+      instructions:
+        'A personal knowledge base compiled from documents into a wiki of entries (sources, concepts, answers) linked with [[wikilinks]]. ' +
+        'Use `search` or `context` to find what it knows, `read` for a whole entry, `ask` for a cited answer, and `save` to file an answer or note back so it is there next time.',
+    },
+  );
+  const model = modelFor(ctx, Boolean(opts.offline));
+  const ro = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+  server.registerTool(
+    'search',
+    {
+      title: 'Search the knowledge base',
+      description: 'Ranked entries and passages for a query (keywords and meaning, English and Chinese). No model call.',
+      inputSchema: {
+        query: z.string().trim().min(1).describe('what to look for'),
+        limit: z.number().int().min(1).max(50).optional().describe('entries and passages to return (default 10)'),
+        kind: z.enum(['source', 'concept', 'answer']).optional().describe('only entries of this kind'),
+      },
+      annotations: ro,
+    },
+    (args, extra) => reply(async () => json(await searchTool(ctx, args, extra.signal))),
+  );
+
+  server.registerTool(
+    'ask',
+    {
+      title: 'Ask the knowledge base',
+      description: 'A cited answer from the wiki. Uses the model when ANTHROPIC_API_KEY is set (answers are cached), else an extractive answer. Does not file the answer: use `save` for that.',
+      inputSchema: {
+        question: z.string().trim().min(1),
+        budget: z.number().int().min(200).max(100_000).optional().describe('context token budget (default from kb.config.json)'),
+      },
+      annotations: { ...ro, idempotentHint: false, openWorldHint: !opts.offline },
+    },
+    (args, extra) =>
+      reply(async () => {
+        const r = await askTool(ctx, args, model(), extra.signal);
+        const cites = r.citations.map((c) => `- [[${c.file}]] (${c.id})`).join('\n');
+        return { text: `${r.answer}\n\nCited entries:\n${cites || '- (none)'}`, structured: r as unknown as Record<string, unknown> };
+      }),
+  );
+
+  server.registerTool(
+    'read',
+    {
+      title: 'Read an entry',
+      description: 'The whole Markdown file of one wiki entry (frontmatter and body), named by id, title, file name or alias.',
+      inputSchema: { entry: z.string().trim().min(1).describe('id (e.g. concept/vector-database), title, file name or alias') },
+      annotations: ro,
+    },
+    (args) =>
+      reply(async () => {
+        const r = readTool(ctx, args);
+        return { text: r.text, structured: r };
+      }),
+  );
+
+  server.registerTool(
+    'context',
+    {
+      title: 'Packed context for a topic',
+      description: 'The most relevant entries and passages as <kb_entry> XML blocks within a token budget, ready to reason over. No model call.',
+      inputSchema: {
+        topic: z.string().trim().min(1),
+        budget: z.number().int().min(200).max(100_000).optional().describe('token budget (default from kb.config.json)'),
+      },
+      annotations: ro,
+    },
+    (args, extra) =>
+      reply(async () => {
+        const r = await contextTool(ctx, args, extra.signal);
+        return { text: r.xml || '<!-- the wiki has nothing on this topic yet -->', structured: r };
+      }),
+  );
+
+  server.registerTool(
+    'save',
+    {
+      title: 'Save an answer or note',
+      description: 'File Markdown into wiki/answers/<title>.md as an answer entry, linked to the entries it cites (their backlinks are updated) and indexed at once. Saving the same title again updates that entry.',
+      inputSchema: {
+        title: z.string().trim().min(1).max(300).describe('the question answered, or the note title'),
+        content: z.string().trim().min(1).describe('Markdown; [[Entry]] links to existing entries are kept'),
+        cites: z.array(z.string().min(1)).max(50).optional().describe('entries this builds on, by id or title'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (args, extra) =>
+      reply(async () => {
+        const r = await saveTool(ctx, args, extra.signal);
+        return { text: `${r.updated ? 'Updated' : 'Saved'} ${r.path} (${r.id}).`, structured: r };
+      }),
+  );
+
+  server.registerTool(
+    'status',
+    {
+      title: 'Knowledge base status',
+      description: 'Sources compiled, pending, stale and failed; entries by kind; links and broken links; last compile and heal; store size; model spend.',
+      inputSchema: {},
+      annotations: ro,
+    },
+    () => reply(async () => json(statusTool(ctx))),
+  );
+
+  // The same knowledge as resources, for clients that let a person attach them: the index and every entry.
+  server.registerResource(
+    'index',
+    'kb://wiki/index.md',
+    { title: 'Wiki index', description: 'One line per entry, grouped by kind: what the knowledge base holds.', mimeType: 'text/markdown' },
+    async (uri) => {
+      let md: string;
+      try {
+        md = readFileSync(join(ctx.paths.wiki, 'index.md'), 'utf8');
+      } catch {
+        md = '# Index\n\nNothing compiled yet.\n';
+      }
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: md }] };
+    },
+  );
+  server.registerResource(
+    'entry',
+    new ResourceTemplate('kb://entry/{kind}/{slug}', {
+      list: async () => ({
+        resources: ctx.store.allEntries().map((e) => ({
+          uri: entryUri(e.id),
+          name: e.title,
+          mimeType: 'text/markdown',
+          ...(e.summary ? { description: e.summary.slice(0, 300) } : {}),
+        })),
+      }),
+    }),
+    { title: 'Wiki entry', description: 'One entry of the wiki as Markdown (frontmatter and body).', mimeType: 'text/markdown' },
+    async (uri, vars) => {
+      const id = `${decodeURIComponent(String(vars['kind']))}/${decodeURIComponent(String(vars['slug']))}`;
+      const r = readTool(ctx, { entry: id });
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: r.text }] };
+    },
+  );
+  return server;
+}
+
+/** `kb://entry/concept/vector-database`; ids may hold any letters, so each part is percent-encoded. */
+export function entryUri(id: string): string {
+  const i = id.indexOf('/');
+  return `kb://entry/${encodeURIComponent(id.slice(0, i))}/${encodeURIComponent(id.slice(i + 1))}`;
+}
+
+/** Serve on stdin/stdout until the client disconnects or `signal` aborts. Nothing else may write to stdout. */
+export async function serveStdio(ctx: KbContext, signal: AbortSignal, opts: McpOptions = {}): Promise<void> {
+  const server = createMcpServer(ctx, opts);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((res) => {
+    transport.onclose = () => res();
+    process.stdin.once('end', () => res());
+    process.stdin.once('close', () => res());
+    if (signal.aborted) res();
+    else signal.addEventListener('abort', () => res(), { once: true });
+  });
+  await server.connect(transport);
+  await closed;
+  await server.close();
+}

@@ -1,0 +1,35 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeKb, openKb, type KbContext } from '../kb/context.js';
+import { LocalEmbedder } from '../embed/index.js';
+import { findEntry } from './tools.js';
+
+let ctx: KbContext | undefined;
+afterEach(() => {
+  if (ctx) closeKb(ctx);
+  ctx = undefined;
+});
+
+describe('findEntry', () => {
+  it('finds an entry by id, title, file name, wiki path, [[link]] or alias, case-insensitively', () => {
+    const root = mkdtempSync(join(tmpdir(), 'kb-mcp-unit-'));
+    ctx = openKb(root, { embedder: new LocalEmbedder(64) });
+    const row = { kind: 'concept', summary: '', source_ref: [], content_hash: 'h', human_edited: false, updated: 0 };
+    ctx.store.putEntry({ ...row, id: 'concept/rag', title: 'Retrieval-Augmented Generation', path: 'concepts/Retrieval-Augmented Generation.md', aliases: ['RAG', '检索增强生成'] }, []);
+    ctx.store.putEntry({ ...row, id: 'concept/x', title: 'X: a title', path: 'concepts/X a title.md', aliases: [] }, []);
+    const table: [string, string | undefined][] = [
+      ['concept/rag', 'concept/rag'],
+      ['retrieval-augmented generation', 'concept/rag'],
+      ['[[Retrieval-Augmented Generation]]', 'concept/rag'],
+      ['wiki/concepts/Retrieval-Augmented Generation.md', 'concept/rag'],
+      ['rag', 'concept/rag'],
+      ['检索增强生成', 'concept/rag'],
+      ['X: a title', 'concept/x'],
+      ['X a title', 'concept/x'],
+      ['nothing', undefined],
+    ];
+    for (const [name, id] of table) expect([name, findEntry(ctx, name)?.id]).toEqual([name, id]);
+  });
+});

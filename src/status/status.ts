@@ -1,0 +1,171 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import type { KbContext } from '../kb/context.js';
+import { walkRaw } from '../ingest/index.js';
+import { sha256 } from '../util/hash.js';
+import { scanWiki } from '../emit/wiki.js';
+import { extractWikiLinks, linkTable, resolveLink } from '../parse/links.js';
+import { readSpend, type SpendSummary } from '../model/cache.js';
+
+export interface BrokenLink {
+  /** Wiki path of the entry holding the link. */
+  file: string;
+  line: number;
+  column: number;
+  target: string;
+}
+
+export interface KbStatus {
+  root: string;
+  sources: {
+    /** Files under raw/ now. */
+    total: number;
+    /** Compiled, and unchanged since. */
+    compiled: number;
+    /** New files never compiled (or a compile that did not finish). */
+    pending: number;
+    /** Changed since they were compiled. */
+    stale: number;
+    /** kb could not read or convert them. */
+    failed: number;
+    /** Compiled once, gone from raw/ now: the next compile removes their entries. */
+    removed: number;
+    pendingPaths: string[];
+    stalePaths: string[];
+    failedPaths: { path: string; reason: string }[];
+    removedPaths: string[];
+  };
+  entries: { total: number; byKind: Record<string, number>; humanEdited: number; unreadable: number };
+  links: { total: number; broken: number; brokenLinks: BrokenLink[] };
+  /** Unix seconds, or null when never. */
+  lastCompile: number | null;
+  /** The last compile stopped before it finished (the next one completes it). */
+  compileInterrupted: boolean;
+  /** The newest of: an entry's last_heal_timestamp, the last commit on a heal/* branch. */
+  lastHeal: number | null;
+  /** `heal/*` branches waiting for review; null when the knowledge base is not a git repository. */
+  healBranches: string[] | null;
+  store: { path: string; bytes: number; documents: number; chunks: number; vectors: number };
+  spend: SpendSummary;
+}
+
+function fileSize(p: string): number {
+  try {
+    return statSync(p).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** `heal/*` branches with the time of their last commit; null outside a git repository. */
+function healBranches(root: string): { name: string; committed: number }[] | null {
+  try {
+    const inside = execFileSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' }).trim();
+    if (inside !== 'true') return null;
+    const out = execFileSync('git', ['for-each-ref', '--format=%(refname:short) %(committerdate:unix)', 'refs/heads/heal/'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' });
+    return out
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .map((l) => {
+        const i = l.lastIndexOf(' ');
+        return { name: l.slice(0, i), committed: Number(l.slice(i + 1)) || 0 };
+      })
+      .sort((a, b) => a.name.localeCompare(b.name));
+  } catch {
+    return null;
+  }
+}
+
+const num = (v: string | undefined): number | null => (v !== undefined && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : null);
+
+/**
+ * `kb status`: where the knowledge base stands. Reads raw/ (hashing every file, as compile does),
+ * the store, the wiki files and git; changes nothing.
+ */
+export function computeStatus(ctx: KbContext): KbStatus {
+  const { paths, store, config } = ctx;
+
+  // Sources: raw/ now against what the store recorded at the last compile.
+  const walk = walkRaw(paths.raw, { ignore: config.ingest.ignore });
+  const docs = new Map(store.allDocuments().map((d) => [d.raw_path, d]));
+  const sources: KbStatus['sources'] = {
+    total: walk.files.length, compiled: 0, pending: 0, stale: 0, failed: 0, removed: 0,
+    pendingPaths: [], stalePaths: [], failedPaths: [], removedPaths: [],
+  };
+  const seen = new Set<string>();
+  for (const f of walk.files) {
+    seen.add(f.path);
+    const doc = docs.get(f.path);
+    if (!doc || doc.status === 'pending') {
+      sources.pending++;
+      sources.pendingPaths.push(f.path);
+      continue;
+    }
+    let hash: string;
+    if (f.size > config.ingest.maxFileBytes) hash = sha256(`too-large:${f.size}:${f.mtimeMs}`);
+    else {
+      try {
+        hash = sha256(readFileSync(f.absPath));
+      } catch (err) {
+        sources.failed++;
+        sources.failedPaths.push({ path: f.path, reason: `Cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
+        continue;
+      }
+    }
+    if (hash !== doc.hash) {
+      sources.stale++;
+      sources.stalePaths.push(f.path);
+    } else if (doc.status === 'ok') sources.compiled++;
+    else {
+      sources.failed++;
+      sources.failedPaths.push({ path: f.path, reason: doc.error?.split('\t').pop() ?? doc.status });
+    }
+  }
+  for (const p of docs.keys()) {
+    if (seen.has(p)) continue;
+    sources.removed++;
+    sources.removedPaths.push(p);
+  }
+
+  // Entries and links: the wiki files are the truth (a person may have edited them).
+  const scan = scanWiki(paths.wiki);
+  const byKind: Record<string, number> = { source: 0, concept: 0, answer: 0 };
+  let humanEdited = 0;
+  let lastHeal = num(store.getMeta('last_heal'));
+  const table = linkTable(scan.files);
+  const brokenLinks: BrokenLink[] = [];
+  let total = 0;
+  for (const e of scan.entries) {
+    byKind[e.fm.kind] = (byKind[e.fm.kind] ?? 0) + 1;
+    if (e.humanEdited) humanEdited++;
+    const healed = typeof e.fm.last_heal_timestamp === 'number' && e.fm.last_heal_timestamp > 0 ? e.fm.last_heal_timestamp : null;
+    if (healed && (lastHeal === null || healed > lastHeal)) lastHeal = healed;
+    // Frontmatter lines come before the body: report body lines as lines of the file.
+    const offset = e.text.split('\n').length - e.body.split('\n').length;
+    for (const l of extractWikiLinks(e.body)) {
+      total++;
+      if (!l.target) continue; // [[#Heading]]: a link inside the same entry
+      if (resolveLink(l.target, table).length === 0) brokenLinks.push({ file: e.path, line: l.line + offset, column: l.column, target: l.target });
+    }
+  }
+
+  // Heal works on branches: a heal not merged yet shows only as its branch's last commit.
+  const branches = healBranches(paths.root);
+  for (const b of branches ?? []) if (b.committed > 0 && (lastHeal === null || b.committed > lastHeal)) lastHeal = b.committed;
+
+  const counts = store.counts();
+  const storeBytes = fileSize(paths.db) + fileSize(`${paths.db}-wal`) + fileSize(`${paths.db}-shm`);
+  return {
+    root: paths.root,
+    sources,
+    entries: { total: scan.entries.length, byKind, humanEdited, unreadable: scan.foreign.length },
+    links: { total, broken: brokenLinks.length, brokenLinks },
+    lastCompile: num(store.getMeta('last_compile')),
+    compileInterrupted: store.getMeta('compile_pending') === '1',
+    lastHeal,
+    healBranches: branches === null ? null : branches.map((b) => b.name),
+    store: { path: paths.db, bytes: storeBytes, documents: counts.documents, chunks: counts.chunks, vectors: counts.vectors },
+    spend: readSpend(paths),
+  };
+}

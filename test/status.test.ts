@@ -1,0 +1,72 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixture, runKb, writeFile } from './helpers.js';
+import type { KbStatus } from '../src/status/status.js';
+
+describe('kb status', () => {
+  it('counts sources compiled, pending, stale, failed and removed; entries; links; heal branches; store; spend', async () => {
+    const root = fixture({
+      'kb.config.json': JSON.stringify({ ingest: { maxFileBytes: 2000 } }),
+      'raw/a.md': '# Alpha\n\nAlpha talks about Vector Databases and embeddings.\n',
+      'raw/b.md': '# Beta\n\nBeta also talks about Vector Databases.\n',
+      'raw/c.md': '# Gamma\n\nGamma is short-lived.\n',
+      'raw/big.txt': 'x'.repeat(5000),
+    });
+    const git = (...a: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...a], { cwd: root, stdio: 'pipe' });
+    git('init', '-q', '-b', 'main');
+    git('commit', '-q', '--allow-empty', '-m', 'start');
+    git('branch', 'heal/broken-links-20261202');
+    expect((await runKb(['compile'], { cwd: root })).code).toBe(0);
+
+    writeFile(root, 'raw/a.md', '# Alpha\n\nAlpha changed after the compile.\n'); // stale
+    writeFile(root, 'raw/new.md', '# Newcomer\n\nNot compiled yet.\n'); // pending
+    rmSync(join(root, 'raw/c.md')); // removed
+    const beta = join(root, 'wiki/sources/Beta.md');
+    writeFileSync(beta, `${readFileSync(beta, 'utf8').trimEnd()}\n\nSee also [[Nowhere At All]].\n`); // a person's edit with a broken link
+
+    const r = await runKb(['status', '--json'], { cwd: join(root, 'raw') });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout) as KbStatus;
+    expect(s.root).toBe(root);
+    expect(s.sources).toMatchObject({ total: 4, compiled: 1, pending: 1, stale: 1, failed: 1, removed: 1, pendingPaths: ['new.md'], stalePaths: ['a.md'], removedPaths: ['c.md'] });
+    expect(s.sources.failedPaths).toEqual([{ path: 'big.txt', reason: expect.stringMatching(/expected at most/) }]);
+    expect(s.entries.byKind['source']).toBe(3);
+    expect(s.entries.byKind['concept']).toBeGreaterThanOrEqual(0);
+    expect(s.entries.total).toBe(s.entries.byKind['source']! + s.entries.byKind['concept']! + s.entries.byKind['answer']!);
+    expect(s.entries.humanEdited).toBe(1);
+    expect(s.links.broken).toBe(1);
+    expect(s.links.brokenLinks[0]).toMatchObject({ file: 'sources/Beta.md', target: 'Nowhere At All' });
+    expect(s.links.total).toBeGreaterThanOrEqual(1);
+    const line = readFileSync(beta, 'utf8').split('\n').findIndex((l) => l.includes('[[Nowhere At All]]')) + 1;
+    expect(s.links.brokenLinks[0]!.line).toBe(line);
+    expect(s.lastCompile).toBeGreaterThan(Date.now() / 1000 - 600);
+    expect(s.lastHeal).toBeGreaterThan(Date.now() / 1000 - 600); // the heal branch's commit
+    expect(s.healBranches).toEqual(['heal/broken-links-20261202']);
+    expect(s.store.bytes).toBeGreaterThan(0);
+    expect(s.store.chunks).toBeGreaterThan(0);
+    expect(s.spend).toMatchObject({ calls: 0, usd: 0 });
+
+    const human = await runKb(['status'], { cwd: root });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/sources\s+4 in raw\/: 1 compiled, 1 pending, 1 stale, 1 failed, 1 removed/);
+    expect(human.stdout).toContain('pending  raw/new.md');
+    expect(human.stdout).toMatch(/links\s+\d+, 1 broken/);
+    expect(human.stdout).toContain('[[Nowhere At All]]');
+    expect(human.stdout).toContain('1 heal branch waiting for review');
+    expect(human.stdout).toMatch(/spend\s+\$0\.00 in 0 model calls/);
+  }, 60_000);
+
+  it('works on a knowledge base never compiled, outside git', async () => {
+    const root = fixture({ 'raw/a.md': '# A\n\ntext\n' });
+    const r = await runKb(['status', '--json', '--kb', root], { cwd: '/' });
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout) as KbStatus;
+    expect(s.sources).toMatchObject({ total: 1, pending: 1, compiled: 0 });
+    expect(s.entries.total).toBe(0);
+    expect(s.lastCompile).toBeNull();
+    expect(s.healBranches).toBeNull();
+  }, 30_000);
+});
