@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixture, KB_BIN, listTree, mtime, read, runKb, writeFile } from './helpers.js';
+import { fixture, KB_BIN, listTree, mtime, read, REPO, runKb, writeFile } from './helpers.js';
+import { cpSync } from 'node:fs';
 import { scanWiki } from '../src/emit/wiki.js';
 import { extractWikiLinks, linkTable, resolveLink } from '../src/parse/links.js';
 import { entryValidator, schemaErrors } from '../src/entry/validate.js';
@@ -215,5 +216,29 @@ describe('kb compile (offline, end to end)', () => {
     expect(readFileSync(join(root, 'wiki', 'index.md'), 'utf8')).toMatch(/\[\[检索增强生成笔记\]\]/);
     const seg = findEntry(root, (fm) => fm['kind'] === 'concept' && fm['title'] === '中文分词');
     expect(seg).toBeDefined();
+  });
+
+  it('compiles the shipped sample raw/ into a wiki where every entry validates and every link resolves', async () => {
+    const root = fixture();
+    cpSync(join(REPO, 'raw'), join(root, 'raw'), { recursive: true });
+    const r = await runKb(['compile', '--json'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    const rep = JSON.parse(r.stdout) as { new: number; skipped: number; messages: unknown[] };
+    expect(rep.new).toBeGreaterThanOrEqual(15);
+    expect(rep.skipped).toBe(0);
+    expect(rep.messages).toEqual([]);
+    const { entries, links } = checkWiki(root);
+    expect(entries).toBeGreaterThan(30);
+    expect(links).toBeGreaterThan(100);
+    // The image gets an entry of its own and is embedded from the note that shows it.
+    expect(existsSync(join(root, 'wiki', 'attachments', 'rag-pipeline.png'))).toBe(true);
+    const sketch = findEntry(root, (fm) => fm['kind'] === 'source' && (fm['source_ref'] as string[]).includes('raw/notes/rag-pipeline-sketch.md'))!;
+    expect(sketch.body).toMatch(/!\[\[rag-pipeline\.png\]\]/);
+    expect(findEntry(root, (fm) => (fm['source_ref'] as string[]).includes('raw/images/rag-pipeline.png'))).toBeDefined();
+    // Chinese and English names of one concept meet in one entry.
+    const rag = findEntry(root, (fm) => fm['kind'] === 'concept' && (fm['aliases'] as string[]).includes('RAG'))!;
+    expect([rag.fm['title'], ...(rag.fm['aliases'] as string[])]).toContain('检索增强生成');
+    expect((rag.fm['source_ref'] as string[]).some((p) => p.startsWith('raw/zh/'))).toBe(true);
+    expect((rag.fm['source_ref'] as string[]).some((p) => p.startsWith('raw/articles/'))).toBe(true);
   });
 });

@@ -84,7 +84,11 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   const pathOf = new Map<string, string>();
   const base = (p: string) => p.replace(/\.md$/, '').split('/').pop() ?? p;
   const keepIds = new Set<string>([...input.planned.map((p) => p.id), ...input.groups.map((g) => g.id!)]);
-  for (const f of input.scan.files) if (!f.endsWith('.md') || !input.scan.entries.some((e) => e.path === f)) taken.set(linkKey(base(f)), `file:${f}`);
+  const entryPaths = new Set(input.scan.entries.map((e) => e.path as string));
+  for (const f of input.scan.files) if (!f.endsWith('.md') || !entryPaths.has(f)) taken.set(linkKey(base(f)), `file:${f}`);
+  // Attachments are copied into wiki/attachments/ under their own names: no entry may take one,
+  // or `[[diagram.png]]` would name both the image and its entry.
+  for (const d of store.allDocuments()) if (d.type === 'attachment') taken.set(linkKey(d.raw_path.split('/').pop()!), `file:attachments/${d.raw_path}`);
   const wanted: { id: string; kind: EntryKind; title: string }[] = [
     ...input.planned.map((p) => ({ id: p.id, kind: 'source' as const, title: p.draft?.title ?? oldById.get(p.id)?.fm.title ?? p.title })),
     ...input.groups.map((g) => ({ id: g.id!, kind: 'concept' as const, title: g.title })),
@@ -133,7 +137,10 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     if (p && p !== e.path) table.byKey.set(linkKey(base(e.path)), { name: base(e.path), file: base(p), id: e.fm.id });
   }
   const lookup = (t: string): LinkName | undefined => table.byKey.get(linkKey(t));
-  const attachments = new Set(input.scan.files.filter((f) => !f.endsWith('.md')).map((f) => linkKey(f.split('/').pop()!)));
+  const attachments = new Set([
+    ...input.scan.files.filter((f) => !f.endsWith('.md')).map((f) => linkKey(f.split('/').pop()!)),
+    ...store.allDocuments().filter((d) => d.type === 'attachment').map((d) => linkKey(d.raw_path.split('/').pop()!)),
+  ]);
 
   // --- What to render.
   const entsByDoc = new Map<string, Set<string>>();

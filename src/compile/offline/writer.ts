@@ -74,6 +74,8 @@ export function offlineSource(doc: RawDocument): SourceDraft {
     }
   }
   if (keyPoints.length) sections.unshift(`## Key points\n\n${keyPoints.map((k) => `- ${k}`).join('\n')}`);
+  const images = embeddedImages(doc.markdown);
+  if (images.length) sections.push(`## Images\n\n${images.map((i) => `![[${i}]]`).join('\n')}`);
   const heads = outline(doc.markdown);
   if (heads.length > 1) sections.push(`## Outline\n\n${heads.join('\n')}`);
   sections.push(`## Source\n\n${describeSource(doc).join('\n')}`);
@@ -137,4 +139,15 @@ function definingSentence(group: ConceptGroup): string | undefined {
     }
   });
   return best?.s;
+}
+
+/** Local images a document embeds (`![[diagram.png]]`, `![alt](../images/diagram.png)`), by file name. */
+function embeddedImages(markdown: string): string[] {
+  const out = new Set<string>();
+  for (const m of markdown.matchAll(/!\[\[([^\]|#\n]+\.(?:png|jpe?g|gif|webp|svg|bmp|avif))(?:\|[^\]\n]*)?\]\]/gi)) out.add(m[1]!.split('/').pop()!.trim());
+  for (const m of markdown.matchAll(/!\[[^\]\n]*\]\(<?([^)\s>]+\.(?:png|jpe?g|gif|webp|svg|bmp|avif))>?(?:\s+"[^"]*")?\)/gi)) {
+    if (/^[a-z]+:/i.test(m[1]!)) continue; // remote images stay in the raw document
+    out.add(decodeURIComponent(m[1]!.split('/').pop()!));
+  }
+  return [...out];
 }
