@@ -59,6 +59,8 @@ export interface Chunk {
   tokens: number;
   /** 1-based line in the document's Markdown where the chunk starts. */
   line: number;
+  /** Its full-text index terms (`searchText`), when computed ahead (on a worker thread). */
+  fts?: string;
 }
 
 /** Frontmatter of a wiki entry (DESIGN.md, schemas/wiki-entry.schema.json). */

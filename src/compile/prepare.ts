@@ -4,6 +4,7 @@ import type { Chunk, ContentHash, RawDocument } from '../types.js';
 import type { Embedder } from '../embed/index.js';
 import { ingestFile, type RawFile } from '../ingest/index.js';
 import { chunkMarkdown } from '../chunk/index.js';
+import { chunkSearchText } from '../text/search.js';
 import { offlineSource } from './offline/writer.js';
 import type { SourceDraft } from './types.js';
 
@@ -31,6 +32,7 @@ export async function prepare(file: RawFile, bytes: Uint8Array, hash: ContentHas
   const doc = res.doc;
   const offline = offlineSource(doc);
   const chunks = chunkMarkdown(doc.markdown, cfg.chunk);
+  for (const c of chunks) c.fts = chunkSearchText(c);
   const out: Prepared = { messages: res.messages, doc, offline, chunks };
   if (embedder) {
     out.vectors = chunks.length ? await embedder.embed(chunks.map((c) => embedText(doc.title, c.headings, c.text))) : [];

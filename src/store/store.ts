@@ -3,7 +3,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Chunk } from '../types.js';
-import { searchText } from '../text/search.js';
+import { chunkSearchText, searchText } from '../text/search.js';
 import { STORE_VERSION, TABLES, vecTables } from './schema.js';
 
 export interface DocumentRow {
@@ -253,7 +253,7 @@ export class Store {
       const heading = c.headings.join(' › ');
       const { lastInsertRowid } = ins.run(entryId, rawPath, c.ord, heading, c.text, c.tokens, c.line);
       const rowid = BigInt(lastInsertRowid);
-      fts.run(rowid, searchText(`${heading}\n${c.text}`));
+      fts.run(rowid, c.fts ?? chunkSearchText(c));
       const v = vectors[i];
       if (v) vec.run(rowid, v);
     });

@@ -28,3 +28,8 @@ export function searchTerms(text: string): string[] {
 export function searchText(text: string): string {
   return searchTerms(text).join(' ');
 }
+
+/** What the full-text index holds for a chunk: its heading path and its text. */
+export function chunkSearchText(c: { headings: string[]; text: string }): string {
+  return searchText(`${c.headings.join(' › ')}\n${c.text}`);
+}
