@@ -4,7 +4,7 @@ import type { KbMessage } from '../diagnostics/message.js';
 import type { ContentHash, EntryId, RawDocument } from '../types.js';
 import { ingestFile, type RawFile } from '../ingest/index.js';
 import { preparePool } from './pool.js';
-import { embedText } from './prepare.js';
+import { embedText, type Prepared } from './prepare.js';
 import { entityKey } from './offline/entities.js';
 import type { CompileReport, EntryWriter, SourceDraft } from './types.js';
 import { scanWiki, type LoadedEntry } from '../emit/wiki.js';
@@ -16,6 +16,8 @@ import type { DocumentRow } from '../store/store.js';
 import { checkAbort, type CompileOptions, type Scanned } from './compile.js';
 
 const STORE_BATCH = 32;
+const PREPARE_AHEAD = 48;
+const DONE: Promise<Prepared> = Promise.resolve({ messages: [] });
 
 export interface ScanState {
   t0: number;
@@ -61,15 +63,27 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
     store.transaction(() => work.forEach((w) => w()));
   };
   const pool = preparePool(changed.length, config, ctx.embedder);
-  const prepared = changed.map((s) => pool.run(s.file, s.bytes ?? new Uint8Array(0), s.hash));
-  prepared.forEach((p) => p.catch(() => {}));
+  // Workers run ahead of the main thread by a bounded window, so results do not pile up in memory.
+  const prepared: Promise<Prepared>[] = [];
+  const submit = (upTo: number) => {
+    for (let j = prepared.length; j < Math.min(upTo, changed.length); j++) {
+      const s = changed[j]!;
+      const p = pool.run(s.file, s.bytes ?? new Uint8Array(0), s.hash);
+      p.catch(() => {});
+      prepared.push(p);
+      s.bytes = null; // the worker has its copy
+    }
+  };
+  submit(PREPARE_AHEAD);
   try {
   for (const [i, s] of changed.entries()) {
     if (opts.signal?.aborted) flush();
     checkAbort(opts.signal);
     const { file } = s;
     opts.onProgress?.({ phase: 'ingest', done: done++, total: changed.length, file: file.path });
+    submit(i + PREPARE_AHEAD);
     const res = await prepared[i]!;
+    prepared[i] = DONE;
     messages.push(...res.messages);
     const prev = known.get(file.path);
     if (!res.doc) {
@@ -79,7 +93,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
         store.putEntities(file.path, []);
         store.putDocument({
           raw_path: file.path, hash: s.hash, type: 'unknown', title: file.path, entry_id: prev?.entry_id ?? null,
-          size: file.size, lang: 'en', status: 'skipped', error: first ? `${first.ruleId}\t${first.reason}` : null,
+          size: file.size, mtime_ms: file.mtimeMs, lang: 'en', status: 'skipped', error: first ? `${first.ruleId}\t${first.reason}` : null,
           compiled_at: now(), compiler: writer.name,
         });
       });
@@ -118,7 +132,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
       if (from) store.deleteDocument(from);
       store.putDocument({
         raw_path: file.path, hash: s.hash, type: doc.type, title: doc.title, entry_id: id,
-        size: file.size, lang: doc.lang, status: 'pending', error: null, compiled_at: now(), compiler: writer.name,
+        size: file.size, mtime_ms: file.mtimeMs, lang: doc.lang, status: 'pending', error: null, compiled_at: now(), compiler: writer.name,
       });
       store.putEntities(file.path, entities);
       store.putChunks(id, file.path, chunks, vectors);

@@ -59,7 +59,13 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
     seen.add(file.path);
     let bytes: Buffer | null = null;
     let hash: ContentHash;
-    if (file.size > config.ingest.maxFileBytes) {
+    const prevDoc = known.get(file.path);
+    // Same size and modification time as when compiled: unchanged, without reading it (as git and
+    // make do). A file modified within two seconds of that compile is read anyway (racy timestamps).
+    const statSame = prevDoc && !opts.force && prevDoc.size === file.size && prevDoc.mtime_ms === file.mtimeMs && file.mtimeMs < prevDoc.compiled_at * 1000 - 2000;
+    if (statSame) {
+      hash = prevDoc.hash as ContentHash;
+    } else if (file.size > config.ingest.maxFileBytes) {
       hash = sha256(`too-large:${file.size}:${file.mtimeMs}`);
     } else {
       try {

@@ -1,5 +1,5 @@
 /** Bump when the tables change shape: the store is derived, so an old one is rebuilt. */
-export const STORE_VERSION = '3';
+export const STORE_VERSION = '4';
 
 export const TABLES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -12,6 +12,7 @@ CREATE TABLE IF NOT EXISTS documents (
   title TEXT NOT NULL,
   entry_id TEXT,
   size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL DEFAULT 0,  -- with size: unchanged files are not read again
   lang TEXT NOT NULL DEFAULT 'en',
   status TEXT NOT NULL,            -- 'ok' | 'failed' | 'skipped'
   error TEXT,

@@ -13,6 +13,7 @@ export interface DocumentRow {
   title: string;
   entry_id: string | null;
   size: number;
+  mtime_ms: number;
   lang: string;
   status: 'ok' | 'failed' | 'skipped' | 'pending';
   error: string | null;
@@ -141,10 +142,10 @@ export class Store {
 
   putDocument(row: DocumentRow): void {
     this.stmt(
-      `INSERT INTO documents (raw_path, hash, type, title, entry_id, size, lang, status, error, compiled_at, compiler)
-       VALUES (@raw_path, @hash, @type, @title, @entry_id, @size, @lang, @status, @error, @compiled_at, @compiler)
+      `INSERT INTO documents (raw_path, hash, type, title, entry_id, size, mtime_ms, lang, status, error, compiled_at, compiler)
+       VALUES (@raw_path, @hash, @type, @title, @entry_id, @size, @mtime_ms, @lang, @status, @error, @compiled_at, @compiler)
        ON CONFLICT(raw_path) DO UPDATE SET hash = excluded.hash, type = excluded.type, title = excluded.title,
-         entry_id = excluded.entry_id, size = excluded.size, lang = excluded.lang, status = excluded.status,
+         entry_id = excluded.entry_id, size = excluded.size, mtime_ms = excluded.mtime_ms, lang = excluded.lang, status = excluded.status,
          error = excluded.error, compiled_at = excluded.compiled_at, compiler = excluded.compiler`,
     ).run(row);
   }

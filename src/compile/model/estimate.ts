@@ -101,7 +101,7 @@ export async function estimateCompile(ctx: KbContext, opts: { force?: boolean; i
   const entities: EntityRow[] = store.allEntities().filter((e) => !changed.has(e.raw_path));
   const rows: DocumentRow[] = store.allDocuments().filter((d) => !changed.has(d.raw_path) && (d.status === 'ok' || d.status === 'pending'));
   for (const d of docs) {
-    rows.push({ raw_path: d.path, hash: d.hash, type: d.type, title: d.title, entry_id: `source/${d.path}`, size: d.size, lang: d.lang, status: 'ok', error: null, compiled_at: 0, compiler: '' });
+    rows.push({ raw_path: d.path, hash: d.hash, type: d.type, title: d.title, entry_id: `source/${d.path}`, size: d.size, mtime_ms: 0, lang: d.lang, status: 'ok', error: null, compiled_at: 0, compiler: '' });
     if (!modelReads(d)) continue;
     for (const f of extractEntities(d.markdown, d.title)) entities.push({ raw_path: d.path, key: f.key, surface: f.surface, aliases: f.aliases, count: f.count, snippets: f.snippets });
   }

@@ -6,6 +6,9 @@ import { extractSummary } from './summary.js';
 
 export const OFFLINE_COMPILER = 'offline-v1';
 
+/** A concept entry quotes at most this many sources (a page of 1,000 quotes helps nobody). */
+const MAX_STATED_SOURCES = 40;
+
 function describeSource(doc: RawDocument): string[] {
   const lines = [`- File: \`raw/${doc.path}\` (${doc.type}${doc.language ? `, ${doc.language}` : ''}${doc.mime ? `, ${doc.mime}` : ''}, ${formatBytes(doc.size)})`];
   if (doc.url) lines.push(`- URL: <${doc.url}>`);
@@ -100,7 +103,8 @@ function codeDefinitions(markdown: string): string[] {
 export function offlineConcept(group: ConceptGroup): ConceptDraft {
   const summarySentence = definingSentence(group) ?? `${group.title} is mentioned by ${group.mentions.length} sources.`;
   const lines: string[] = ['## What the sources say', ''];
-  for (const m of group.mentions) {
+  // The sources that say most about it; all of them are listed under Sources.
+  for (const m of group.mentions.slice(0, MAX_STATED_SOURCES)) {
     const said = m.snippets.slice(0, 2);
     if (said.length === 0) {
       lines.push(`- [[${m.sourceTitle}]] mentions ${group.title}.`);
@@ -108,6 +112,7 @@ export function offlineConcept(group: ConceptGroup): ConceptDraft {
     }
     for (const s of said) lines.push(`- ${s} — [[${m.sourceTitle}]]`);
   }
+  if (group.mentions.length > MAX_STATED_SOURCES) lines.push(`- …and ${group.mentions.length - MAX_STATED_SOURCES} more sources below.`);
   lines.push('', '## Sources', '', ...group.mentions.map((m) => `- [[${m.sourceTitle}]] (${m.count} mention${m.count === 1 ? '' : 's'})`));
   return {
     title: group.title,
