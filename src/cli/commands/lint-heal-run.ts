@@ -1,0 +1,70 @@
+import { join, relative } from 'node:path';
+import { formatMessage } from '../../diagnostics/message.js';
+import { reviewHint, statusText } from '../../heal/changelog.js';
+import { heal } from '../../heal/heal.js';
+import type { HealReport } from '../../heal/types.js';
+import { closeKb, openKb, type KbContext } from '../../kb/context.js';
+import { ModelWriter } from '../../compile/model/writer.js';
+import { acquireLock } from '../../kb/lock.js';
+import { summaryLine } from '../../lint/format.js';
+import { createModelClient } from '../../model/client.js';
+import { paint } from '../io.js';
+import type { CliRuntime } from '../main.js';
+import { ruleList, type LintFlags } from './lint.js';
+
+const LOCK_WAIT_MS = 30_000;
+
+/** `kb lint --heal`: under the same lock as compile and watch. Exit 0 unless a branch failed. */
+export async function runHeal(root: string, flags: LintFlags, rt: CliRuntime): Promise<number> {
+  const ctx = openKb(root);
+  // compile and watch hold the lock for short turns: wait for one to finish rather than skip the night.
+  const lock = await acquireLock(join(ctx.paths.state, 'lock'), 'lint --heal', { waitMs: LOCK_WAIT_MS });
+  try {
+    const model = flags.offline ? undefined : createModelClient(ctx);
+    const report = await heal(ctx, {
+      dryRun: Boolean(flags.dryRun),
+      rules: ruleList(flags),
+      merge: Boolean(flags.merge),
+      web: Boolean(flags.web),
+      model,
+      // New and stale sources are compiled on the branch the way `kb compile` would: with the model when there is one.
+      ...(model ? { writer: (wctx: KbContext) => new ModelWriter(wctx, model) } : {}),
+      signal: rt.signal,
+      ...(flags.json ? {} : { onStep: (l: string) => rt.io.err(paint(rt.io, 'dim', `heal ${l}`)) }),
+    });
+    if (flags.json) {
+      rt.io.out(JSON.stringify(report, null, 2));
+    } else if (!report.nothingToDo) {
+      printReport(report, root, rt);
+    }
+    return report.branches.some((b) => b.status === 'failed') ? 1 : 0;
+  } finally {
+    lock.release();
+    closeKb(ctx);
+  }
+}
+
+function printReport(r: HealReport, root: string, rt: CliRuntime): void {
+  const { io } = rt;
+  io.out(`Before: ${summaryLine(r.before)}`);
+  for (const b of r.branches) {
+    const name = b.branch ? paint(io, 'bold', b.branch) : paint(io, 'bold', b.topic);
+    const what =
+      b.status === 'created'
+        ? `${paint(io, 'green', 'made')} ${(b.commit ?? '').slice(0, 10)}${b.fixedCount ? ` — ${b.fixedCount.before} → ${b.fixedCount.after} findings${b.clean ? ', re-lint clean' : ''}` : ''}`
+        : b.status === 'exists'
+          ? 'already made today for the same findings'
+          : statusText(b);
+    io.out(`${name}: ${what}`);
+    io.out(`  [Heal] ${b.title}`);
+    if (b.judge) io.out(`  judge: ${b.judge.verdict} — ${b.judge.reason}`);
+    for (const c of b.cannot) io.out(paint(io, 'yellow', `  could not fix ${c.file}: ${c.why}`));
+    for (const f of b.remaining) io.out(paint(io, 'yellow', `  still: ${formatMessage(f)}`));
+    if (b.error) io.out(paint(io, 'red', `  error: ${b.error}`));
+    if (b.merged) io.out(paint(io, 'green', '  merged into the current branch'));
+    else if (b.mergeNote) io.out(`  not merged: ${b.mergeNote}`);
+    if (b.branch && (b.status === 'created' || b.status === 'exists') && !b.merged) io.out(paint(io, 'dim', `  ${reviewHint(b.branch)}`));
+  }
+  if (r.refreshError) io.out(paint(io, 'yellow', `After merging, the store was not refreshed: ${r.refreshError}`));
+  if (r.changelog) io.out(`Report: ${relative(root, r.changelog)}`);
+}

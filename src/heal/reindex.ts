@@ -1,0 +1,53 @@
+import { chunkMarkdown } from '../chunk/index.js';
+import { scanWiki } from '../emit/wiki.js';
+import { setSection } from '../entry/markers.js';
+import type { KbContext } from '../kb/context.js';
+import { makeResolver, ownLinks } from '../lint/entry-info.js';
+import { refreshIndex } from './fixes/structural.js';
+
+/**
+ * After `--merge`: put the entries the merge changed into the store (rows, links, summary
+ * vectors, body chunks of concepts and answers), drop the removed ones, and rewrite the index.
+ * Only those entries: nothing else in the checkout is recompiled.
+ */
+export async function reindexEntries(ctx: KbContext, changed: string[], signal?: AbortSignal): Promise<number> {
+  const wikiPaths = new Set(changed.filter((p) => p.startsWith('wiki/')).map((p) => p.slice('wiki/'.length)));
+  const scan = scanWiki(ctx.paths.wiki);
+  const r = makeResolver(scan.entries, scan.files);
+  const todo = scan.entries.filter((e) => wikiPaths.has(e.path));
+  const present = new Set(scan.entries.map((e) => e.path as string));
+  const gone = ctx.store.allEntries().filter((row) => wikiPaths.has(row.path) && !present.has(row.path));
+  const vectors = todo.length ? await ctx.embedder.embed(todo.map((e) => `${e.fm.title}\n${(e.fm.aliases ?? []).join(', ')}\n${e.fm.summary}`), signal) : [];
+  const chunks = new Map<string, { c: ReturnType<typeof chunkMarkdown>; v: Float32Array[] }>();
+  for (const e of todo) {
+    if (e.fm.kind === 'source') continue;
+    const c = chunkMarkdown(setSection(e.body, 'backlinks', null).trim(), ctx.config.chunk);
+    chunks.set(e.fm.id, { c, v: c.length ? await ctx.embedder.embed(c.map((x) => `${e.fm.title}\n${x.text}`), signal) : [] });
+  }
+  ctx.store.transaction(() => {
+    for (const row of gone) ctx.store.deleteEntry(row.id);
+    todo.forEach((e, i) => {
+      const links = [...new Set(ownLinks(e).map((l) => r.entry(l.target)?.fm.id).filter((x): x is NonNullable<typeof x> => Boolean(x) && x !== e.fm.id))];
+      ctx.store.putEntry(
+        {
+          id: e.fm.id,
+          kind: e.fm.kind,
+          title: String(e.fm.title),
+          path: e.path,
+          aliases: e.fm.aliases ?? [],
+          summary: String(e.fm.summary ?? ''),
+          source_ref: e.fm.source_ref ?? [],
+          content_hash: e.fm.content_hash,
+          human_edited: e.humanEdited,
+          updated: e.fm.updated ?? Math.floor(Date.now() / 1000),
+        },
+        links,
+        vectors[i],
+      );
+      const ch = chunks.get(e.fm.id);
+      if (ch) ctx.store.putChunks(e.fm.id, null, ch.c, ch.v);
+    });
+  });
+  refreshIndex(ctx.paths);
+  return todo.length + gone.length;
+}

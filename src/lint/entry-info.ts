@@ -1,0 +1,156 @@
+import type { LoadedEntry } from '../emit/wiki.js';
+import { bodyHash, stringifyEntry } from '../entry/frontmatter.js';
+import { getSection } from '../entry/markers.js';
+import { linkKey } from '../entry/names.js';
+import { extractWikiLinks, linkTable, resolveLink, type WikiLinkRef } from '../parse/links.js';
+import type { Point } from '../diagnostics/message.js';
+import type { EntryFrontmatter } from '../types.js';
+import type { LintInput } from './types.js';
+
+/** 0-based line in the file text where the body starts (after the frontmatter). */
+export function bodyLineOffset(e: LoadedEntry): number {
+  const i = e.text.lastIndexOf(e.body.slice(0, 200));
+  if (i < 0) return 0;
+  return e.text.slice(0, i).split('\n').length - 1;
+}
+
+/** Place of a frontmatter key (`summary:`) in the file, or line 1. */
+export function keyPlace(e: LoadedEntry, key: string): Point {
+  const lines = e.text.split('\n');
+  for (let i = 1; i < lines.length; i++) {
+    const l = lines[i] ?? '';
+    if (l === '---') break;
+    if (l.startsWith(`${key}:`)) return { line: i + 1, column: 1 };
+  }
+  return { line: 1, column: 1 };
+}
+
+/** Place of a string inside the frontmatter (e.g. a source_ref item), else of its key. */
+export function valuePlace(e: LoadedEntry, key: string, value: string): Point {
+  const lines = e.text.split('\n');
+  for (let i = 1; i < lines.length; i++) {
+    const l = lines[i] ?? '';
+    if (l === '---') break;
+    const c = l.indexOf(value);
+    if (c >= 0) return { line: i + 1, column: c + 1 };
+  }
+  return keyPlace(e, key);
+}
+
+/** Where a body position is in the file. */
+export function filePoint(e: LoadedEntry, line: number, column: number): Point {
+  return { line: line + bodyLineOffset(e), column };
+}
+
+export function wikiFile(e: LoadedEntry): string {
+  return `wiki/${e.path}`;
+}
+
+/** The body without the regenerated backlinks section (links there do not count as links). */
+export function ownBody(body: string): string {
+  const open = '<!-- kb:backlinks -->';
+  const close = '<!-- /kb:backlinks -->';
+  const s = body.indexOf(open);
+  const end = s >= 0 ? body.indexOf(close, s) : -1;
+  if (s < 0 || end < 0) return body;
+  // Keep line numbers: blank out the section instead of cutting it.
+  return body.slice(0, s) + body.slice(s, end + close.length).replace(/[^\n]/g, ' ') + body.slice(end + close.length);
+}
+
+/** Wiki links of an entry outside its backlinks section. */
+export function ownLinks(e: LoadedEntry): WikiLinkRef[] {
+  return cached(linkCache, e, () => extractWikiLinks(ownBody(e.body)));
+}
+
+const linkCache = new WeakMap<LoadedEntry, WikiLinkRef[]>();
+function cached<K extends object, V>(map: WeakMap<K, V>, k: K, make: () => V): V {
+  let v = map.get(k);
+  if (v === undefined) {
+    v = make();
+    map.set(k, v);
+  }
+  return v;
+}
+
+/** Link resolution over the vault (Obsidian: base name or path, case-insensitive). */
+export interface Resolver {
+  /** Entry a link target names, if exactly one. */
+  entry(target: string): LoadedEntry | undefined;
+  /** Whether the target names any file in the vault (entry, attachment, index…). */
+  exists(target: string): boolean;
+  byPath: Map<string, LoadedEntry>;
+  byId: Map<string, LoadedEntry>;
+}
+
+const resolverCache = new WeakMap<LintInput, Resolver>();
+
+export function resolver(input: LintInput): Resolver {
+  return cached(resolverCache, input, () => makeResolver(input.entries, input.files));
+}
+
+export function makeResolver(entries: LoadedEntry[], files: string[]): Resolver {
+  const table = linkTable(files);
+  const byPath = new Map(entries.map((e) => [e.path as string, e]));
+  const byId = new Map(entries.map((e) => [e.fm.id as string, e]));
+  return {
+    byPath,
+    byId,
+    exists: (t) => resolveLink(t, table).length > 0,
+    entry: (t) => {
+      // As compile links: an entry wins over an attachment of the same name (`x.png.md` / `x.png`).
+      const hits = resolveLink(t, table).filter((h) => byPath.has(h));
+      return hits.length === 1 ? byPath.get(hits[0]!) : undefined;
+    },
+  };
+}
+
+/** Ids of the entries each entry links to (outside backlinks sections), and the reverse. */
+export function linkGraph(input: LintInput): { out: Map<string, Set<string>>; in: Map<string, Set<string>> } {
+  return cached(graphCache, input, () => {
+    const r = resolver(input);
+    const out = new Map<string, Set<string>>();
+    const inn = new Map<string, Set<string>>();
+    for (const e of input.entries) {
+      const set = new Set<string>();
+      for (const l of ownLinks(e)) {
+        const t = r.entry(l.target);
+        if (t && t.fm.id !== e.fm.id) set.add(t.fm.id);
+      }
+      out.set(e.fm.id, set);
+      for (const t of set) (inn.get(t) ?? inn.set(t, new Set()).get(t)!).add(e.fm.id);
+    }
+    return { out, in: inn };
+  });
+}
+const graphCache = new WeakMap<LintInput, { out: Map<string, Set<string>>; in: Map<string, Set<string>> }>();
+
+/** Link targets listed in the backlinks section, as link keys. */
+export function backlinkSectionTargets(body: string): string[] | null {
+  const s = getSection(body, 'backlinks');
+  if (s === null) return null;
+  return extractWikiLinks(s).map((l) => linkKey(l.target));
+}
+
+/**
+ * An entry file for examples and tests: frontmatter defaults filled in, `content_hash` computed
+ * from the body (so it counts as written by kb unless `edited` is set).
+ */
+export function exampleEntry(fm: Partial<EntryFrontmatter> & { title: string }, body: string, opts: { edited?: boolean } = {}): string {
+  const kind = fm.kind ?? 'concept';
+  const slug = fm.title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '');
+  const full: EntryFrontmatter = {
+    id: (fm.id ?? `${kind}/${slug}`) as EntryFrontmatter['id'],
+    kind,
+    aliases: [],
+    summary: `${fm.title} in one paragraph.`,
+    source_ref: [],
+    entities: [],
+    backlinks: [],
+    version: 1,
+    last_heal_timestamp: 0,
+    content_hash: '',
+    ...fm,
+  };
+  full.content_hash = opts.edited ? '0'.repeat(64) : bodyHash(body);
+  return stringifyEntry(full, body);
+}

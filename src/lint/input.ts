@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import type { KbConfig } from '../config/defaults.js';
+import type { Embedder } from '../embed/types.js';
+import { scanWiki } from '../emit/wiki.js';
+import { walkRaw } from '../ingest/index.js';
+import type { KbPaths } from '../kb/paths.js';
+import type { ModelClient } from '../model/client.js';
+import type { Store } from '../store/store.js';
+import { sha256 } from '../util/hash.js';
+import type { LintInput, RawState } from './types.js';
+
+export interface LoadOptions {
+  store?: Store | undefined;
+  embedder?: Embedder | undefined;
+  model?: ModelClient | undefined;
+  network?: boolean;
+  fetch?: typeof fetch;
+  signal?: AbortSignal | undefined;
+}
+
+/** Read the knowledge base as it is on disk now: every entry, every raw file with its hash. */
+export function loadLintInput(paths: KbPaths, config: KbConfig, opts: LoadOptions = {}): LintInput {
+  const scan = scanWiki(paths.wiki);
+  const walk = walkRaw(paths.raw, { ignore: config.ingest.ignore });
+  const raw: RawState[] = [];
+  for (const f of walk.files) {
+    let hash: string;
+    if (f.size > config.ingest.maxFileBytes) hash = '';
+    else {
+      try {
+        hash = sha256(readFileSync(f.absPath));
+      } catch {
+        continue;
+      }
+    }
+    raw.push({ path: f.path, absPath: f.absPath, hash });
+  }
+  const skippedRaw = new Set<string>();
+  if (opts.store) {
+    const now = new Map(raw.map((r) => [r.path, r.hash]));
+    for (const d of opts.store.allDocuments()) {
+      if (d.status !== 'ok' && d.status !== 'pending' && (now.get(d.raw_path) === d.hash || now.get(d.raw_path) === '')) skippedRaw.add(d.raw_path);
+    }
+  }
+  for (const r of raw) if (r.hash === '') skippedRaw.add(r.path);
+  const input: LintInput = {
+    paths,
+    config,
+    entries: scan.entries,
+    foreign: scan.foreign,
+    files: scan.files,
+    raw,
+    skippedRaw,
+    store: opts.store,
+    embedder: opts.embedder,
+    model: opts.model,
+    network: Boolean(opts.network),
+    signal: opts.signal,
+  };
+  if (opts.fetch) input.fetch = opts.fetch;
+  return input;
+}

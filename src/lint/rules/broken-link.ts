@@ -1,0 +1,47 @@
+import { exampleEntry, filePoint, resolver, wikiFile } from '../entry-info.js';
+import { extractWikiLinks } from '../../parse/links.js';
+import type { FindingDraft, LintRule } from '../types.js';
+
+export const brokenLink: LintRule = {
+  id: 'broken-link',
+  severity: 'error',
+  fixable: 'structural',
+  docs: 'A `[[link]]` must name a file in the vault (by file name or path, case-insensitively, as Obsidian resolves it). Heal points a broken link at the entry whose title or alias it names, or turns it into plain text.',
+  examples: {
+    pass: {
+      'wiki/concepts/Alpha.md': exampleEntry({ title: 'Alpha' }, '# Alpha\n\nSee [[Beta]] and [[concepts/Beta|the other one]].\n'),
+      'wiki/concepts/Beta.md': exampleEntry({ title: 'Beta' }, '# Beta\n\nBeta text.\n'),
+    },
+    fail: {
+      'wiki/concepts/Alpha.md': exampleEntry({ title: 'Alpha' }, '# Alpha\n\nSee [[Gamma]].\n'),
+    },
+    expect: ['wiki/concepts/Alpha.md:17:5'],
+  },
+  check(input) {
+    const r = resolver(input);
+    const out: FindingDraft[] = [];
+    for (const e of input.entries) {
+      for (const l of extractWikiLinks(e.body)) {
+        if (!l.target) continue;
+        if (r.exists(l.target)) continue;
+        const named = nameLookup(input.entries, l.target);
+        out.push({
+          file: wikiFile(e),
+          place: filePoint(e, l.line, l.column),
+          reason: `Unexpected link to \`${l.target}\` that names no file, expected a link to an entry in the wiki`,
+          note: named ? `point it at [[${named}]]` : 'link an existing entry or make it plain text',
+          data: { path: wikiFile(e), target: l.target },
+        });
+      }
+    }
+    return out;
+  },
+};
+
+/** File name (without .md) of the entry whose title or alias is `target`, if exactly one. */
+export function nameLookup(entries: { path: string; fm: { title: string; aliases?: string[] } }[], target: string): string | undefined {
+  const k = target.normalize('NFC').toLowerCase().trim();
+  const hits = entries.filter((e) => e.fm.title?.toLowerCase().trim() === k || (e.fm.aliases ?? []).some((a) => a.toLowerCase().trim() === k));
+  if (hits.length !== 1) return undefined;
+  return hits[0]!.path.replace(/\.md$/, '').split('/').pop();
+}

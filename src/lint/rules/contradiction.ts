@@ -1,0 +1,127 @@
+import type { LoadedEntry } from '../../emit/wiki.js';
+import { exampleEntry, filePoint, resolver, wikiFile } from '../entry-info.js';
+import { extractFacts, type Fact } from '../facts.js';
+import type { FindingDraft, LintInput, LintRule } from '../types.js';
+import { setSection } from '../../entry/markers.js';
+import { loadTemplate, renderTemplate, splitTemplate } from '../../model/templates.js';
+import { cosine } from '../similarity.js';
+
+/** With a model: how many of the most similar entry pairs it is asked about per run (answers are cached). */
+const MODEL_PAIRS = 8;
+const MODEL_MIN_SIMILARITY = 0.5;
+const ENTRY_CHARS = 6000;
+
+export const contradiction: LintRule = {
+  id: 'contradiction',
+  severity: 'warning',
+  fixable: 'content',
+  docs: 'Two entries that state different numbers or dates about the same subject ("founded in 1998" / "founded in 2001"), found by comparing the numbers each sentence states about a named subject. With a model (ANTHROPIC_API_KEY, not `--offline`), the most similar pairs of entries are also judged by Claude (template `lint-contradiction`; answers are cached). Heal asks the model to rewrite both so they agree with their sources and cite them; a separate judging call checks the rewrite against the sources.',
+  examples: {
+    pass: {
+      'wiki/concepts/Eiffel Tower.md': exampleEntry({ title: 'Eiffel Tower' }, '# Eiffel Tower\n\nThe Eiffel Tower is 330 metres tall.\n'),
+      'wiki/sources/Paris Trip.md': exampleEntry({ title: 'Paris Trip', kind: 'source', source_ref: ['raw/paris.md'] }, '# Paris Trip\n\nWe saw the [[Eiffel Tower]]; it is 330 metres tall.\n'),
+    },
+    fail: {
+      'wiki/concepts/Eiffel Tower.md': exampleEntry({ title: 'Eiffel Tower' }, '# Eiffel Tower\n\nThe Eiffel Tower is 330 metres tall.\n'),
+      'wiki/sources/Paris Trip.md': exampleEntry({ title: 'Paris Trip', kind: 'source', source_ref: ['raw/paris.md'] }, '# Paris Trip\n\nWe saw the [[Eiffel Tower]]. The Eiffel Tower is 300 metres tall.\n'),
+    },
+    expect: ['wiki/sources/Paris Trip.md:18:1'],
+  },
+  async check(input) {
+    const r = resolver(input);
+    const names = input.entries
+      .filter((e) => e.fm.kind === 'concept')
+      .flatMap((e) => [String(e.fm.title), ...(Array.isArray(e.fm.aliases) ? e.fm.aliases.map(String) : [])].map((name) => ({ name, title: String(e.fm.title) })));
+    const byKey = new Map<string, Fact[]>();
+    for (const e of input.entries) for (const f of extractFacts(e, names, r)) (byKey.get(f.key) ?? byKey.set(f.key, []).get(f.key)!).push(f);
+    const out: FindingDraft[] = [];
+    const seen = new Set<string>();
+    for (const facts of byKey.values()) {
+      for (let i = 0; i < facts.length; i++) {
+        for (let j = i + 1; j < facts.length; j++) {
+          const a = facts[i]!;
+          const b = facts[j]!;
+          if (a.entry === b.entry || a.value === b.value) continue;
+          // Both entries must not also agree on the other's value (a list of several figures).
+          if (facts.some((f) => f.entry === a.entry && f.value === b.value) || facts.some((f) => f.entry === b.entry && f.value === a.value)) continue;
+          const [first, second] = order(a, b);
+          const pair = `${first.entry.path}\u0000${second.entry.path}`;
+          if (seen.has(pair)) continue;
+          seen.add(pair);
+          out.push({
+            file: wikiFile(second.entry),
+            place: filePoint(second.entry, second.line, 1),
+            reason: `Unexpected ${second.value} for ${second.subject} (“${clip(second.sentence)}”), expected ${first.value} as ${wikiFile(first.entry)} says (“${clip(first.sentence)}”)`,
+            note: 'check the sources and correct one of them, or run `kb lint --heal` to have both rewritten from their sources on a branch',
+            data: { path: wikiFile(first.entry), other: wikiFile(second.entry), subject: first.subject, values: [first.value, second.value] },
+          });
+        }
+      }
+    }
+    if (input.model) out.push(...(await askModel(input, seen)));
+    return out;
+  },
+};
+
+/** Claude judges the most similar pairs the number check did not already flag. */
+async function askModel(input: LintInput, seen: Set<string>): Promise<FindingDraft[]> {
+  const model = input.model;
+  if (!model || !input.embedder || input.entries.length < 2) return [];
+  const entries = input.entries;
+  const vecs = await input.embedder.embed(entries.map((e) => `${e.fm.title}\n${e.fm.summary ?? ''}`), input.signal);
+  const pairs: { a: LoadedEntry; b: LoadedEntry; sim: number }[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    for (let j = i + 1; j < entries.length; j++) {
+      const a = entries[i]!;
+      const b = entries[j]!;
+      const va = vecs[i];
+      const vb = vecs[j];
+      if (!va || !vb) continue;
+      const [x, y] = rank(a) <= rank(b) ? [a, b] : [b, a];
+      if (seen.has(`${x.path}\u0000${y.path}`)) continue;
+      const sim = cosine(va, vb);
+      if (sim >= MODEL_MIN_SIMILARITY) pairs.push({ a: x, b: y, sim });
+    }
+  }
+  pairs.sort((p, q) => q.sim - p.sim);
+  const tpl = loadTemplate(input.paths.root, 'lint-contradiction');
+  const { system, input: inputPart } = splitTemplate(tpl.text);
+  const text = (e: LoadedEntry) => {
+    const t = `title: ${e.fm.title}\n\n${setSection(e.body, 'backlinks', null)}`.replace(/<(\/?)(entry)\b/gi, '&lt;$1$2');
+    return t.length > ENTRY_CHARS ? `${t.slice(0, ENTRY_CHARS)}\n[…cut]` : t;
+  };
+  const out: FindingDraft[] = [];
+  for (const { a, b } of pairs.slice(0, MODEL_PAIRS)) {
+    if (input.signal?.aborted) break;
+    let reply: string;
+    try {
+      const prompt = renderTemplate(inputPart, { first_path: wikiFile(a), first: text(a), second_path: wikiFile(b), second: text(b) });
+      reply = (await model.complete({ task: 'lint-contradiction', templateHash: tpl.hash, system, prompt, maxTokens: 400 }, input.signal)).text;
+    } catch {
+      continue;
+    }
+    if (!/<verdict>\s*contradiction\s*<\/verdict>/i.test(reply)) continue;
+    const subject = (/<subject>([\s\S]*?)<\/subject>/i.exec(reply)?.[1] ?? '').replace(/\s+/g, ' ').trim() || String(a.fm.title);
+    const why = (/<reason>([\s\S]*?)<\/reason>/i.exec(reply)?.[1] ?? '').replace(/\s+/g, ' ').trim();
+    out.push({
+      file: wikiFile(b),
+      place: { line: 1, column: 1 },
+      reason: `Unexpected disagreement with ${wikiFile(a)} about ${subject}${why ? ` (${clip(why)})` : ''}, expected entries that agree`,
+      note: 'check the sources and correct one of them, or run `kb lint --heal` to have both rewritten from their sources on a branch',
+      data: { path: wikiFile(a), other: wikiFile(b), subject, byModel: true },
+    });
+  }
+  return out;
+}
+
+function order(a: Fact, b: Fact): [Fact, Fact] {
+  return rank(a.entry) <= rank(b.entry) ? [a, b] : [b, a];
+}
+
+function rank(e: LoadedEntry): string {
+  return `${e.fm.kind === 'concept' ? 0 : e.fm.kind === 'source' ? 1 : 2}${e.path}`;
+}
+
+function clip(s: string): string {
+  return Array.from(s).length > 90 ? `${Array.from(s).slice(0, 89).join('')}…` : s;
+}

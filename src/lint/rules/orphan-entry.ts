@@ -1,0 +1,36 @@
+import { exampleEntry, linkGraph, wikiFile } from '../entry-info.js';
+import type { FindingDraft, LintRule } from '../types.js';
+
+export const orphanEntry: LintRule = {
+  id: 'orphan-entry',
+  severity: 'info',
+  fixable: false,
+  docs: 'An entry no other entry links to can only be found through the index or search. Link it from a related entry (the backlinks section does not count).',
+  examples: {
+    pass: {
+      'wiki/concepts/Alpha.md': exampleEntry({ title: 'Alpha' }, '# Alpha\n\nSee [[Beta]].\n'),
+      'wiki/concepts/Beta.md': exampleEntry({ title: 'Beta' }, '# Beta\n\nBack to [[Alpha]].\n'),
+    },
+    fail: {
+      'wiki/concepts/Alpha.md': exampleEntry({ title: 'Alpha' }, '# Alpha\n\nSee [[Beta]].\n'),
+      'wiki/concepts/Beta.md': exampleEntry({ title: 'Beta' }, '# Beta\n\nNothing here.\n'),
+    },
+    expect: ['wiki/concepts/Alpha.md:1:1'],
+  },
+  check(input) {
+    const g = linkGraph(input);
+    const out: FindingDraft[] = [];
+    if (input.entries.length < 2) return out;
+    for (const e of input.entries) {
+      if ((g.in.get(e.fm.id)?.size ?? 0) > 0) continue;
+      out.push({
+        file: wikiFile(e),
+        place: { line: 1, column: 1 },
+        reason: 'Unexpected entry that no other entry links to, expected at least one link to it',
+        note: `link [[${e.path.replace(/\.md$/, '').split('/').pop()}]] from a related entry`,
+        data: { path: wikiFile(e) },
+      });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,198 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { branches, compiledKb, exampleEntry, git, gitInit, GIT_ENV, SAMPLE_RAW, snapshot, today } from './heal-helpers.js';
+import { fixture, read, runKb, writeFile } from './helpers.js';
+import { heal } from '../src/heal/heal.js';
+import { closeKb, openKb } from '../src/kb/context.js';
+
+function edit(root: string, path: string, f: (s: string) => string): void {
+  writeFileSync(join(root, path), f(readFileSync(join(root, path), 'utf8')));
+}
+
+/** A compiled, committed knowledge base seeded with one problem of each structural kind. */
+async function seeded(): Promise<string> {
+  const root = await compiledKb({ ...SAMPLE_RAW, 'raw/old.md': '# Old Notes\n\nNotes about something that is no longer kept around here.\n' });
+  // broken-link (and the entry becomes edited by a person)
+  edit(root, 'wiki/sources/Green Tea.md', (s) => s.replace('## Source', 'See also [[No Such Entry]].\n\n## Source'));
+  // missing-backlink on Green Tea and Coffee; missing-summary
+  writeFile(
+    root,
+    'wiki/concepts/Tea Culture.md',
+    exampleEntry({ title: 'Tea Culture', summary: 'Tea Culture' }, '# Tea Culture\n\nTea culture in short.\n\nPeople drink [[Green Tea]] in the morning and [[Coffee]] in the afternoon.\n'),
+  );
+  // schema
+  edit(root, 'wiki/sources/Coffee.md', (s) => s.replace(/^version: \d+$/m, 'version: 0'));
+  // stale-entry
+  edit(root, 'raw/coffee.md', (s) => `${s}\nCold brew steeps for many hours.\n`);
+  // deleted-source
+  git(root, 'rm', '-q', 'raw/old.md');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'Seed problems');
+  // uncompiled-source, not even committed; and an edit the person has not committed
+  writeFile(root, 'raw/new.md', '# Herbal Infusions\n\nHerbal infusions are made from flowers, fruit or herbs rather than tea leaves.\n');
+  edit(root, 'wiki/sources/Green Tea.md', (s) => `${s}\nMy own note, not committed yet.\n`);
+  return root;
+}
+
+const d = today();
+
+describe('kb lint --heal', { timeout: 400_000 }, () => {
+  it('makes one reviewable branch per topic, leaves the checkout byte for byte, writes the changelog', async () => {
+    const root = await seeded();
+    const lint0 = await runKb(['lint', '--json'], { cwd: root, env: GIT_ENV });
+    const rules0 = new Set((JSON.parse(lint0.stdout) as { findings: { ruleId: string }[] }).findings.map((f) => f.ruleId));
+    for (const r of ['broken-link', 'missing-backlink', 'schema', 'missing-summary', 'uncompiled-source', 'deleted-source', 'stale-entry']) expect(rules0).toContain(r);
+
+    const before = snapshot(root);
+    const status = git(root, 'status', '--porcelain');
+    const head = git(root, 'rev-parse', 'HEAD');
+    const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.code).toBe(0);
+    expect(branches(root)).toEqual([`heal/frontmatter-${d}`, `heal/links-${d}`, `heal/sources-${d}`, 'main']);
+
+    // The person's checkout: same branch, same HEAD, same bytes, same status (plus changelog/).
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(head);
+    expect(git(root, 'branch', '--show-current').trim()).toBe('main');
+    expect(snapshot(root)).toEqual(before);
+    expect(git(root, 'status', '--porcelain').replace(/^\?\? changelog\/\n/m, '')).toBe(status);
+    expect(git(root, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+
+    // Each branch: one [Heal] commit on top of HEAD, versions bumped, heal timestamp set, re-lint clean.
+    const rulesOf: Record<string, string[]> = {
+      frontmatter: ['schema', 'missing-summary'],
+      links: ['broken-link', 'missing-backlink'],
+      sources: ['uncompiled-source', 'stale-entry', 'deleted-source'],
+    };
+    for (const [topic, rules] of Object.entries(rulesOf)) {
+      const b = `heal/${topic}-${d}`;
+      expect(git(root, 'rev-list', '--count', `main..${b}`).trim()).toBe('1');
+      expect(git(root, 'log', '-1', '--format=%s', b)).toMatch(/^\[Heal\] /);
+      const changed = git(root, 'diff', '--name-only', `main...${b}`).split('\n').filter((f) => f.startsWith('wiki/sources/') || f.startsWith('wiki/concepts/'));
+      expect(changed.length).toBeGreaterThan(0);
+      const wt = mkdtempSync(join(tmpdir(), 'kb-branch-'));
+      git(root, 'worktree', 'add', '-q', '--detach', join(wt, 'b'), b);
+      for (const f of changed) {
+        if (!existsSync(join(wt, 'b', f))) continue;
+        const text = read(join(wt, 'b'), f);
+        expect(text).toMatch(/^last_heal_timestamp: [1-9]\d*$/m);
+        let was: string | undefined;
+        try {
+          was = git(root, 'show', `main:${f}`).match(/^version: (\d+)$/m)?.[1];
+        } catch {
+          was = undefined; // a new entry
+        }
+        if (was) expect(Number(text.match(/^version: (\d+)$/m)?.[1])).toBeGreaterThan(Number(was));
+      }
+      const relint = await runKb(['lint', '--json', '--rule', rules.join(',')], { cwd: join(wt, 'b'), env: GIT_ENV });
+      expect((JSON.parse(relint.stdout) as { findings: unknown[] }).findings).toEqual([]);
+      git(root, 'worktree', 'remove', '--force', join(wt, 'b'));
+    }
+    // The new raw file went onto the sources branch with its entry; the person's edit is not on any branch.
+    expect(git(root, 'show', `heal/sources-${d}:raw/new.md`)).toContain('Herbal infusions');
+    expect(git(root, 'ls-tree', '-r', '--name-only', `heal/sources-${d}`)).toMatch(/^wiki\/sources\/Herbal Infusions\.md$/m);
+    expect(git(root, 'ls-tree', '-r', '--name-only', `heal/sources-${d}`)).not.toMatch(/Old Notes/);
+    expect(git(root, 'show', `heal/links-${d}:wiki/sources/Green Tea.md`)).not.toContain('My own note');
+    expect(git(root, 'show', `heal/links-${d}:wiki/sources/Green Tea.md`)).not.toContain('[[No Such Entry]]');
+
+    const log = read(root, `changelog/${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}.md`);
+    for (const t of ['frontmatter', 'links', 'sources']) expect(log).toContain(`heal/${t}-${d}`);
+    expect(log).toMatch(/Re-lint on the branch: \d+ → 0 findings/);
+    expect(log).toContain('broken-link');
+    expect(log).toContain('git merge heal/links-');
+
+    // Same findings again today: no new branch, the changelog says where they are.
+    const again = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
+    expect(again.code).toBe(0);
+    expect(branches(root)).toEqual([`heal/frontmatter-${d}`, `heal/links-${d}`, `heal/sources-${d}`, 'main']);
+    expect(again.stdout).toContain('already made today');
+  }, 400_000);
+
+  it('says how to get a git repository when there is none', async () => {
+    const root = fixture({ 'wiki/concepts/A.md': exampleEntry({ title: 'A' }, '# A\n\nSee [[Nowhere]].\n') });
+    const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('git init');
+  });
+
+  it('exits 0 quietly with nothing to do', async () => {
+    const root = fixture({ 'wiki/concepts/A.md': exampleEntry({ title: 'A' }, '# A\n\nText.\n') });
+    gitInit(root);
+    const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(branches(root)).toEqual(['main']);
+  });
+
+  it('--dry-run prints the plan and writes nothing', async () => {
+    const root = fixture({
+      'wiki/concepts/A.md': exampleEntry({ title: 'A' }, '# A\n\nSee [[Nowhere]].\n'),
+    });
+    gitInit(root);
+    const before = snapshot(root);
+    const r = await runKb(['lint', '--heal', '--dry-run'], { cwd: root, env: GIT_ENV });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`would make \`heal/links-${d}\``);
+    expect(branches(root)).toEqual(['main']);
+    expect(existsSync(join(root, 'changelog'))).toBe(false);
+    expect(snapshot(root)).toEqual(before);
+  });
+
+  it('--merge merges a clean branch and refreshes the store and index', async () => {
+    const root = await compiledKb(SAMPLE_RAW);
+    edit(root, 'wiki/sources/Coffee.md', (s) => s.replace('## Source', 'Compare [[Nowhere Else]] and [[green tea]].\n\n## Source'));
+    git(root, 'commit', '-q', '-am', 'a broken link');
+    const r = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('merged into the current branch');
+    expect(git(root, 'log', '-1', '--format=%s', 'main')).toMatch(/\[Heal\]|Merge/);
+    expect(read(root, 'wiki/sources/Coffee.md')).not.toContain('[[Nowhere Else]]');
+    expect(read(root, 'wiki/sources/Green Tea.md')).toContain('[[Coffee]]');
+    expect(git(root, 'status', '--porcelain').replace(/^\?\? changelog\/\n/m, '')).toBe('');
+    const after = await runKb(['lint', '--json', '--rule', 'broken-link,missing-backlink'], { cwd: root, env: GIT_ENV });
+    expect((JSON.parse(after.stdout) as { findings: unknown[] }).findings).toEqual([]);
+  });
+
+  it('waits for nobody: a held lock is an error naming the holder', async () => {
+    const root = fixture({ 'wiki/concepts/A.md': exampleEntry({ title: 'A' }, '# A\n\nSee [[Nowhere]].\n') });
+    gitInit(root);
+    writeFile(root, '.kb/lock', JSON.stringify({ pid: process.pid, host: (await import('node:os')).hostname(), command: 'compile', started: 1 }));
+    const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('kb compile');
+    expect(branches(root)).toEqual(['main']);
+  });
+
+  it('after an interrupted run: no stray worktree, no half-made branch, and the next run is clean', async () => {
+    const root = fixture({ 'wiki/concepts/A.md': exampleEntry({ title: 'A' }, '# A\n\nSee [[Nowhere]].\n') });
+    gitInit(root);
+    // What a killed heal leaves: a worktree with uncommitted work, and its lock (its pid is gone).
+    git(root, 'worktree', 'add', '-q', '--detach', join(root, '.kb/heal/heal_links-x'), 'HEAD');
+    writeFile(root, '.kb/heal/heal_links-x/wiki/concepts/A.md', 'half-written');
+    writeFile(root, '.kb/lock', JSON.stringify({ pid: 2 ** 22 + 17, host: (await import('node:os')).hostname(), command: 'lint --heal', started: 1 }));
+    const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV });
+    expect(r.code).toBe(0);
+    expect(git(root, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+    expect(existsSync(join(root, '.kb/heal/heal_links-x'))).toBe(false);
+    expect(branches(root)).toEqual([`heal/links-${d}`, 'main']);
+    expect(git(root, 'show', `heal/links-${d}:wiki/concepts/A.md`)).not.toContain('half-written');
+    expect(existsSync(join(root, '.kb/lock'))).toBe(false);
+  });
+
+  it('interrupted in the middle of a branch: nothing committed, no branch, no worktree left', async () => {
+    const root = fixture({ 'wiki/concepts/A.md': exampleEntry({ title: 'A' }, '# A\n\nSee [[Nowhere]].\n') });
+    gitInit(root);
+    const ctx = openKb(root, { env: { ...process.env, ...GIT_ENV } });
+    const stop = new AbortController();
+    try {
+      await expect(heal(ctx, { signal: stop.signal, onStep: () => stop.abort() })).rejects.toThrow(/interrupted/i);
+    } finally {
+      closeKb(ctx);
+    }
+    expect(branches(root)).toEqual(['main']);
+    expect(git(root, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+    expect(git(root, 'status', '--porcelain')).toBe('');
+  });
+});
