@@ -283,7 +283,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     const row = store.getEntry(e.fm.id);
     let links: string[];
     if (row && row.content_hash === e.fm.content_hash && !e.humanEdited) links = store.linksFrom(e.fm.id);
-    else links = extractWikiLinks(e.body).map((l) => lookup(l.target)?.id).filter((x): x is string => Boolean(x));
+    else links = extractWikiLinks(setSection(e.body, 'backlinks', null)).map((l) => lookup(l.target)?.id).filter((x): x is string => Boolean(x));
     const f: Final = { id: e.fm.id as EntryId, kind: e.fm.kind, title: e.fm.title, path: pathOf.get(e.fm.id) ?? e.path, fm: { ...e.fm }, body: e.body, links: new Set(links), humanEdited: e.humanEdited, rendered: false, old: e };
     finals.set(e.fm.id, f);
   }

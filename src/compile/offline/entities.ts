@@ -266,6 +266,7 @@ function pickSnippets(sents: Sentence[], names: string[]): string[] {
   const hits: { s: string; score: number; i: number }[] = [];
   sents.forEach(({ s, lower }, i) => {
     if (s.length < 12 || !keys.some((n) => lower.includes(n))) return;
+    if (/^\s*;|\s;\s.*\s;\s/.test(s)) return; // a table row, not a sentence
     let score = 0;
     if (defining.some((re) => re.test(lower))) score += 3;
     if (/是|指|即|称为/.test(s)) score += 1;
