@@ -6,16 +6,18 @@
  * The last line of output is one JSON object with the figures.
  *
  * Options: --dataset <dir> (required), --limit <n> questions, --budget <tokens> (default: config),
- * --keep (keep the temporary knowledge base and print where), --tuning '<json>' (ranking knobs).
+ * --keep (keep the temporary knowledge base and print where), --kb <dir> (use this knowledge base
+ * folder, compiled there once and reused by later runs), --tuning '<json>' (ranking knobs),
+ * --pack '<json>' (packing knobs).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compile } from '../src/compile/compile.js';
 import { closeKb, openKb } from '../src/kb/context.js';
 import { retrieve, type Tuning } from '../src/ask/retrieve.js';
-import { packContext, unescapeXml } from '../src/ask/pack.js';
+import { packContext, unescapeXml, type PackOptions } from '../src/ask/pack.js';
 import { countTokens } from '../src/text/tokens.js';
 import { searchTerms } from '../src/text/search.js';
 
@@ -34,6 +36,8 @@ const { values } = parseArgs({
     budget: { type: 'string' },
     keep: { type: 'boolean' },
     tuning: { type: 'string' },
+    pack: { type: 'string' },
+    kb: { type: 'string' },
   },
   allowPositionals: true,
 });
@@ -44,6 +48,7 @@ if (!values.dataset) {
 const dataset = resolve(values.dataset);
 const name = dataset.split('/').filter(Boolean).pop() ?? dataset;
 const tuning = values.tuning ? (JSON.parse(values.tuning) as Partial<Tuning>) : {};
+const packOpts = values.pack ? (JSON.parse(values.pack) as Omit<PackOptions, 'budget'>) : {};
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
 const norm = (s: string) => s.normalize('NFKC').replace(/\s+/g, ' ').toLowerCase();
@@ -66,15 +71,18 @@ if (values.limit) questions = questions.slice(0, Number(values.limit));
 const goldOf = (q: Question) => new Set(q.docs?.length ? q.docs : [q.doc]);
 
 // --- Compile raw/ offline into a temporary knowledge base (raw/ is a symlink, never a copy).
-const root = mkdtempSync(join(tmpdir(), `kb-bench-${name}-`));
-symlinkSync(join(dataset, 'raw'), join(root, 'raw'), 'dir');
+const root = values.kb ? resolve(values.kb) : mkdtempSync(join(tmpdir(), `kb-bench-${name}-`));
+if (!existsSync(join(root, 'raw'))) {
+  mkdirSync(root, { recursive: true });
+  symlinkSync(join(dataset, 'raw'), join(root, 'raw'), 'dir');
+}
 const ctx = openKb(root, { env: {} });
 const budgetDefault = values.budget ? Number(values.budget) : ctx.config.ask.budget;
 const tc = performance.now();
 const report = await compile(ctx, {});
 const compileMs = performance.now() - tc;
 const counts = ctx.store.counts();
-log(`${name}: compiled ${report.new} documents into ${counts.entries} entries (${report.concepts.created} concepts), ${counts.chunks} chunks, ${counts.links} links in ${(compileMs / 1000).toFixed(1)} s`);
+log(`${name}: compiled ${report.new} new documents (${report.unchanged} unchanged) into ${counts.entries} entries (${report.concepts.created} concepts), ${counts.chunks} chunks, ${counts.links} links in ${(compileMs / 1000).toFixed(1)} s`);
 const entryOfRaw = new Map(ctx.store.allDocuments().map((d) => [d.entry_id ?? '', d.raw_path]));
 
 // --- kb retrieval + packing.
@@ -97,9 +105,9 @@ for (const q of questions) {
   if (r.entries.slice(0, 5).some((e) => gold.has(entryOfRaw.get(e.id) ?? ''))) hit5++;
   const firstGold = r.entries.findIndex((e) => gold.has(entryOfRaw.get(e.id) ?? ''));
   if (firstGold >= 0) mrr += 1 / (firstGold + 1);
-  const p1 = packContext(ctx.store, r, { budget: 1000 });
-  const p4 = packContext(ctx.store, r, { budget: 4000 });
-  const pd = budgetDefault === 4000 ? p4 : packContext(ctx.store, r, { budget: budgetDefault });
+  const p1 = packContext(ctx.store, r, { ...packOpts, budget: 1000 });
+  const p4 = packContext(ctx.store, r, { ...packOpts, budget: 4000 });
+  const pd = budgetDefault === 4000 ? p4 : packContext(ctx.store, r, { ...packOpts, budget: budgetDefault });
   ctxTokens.push(pd.tokens);
   const a1 = hasAnswer(unescapeXml(p1.xml), q.answers);
   const a4 = hasAnswer(unescapeXml(p4.xml), q.answers);
@@ -179,7 +187,7 @@ for (const q of questions) {
 }
 
 if (values.keep) log(`knowledge base kept at ${root}`);
-else rmSync(root, { recursive: true, force: true });
+else if (!values.kb) rmSync(root, { recursive: true, force: true });
 const n = questions.length || 1;
 if (byType.size > 1) for (const [ty, v] of byType) log(`  ${ty || '(none)'}: ${v.n} questions, answerRecall1k ${r3(v.rec1k / v.n)}, answerRecall4k ${r3(v.rec4k / v.n)}`);
 log(`  compile ${(compileMs / 1000).toFixed(1)} s; retrieval median ${quantile(retrievalMs, 0.5).toFixed(1)} ms`);

@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import type { CliRuntime } from '../main.js';
 import { defineCompile } from './compile.js';
+import { defineAsk } from './ask.js';
+import { defineSearch } from './search.js';
+import { defineContext } from './context.js';
 import { defineInit } from './init.js';
 import { defineLint } from './lint.js';
 import { defineMcp } from './mcp.js';
@@ -8,4 +11,4 @@ import { defineStatus } from './status.js';
 import { defineWatch } from './watch.js';
 
 /** Every command's definition (options and help). Implementations load lazily in their actions. */
-export const COMMANDS: ((program: Command, rt: CliRuntime) => void)[] = [defineCompile, defineInit, defineLint, defineStatus, defineWatch, defineMcp];
+export const COMMANDS: ((program: Command, rt: CliRuntime) => void)[] = [defineCompile, defineAsk, defineSearch, defineContext, defineInit, defineLint, defineStatus, defineWatch, defineMcp];

@@ -1,0 +1,91 @@
+import type { KbContext } from '../kb/context.js';
+import type { ModelClient } from '../model/client.js';
+import { expandQuery, modelAnswer, offlineAnswer, type Citation, type DraftAnswer } from './answer.js';
+import { AnswerCache, wikiVersion } from './cache.js';
+import { packContext, type PackedContext } from './pack.js';
+import { retrieve, type Retrieval } from './retrieve.js';
+
+export interface AskOptions {
+  budget?: number;
+  /** The model client; undefined (no key, or --offline) gives the extractive answer. */
+  model?: ModelClient | undefined;
+  /** Use the answer cache (default true). */
+  cache?: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+export interface AskResult {
+  question: string;
+  answer: string;
+  citations: Citation[];
+  mode: 'offline' | 'model';
+  model?: string;
+  /** Keyword queries the model expanded the question into. */
+  queries: string[];
+  context: { tokens: number; budget: number; entries: number; passages: number };
+  timings: { expandMs: number; retrieveMs: number; packMs: number; answerMs: number; totalMs: number };
+  /** Served from the answer cache. */
+  cached: boolean;
+  wikiVersion: string;
+  /** What went wrong on the way (the model failed and the extractive answer stands in). */
+  warnings?: string[];
+}
+
+/** Question → (expand) → retrieve → pack → answer; cached by question and wiki version. */
+export async function ask(ctx: KbContext, question: string, opts: AskOptions = {}): Promise<AskResult & { packed?: PackedContext; retrieval?: Retrieval }> {
+  const t0 = performance.now();
+  const budget = opts.budget ?? ctx.config.ask.budget;
+  const version = wikiVersion(ctx.store);
+  const settings = JSON.stringify({ budget, model: opts.model?.model ?? 'offline' });
+  const useCache = opts.cache !== false;
+  const cache = useCache ? AnswerCache.open(ctx.paths, ctx.config.ask.cacheTtlSeconds) : undefined;
+  try {
+    const key = AnswerCache.key(question, settings, version);
+    const hit = cache?.get<AskResult>(key);
+    if (hit) return { ...hit, question, cached: true, timings: { ...hit.timings, totalMs: performance.now() - t0 } };
+
+    let queries: string[] = [];
+    const t1 = performance.now();
+    const warnings: string[] = [];
+    if (opts.model) {
+      try {
+        queries = await expandQuery(opts.model, ctx.paths.root, question, opts.signal);
+      } catch (err) {
+        if (opts.signal?.aborted) throw err;
+        warnings.push(`Query expansion failed (${(err as Error).message}); searched with the question alone.`);
+      }
+    }
+    const t2 = performance.now();
+    const retrieval = await retrieve(ctx, question, { queries, signal: opts.signal });
+    const t3 = performance.now();
+    const packed = packContext(ctx.store, retrieval, { budget });
+    const t4 = performance.now();
+    let draft: DraftAnswer;
+    try {
+      draft = opts.model ? await modelAnswer(opts.model, ctx.paths.root, question, packed, opts.signal) : offlineAnswer(question, packed);
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      warnings.push(`The model failed (${(err as Error).message}); this is the extractive answer.`);
+      draft = offlineAnswer(question, packed);
+    }
+    const t5 = performance.now();
+    const result: AskResult = {
+      question,
+      answer: draft.text,
+      citations: draft.citations,
+      mode: draft.mode,
+      ...(draft.model ? { model: draft.model } : {}),
+      queries,
+      context: { tokens: packed.tokens, budget, entries: packed.entries.length, passages: packed.entries.reduce((n, e) => n + e.passages.length, 0) },
+      timings: { expandMs: t2 - t1, retrieveMs: t3 - t2, packMs: t4 - t3, answerMs: t5 - t4, totalMs: t5 - t0 },
+      cached: false,
+      wikiVersion: version,
+      ...(warnings.length ? { warnings } : {}),
+    };
+    // A fallback answer is not worth keeping: the next try may reach the model.
+    if (!warnings.length) cache?.put(key, question, version, result);
+    return { ...result, packed, retrieval };
+  } finally {
+    cache?.close();
+  }
+}

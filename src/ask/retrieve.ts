@@ -1,0 +1,428 @@
+import type { KbContext } from '../kb/context.js';
+import type { ChunkRow, EntryRow, Store } from '../store/store.js';
+import { searchTerms } from '../text/search.js';
+import { EN_STOP } from '../compile/offline/stopwords.js';
+import { sentences } from '../text/segment.js';
+
+/** Why a result is there: found by keywords, by meaning, or by following a link from a top entry. */
+export type Via = 'bm25' | 'vector' | 'hop';
+
+export interface EntryHit {
+  id: string;
+  kind: string;
+  title: string;
+  /** Path under wiki/. */
+  path: string;
+  summary: string;
+  sourceRef: string[];
+  updated: number;
+  score: number;
+  via: Via[];
+  /** For hop results: the top entry it was reached from. */
+  hopFrom?: string;
+}
+
+export interface PassageHit {
+  chunkId: number;
+  entryId: string;
+  title: string;
+  /** The raw file the passage comes from (source entries), or null (concept/answer bodies). */
+  rawPath: string | null;
+  heading: string;
+  text: string;
+  tokens: number;
+  line: number;
+  score: number;
+  via: Via[];
+}
+
+export interface Retrieval {
+  query: string;
+  terms: string[];
+  entries: EntryHit[];
+  passages: PassageHit[];
+  timings: { ftsMs: number; vectorMs: number; hopMs: number; totalMs: number };
+}
+
+export interface RetrieveOptions {
+  /** Extra keyword queries (e.g. the model's Chinese + English expansion); OR-ed with the question. */
+  queries?: string[];
+  /** Entries to return. */
+  limit?: number;
+  /** Passages to return. */
+  passageLimit?: number;
+  /** Follow links and backlinks from the top entries (default true). */
+  hop?: boolean;
+  /** Use vectors (default true). */
+  vectors?: boolean;
+  signal?: AbortSignal | undefined;
+  tuning?: Partial<Tuning>;
+}
+
+/** The knobs of ranking, tuned on the benchmark sets (bench/retrieval.ts). */
+export interface Tuning {
+  /** Reciprocal rank fusion constant. */
+  rrfK: number;
+  /** Candidates taken from each list. */
+  depth: number;
+  bm25Weight: number;
+  vectorWeight: number;
+  /** Weight of the entry-level lists (titles/summaries) against the chunk lists. */
+  entryListWeight: number;
+  /** Top entries the hop starts from. */
+  hopSeeds: number;
+  /** Share of a seed's score a linked entry inherits. */
+  hopDecay: number;
+  /** Neighbours taken per seed. */
+  hopFanout: number;
+  /** How much a passage's rank follows its entry's score. */
+  entryBoost: number;
+  /** Share of the hop gain for a linked entry the question's terms did not find. */
+  hopUnseen: number;
+  /** The entry keyword list matches titles and aliases only (summaries are in the chunks anyway). */
+  titlesOnly: boolean;
+  /** The passage of an entry named in the seed's best sentence comes right after the seed's passage. */
+  bridgePassages: boolean;
+  /** Search entry vectors (titles + summaries) as a list of their own. */
+  entryVectors: boolean;
+  /** Neighbours of a seed examined at most. */
+  hopExamine: number;
+  /** Weight of concept entries against sources and answers. */
+  conceptWeight: number;
+  /** Kinds of entries the hop may reach (default all). */
+  hopKinds?: string[];
+}
+
+export const DEFAULT_TUNING: Tuning = {
+  rrfK: 10,
+  depth: 60,
+  bm25Weight: 1,
+  vectorWeight: 0.15,
+  entryListWeight: 0.15,
+  titlesOnly: true,
+  hopSeeds: 3,
+  hopDecay: 0.5,
+  hopFanout: 4,
+  hopUnseen: 0.6,
+  hopKinds: ['source', 'answer'],
+  entryBoost: 3,
+  conceptWeight: 0.5,
+  entryVectors: false,
+  bridgePassages: true,
+  hopExamine: 60,
+};
+
+/** The query's search terms, deduplicated, English function words dropped (BM25 gives them ~0 anyway). */
+export function queryTerms(texts: string[]): string[] {
+  const out = new Set<string>();
+  for (const t of texts) for (const term of searchTerms(t)) if (!EN_STOP.has(term)) out.add(term);
+  if (out.size === 0) for (const t of texts) for (const term of searchTerms(t)) out.add(term);
+  return [...out];
+}
+
+/** An FTS5 MATCH expression with OR semantics: every term quoted, so no term is read as syntax. */
+export function matchExpression(terms: string[]): string {
+  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+}
+
+interface Ranked {
+  key: number;
+  rank: number;
+}
+
+function rrf(lists: { items: Ranked[]; weight: number }[], k: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const l of lists) for (const it of l.items) out.set(it.key, (out.get(it.key) ?? 0) + l.weight / (k + it.rank));
+  return out;
+}
+
+/**
+ * Hybrid retrieval: BM25 (FTS5, OR of the terms) and vector KNN (sqlite-vec) over chunks and over
+ * entry titles/summaries, fused by reciprocal rank; then one hop along links and backlinks from
+ * the top entries, so that the second entry of a two-step question comes along.
+ */
+export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'>, question: string, opts: RetrieveOptions = {}): Promise<Retrieval> {
+  const t0 = performance.now();
+  const tune: Tuning = { ...DEFAULT_TUNING, ...opts.tuning };
+  const { store } = ctx;
+  const limit = opts.limit ?? 10;
+  const passageLimit = opts.passageLimit ?? 30;
+  const terms = queryTerms([question, ...(opts.queries ?? [])]);
+  const timings = { ftsMs: 0, vectorMs: 0, hopMs: 0, totalMs: 0 };
+
+  // --- Keyword lists.
+  const chunkBm25: Ranked[] = [];
+  const entryBm25: Ranked[] = [];
+  if (terms.length) {
+    const expr = matchExpression(terms);
+    const c = store.db
+      .prepare(`SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?`)
+      .all(expr, tune.depth) as { id: number }[];
+    c.forEach((r, i) => chunkBm25.push({ key: r.id, rank: i + 1 }));
+    const e = store.db
+      .prepare(`SELECT rowid AS id FROM entries_fts WHERE entries_fts MATCH ? ORDER BY bm25(entries_fts, 3.0, 1.0) LIMIT ?`)
+      .all(tune.titlesOnly ? `{title} : (${expr})` : expr, tune.depth) as { id: number }[];
+    e.forEach((r, i) => entryBm25.push({ key: r.id, rank: i + 1 }));
+  }
+  const t1 = performance.now();
+  timings.ftsMs = t1 - t0;
+
+  // --- Vector lists.
+  const chunkVec: Ranked[] = [];
+  const entryVec: Ranked[] = [];
+  if (opts.vectors !== false && question.trim()) {
+    const [v] = await ctx.embedder.embed([[question, ...(opts.queries ?? [])].join('\n')], opts.signal);
+    if (v) {
+      const k = Math.min(4096, tune.depth);
+      const c = store.db.prepare(`SELECT rowid AS id FROM vec_chunks WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(v, k) as { id: number }[];
+      c.forEach((r, i) => chunkVec.push({ key: Number(r.id), rank: i + 1 }));
+      if (tune.entryVectors) {
+        const e = store.db.prepare(`SELECT rowid AS id FROM vec_entries WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(v, k) as { id: number }[];
+        e.forEach((r, i) => entryVec.push({ key: Number(r.id), rank: i + 1 }));
+      }
+    }
+  }
+  const t2 = performance.now();
+  timings.vectorMs = t2 - t1;
+
+  // --- Fuse chunks; then entries from their chunks' ranks and their own lists.
+  const chunkScore = rrf(
+    [
+      { items: chunkBm25, weight: tune.bm25Weight },
+      { items: chunkVec, weight: tune.vectorWeight },
+    ],
+    tune.rrfK,
+  );
+  const chunks = new Map<number, ChunkRow>();
+  const ids = [...chunkScore.keys()];
+  for (let i = 0; i < ids.length; i += 500) {
+    const part = ids.slice(i, i + 500);
+    const got = store.db.prepare(`SELECT * FROM chunks WHERE id IN (${part.map(() => '?').join(',')})`).all(...part) as ChunkRow[];
+    for (const c of got) chunks.set(c.id, c);
+  }
+  for (const id of ids) if (!chunks.has(id)) chunkScore.delete(id);
+  const rowidCache = new Map<string, number | undefined>();
+  const entryRowid = (id: string): number | undefined => {
+    if (!rowidCache.has(id)) rowidCache.set(id, store.entryRowid(id));
+    return rowidCache.get(id);
+  };
+  const bestRank = (items: Ranked[]): Ranked[] => {
+    const seen = new Map<number, number>();
+    for (const it of items) {
+      const c = chunks.get(it.key);
+      if (!c) continue;
+      const r = entryRowid(c.entry_id);
+      if (r !== undefined && !seen.has(r)) seen.set(r, seen.size + 1);
+    }
+    return [...seen].map(([key, rank]) => ({ key, rank }));
+  };
+  const entryScore = rrf(
+    [
+      { items: bestRank(chunkBm25), weight: tune.bm25Weight },
+      { items: bestRank(chunkVec), weight: tune.vectorWeight },
+      { items: entryBm25, weight: tune.bm25Weight * tune.entryListWeight },
+      { items: entryVec, weight: tune.vectorWeight * tune.entryListWeight },
+    ],
+    tune.rrfK,
+  );
+  const via = new Map<number, Set<Via>>();
+  const mark = (items: Ranked[], v: Via) => {
+    for (const it of items) (via.get(it.key) ?? via.set(it.key, new Set()).get(it.key)!).add(v);
+  };
+  mark(bestRank(chunkBm25), 'bm25');
+  mark(entryBm25, 'bm25');
+  mark(bestRank(chunkVec), 'vector');
+  mark(entryVec, 'vector');
+
+  const rows = new Map<number, EntryRow>();
+  for (const [rowid, sc] of entryScore) {
+    const e = store.entryByRowid(rowid);
+    if (!e) entryScore.delete(rowid);
+    else {
+      rows.set(rowid, e);
+      // Concept pages gather what several sources say: useful as a map, rarely the answer itself.
+      if (e.kind === 'concept') entryScore.set(rowid, sc * tune.conceptWeight);
+    }
+  }
+
+  // --- One hop along links and backlinks from the top entries. A linked entry inherits part of
+  // its seed's score (more if the question's terms also found it), but never outranks its seed.
+  const hopFrom = new Map<number, string>();
+  /** Entries named in the seed's sentence that matches the question: their passage follows the seed's. */
+  const bridged = new Map<number, { seed: string; ratio: number }>();
+  if (opts.hop !== false && tune.hopSeeds > 0) {
+    const seeds = [...entryScore].sort((a, b) => b[1] - a[1]).slice(0, tune.hopSeeds);
+    const termSet = new Set(terms);
+    const first = new Map(entryScore);
+    for (const [seedRow, seedScore] of seeds) {
+      const seed = rows.get(seedRow)!;
+      const neighbours = [...new Set([...store.linksFrom(seed.id), ...store.linksTo(seed.id)])];
+      // The sentences of the seed's best passage, by how much they share with the question: a
+      // link named in the sentence that matches the question is the bridge to the next entry.
+      const seedChunk = bestChunkIn(seed.id, chunks, chunkScore) ?? store.chunksOfEntry(seed.id)[0];
+      const said = (seedChunk ? sentences(seedChunk.text) : []).map((t) => ({
+        text: t.toLowerCase(),
+        overlap: new Set(searchTerms(t).filter((x) => termSet.has(x))).size,
+      }));
+      const mention = (row: EntryRow): number => {
+        const names = [row.title, row.title.replace(/\s*\([^)]*\)\s*$/, ''), ...row.aliases].map((n) => n.toLowerCase()).filter((n) => n.length >= 2);
+        let best = 0;
+        for (const x of said) if (x.overlap > best && names.some((n) => x.text.includes(n))) best = x.overlap;
+        return best;
+      };
+      const cands: { rowid: number; row: EntryRow; own: number; overlap: number; mention: number }[] = [];
+      // Ids start with their kind; a concept seed may have hundreds of backlinks, so look at a bounded number.
+      const reachable = neighbours.filter((nid) => !tune.hopKinds || tune.hopKinds.includes(nid.slice(0, nid.indexOf('/'))));
+      reachable.sort((a, b) => (first.get(entryRowid(b) ?? -1) ?? 0) - (first.get(entryRowid(a) ?? -1) ?? 0));
+      for (const nid of reachable.slice(0, tune.hopExamine)) {
+        const r = entryRowid(nid);
+        if (r === undefined || r === seedRow) continue;
+        const row = rows.get(r) ?? store.getEntry(nid);
+        if (!row) continue;
+        if (tune.hopKinds && !tune.hopKinds.includes(row.kind)) continue;
+        const overlap = new Set(searchTerms(`${row.title} ${row.aliases.join(' ')} ${row.summary}`).filter((t) => termSet.has(t))).size;
+        cands.push({ rowid: r, row, own: first.get(r) ?? 0, overlap, mention: mention(row) });
+      }
+      cands.sort((a, b) => b.mention - a.mention || b.own - a.own || b.overlap - a.overlap || kindOrder(a.row.kind) - kindOrder(b.row.kind));
+      for (const [i, c] of cands.slice(0, tune.hopFanout).entries()) {
+        // Named in the sentence that matches the question: right below its seed.
+        const share = c.mention > 0 ? 1 : tune.hopDecay * (c.own > 0 ? 1 : tune.hopUnseen);
+        const gain = seedScore * share * (c.row.kind === 'concept' ? tune.conceptWeight : 1);
+        const lifted = Math.min(c.own + gain, seedScore * (0.99 - 0.01 * i));
+        const had = entryScore.get(c.rowid) ?? 0;
+        if (lifted <= had) continue;
+        entryScore.set(c.rowid, lifted);
+        if (!rows.has(c.rowid)) rows.set(c.rowid, c.row);
+        if (c.own === 0 && !hopFrom.has(c.rowid)) hopFrom.set(c.rowid, seed.id);
+        if (c.mention > 0 && !bridged.has(c.rowid)) bridged.set(c.rowid, { seed: seed.id, ratio: lifted / seedScore });
+        (via.get(c.rowid) ?? via.set(c.rowid, new Set()).get(c.rowid)!).add('hop');
+      }
+    }
+  }
+  const t3 = performance.now();
+  timings.hopMs = t3 - t2;
+
+  const rankedEntries = [...entryScore].sort((a, b) => b[1] - a[1]);
+  const entries: EntryHit[] = rankedEntries.slice(0, limit).map(([rowid, score]) => {
+    const e = rows.get(rowid)!;
+    const hit: EntryHit = {
+      id: e.id,
+      kind: e.kind,
+      title: e.title,
+      path: e.path,
+      summary: e.summary,
+      sourceRef: e.source_ref,
+      updated: e.updated,
+      score: round(score),
+      via: [...(via.get(rowid) ?? [])],
+    };
+    const from = hopFrom.get(rowid);
+    if (from) hit.hopFrom = from;
+    return hit;
+  });
+
+  // --- Passages: fused chunk score, lifted by their entry's score; hop entries bring their best chunk.
+  const entryScoreById = new Map<string, number>();
+  for (const [rowid, s] of entryScore) entryScoreById.set(rows.get(rowid)!.id, s);
+  const chunkVia = new Map<number, Set<Via>>();
+  for (const it of chunkBm25) (chunkVia.get(it.key) ?? chunkVia.set(it.key, new Set()).get(it.key)!).add('bm25');
+  for (const it of chunkVec) (chunkVia.get(it.key) ?? chunkVia.set(it.key, new Set()).get(it.key)!).add('vector');
+  const passScore = new Map<number, number>();
+  for (const [id, s] of chunkScore) {
+    const c = chunks.get(id)!;
+    passScore.set(id, s + tune.entryBoost * (entryScoreById.get(c.entry_id) ?? 0));
+  }
+  const withChunks = new Set([...chunks.values()].map((c) => c.entry_id));
+  for (const rowid of hopFrom.keys()) {
+    const e = rows.get(rowid)!;
+    if (withChunks.has(e.id)) continue;
+    const best = bestChunkOf(store, e.id, terms);
+    if (!best) continue;
+    chunks.set(best.id, best);
+    passScore.set(best.id, tune.entryBoost * (entryScore.get(rowid) ?? 0));
+    chunkVia.set(best.id, new Set(['hop']));
+  }
+  if (tune.bridgePassages) {
+    const bestOf = new Map<string, number>();
+    for (const [id, sc] of passScore) {
+      const e = chunks.get(id)!.entry_id;
+      if (sc > (bestOf.get(e) ?? -Infinity)) bestOf.set(e, sc);
+    }
+    for (const [rowid, b] of bridged) {
+      const e = rows.get(rowid)!;
+      const seedBest = bestOf.get(b.seed);
+      if (seedBest === undefined) continue;
+      let mine: number | undefined;
+      for (const [id, c] of chunks) if (c.entry_id === e.id && (mine === undefined || (passScore.get(id) ?? 0) > (passScore.get(mine) ?? 0))) mine = id;
+      if (mine === undefined) {
+        const best = bestChunkOf(store, e.id, terms);
+        if (!best) continue;
+        chunks.set(best.id, best);
+        chunkVia.set(best.id, new Set(['hop']));
+        mine = best.id;
+      }
+      passScore.set(mine, Math.max(passScore.get(mine) ?? 0, seedBest * b.ratio));
+    }
+  }
+  const titleOf = new Map<string, string>();
+  for (const e of rows.values()) titleOf.set(e.id, e.title);
+  const passages: PassageHit[] = [...passScore]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, passageLimit)
+    .map(([id, score]) => {
+      const c = chunks.get(id)!;
+      return {
+        chunkId: c.id,
+        entryId: c.entry_id,
+        title: titleOf.get(c.entry_id) ?? store.getEntry(c.entry_id)?.title ?? c.entry_id,
+        rawPath: c.raw_path,
+        heading: c.heading,
+        text: c.text,
+        tokens: c.tokens,
+        line: c.line,
+        score: round(score),
+        via: [...(chunkVia.get(id) ?? [])],
+      };
+    });
+  timings.totalMs = performance.now() - t0;
+  return { query: question, terms, entries, passages, timings };
+}
+
+function bestChunkIn(entryId: string, chunks: Map<number, ChunkRow>, score: Map<number, number>): ChunkRow | undefined {
+  let best: ChunkRow | undefined;
+  let bs = -Infinity;
+  for (const [id, c] of chunks) {
+    if (c.entry_id !== entryId) continue;
+    const sc = score.get(id) ?? 0;
+    if (sc > bs) {
+      bs = sc;
+      best = c;
+    }
+  }
+  return best;
+}
+
+function kindOrder(kind: string): number {
+  return kind === 'source' ? 0 : kind === 'answer' ? 1 : 2;
+}
+
+/** The chunk of an entry that shares the most terms with the question, else its first chunk. */
+function bestChunkOf(store: Store, entryId: string, terms: string[]): ChunkRow | undefined {
+  const chunks = store.chunksOfEntry(entryId);
+  if (chunks.length <= 1 || !terms.length) return chunks[0];
+  const want = new Set(terms);
+  let best = chunks[0];
+  let bs = -1;
+  for (const c of chunks) {
+    const n = new Set(searchTerms(`${c.heading} ${c.text}`).filter((t) => want.has(t))).size;
+    if (n > bs) {
+      bs = n;
+      best = c;
+    }
+  }
+  return best;
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e5) / 1e5;
+}

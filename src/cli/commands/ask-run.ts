@@ -1,0 +1,50 @@
+import { closeKb, openKb } from '../../kb/context.js';
+import { findKbRoot } from '../../kb/paths.js';
+import { UsageError } from '../../diagnostics/errors.js';
+import { ask } from '../../ask/ask.js';
+import { saveAnswer, answerTitle } from '../../ask/save.js';
+import { marpBody, MARP_FRONTMATTER } from '../../ask/marp.js';
+import { createModelClient } from '../../model/client.js';
+import { paint } from '../io.js';
+import type { CliRuntime } from '../main.js';
+import type { AskFlags } from './ask.js';
+import { positiveInt, questionOf } from './ask-shared.js';
+
+export async function runAsk(words: string, flags: AskFlags, rt: CliRuntime): Promise<number> {
+  const question = questionOf(words);
+  const format = flags.format ?? 'markdown';
+  if (format !== 'markdown' && format !== 'marp') throw new UsageError(`Unexpected --format \`${format}\`, expected markdown or marp`);
+  const ctx = openKb(findKbRoot(flags.kb));
+  try {
+    const budget = positiveInt('--budget', flags.budget, ctx.config.ask.budget);
+    const model = flags.offline ? undefined : createModelClient(ctx);
+    if (!model && !flags.offline && !flags.json) rt.io.err(paint(rt.io, 'dim', 'No ANTHROPIC_API_KEY: extractive answer from the wiki (no model).'));
+    const res = await ask(ctx, question, { budget, model, cache: flags.cache !== false, signal: rt.signal });
+    let saved: Awaited<ReturnType<typeof saveAnswer>> | undefined;
+    if (flags.save || format === 'marp') {
+      const by = res.mode === 'model' ? `model:${res.model ?? 'unknown'}` : 'offline';
+      saved = await saveAnswer(
+        ctx,
+        format === 'marp'
+          ? { question, answer: res.answer, citations: res.citations, by, format, extraFrontmatter: { ...MARP_FRONTMATTER }, body: marpBody(answerTitle(question), res.answer, res.citations) }
+          : { question, answer: res.answer, citations: res.citations, by },
+        { signal: rt.signal },
+      );
+    }
+    if (flags.json) {
+      const { packed: _p, retrieval: _r, ...out } = res;
+      rt.io.out(JSON.stringify({ ...out, ...(saved ? { saved } : {}) }, null, 2));
+      return 0;
+    }
+    for (const w of res.warnings ?? []) rt.io.err(paint(rt.io, 'yellow', `warning: ${w}`));
+    rt.io.out(res.answer);
+    const cites = res.citations.map((c) => c.title).join(', ');
+    const line = `${res.mode === 'model' ? res.model : 'offline'}; ${res.context.tokens} context tokens from ${res.context.entries} entries${res.cached ? '; cached' : ''}${cites ? `; cites ${cites}` : ''}`;
+    rt.io.err(paint(rt.io, 'dim', line));
+    if (saved) rt.io.err(`${saved.updated ? 'Updated' : 'Filed'} wiki/${saved.path}${saved.backlinked.length ? ` (backlinks in ${saved.backlinked.length} entries)` : ''}`);
+    return 0;
+  } finally {
+    closeKb(ctx);
+  }
+}
+

@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import type { CliRuntime } from '../main.js';
+
+export function defineAsk(program: Command, rt: CliRuntime): void {
+  program
+    .command('ask')
+    .description('answer a question from the wiki, citing entries as [[Title]]')
+    .argument('<question...>', 'the question')
+    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
+    .option('--budget <tokens>', 'context budget in tokens (default: ask.budget in kb.config.json, 4000)')
+    .option('--offline', 'extractive answer without the model, even when ANTHROPIC_API_KEY is set')
+    .option('--save', 'file the answer into wiki/answers/ and link it from the entries it cites')
+    .option('--format <format>', 'answer format: markdown or marp (a slide deck; implies --save)', 'markdown')
+    .option('--no-cache', 'do not use or fill the answer cache')
+    .option('--json', 'print answer, citations, context tokens and timings as JSON')
+    .action(async (question: string[], opts: AskFlags) => {
+      const { runAsk } = await import('./ask-run.js');
+      rt.setExit(await runAsk(question.join(' '), opts, rt));
+    });
+}
+
+export interface AskFlags {
+  kb?: string;
+  budget?: string;
+  offline?: boolean;
+  save?: boolean;
+  format?: string;
+  cache?: boolean;
+  json?: boolean;
+}

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fixture, read, runKb } from './helpers.js';
+import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
+import { parseEntryFile } from '../src/entry/frontmatter.js';
+
+const FILES = {
+  'raw/tides.md': '# Tides\n\nTides are the rise and fall of sea levels caused by the gravitational forces of the Moon and the Sun. Spring tides happen at new and full moon.\n',
+  'raw/volcano.md': '# Volcanoes\n\nA volcano is a rupture in the crust of a planet that allows hot lava, volcanic ash and gases to escape.\n',
+  'raw/熊猫.md': '# 大熊猫\n\n大熊猫是中国特有的哺乳动物，主要以竹子为食，生活在四川、陕西和甘肃的山区。\n',
+};
+
+async function compiledKb(): Promise<string> {
+  const root = fixture(FILES);
+  const r = await runKb(['compile'], { cwd: root });
+  expect(r.code, r.stderr).toBe(0);
+  return root;
+}
+
+describe('kb search / context / ask (CLI)', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await compiledKb();
+  }, 60_000);
+
+  it('kb search prints ranked entries and passages with scores', async () => {
+    const r = await runKb(['search', 'sea levels moon'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Entries\n 1\. \d\.\d{4}  Tides/);
+    expect(r.stdout).toContain('Passages');
+    expect(r.stdout).toContain('raw/tides.md');
+    const j = await runKb(['search', '大熊猫 吃 什么', '--json'], { cwd: root });
+    const out = JSON.parse(j.stdout) as { entries: { title: string; score: number }[] };
+    expect(out.entries[0]?.title).toBe('大熊猫');
+  });
+
+  it('kb context prints <kb_entry> blocks within the budget', async () => {
+    const r = await runKb(['context', 'what causes tides', '--budget', '300'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^<kb_entry id="source\/tides">/);
+    expect(r.stderr).toMatch(/of 300 tokens/);
+    const j = JSON.parse((await runKb(['context', 'what causes tides', '--budget', '300', '--json'], { cwd: root })).stdout) as { tokens: number };
+    expect(j.tokens).toBeLessThanOrEqual(300);
+    const bad = await runKb(['context', 'x', '--budget', 'lots'], { cwd: root });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--budget');
+  });
+
+  it('kb ask answers offline with citations; --json has tokens and timings; cached the second time', async () => {
+    const r = await runKb(['ask', 'What causes tides?'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('[[Tides]]');
+    expect(r.stderr).toContain('No ANTHROPIC_API_KEY');
+    const j = JSON.parse((await runKb(['ask', 'what causes tides', '--json'], { cwd: root })).stdout) as Record<string, any>;
+    expect(j['mode']).toBe('offline');
+    expect(j['citations'][0].title).toBe('Tides');
+    expect(j['context'].tokens).toBeGreaterThan(0);
+    expect(j['timings'].totalMs).toBeGreaterThanOrEqual(0);
+    expect(j['cached']).toBe(true);
+  });
+
+  it('kb ask --save files the answer and a later search finds it; --format marp writes a deck', async () => {
+    const r = await runKb(['ask', 'What causes spring tides?', '--save'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Filed wiki/answers/What causes spring tides.md');
+    const { data } = parseEntryFile(read(root, 'wiki/answers/What causes spring tides.md'));
+    expect(data['kind']).toBe('answer');
+    expect(read(root, 'wiki/sources/Tides.md')).toContain('[[What causes spring tides|What causes spring tides?]]');
+    const s = await runKb(['search', 'spring tides', '--json'], { cwd: root });
+    expect((JSON.parse(s.stdout) as { entries: { kind: string }[] }).entries.some((e) => e.kind === 'answer')).toBe(true);
+    const lint = await runKb(['lint'], { cwd: root });
+    expect(lint.code, lint.stdout + lint.stderr).toBe(0);
+    expect(lint.stdout).toMatch(/0 errors, 0 warnings/);
+    // A compile afterwards keeps the answer.
+    expect((await runKb(['compile'], { cwd: root })).code).toBe(0);
+    expect(existsSync(join(root, 'wiki/answers/What causes spring tides.md'))).toBe(true);
+
+    const m = await runKb(['ask', 'What is a volcano?', '--format', 'marp'], { cwd: root });
+    expect(m.code, m.stderr).toBe(0);
+    const deck = parseEntryFile(read(root, 'wiki/answers/What is a volcano.md'));
+    expect(deck.data['marp']).toBe(true);
+    expect(deck.body).toContain('\n---\n');
+  }, 60_000);
+});
+
+describe('kb ask with a model (fake Anthropic server)', () => {
+  let fake: FakeAnthropic;
+  let root: string;
+  beforeAll(async () => {
+    root = await compiledKb();
+    fake = await startFakeAnthropic((req) => {
+      const system = JSON.stringify(req.body.system);
+      if (system.includes('keyword queries')) return { text: '<queries>\n<query lang="en">tides moon gravity</query>\n<query lang="zh">潮汐 月球</query>\n</queries>' };
+      return { text: '<answer>Tides come from the pull of the Moon and the Sun [[Tides]], not from [[Nowhere]].</answer>' };
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  it('expands a Chinese question into English keywords, answers from the packed context, caches the calls', async () => {
+    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
+    const r = await runKb(['ask', '潮汐是怎么形成的？', '--json'], { cwd: root, env });
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout) as Record<string, any>;
+    expect(j['mode']).toBe('model');
+    expect(j['queries']).toEqual(['tides moon gravity', '潮汐 月球']);
+    expect(j['answer']).toBe('Tides come from the pull of the Moon and the Sun [[Tides]], not from Nowhere.');
+    expect(j['citations'].map((c: { title: string }) => c.title)).toEqual(['Tides']);
+    const calls = fake.messages();
+    expect(calls).toHaveLength(2);
+    const answerPrompt = calls[1]!.body.messages[0].content as string;
+    expect(answerPrompt).toContain('<kb_entry id="source/tides">');
+    expect(answerPrompt).toContain('潮汐是怎么形成的');
+    // Without the answer cache, the model's replies still come from .kb/cache.db: no new calls.
+    const again = await runKb(['ask', '潮汐是怎么形成的？', '--json', '--no-cache'], { cwd: root, env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(fake.messages()).toHaveLength(2);
+    expect(r.stdout + r.stderr + again.stdout + again.stderr).not.toContain('test-key');
+  }, 60_000);
+});
+
+describe('kb ask when the model fails', () => {
+  it('falls back to the extractive answer with a warning and does not cache it', async () => {
+    const root = await compiledKb();
+    const fake = await startFakeAnthropic(() => ({ status: 400, headers: { 'x-should-retry': 'false' } }));
+    try {
+      const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
+      const r = await runKb(['ask', 'What causes tides?'], { cwd: root, env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/warning: The model failed/);
+      expect(r.stdout).toContain('[[Tides]]');
+      const j = JSON.parse((await runKb(['ask', 'What causes tides?', '--json'], { cwd: root, env })).stdout) as Record<string, unknown>;
+      expect(j['cached']).toBe(false);
+      expect(j['mode']).toBe('offline');
+    } finally {
+      await fake.close();
+    }
+  }, 60_000);
+});
