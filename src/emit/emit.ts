@@ -127,6 +127,9 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   for (const [id, title] of titleOf) {
     const file = base(pathOf.get(id)!);
     names.push({ name: title, file, id }, { name: file, file, id });
+    // "Lilu (mythology)" is written "Lilu" in running text: the bare name links too (unless ambiguous).
+    const bare = title.replace(/\s*[(（][^()（）]*[)）]\s*$/, '').trim();
+    if (bare && bare !== title && Array.from(bare).length >= 3) names.push({ name: bare, file, id });
   }
   for (const g of input.groups) for (const a of g.aliases) names.push({ name: a, file: base(pathOf.get(g.id!)!), id: g.id! });
   for (const e of input.scan.entries) if (e.fm.kind === 'answer') for (const a of e.fm.aliases ?? []) names.push({ name: a, file: base(e.path), id: e.fm.id });
