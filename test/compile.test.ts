@@ -170,9 +170,12 @@ describe('kb compile (offline, end to end)', () => {
     for (let i = 0; i < 120; i++) files[`raw/bulk/doc-${i}.md`] = `# Bulk note ${i}\n\nBM25 and the vector database appear in note ${i}. Reciprocal Rank Fusion combines them. ${'Filler sentence about retrieval. '.repeat(40)}\n`;
     const root = fixture(files);
     const child = spawn(process.execPath, [KB_BIN, 'compile'], { cwd: root, env: { ...process.env, ANTHROPIC_API_KEY: '' } });
-    await new Promise((r) => setTimeout(r, 2500));
+    const closed = new Promise((r) => child.on('close', r));
+    // Kill it as soon as it has started writing (the store exists), whatever the machine's speed.
+    for (let i = 0; i < 600 && !existsSync(join(root, 'wiki', 'embeddings.db')); i++) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300));
     child.kill('SIGKILL');
-    await new Promise((r) => child.on('close', r));
+    await closed;
     const again = await runKb(['compile'], { cwd: root });
     expect(again.code, again.stderr).toBe(0);
     expect(readdirSync(join(root, 'wiki', 'sources')).filter((f) => f.endsWith('.md'))).toHaveLength(125);

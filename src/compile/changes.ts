@@ -35,7 +35,8 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
   const { store, config, paths } = ctx;
   let done = 0;
   store.setMeta('compile_pending', '1');
-  const scan = scanWiki(paths.wiki);
+  const scanCache = store.scanCache();
+  const scan = store.transaction(() => scanWiki(paths.wiki, scanCache));
   const catalog = buildCatalog(scan.entries);
   const bySourceRef = new Map<string, LoadedEntry>();
   for (const e of scan.entries) if (e.fm.kind === 'source') for (const r of e.fm.source_ref ?? []) bySourceRef.set(r.replace(/^raw\//, ''), e);
@@ -182,6 +183,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
     planned,
     groups,
     scan,
+    scanCache,
     writer,
     force: Boolean(opts.force),
     takenIds,

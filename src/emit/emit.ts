@@ -11,7 +11,9 @@ import { bodyHash } from '../entry/frontmatter.js';
 import { entryValidator } from '../entry/validate.js';
 import { extractWikiLinks } from '../parse/links.js';
 import { autolink, buildNameTable, linkMarkup, resolveLinks, type LinkName } from './linker.js';
-import { removeEntryFile, writeEntry, type LoadedEntry, type WikiScan } from './wiki.js';
+import { removeEntryFile, writeEntry, type LoadedEntry, type ScanCache, type WikiScan } from './wiki.js';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { writeIndexes } from './indexes.js';
 import { chunkMarkdown } from '../chunk/index.js';
 import { copyAttachments } from './attachments.js';
@@ -31,6 +33,8 @@ export interface EmitInput {
   planned: PlannedEntry[];
   groups: PlannedConcept[];
   scan: WikiScan;
+  /** Told about every file written, so the next scan need not parse it again. */
+  scanCache?: ScanCache | undefined;
   writer: EntryWriter;
   force: boolean;
   takenIds: Set<string>;
@@ -56,6 +60,8 @@ interface Final {
   body: string;
   links: Set<string>;
   humanEdited: boolean;
+  /** The body of a kept entry was changed this run (links or backlinks). */
+  touched?: boolean;
   /** Content re-rendered this run (version + 1 if the body changed). */
   rendered: boolean;
   old: LoadedEntry | undefined;
@@ -287,8 +293,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     let links: string[];
     if (row && row.content_hash === e.fm.content_hash && !e.humanEdited) links = store.linksFrom(e.fm.id);
     else links = extractWikiLinks(setSection(e.body, 'backlinks', null)).map((l) => lookup(l.target)?.id).filter((x): x is string => Boolean(x));
-    const f: Final = { id: e.fm.id as EntryId, kind: e.fm.kind, title: e.fm.title, path: pathOf.get(e.fm.id) ?? e.path, fm: { ...e.fm }, body: e.body, links: new Set(links), humanEdited: e.humanEdited, rendered: false, old: e };
-    finals.set(e.fm.id, f);
+    finals.set(e.fm.id, keptFinal(e, pathOf.get(e.fm.id) ?? e.path, links));
   }
   const goneIds = new Set<string>(deleted.filter((e) => !e.humanEdited).map((e) => e.fm.id));
   // Entries whose file moved (a new title): links to them are rewritten to the new name.
@@ -308,7 +313,9 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   for (const f of finals.values()) {
     if (f.humanEdited) continue;
     const ins = [...(inbound.get(f.id) ?? [])].sort((a, b) => (finals.get(a)!.title).localeCompare(finals.get(b)!.title));
+    const same = !f.rendered && !f.touched && f.old && f.old.path === f.path && sameList(f.old.fm.backlinks ?? [], ins);
     f.fm.backlinks = ins;
+    if (same) continue; // its backlinks section is already right: do not even read the body
     const section = ins.length ? `## Backlinks\n\n${ins.map((i) => `- ${linkMarkup(base(finals.get(i)!.path), finals.get(i)!.title)}`).join('\n')}` : null;
     f.body = setSection(f.body, 'backlinks', section);
   }
@@ -316,6 +323,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   // --- Write.
   const wikiDir = paths.wiki;
   const written: Final[] = [];
+  const cacheRows: [string, Parameters<ScanCache['put']>[1]][] = [];
   for (const f of finals.values()) {
     const old = f.old;
     if (f.humanEdited) {
@@ -325,6 +333,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
       }
       continue;
     }
+    if (!f.rendered && !f.touched && old && old.path === f.path) continue;
     const contentChanged = !old || stripBacklinks(old.body) !== stripBacklinks(f.body) || old.fm.title !== f.fm.title;
     if (f.rendered || contentChanged) {
       f.fm.version = contentChanged ? (old?.fm.version ?? 0) + 1 : Math.max(1, old?.fm.version ?? 1);
@@ -340,6 +349,10 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
       continue;
     }
     if (old && old.path !== f.path) removeEntryFile(wikiDir, old.path);
+    if (input.scanCache) {
+      const st = statSync(join(wikiDir, f.path));
+      cacheRows.push([f.path, { mtimeMs: st.mtimeMs, size: st.size, fm: structuredClone(f.fm), bodyHash: f.fm.content_hash }]);
+    }
     written.push(f);
     result.written++;
     input.onFile?.(`write   wiki/${f.path}${old ? ` (v${f.fm.version})` : ' (new)'}`);
@@ -356,9 +369,11 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   }
 
   // --- Store: entry rows, links, summary vectors, and chunks of concept/answer bodies.
+  if (input.scanCache && cacheRows.length) store.transaction(() => cacheRows.forEach(([p, row]) => input.scanCache!.put(p, row)));
+  const writtenSet = new Set(written);
   const toIndex = [...finals.values()].filter((f) => {
     const row = store.getEntry(f.id);
-    return !row || row.content_hash !== (f.humanEdited ? f.old?.fm.content_hash : bodyHash(f.body)) || row.path !== f.path || written.includes(f);
+    return !row || row.content_hash !== currentHash(f) || row.path !== f.path || writtenSet.has(f);
   });
   const vectors = toIndex.length ? await ctx.embedder.embed(toIndex.map((f) => `${f.title}\n${f.fm.aliases.join(', ')}\n${f.fm.summary}`)) : [];
   const bodyChunks = new Map<string, ReturnType<typeof chunkMarkdown>>();
@@ -374,7 +389,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
       store.putEntry(
         {
           id: f.id, kind: f.kind, title: f.title, path: f.path, aliases: f.fm.aliases ?? [], summary: f.fm.summary ?? '',
-          source_ref: f.fm.source_ref ?? [], content_hash: f.humanEdited ? (f.old?.fm.content_hash ?? '') : bodyHash(f.body),
+          source_ref: f.fm.source_ref ?? [], content_hash: currentHash(f),
           human_edited: f.humanEdited, updated: f.fm.updated ?? now(),
         },
         [...f.links],
@@ -390,6 +405,32 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   copyAttachments(paths.raw, wikiDir, store.allDocuments().filter((d) => d.type === 'attachment').map((d) => d.raw_path));
   writeIndexes(wikiDir, [...finals.values()].map((f) => ({ id: f.id, kind: f.kind, title: f.title, path: f.path, summary: f.fm.summary, source_ref: f.fm.source_ref ?? [], links: [...f.links] })));
   return result;
+}
+
+/** An entry kept as it is; its body is read from disk only if this run changes it. */
+function keptFinal(e: LoadedEntry, path: string, links: string[]): Final {
+  let body: string | undefined;
+  const f = { id: e.fm.id as EntryId, kind: e.fm.kind, title: e.fm.title, path, fm: { ...e.fm }, links: new Set(links), humanEdited: e.humanEdited, rendered: false, old: e } as Final;
+  Object.defineProperty(f, 'body', {
+    get: () => body ?? e.body,
+    set: (v: string) => {
+      body = v;
+      f.touched = true;
+    },
+    enumerable: true,
+  });
+  return f;
+}
+
+/** The content hash of an entry as it stands after this run. */
+function currentHash(f: Final): string {
+  if (f.humanEdited) return f.old?.fm.content_hash ?? '';
+  if (!f.rendered && !f.touched && f.old) return f.old.fm.content_hash;
+  return bodyHash(f.body);
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 function insertBefore(body: string, heading: string, section: string): string {

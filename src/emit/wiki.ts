@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EntryFrontmatter, EntryKind, WikiPath } from '../types.js';
 import { bodyHash, parseEntryFile, stringifyEntry } from '../entry/frontmatter.js';
@@ -43,8 +43,28 @@ function listFiles(dir: string, rel: string, out: string[]): void {
   }
 }
 
-/** Read every entry under wiki/sources, wiki/concepts and wiki/answers. */
-export function scanWiki(wikiDir: string): WikiScan {
+/** Parsed frontmatter of entry files, keyed by path and stamped with the file's size and mtime. */
+export interface ScanCache {
+  get(path: string): { mtimeMs: number; size: number; fm: EntryFrontmatter; bodyHash: string } | undefined;
+  put(path: string, row: { mtimeMs: number; size: number; fm: EntryFrontmatter; bodyHash: string }): void;
+}
+
+function loadEntry(wikiDir: string, f: string, text: string): { fm: EntryFrontmatter; body: string } | { reason: string } {
+  try {
+    const { data, body } = parseEntryFile(text);
+    if (typeof data['id'] !== 'string' || typeof data['kind'] !== 'string') return { reason: 'no kb frontmatter (id, kind)' };
+    return { fm: data as EntryFrontmatter, body };
+  } catch (err) {
+    return { reason: `unreadable frontmatter: ${(err as Error).message.split('\n')[0]}` };
+  }
+}
+
+/**
+ * Read every entry under wiki/sources, wiki/concepts and wiki/answers.
+ * With a cache, files whose size and mtime did not change are not read: their frontmatter comes
+ * from the cache and their body is read only if something asks for it.
+ */
+export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
   const files: string[] = [];
   listFiles(wikiDir, '', files);
   const entries: LoadedEntry[] = [];
@@ -53,20 +73,55 @@ export function scanWiki(wikiDir: string): WikiScan {
   for (const f of files) {
     const top = f.split('/')[0] ?? '';
     if (!folders.has(top) || !f.endsWith('.md')) continue;
-    const text = readFileSync(join(wikiDir, f), 'utf8');
-    try {
-      const { data, body } = parseEntryFile(text);
-      if (typeof data['id'] !== 'string' || typeof data['kind'] !== 'string') {
-        foreign.push({ path: f as WikiPath, reason: 'no kb frontmatter (id, kind)' });
+    const abs = join(wikiDir, f);
+    if (cache) {
+      let st;
+      try {
+        st = statSync(abs);
+      } catch {
         continue;
       }
-      const fm = data as EntryFrontmatter;
-      entries.push({ path: f as WikiPath, fm, body, humanEdited: bodyHash(body) !== fm.content_hash, text });
-    } catch (err) {
-      foreign.push({ path: f as WikiPath, reason: `unreadable frontmatter: ${(err as Error).message.split('\n')[0]}` });
+      const hit = cache.get(f);
+      if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) {
+        entries.push(lazyEntry(abs, f as WikiPath, hit.fm, hit.bodyHash !== hit.fm.content_hash));
+        continue;
+      }
+      const text = readFileSync(abs, 'utf8');
+      const loaded = loadEntry(wikiDir, f, text);
+      if ('reason' in loaded) {
+        foreign.push({ path: f as WikiPath, reason: loaded.reason });
+        continue;
+      }
+      const h = bodyHash(loaded.body);
+      cache.put(f, { mtimeMs: st.mtimeMs, size: st.size, fm: loaded.fm, bodyHash: h });
+      entries.push({ path: f as WikiPath, fm: loaded.fm, body: loaded.body, humanEdited: h !== loaded.fm.content_hash, text });
+      continue;
     }
+    const text = readFileSync(abs, 'utf8');
+    const loaded = loadEntry(wikiDir, f, text);
+    if ('reason' in loaded) {
+      foreign.push({ path: f as WikiPath, reason: loaded.reason });
+      continue;
+    }
+    entries.push({ path: f as WikiPath, fm: loaded.fm, body: loaded.body, humanEdited: bodyHash(loaded.body) !== loaded.fm.content_hash, text });
   }
   return { entries, foreign, files };
+}
+
+/** An entry whose body and text are read from disk the first time they are asked for. */
+function lazyEntry(abs: string, path: WikiPath, fm: EntryFrontmatter, humanEdited: boolean): LoadedEntry {
+  let loaded: { body: string; text: string } | undefined;
+  const load = () => {
+    if (!loaded) {
+      const text = readFileSync(abs, 'utf8');
+      loaded = { text, body: parseEntryFile(text).body };
+    }
+    return loaded;
+  };
+  const e = { path, fm, humanEdited } as LoadedEntry;
+  Object.defineProperty(e, 'body', { get: () => load().body, enumerable: true });
+  Object.defineProperty(e, 'text', { get: () => load().text, enumerable: true });
+  return e;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Bump when the tables change shape: the store is derived, so an old one is rebuilt. */
-export const STORE_VERSION = '4';
+export const STORE_VERSION = '5';
 
 export const TABLES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -69,6 +69,15 @@ CREATE INDEX IF NOT EXISTS chunks_raw ON chunks(raw_path);
 
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(body, tokenize = 'porter unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE IF NOT EXISTS entries_fts USING fts5(title, body, tokenize = 'porter unicode61 remove_diacritics 2');
+
+-- Parsed frontmatter of wiki entry files, by size and mtime: unchanged files are not parsed again.
+CREATE TABLE IF NOT EXISTS wiki_files (
+  path TEXT PRIMARY KEY,
+  mtime_ms REAL NOT NULL,
+  size INTEGER NOT NULL,
+  fm TEXT NOT NULL,
+  body_hash TEXT NOT NULL
+);
 
 -- Usage of the model, summed by kb status.
 CREATE TABLE IF NOT EXISTS runs (

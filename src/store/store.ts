@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Chunk } from '../types.js';
+import type { Chunk, EntryFrontmatter } from '../types.js';
+import type { ScanCache } from '../emit/wiki.js';
 import { chunkSearchText, searchText } from '../text/search.js';
 import { STORE_VERSION, TABLES, vecTables } from './schema.js';
 
@@ -313,6 +314,23 @@ export class Store {
     if (rowid === undefined) return;
     this.stmt(`DELETE FROM vec_entries WHERE rowid = ?`).run(BigInt(rowid));
     this.stmt(`INSERT INTO vec_entries (rowid, embedding) VALUES (?, ?)`).run(BigInt(rowid), v);
+  }
+
+  /** The cache scanWiki uses to skip parsing entry files that did not change. */
+  scanCache(): ScanCache {
+    const rows = new Map<string, { mtime_ms: number; size: number; fm: string; body_hash: string }>();
+    for (const r of this.stmt(`SELECT * FROM wiki_files`).all() as { path: string; mtime_ms: number; size: number; fm: string; body_hash: string }[]) rows.set(r.path, r);
+    const put = this.stmt(`INSERT INTO wiki_files (path, mtime_ms, size, fm, body_hash) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT(path) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size, fm = excluded.fm, body_hash = excluded.body_hash`);
+    return {
+      get: (path) => {
+        const r = rows.get(path);
+        return r && { mtimeMs: r.mtime_ms, size: r.size, fm: JSON.parse(r.fm) as EntryFrontmatter, bodyHash: r.body_hash };
+      },
+      put: (path, row) => {
+        put.run(path, row.mtimeMs, row.size, JSON.stringify(row.fm), row.bodyHash);
+      },
+    };
   }
 
   counts(): { documents: number; chunks: number; entries: number; links: number; vectors: number } {
