@@ -275,8 +275,6 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     };
     delete fm.source_hashes;
     finals.set(g.id!, { id: g.id!, kind: 'concept', title: g.title, path: pathOf.get(g.id!)!, fm, body: text, links: new Set(links), humanEdited: Boolean(old?.humanEdited), rendered: true, old });
-    if (!old) result.concepts.created++;
-    else result.concepts.updated++;
   }
 
   // --- Everything else keeps its content; links to entries that are gone become plain text.
@@ -355,6 +353,10 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     }
     written.push(f);
     result.written++;
+    if (f.kind === 'concept' && f.rendered) {
+      if (old) result.concepts.updated++;
+      else result.concepts.created++;
+    }
     input.onFile?.(`write   wiki/${f.path}${old ? ` (v${f.fm.version})` : ' (new)'}`);
   }
   for (const e of deleted) {
