@@ -49,7 +49,7 @@ export interface ScanCache {
   put(path: string, row: { mtimeMs: number; size: number; fm: EntryFrontmatter; bodyHash: string }): void;
 }
 
-function loadEntry(wikiDir: string, f: string, text: string): { fm: EntryFrontmatter; body: string } | { reason: string } {
+function loadEntry(text: string): { fm: EntryFrontmatter; body: string } | { reason: string } {
   try {
     const { data, body } = parseEntryFile(text);
     if (typeof data['id'] !== 'string' || typeof data['kind'] !== 'string') return { reason: 'no kb frontmatter (id, kind)' };
@@ -74,8 +74,8 @@ export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
     const top = f.split('/')[0] ?? '';
     if (!folders.has(top) || !f.endsWith('.md')) continue;
     const abs = join(wikiDir, f);
+    let st: { mtimeMs: number; size: number } | undefined;
     if (cache) {
-      let st;
       try {
         st = statSync(abs);
       } catch {
@@ -86,24 +86,16 @@ export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
         entries.push(lazyEntry(abs, f as WikiPath, hit.fm, hit.bodyHash !== hit.fm.content_hash));
         continue;
       }
-      const text = readFileSync(abs, 'utf8');
-      const loaded = loadEntry(wikiDir, f, text);
-      if ('reason' in loaded) {
-        foreign.push({ path: f as WikiPath, reason: loaded.reason });
-        continue;
-      }
-      const h = bodyHash(loaded.body);
-      cache.put(f, { mtimeMs: st.mtimeMs, size: st.size, fm: loaded.fm, bodyHash: h });
-      entries.push({ path: f as WikiPath, fm: loaded.fm, body: loaded.body, humanEdited: h !== loaded.fm.content_hash, text });
-      continue;
     }
     const text = readFileSync(abs, 'utf8');
-    const loaded = loadEntry(wikiDir, f, text);
+    const loaded = loadEntry(text);
     if ('reason' in loaded) {
       foreign.push({ path: f as WikiPath, reason: loaded.reason });
       continue;
     }
-    entries.push({ path: f as WikiPath, fm: loaded.fm, body: loaded.body, humanEdited: bodyHash(loaded.body) !== loaded.fm.content_hash, text });
+    const h = bodyHash(loaded.body);
+    if (cache && st) cache.put(f, { mtimeMs: st.mtimeMs, size: st.size, fm: loaded.fm, bodyHash: h });
+    entries.push({ path: f as WikiPath, fm: loaded.fm, body: loaded.body, humanEdited: h !== loaded.fm.content_hash, text });
   }
   return { entries, foreign, files };
 }
