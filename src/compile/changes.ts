@@ -158,7 +158,8 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
 
   // 3. Plan every entry from the store (sources) and the concept groups, then emit.
   const allDocs = store.allDocuments().filter((d) => d.status === 'ok' || d.status === 'pending');
-  const groups = groupConcepts(store.allEntities(), allDocs, config.compile.minConceptSources, config.compile.maxConcepts, scan.entries);
+  const entities = store.allEntities();
+  const groups = groupConcepts(entities, allDocs, config.compile.minConceptSources, config.compile.maxConcepts, scan.entries);
   const planned: PlannedEntry[] = [];
   for (const d of allDocs) {
     const draft = drafts.get(d.raw_path);
@@ -184,6 +185,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
     groups,
     scan,
     scanCache,
+    entities,
     writer,
     force: Boolean(opts.force),
     takenIds,

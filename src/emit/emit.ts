@@ -1,5 +1,6 @@
 import type { KbContext } from '../kb/context.js';
 import type { KbMessage } from '../diagnostics/message.js';
+import type { EntityRow } from '../store/store.js';
 import { message } from '../diagnostics/message.js';
 import type { EntryFrontmatter, EntryId, EntryKind, WikiPath } from '../types.js';
 import type { ConceptGroup, EntryWriter, ProgressEvent, SourceDraft } from '../compile/types.js';
@@ -35,6 +36,8 @@ export interface EmitInput {
   scan: WikiScan;
   /** Told about every file written, so the next scan need not parse it again. */
   scanCache?: ScanCache | undefined;
+  /** Every document's entities, as the store holds them after this run's updates. */
+  entities: EntityRow[];
   writer: EntryWriter;
   force: boolean;
   takenIds: Set<string>;
@@ -153,7 +156,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
 
   // --- What to render.
   const entsByDoc = new Map<string, Set<string>>();
-  for (const e of store.allEntities()) {
+  for (const e of input.entities) {
     const s = entsByDoc.get(e.raw_path) ?? new Set<string>();
     s.add(e.key);
     for (const a of e.aliases) s.add(entityKey(a));
