@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { KbContext } from '../kb/context.js';
 import type { KbMessage } from '../diagnostics/message.js';
-import type { ContentHash, EntryId, RawDocument } from '../types.js';
+import type { ContentHash, EntryId } from '../types.js';
 import { ingestFile, type RawFile } from '../ingest/index.js';
 import { preparePool } from './pool.js';
 import { embedText, type Prepared } from './prepare.js';
@@ -51,7 +51,6 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
   const renamedFrom = new Map<string, string>();
 
   // 2. Ingest, chunk, embed and store each changed document (one transaction each).
-  const docs = new Map<string, RawDocument>();
   const drafts = new Map<string, Awaited<ReturnType<EntryWriter['writeSource']>>['draft']>();
   done = 0;
   // Store updates go in batches of whole documents: each document is all in or all out, and one
@@ -77,74 +76,73 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
   };
   submit(PREPARE_AHEAD);
   try {
-  for (const [i, s] of changed.entries()) {
-    if (opts.signal?.aborted) flush();
-    checkAbort(opts.signal);
-    const { file } = s;
-    opts.onProgress?.({ phase: 'ingest', done: done++, total: changed.length, file: file.path });
-    submit(i + PREPARE_AHEAD);
-    const res = await prepared[i]!;
-    prepared[i] = DONE;
-    messages.push(...res.messages);
-    const prev = known.get(file.path);
-    if (!res.doc) {
-      const first = res.messages[0];
-      store.transaction(() => {
-        store.deleteChunksOfRaw(file.path);
-        store.putEntities(file.path, []);
-        store.putDocument({
-          raw_path: file.path, hash: s.hash, type: 'unknown', title: file.path, entry_id: prev?.entry_id ?? null,
-          size: file.size, mtime_ms: file.mtimeMs, lang: 'en', status: 'skipped', error: first ? `${first.ruleId}\t${first.reason}` : null,
-          compiled_at: now(), compiler: writer.name,
+    for (const [i, s] of changed.entries()) {
+      if (opts.signal?.aborted) flush();
+      checkAbort(opts.signal);
+      const { file } = s;
+      opts.onProgress?.({ phase: 'ingest', done: done++, total: changed.length, file: file.path });
+      submit(i + PREPARE_AHEAD);
+      const res = await prepared[i]!;
+      prepared[i] = DONE;
+      messages.push(...res.messages);
+      const prev = known.get(file.path);
+      if (!res.doc) {
+        const first = res.messages[0];
+        store.transaction(() => {
+          store.deleteChunksOfRaw(file.path);
+          store.putEntities(file.path, []);
+          store.putDocument({
+            raw_path: file.path, hash: s.hash, type: 'unknown', title: file.path, entry_id: prev?.entry_id ?? null,
+            size: file.size, mtime_ms: file.mtimeMs, lang: 'en', status: 'skipped', error: first ? `${first.ruleId}\t${first.reason}` : null,
+            compiled_at: now(), compiler: writer.name,
+          });
         });
+        report.skipped++;
+        opts.onFile?.(`skip    raw/${file.path}`);
+        continue;
+      }
+      const doc = res.doc;
+      const from = !prev ? vanishedByHash.get(s.hash) : undefined;
+      if (from) {
+        vanishedByHash.delete(s.hash);
+        renamedFrom.set(file.path, from);
+      }
+      const existing = bySourceRef.get(file.path) ?? (from ? bySourceRef.get(from) : undefined);
+      let entryId = (existing?.fm.id ?? prev?.entry_id ?? (from ? known.get(from)?.entry_id : undefined)) as EntryId | undefined;
+      if (!entryId) {
+        entryId = makeEntryId('source', doc.title, (id) => takenIds.has(id));
+        takenIds.add(entryId);
+      }
+      let draft = res.offline!;
+      if (!writer.name.startsWith('offline')) {
+        const written = await writer.writeSource(doc, catalog, opts.signal);
+        messages.push(...written.messages);
+        draft = written.draft;
+      }
+      drafts.set(file.path, draft);
+      const chunks = res.chunks ?? [];
+      const vectors =
+        res.vectors && res.fingerprint === ctx.embedder.fingerprint
+          ? res.vectors
+          : chunks.length ? await ctx.embedder.embed(chunks.map((c) => embedText(doc.title, c.headings, c.text)), opts.signal) : [];
+      const entities = doc.type === 'attachment' || doc.type === 'url' ? [] : entitiesFor(draft.entities, res.offline!.entities);
+      const id = entryId;
+      batch.push(() => {
+        if (from) store.deleteDocument(from);
+        store.putDocument({
+          raw_path: file.path, hash: s.hash, type: doc.type, title: doc.title, entry_id: id,
+          size: file.size, mtime_ms: file.mtimeMs, lang: doc.lang, status: 'pending', error: null, compiled_at: now(), compiler: writer.name,
+        });
+        store.putEntities(file.path, entities);
+        store.putChunks(id, file.path, chunks, vectors);
       });
-      report.skipped++;
-      opts.onFile?.(`skip    raw/${file.path}`);
-      continue;
+      if (batch.length >= STORE_BATCH) flush();
+      if (from) report.renamed++;
+      else if (prev && prev.status === 'ok') report.updated++;
+      else report.new++;
+      opts.onFile?.(`${from ? 'rename ' : prev ? 'update ' : 'new    '} raw/${file.path}${from ? ` (from raw/${from})` : ''}`);
     }
-    const doc = res.doc;
-    const from = !prev ? vanishedByHash.get(s.hash) : undefined;
-    if (from) {
-      vanishedByHash.delete(s.hash);
-      renamedFrom.set(file.path, from);
-    }
-    const existing = bySourceRef.get(file.path) ?? (from ? bySourceRef.get(from) : undefined);
-    let entryId = (existing?.fm.id ?? prev?.entry_id ?? (from ? known.get(from)?.entry_id : undefined)) as EntryId | undefined;
-    if (!entryId) {
-      entryId = makeEntryId('source', doc.title, (id) => takenIds.has(id));
-      takenIds.add(entryId);
-    }
-    let draft = res.offline!;
-    if (!writer.name.startsWith('offline')) {
-      const written = await writer.writeSource(doc, catalog, opts.signal);
-      messages.push(...written.messages);
-      draft = written.draft;
-    }
-    drafts.set(file.path, draft);
-    docs.set(file.path, doc);
-    const chunks = res.chunks ?? [];
-    const vectors =
-      res.vectors && res.fingerprint === ctx.embedder.fingerprint
-        ? res.vectors
-        : chunks.length ? await ctx.embedder.embed(chunks.map((c) => embedText(doc.title, c.headings, c.text)), opts.signal) : [];
-    const entities = doc.type === 'attachment' || doc.type === 'url' ? [] : entitiesFor(draft.entities, res.offline!.entities);
-    const id = entryId;
-    batch.push(() => {
-      if (from) store.deleteDocument(from);
-      store.putDocument({
-        raw_path: file.path, hash: s.hash, type: doc.type, title: doc.title, entry_id: id,
-        size: file.size, mtime_ms: file.mtimeMs, lang: doc.lang, status: 'pending', error: null, compiled_at: now(), compiler: writer.name,
-      });
-      store.putEntities(file.path, entities);
-      store.putChunks(id, file.path, chunks, vectors);
-    });
-    if (batch.length >= STORE_BATCH) flush();
-    if (from) report.renamed++;
-    else if (prev && prev.status === 'ok') report.updated++;
-    else report.new++;
-    opts.onFile?.(`${from ? 'rename ' : prev ? 'update ' : 'new    '} raw/${file.path}${from ? ` (from raw/${from})` : ''}`);
-  }
-  flush();
+    flush();
   } finally {
     await pool.close();
   }
