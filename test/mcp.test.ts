@@ -5,6 +5,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, KB_BIN, runKb } from './helpers.js';
+import { parseEntryFile } from '../src/entry/frontmatter.js';
+import { getSection } from '../src/entry/markers.js';
 
 let root: string;
 let client: Client;
@@ -129,5 +131,60 @@ describe('kb mcp', () => {
     expect((read.contents[0] as { text: string }).text).toContain('向量数据库存储嵌入向量');
     const index = await client.readResource({ uri: 'kb://wiki/index.md' });
     expect((index.contents[0] as { text: string }).text).toContain('[[Vector Databases]]');
+  });
+
+  it('a saved note whose text holds kb markers keeps all its text after it is cited twice', async () => {
+    const content = 'Intro line.\n<!-- kb:backlinks -->\nThis text must survive.\n\n## Later\n\nMore after. 这段中文也要保留。';
+    const fake = 'Quoted block:\n<!-- kb:backlinks -->\nInside a fake section.\n<!-- /kb:backlinks -->\nTail text.';
+    expect((await call('save', { title: 'Marker note', content, cites: ['Vector Databases'] })).isError).toBeFalsy();
+    expect((await call('save', { title: 'Fake section note', content: fake })).isError).toBeFalsy();
+    for (const title of ['First citer', 'Second citer']) {
+      const r = await call('save', { title, content: `${title} builds on the marker notes.`, cites: ['Marker note', 'Fake section note'] });
+      expect(r.isError, textOf(r)).toBeFalsy();
+    }
+    const note = readFileSync(join(root, 'wiki/answers/Marker note.md'), 'utf8');
+    for (const part of ['Intro line.', 'This text must survive.', '## Later', 'More after. 这段中文也要保留。']) expect(note).toContain(part);
+    // The person's marker is shown as text; the one section kb keeps lists both citers.
+    expect(note).toContain('\\<!-- kb:backlinks -->\nThis text must survive.');
+    const { body, data } = parseEntryFile(note);
+    expect(getSection(body, 'backlinks')).toBe('## Backlinks\n\n- [[First citer]]\n- [[Second citer]]');
+    expect(data['backlinks']).toEqual(['answer/first-citer', 'answer/second-citer']);
+    const other = readFileSync(join(root, 'wiki/answers/Fake section note.md'), 'utf8');
+    for (const part of ['Quoted block:', 'Inside a fake section.', 'Tail text.']) expect(other).toContain(part);
+    expect(getSection(parseEntryFile(other).body, 'backlinks')).toBe('## Backlinks\n\n- [[First citer]]\n- [[Second citer]]');
+    expect(textOf(await call('read', { entry: 'Marker note' }))).toContain('This text must survive.');
+  });
+
+  it('bounds every input that arrives over MCP, with an error that names the limit', async () => {
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['save', { title: 'Too big', content: 'x'.repeat(300 * 1024) }, /content is 307,200 bytes, more than the 256 KB/],
+      ['save', { title: 'T'.repeat(301), content: 'y' }, /title is longer than 300 characters/],
+      ['save', { title: '\u202E\u200B\uFEFF', content: 'y' }, /title has no visible characters/],
+      ['save', { title: 'Many cites', content: 'y', cites: Array.from({ length: 51 }, () => 'Vector Databases') }, /more than 50 entries/],
+      ['save', { title: 'Long cite', content: 'y', cites: ['v'.repeat(501)] }, /cited entry name is longer than 500 characters/],
+      ['ask', { question: 'q '.repeat(1500) }, /question is longer than 2,000 characters/],
+      ['search', { query: 'q'.repeat(2001) }, /query is longer than 2,000 characters/],
+      ['context', { topic: 'q'.repeat(2001) }, /topic is longer than 2,000 characters/],
+      ['read', { entry: 'e'.repeat(501) }, /entry is longer than 500 characters/],
+    ];
+    for (const [tool, args, message] of cases) {
+      const r = await call(tool, args);
+      expect(r.isError, `${tool} ${JSON.stringify(args).slice(0, 80)}`).toBe(true);
+      expect(textOf(r)).toMatch(message);
+    }
+    expect(existsSync(join(root, 'wiki/answers/Too big.md'))).toBe(false);
+    expect(existsSync(join(root, 'wiki/answers/Many cites.md'))).toBe(false);
+    // Just under the limits is fine.
+    const ok = await call('save', { title: 'Big but allowed', content: `${'Zebra notes. '.repeat(20_000)}`.slice(0, 256 * 1024 - 10) });
+    expect(ok.isError, textOf(ok)).toBeFalsy();
+  });
+
+  it('keeps control and invisible characters out of saved titles and file names', async () => {
+    const r = await call('save', { title: 'Invoice\u202Efdp.exe\u200B\u2066 notes\u2069\u0085\uFEFF', content: 'A note about invoices.' });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const s = r.structuredContent as { path: string; title: string };
+    expect(s.path).toBe('wiki/answers/Invoicefdp.exe notes.md');
+    expect(s.title).toBe('Invoicefdp.exe notes');
+    expect(parseEntryFile(readFileSync(join(root, s.path), 'utf8')).data['title']).toBe('Invoicefdp.exe notes');
   });
 });

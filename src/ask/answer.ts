@@ -22,6 +22,8 @@ export interface DraftAnswer {
   usage?: ModelUsage;
   /** The model's reply came from .kb/cache.db. */
   cached?: boolean;
+  /** Why the model's reply is not a well-formed answer (empty, no `<answer>`, cut off), if it is not. */
+  malformed?: string;
 }
 
 const NOTHING = 'The wiki has nothing on this yet. Add sources to raw/ and run `kb compile`, or rephrase the question.';
@@ -134,7 +136,19 @@ export async function modelAnswer(client: ModelClient, root: string, question: s
     },
     signal,
   );
-  const reply = /<answer>([\s\S]*?)(<\/answer>|$)/.exec(res.text)?.[1] ?? res.text;
+  const m = /<answer>([\s\S]*?)(<\/answer>|$)/.exec(res.text);
+  const reply = m?.[1] ?? res.text;
+  const malformed = !res.text.trim()
+    ? 'is empty'
+    : res.stopReason === 'max_tokens'
+      ? 'was cut off at the token limit'
+      : !m
+        ? 'has no <answer> element'
+        : !m[2]
+          ? 'has an <answer> element that is never closed'
+          : !reply.trim()
+            ? 'has an empty <answer>'
+            : undefined;
   const { text, citations } = resolveCitations(reply.trim(), packed);
-  return { text: text || NOTHING, citations, mode: 'model', model: client.model, usage: res.usage, cached: res.cached };
+  return { text: text || NOTHING, citations, mode: 'model', model: client.model, usage: res.usage, cached: res.cached, ...(malformed ? { malformed } : {}) };
 }

@@ -3,6 +3,7 @@ import type { ModelClient } from '../model/client.js';
 import { expandQuery, modelAnswer, offlineAnswer, type Citation, type DraftAnswer } from './answer.js';
 import { AnswerCache, wikiVersion } from './cache.js';
 import { packContext, type PackedContext } from './pack.js';
+import { questionKey } from './question.js';
 import { retrieve, type Retrieval } from './retrieve.js';
 
 export interface AskOptions {
@@ -29,6 +30,8 @@ export interface AskResult {
   wikiVersion: string;
   /** What went wrong on the way (the model failed and the extractive answer stands in). */
   warnings?: string[];
+  /** Why the model's reply is not a well-formed answer; such an answer is shown but never filed. */
+  malformed?: string;
 }
 
 /** Question → (expand) → retrieve → pack → answer; cached by question and wiki version. */
@@ -56,7 +59,7 @@ export async function ask(ctx: KbContext, question: string, opts: AskOptions = {
       }
     }
     const t2 = performance.now();
-    const retrieval = await retrieve(ctx, question, { queries, signal: opts.signal });
+    const retrieval = withoutOwnAnswer(await retrieve(ctx, question, { queries, signal: opts.signal }), question);
     const t3 = performance.now();
     const packed = packContext(ctx.store, retrieval, { budget });
     const t4 = performance.now();
@@ -68,6 +71,7 @@ export async function ask(ctx: KbContext, question: string, opts: AskOptions = {
       warnings.push(`The model failed (${(err as Error).message}); this is the extractive answer.`);
       draft = offlineAnswer(question, packed);
     }
+    if (draft.malformed) warnings.push(`The model's reply ${draft.malformed}.`);
     const t5 = performance.now();
     const result: AskResult = {
       question,
@@ -81,6 +85,7 @@ export async function ask(ctx: KbContext, question: string, opts: AskOptions = {
       cached: false,
       wikiVersion: version,
       ...(warnings.length ? { warnings } : {}),
+      ...(draft.malformed ? { malformed: draft.malformed } : {}),
     };
     // A fallback answer is not worth keeping: the next try may reach the model.
     if (!warnings.length) cache?.put(key, question, version, result);
@@ -88,4 +93,16 @@ export async function ask(ctx: KbContext, question: string, opts: AskOptions = {
   } finally {
     cache?.close();
   }
+}
+
+/**
+ * The answer filed for this same question is never a source of its new answer: it would only
+ * quote itself, and `--save` would then replace it with an answer that cites nothing but itself.
+ */
+function withoutOwnAnswer(r: Retrieval, question: string): Retrieval {
+  const key = questionKey(question);
+  const own = (kind: string, title: string) => kind === 'answer' && questionKey(title) === key;
+  const entries = r.entries.filter((e) => !own(e.kind, e.title));
+  if (entries.length === r.entries.length && !r.passages.some((p) => p.entryId.startsWith('answer/'))) return r;
+  return { ...r, entries, passages: r.passages.filter((p) => !own(p.entryId.split('/')[0] ?? '', p.title)) };
 }

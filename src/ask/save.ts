@@ -7,12 +7,16 @@ import { scanWiki, writeEntry, type LoadedEntry } from '../emit/wiki.js';
 import { appendLog, writeIndexes } from '../emit/indexes.js';
 import { linkMarkup } from '../emit/linker.js';
 import { KIND_FOLDER, linkKey, makeEntryId, safeFileName } from '../entry/names.js';
-import { setSection } from '../entry/markers.js';
+import { neutralizeMarkers, setSection } from '../entry/markers.js';
 import { bodyHash } from '../entry/frontmatter.js';
 import { entryValidator } from '../entry/validate.js';
 import { extractWikiLinks } from '../parse/links.js';
 import { sentences } from '../text/segment.js';
 import type { Citation } from './answer.js';
+import { answerTitle, filedAnswerFor } from './question.js';
+import { NotSavedError } from '../diagnostics/errors.js';
+
+export { answerTitle } from './question.js';
 
 export interface SaveInput {
   question: string;
@@ -37,15 +41,33 @@ export interface SaveResult {
   updated: boolean;
   /** Cited entries whose backlinks now list the answer (entries edited by a person are left alone). */
   backlinked: string[];
+  /** The version this save replaced, when it updated an answer. */
+  replaced?: { version: number; by: string };
 }
 
 const base = (p: string) => p.replace(/\.md$/, '').split('/').pop() ?? p;
 
-/** The title of a filed answer: the question, on one line, bounded. */
-export function answerTitle(question: string): string {
-  const q = question.replace(/\s+/g, ' ').trim();
-  const chars = Array.from(q);
-  return chars.length > 120 ? `${chars.slice(0, 119).join('').trim()}…` : q;
+/**
+ * Why an answer must not be filed, or [] when it may: a malformed model reply, no text, nothing
+ * but citations, and (for `kb ask --save`) no citation of the wiki at all.
+ */
+export function answerProblems(a: { answer: string; citations: Citation[]; malformed?: string | undefined }, opts: { requireCitations: boolean }): string[] {
+  const out: string[] = [];
+  if (a.malformed) out.push(`the model's reply ${a.malformed}`);
+  const text = a.answer.trim();
+  if (!text) out.push('the answer is empty');
+  else if (!/[\p{L}\p{N}]/u.test(text.replace(/!?\[\[[^\]]*\]\]/g, ''))) out.push('the answer holds nothing but citations');
+  if (opts.requireCitations && !a.citations.length) out.push('the answer cites no entry of the wiki');
+  return out;
+}
+
+/** Why the answer filed before must stay as it is, if it must. */
+function keepReason(old: LoadedEntry, by: string): string | undefined {
+  if (old.humanEdited) return `wiki/${old.path} was edited by hand since kb filed it, and kb never overwrites a person's edits; rename or delete it to file a new answer`;
+  const oldBy = String(old.fm.compiled_by ?? '');
+  if (by === 'offline' && oldBy.startsWith('model:'))
+    return `wiki/${old.path} holds an answer by the model (${oldBy}), and an offline answer does not replace it; ask with ANTHROPIC_API_KEY set to update it`;
+  return undefined;
 }
 
 function plain(md: string): string {
@@ -66,16 +88,23 @@ function backlinkSection(ids: string[], byId: Map<string, { title: string; path:
  * them), index it in the store at once, refresh wiki/index.md + index.json and log it.
  */
 export async function saveAnswer(ctx: KbContext, input: SaveInput, opts: { signal?: AbortSignal; lockWaitMs?: number } = {}): Promise<SaveResult> {
+  const problems = answerProblems({ answer: input.body ?? input.answer, citations: input.citations }, { requireCitations: false });
+  if (problems.length) throw new NotSavedError(`Not filed: ${problems.join('; ')}.`);
   const lock = await acquireLock(join(ctx.paths.state, 'lock'), 'ask --save', { waitMs: opts.lockWaitMs ?? 30_000 });
   try {
     const { store, paths } = ctx;
     const validate = entryValidator(paths.root);
     const scan = scanWiki(paths.wiki);
     const byId = new Map<string, LoadedEntry>(scan.entries.map((e) => [e.fm.id, e]));
-    const title = answerTitle(input.question);
 
-    // The same question filed before keeps its entry (id and file); otherwise a new unique name.
-    const existing = scan.entries.find((e) => e.fm.kind === 'answer' && linkKey(e.fm.title) === linkKey(title));
+    // The same question filed before keeps its entry (id, file and title); otherwise a new unique name.
+    const existing = filedAnswerFor(
+      scan.entries.map((e) => ({ kind: e.fm.kind, title: e.fm.title, e })),
+      input.question,
+    )?.e;
+    const keep = existing && keepReason(existing, input.by);
+    if (keep) throw new NotSavedError(`Not filed: ${keep}.`);
+    const title = existing?.fm.title ?? answerTitle(input.question);
     const id = (existing?.fm.id ?? makeEntryId('answer', title, (x) => byId.has(x) || store.getEntry(x) !== undefined)) as EntryId;
     let path = existing?.path as string | undefined;
     if (!path) {
@@ -91,9 +120,10 @@ export async function saveAnswer(ctx: KbContext, input: SaveInput, opts: { signa
     const firstSentence = sentences(plain(input.answer))[0] ?? plain(input.answer);
     const summary = (firstSentence || `Answer to: ${title}`).slice(0, 3900);
     const sources = citedRows.map(({ c, e, row }) => `- ${linkMarkup(base(e?.path ?? row?.path ?? c.file), e?.fm.title ?? row?.title ?? c.title)}`);
-    let body =
-      input.body ??
-      `# ${title}\n\n${summary}\n\n## Answer\n\n${input.answer.trim()}\n\n## Sources\n\n${sources.length ? sources.join('\n') : '- (none)'}\n`;
+    // Text from the asker or the model can never pass for one of kb's marked sections.
+    let body = neutralizeMarkers(
+      input.body ?? `# ${title}\n\n${summary}\n\n## Answer\n\n${input.answer.trim()}\n\n## Sources\n\n${sources.length ? sources.join('\n') : '- (none)'}\n`,
+    );
     const sourceRef = [...new Set(citedRows.flatMap(({ e, row }) => e?.fm.source_ref ?? row?.source_ref ?? []))].filter((r) => /^raw\//.test(r));
     const entities = [...new Set(citedRows.filter(({ e, row }) => (e?.fm.kind ?? row?.kind) === 'concept').map(({ c, e, row }) => e?.fm.title ?? row?.title ?? c.title))];
     const old = existing;
@@ -127,22 +157,25 @@ export async function saveAnswer(ctx: KbContext, input: SaveInput, opts: { signa
     }
     const links = [...new Set([...cited.map((c) => c.id), ...extractWikiLinks(body).map((l) => fileToId.get(linkKey(l.target))).filter((x): x is string => Boolean(x))])].filter((x) => x !== id);
 
-    // Backlinks of the cited entries.
+    // Backlinks of the cited entries; entries the replaced answer cited and this one does not lose theirs.
     const backlinked: string[] = [];
     const titles = new Map<string, { title: string; path: string }>(scan.entries.map((e) => [e.fm.id, { title: e.fm.title, path: e.path }]));
     titles.set(id, { title, path });
     const touched: LoadedEntry[] = [];
-    for (const target of links) {
+    const dropped = old ? store.linksFrom(id).filter((x) => !links.includes(x)) : [];
+    for (const target of [...links, ...dropped]) {
       const e = byId.get(target);
       if (!e || e.humanEdited) continue;
-      if (e.fm.backlinks.includes(id)) continue;
-      const bl = [...new Set([...(e.fm.backlinks ?? []), id])];
+      const have = e.fm.backlinks ?? [];
+      const link = links.includes(target);
+      if (have.includes(id) === link) continue;
+      const bl = link ? [...new Set([...have, id])] : have.filter((x) => x !== id);
       const sorted = bl.sort((a, b) => (titles.get(a)?.title ?? a).localeCompare(titles.get(b)?.title ?? b));
       const newBody = setSection(e.body, 'backlinks', backlinkSection(sorted, titles));
       const efm: EntryFrontmatter = { ...e.fm, backlinks: sorted };
       writeEntry(paths.wiki, e.path, efm, newBody, validate);
       touched.push({ ...e, fm: efm, body: newBody });
-      backlinked.push(e.path);
+      if (link) backlinked.push(e.path);
     }
 
     // Index at once: the answer's row, links, vector and chunks; the new hashes of the touched entries.
@@ -177,8 +210,10 @@ export async function saveAnswer(ctx: KbContext, input: SaveInput, opts: { signa
         links: store.getEntry(e.fm.id) ? store.linksFrom(e.fm.id) : [],
       })),
     );
-    appendLog(paths.wiki, 'ask --save', `${old ? 'updated' : 'filed'} [[${base(path)}]]${backlinked.length ? `, backlinks in ${backlinked.length} entr${backlinked.length === 1 ? 'y' : 'ies'}` : ''}`);
-    return { id, path, title, updated: Boolean(old), backlinked };
+    const replaced = old ? { version: Number(old.fm.version) || 1, by: String(old.fm.compiled_by ?? 'unknown') } : undefined;
+    const what = replaced ? `updated [[${base(path)}]] (version ${fm.version} replaces version ${replaced.version} by ${replaced.by})` : `filed [[${base(path)}]]`;
+    appendLog(paths.wiki, 'ask --save', `${what}${backlinked.length ? `, backlinks in ${backlinked.length} entr${backlinked.length === 1 ? 'y' : 'ies'}` : ''}`);
+    return { id, path, title, updated: Boolean(old), backlinked, ...(replaced ? { replaced } : {}) };
   } finally {
     lock.release();
   }

@@ -44,3 +44,11 @@ export class ConfigError extends KbError {
     this.name = 'ConfigError';
   }
 }
+
+/** An answer kb will not file (empty or malformed, or it would replace a better or hand-edited one). */
+export class NotSavedError extends KbError {
+  constructor(message: string) {
+    super(message, 1);
+    this.name = 'NotSavedError';
+  }
+}

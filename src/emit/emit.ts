@@ -7,7 +7,7 @@ import type { ConceptGroup, EntryWriter, ProgressEvent, SourceDraft } from '../c
 import type { PlannedConcept } from '../compile/concepts.js';
 import { entityKey } from '../compile/offline/entities.js';
 import { KIND_FOLDER, linkKey, makeEntryId, safeFileName } from '../entry/names.js';
-import { setSection } from '../entry/markers.js';
+import { neutralizeMarkers, setSection } from '../entry/markers.js';
 import { bodyHash } from '../entry/frontmatter.js';
 import { entryValidator } from '../entry/validate.js';
 import { extractWikiLinks } from '../parse/links.js';
@@ -204,7 +204,8 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     input.onProgress?.({ phase: 'write', done: done++, total, file: p.rawPath });
     if (!draft) continue;
     const concepts = (conceptsOfDoc.get(p.rawPath) ?? []).filter((g) => g.mentions.some((m) => m.rawPath === p.rawPath));
-    let body = `# ${draft.title}\n\n${draft.summary}\n\n${draft.body}`;
+    // What a document or the model wrote can never pass for one of kb's marked sections.
+    let body = neutralizeMarkers(`# ${draft.title}\n\n${draft.summary}\n\n${draft.body}`);
     if (concepts.length) {
       const list = concepts.map((g) => `- ${linkMarkup(base(pathOf.get(g.id!)!), g.title)}`).join('\n');
       body = insertBefore(body, '## Source', `## Concepts\n\n${list}`);
@@ -258,7 +259,8 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     };
     const { draft, messages: wm } = await (conceptDrafts.get(g.id!) ?? input.writer.writeConcept(group, catalog, input.signal));
     messages.push(...wm);
-    let body = `# ${draft.title}\n\n${draft.summary}\n\n${draft.body}`;
+    // What a document or the model wrote can never pass for one of kb's marked sections.
+    let body = neutralizeMarkers(`# ${draft.title}\n\n${draft.summary}\n\n${draft.body}`);
     if (offline) body = autolink(body, table, g.id!, new Set(g.mentions.map((m) => m.sourceId)));
     const { text, links } = resolveLinks(body, lookup, attachments);
     const fm: EntryFrontmatter = {

@@ -1,13 +1,83 @@
-/** Sections kb regenerates between `<!-- kb:name -->` and `<!-- /kb:name -->`. */
+/**
+ * Sections kb regenerates between `<!-- kb:name -->` and `<!-- /kb:name -->`.
+ *
+ * A marker counts only where kb writes one: alone on its line, at the start of the line, outside
+ * fenced code. The section is the last start marker that a matching end marker closes (a later
+ * start wins over an earlier unclosed one), so a stray marker in someone's text never swallows the
+ * text after it. Text kb writes on behalf of a person or a model goes through `neutralizeMarkers`
+ * first, so it cannot hold a marker line at all.
+ */
+
+export interface SectionSpan {
+  /** Offset of the start marker line. */
+  start: number;
+  /** Offset just after the end marker (before its line break). */
+  end: number;
+  /** The text between the two marker lines. */
+  inner: string;
+}
+
+const MARKER = /^<!-- (\/?)kb:([A-Za-z0-9_-]+) -->[ \t\r]*$/;
+/** Anything that could be read as a marker, by kb or by a looser reader: escaped on write. */
+const MARKER_LIKE = /^([ \t]{0,3})<!--(\s*\/?\s*kb\s*:)/;
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+interface Line {
+  text: string;
+  offset: number;
+  inFence: boolean;
+}
+
+/** The body's lines with their offsets, each marked when it lies inside a fenced code block. */
+function lines(body: string): Line[] {
+  const out: Line[] = [];
+  let fence: RegExp | null = null;
+  let offset = 0;
+  for (const text of body.split('\n')) {
+    if (fence) {
+      out.push({ text, offset, inFence: true });
+      if (fence.test(text)) fence = null;
+    } else {
+      const m = FENCE_OPEN.exec(text);
+      // A backtick fence's info string may not hold a backtick (CommonMark); then it is inline code.
+      if (m && !(m[1]![0] === '`' && m[2]!.includes('`'))) {
+        fence = new RegExp(`^ {0,3}${m[1]![0]}{${m[1]!.length},}[ \\t\\r]*$`);
+        out.push({ text, offset, inFence: true });
+      } else out.push({ text, offset, inFence: false });
+    }
+    offset += text.length + 1;
+  }
+  return out;
+}
+
+/** Where kb's section `name` is in a body, or null when it has none (or only unmatched markers). */
+export function findSection(body: string, name: string): SectionSpan | null {
+  if (!body.includes(`kb:${name} -->`)) return null;
+  let open: Line | null = null;
+  let found: { open: Line; close: Line } | null = null;
+  for (const l of lines(body)) {
+    if (l.inFence) continue;
+    const m = MARKER.exec(l.text);
+    if (!m || m[2] !== name) continue;
+    if (!m[1]) open = l;
+    else if (open) {
+      found = { open, close: l };
+      open = null;
+    }
+  }
+  if (!found) return null;
+  const innerStart = found.open.offset + found.open.text.length + 1;
+  const end = found.close.offset + found.close.text.length;
+  return { start: found.open.offset, end, inner: body.slice(innerStart, Math.max(innerStart, found.close.offset)) };
+}
+
+/** Replace (or add, or with `null` remove) kb's section `name`; everything else stays as it was. */
 export function setSection(body: string, name: string, content: string | null): string {
-  const open = `<!-- kb:${name} -->`;
-  const close = `<!-- /kb:${name} -->`;
-  const start = body.indexOf(open);
-  const end = start >= 0 ? body.indexOf(close, start) : -1;
-  const block = content === null ? '' : `${open}\n${content.trim()}\n${close}`;
-  if (start >= 0 && end >= 0) {
-    const before = body.slice(0, start).trimEnd();
-    const after = body.slice(end + close.length).trim();
+  const span = findSection(body, name);
+  const block = content === null ? '' : `<!-- kb:${name} -->\n${content.trim()}\n<!-- /kb:${name} -->`;
+  if (span) {
+    const before = body.slice(0, span.start).trimEnd();
+    const after = body.slice(span.end).trim();
     return [before, block, after].filter(Boolean).join('\n\n') + '\n';
   }
   if (!block) return body;
@@ -15,11 +85,21 @@ export function setSection(body: string, name: string, content: string | null): 
 }
 
 export function getSection(body: string, name: string): string | null {
-  const open = `<!-- kb:${name} -->`;
-  const close = `<!-- /kb:${name} -->`;
-  const start = body.indexOf(open);
-  if (start < 0) return null;
-  const end = body.indexOf(close, start);
-  if (end < 0) return null;
-  return body.slice(start + open.length, end).trim();
+  return findSection(body, name)?.inner.trim() ?? null;
+}
+
+/**
+ * Text kb did not write itself (an answer, a note, a model's or a document's Markdown) with every
+ * line that could pass for a kb marker escaped (`\<!--`: Markdown shows it as text), so it can
+ * never be taken for a section later. Lines inside fenced code are left alone: they never count.
+ */
+export function neutralizeMarkers(text: string): string {
+  if (!text.includes('kb')) return text;
+  let changed = false;
+  const out = lines(text).map((l) => {
+    if (l.inFence || !MARKER_LIKE.test(l.text)) return l.text;
+    changed = true;
+    return l.text.replace(MARKER_LIKE, '$1\\<!--$2');
+  });
+  return changed ? out.join('\n') : text;
 }

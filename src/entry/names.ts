@@ -2,25 +2,49 @@ import type { EntryId, EntryKind } from '../types.js';
 import { shortHash } from '../util/hash.js';
 
 const MAX_FILE_NAME = 120;
+/**
+ * File systems bound a name to 255 bytes, not characters: 120 Chinese characters are 360 bytes.
+ * 180 leaves room for ` (answer 12)`, `.md` and the temp name of an atomic write.
+ */
+const MAX_FILE_BYTES = 180;
+
+/**
+ * Control characters (C0, DEL, C1) and invisible format characters: bidi overrides and isolates
+ * (U+202A–U+202E, U+2066–U+2069) that make a name read backwards, zero-width spaces and joiners,
+ * direction marks, the BOM, soft hyphens; and lone surrogates, which no file system can store.
+ */
+const INVISIBLE = /[\p{Cf}\p{Cs}]/gu;
+const CONTROL = /\p{Cc}/gu;
+
+/** A title with control characters made spaces, invisible characters removed, on one line. */
+export function cleanTitle(title: string): string {
+  return title.normalize('NFC').replace(CONTROL, ' ').replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
+}
 
 /**
  * A title made into a file name that is safe on every OS and in Obsidian links:
- * no `/ \ : * ? " < > |`, none of Obsidian's link syntax `# ^ [ ] |`, no control characters,
- * no leading dot or trailing dot/space, not a Windows device name, bounded length.
+ * no `/ \ : * ? " < > |`, none of Obsidian's link syntax `# ^ [ ] |`, no control or invisible
+ * characters, no leading dot or trailing dot/space, not a Windows device name, bounded length.
  */
 export function safeFileName(title: string): string {
-  let name = title
-    .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+  let name = cleanTitle(title)
     .replace(/[/\\:*?"<>|#^[\]]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^[.\s]+/, '')
     .replace(/[.\s]+$/, '');
   if (/^(con|prn|aux|nul|com\d|lpt\d)$/i.test(name)) name = `${name}_`;
-  if (name.length > MAX_FILE_NAME) {
-    const cut = Array.from(name).slice(0, MAX_FILE_NAME - 9).join('').trim();
-    name = `${cut} ${shortHash(title, 8)}`;
+  if (name.length > MAX_FILE_NAME || Buffer.byteLength(name) > MAX_FILE_BYTES) {
+    // Cut whole characters; room is left for the ` 1a2b3c4d` hash that keeps cut names apart.
+    let cut = '';
+    let bytes = 0;
+    for (const ch of name) {
+      const b = Buffer.byteLength(ch);
+      if (cut.length + ch.length > MAX_FILE_NAME - 9 || bytes + b > MAX_FILE_BYTES - 9) break;
+      cut += ch;
+      bytes += b;
+    }
+    name = `${cut.trim()} ${shortHash(title, 8)}`;
   }
   return name || `untitled ${shortHash(title, 8)}`;
 }

@@ -1,6 +1,6 @@
 import type { LoadedEntry } from '../emit/wiki.js';
 import { bodyHash, stringifyEntry } from '../entry/frontmatter.js';
-import { getSection } from '../entry/markers.js';
+import { findSection, getSection } from '../entry/markers.js';
 import { linkKey } from '../entry/names.js';
 import { extractWikiLinks, linkTable, resolveLink, type WikiLinkRef } from '../parse/links.js';
 import type { Point } from '../diagnostics/message.js';
@@ -48,13 +48,10 @@ export function wikiFile(e: LoadedEntry): string {
 
 /** The body without the regenerated backlinks section (links there do not count as links). */
 export function ownBody(body: string): string {
-  const open = '<!-- kb:backlinks -->';
-  const close = '<!-- /kb:backlinks -->';
-  const s = body.indexOf(open);
-  const end = s >= 0 ? body.indexOf(close, s) : -1;
-  if (s < 0 || end < 0) return body;
+  const span = findSection(body, 'backlinks');
+  if (!span) return body;
   // Keep line numbers: blank out the section instead of cutting it.
-  return body.slice(0, s) + body.slice(s, end + close.length).replace(/[^\n]/g, ' ') + body.slice(end + close.length);
+  return body.slice(0, span.start) + body.slice(span.start, span.end).replace(/[^\n]/g, ' ') + body.slice(span.end);
 }
 
 /** Wiki links of an entry outside its backlinks section. */

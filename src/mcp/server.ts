@@ -5,6 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { KbContext } from '../kb/context.js';
+import { boundedText, citesSchema, contentSchema, MCP_LIMITS, titleSchema } from './limits.js';
 import { askTool, contextTool, modelFor, readTool, saveTool, searchTool, statusTool } from './tools.js';
 
 export interface McpOptions {
@@ -49,7 +50,7 @@ export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServe
       title: 'Search the knowledge base',
       description: 'Ranked entries and passages for a query (keywords and meaning, English and Chinese). No model call.',
       inputSchema: {
-        query: z.string().trim().min(1).describe('what to look for'),
+        query: boundedText('query', MCP_LIMITS.query).describe('what to look for'),
         limit: z.number().int().min(1).max(50).optional().describe('entries and passages to return (default 10)'),
         kind: z.enum(['source', 'concept', 'answer']).optional().describe('only entries of this kind'),
       },
@@ -64,7 +65,7 @@ export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServe
       title: 'Ask the knowledge base',
       description: 'A cited answer from the wiki. Uses the model when ANTHROPIC_API_KEY is set (answers are cached), else an extractive answer. Does not file the answer: use `save` for that.',
       inputSchema: {
-        question: z.string().trim().min(1),
+        question: boundedText('question', MCP_LIMITS.question),
         budget: z.number().int().min(200).max(100_000).optional().describe('context token budget (default from kb.config.json)'),
       },
       annotations: { ...ro, idempotentHint: false, openWorldHint: !opts.offline },
@@ -82,7 +83,7 @@ export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServe
     {
       title: 'Read an entry',
       description: 'The whole Markdown file of one wiki entry (frontmatter and body), named by id, title, file name or alias.',
-      inputSchema: { entry: z.string().trim().min(1).describe('id (e.g. concept/vector-database), title, file name or alias') },
+      inputSchema: { entry: boundedText('entry', MCP_LIMITS.entryName).describe('id (e.g. concept/vector-database), title, file name or alias') },
       annotations: ro,
     },
     (args) =>
@@ -98,7 +99,7 @@ export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServe
       title: 'Packed context for a topic',
       description: 'The most relevant entries and passages as <kb_entry> XML blocks within a token budget, ready to reason over. No model call.',
       inputSchema: {
-        topic: z.string().trim().min(1),
+        topic: boundedText('topic', MCP_LIMITS.query),
         budget: z.number().int().min(200).max(100_000).optional().describe('token budget (default from kb.config.json)'),
       },
       annotations: ro,
@@ -116,9 +117,9 @@ export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServe
       title: 'Save an answer or note',
       description: 'File Markdown into wiki/answers/<title>.md as an answer entry, linked to the entries it cites (their backlinks are updated) and indexed at once. Saving the same title again updates that entry.',
       inputSchema: {
-        title: z.string().trim().min(1).max(300).describe('the question answered, or the note title'),
-        content: z.string().trim().min(1).describe('Markdown; [[Entry]] links to existing entries are kept'),
-        cites: z.array(z.string().min(1)).max(50).optional().describe('entries this builds on, by id or title'),
+        title: titleSchema.describe('the question answered, or the note title'),
+        content: contentSchema.describe(`Markdown, at most ${MCP_LIMITS.contentBytes / 1024} KB; [[Entry]] links to existing entries are kept`),
+        cites: citesSchema.optional().describe(`entries this builds on, by id or title (at most ${MCP_LIMITS.cites})`),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },

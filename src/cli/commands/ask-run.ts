@@ -1,8 +1,8 @@
 import { closeKb, openKb } from '../../kb/context.js';
 import { findKbRoot } from '../../kb/paths.js';
-import { UsageError } from '../../diagnostics/errors.js';
+import { NotSavedError, UsageError } from '../../diagnostics/errors.js';
 import { ask } from '../../ask/ask.js';
-import { saveAnswer, answerTitle } from '../../ask/save.js';
+import { answerProblems, answerTitle, saveAnswer } from '../../ask/save.js';
 import { marpBody, MARP_FRONTMATTER } from '../../ask/marp.js';
 import { createModelClient } from '../../model/client.js';
 import { paint } from '../io.js';
@@ -21,19 +21,29 @@ export async function runAsk(words: string, flags: AskFlags, rt: CliRuntime): Pr
     if (!model && !flags.offline && !flags.json) rt.io.err(paint(rt.io, 'dim', 'No ANTHROPIC_API_KEY: extractive answer from the wiki (no model).'));
     const res = await ask(ctx, question, { budget, model, cache: flags.cache !== false, signal: rt.signal });
     let saved: Awaited<ReturnType<typeof saveAnswer>> | undefined;
+    let notSaved: NotSavedError | undefined;
     if (flags.save || format === 'marp') {
       const by = res.mode === 'model' ? `model:${res.model ?? 'unknown'}` : 'offline';
-      saved = await saveAnswer(
-        ctx,
-        format === 'marp'
-          ? { question, answer: res.answer, citations: res.citations, by, format, extraFrontmatter: { ...MARP_FRONTMATTER }, body: marpBody(answerTitle(question), res.answer, res.citations) }
-          : { question, answer: res.answer, citations: res.citations, by },
-        { signal: rt.signal },
-      );
+      const problems = answerProblems(res, { requireCitations: true });
+      if (problems.length) notSaved = new NotSavedError(`Not filed: ${problems.join('; ')}.`);
+      else
+        try {
+          saved = await saveAnswer(
+            ctx,
+            format === 'marp'
+              ? { question, answer: res.answer, citations: res.citations, by, format, extraFrontmatter: { ...MARP_FRONTMATTER }, body: marpBody(answerTitle(question), res.answer, res.citations) }
+              : { question, answer: res.answer, citations: res.citations, by },
+            { signal: rt.signal },
+          );
+        } catch (err) {
+          if (!(err instanceof NotSavedError)) throw err;
+          notSaved = err;
+        }
     }
     if (flags.json) {
       const { packed: _p, retrieval: _r, ...out } = res;
-      rt.io.out(JSON.stringify({ ...out, ...(saved ? { saved } : {}) }, null, 2));
+      rt.io.out(JSON.stringify({ ...out, ...(saved ? { saved } : {}), ...(notSaved ? { notSaved: notSaved.message } : {}) }, null, 2));
+      if (notSaved) throw notSaved;
       return 0;
     }
     for (const w of res.warnings ?? []) rt.io.err(paint(rt.io, 'yellow', `warning: ${w}`));
@@ -41,7 +51,11 @@ export async function runAsk(words: string, flags: AskFlags, rt: CliRuntime): Pr
     const cites = res.citations.map((c) => c.title).join(', ');
     const line = `${res.mode === 'model' ? res.model : 'offline'}; ${res.context.tokens} context tokens from ${res.context.entries} entries${res.cached ? '; cached' : ''}${cites ? `; cites ${cites}` : ''}`;
     rt.io.err(paint(rt.io, 'dim', line));
-    if (saved) rt.io.err(`${saved.updated ? 'Updated' : 'Filed'} wiki/${saved.path}${saved.backlinked.length ? ` (backlinks in ${saved.backlinked.length} entries)` : ''}`);
+    if (saved) {
+      const what = saved.replaced ? `Updated wiki/${saved.path}: version ${saved.replaced.version + 1} replaces version ${saved.replaced.version} (${saved.replaced.by})` : `Filed wiki/${saved.path}`;
+      rt.io.err(`${what}${saved.backlinked.length ? ` (backlinks in ${saved.backlinked.length} entr${saved.backlinked.length === 1 ? 'y' : 'ies'})` : ''}`);
+    }
+    if (notSaved) throw notSaved;
     return 0;
   } finally {
     closeKb(ctx);

@@ -5,7 +5,9 @@ export const orphanEntry: LintRule = {
   id: 'orphan-entry',
   severity: 'info',
   fixable: false,
-  docs: 'An entry no other entry links to can only be found through the index or search. Link it from a related entry (the backlinks section does not count).',
+  docs:
+    'An entry no other entry links to can only be found through the index or search. Link it from a related entry (the backlinks section does not count). ' +
+    'An answer filed by `kb ask --save` is reached from the entries it cites (it is in their backlinks), so it is an orphan only when it links to no entry.',
   examples: {
     pass: {
       'wiki/concepts/Alpha.md': exampleEntry({ title: 'Alpha' }, '# Alpha\n\nSee [[Beta]].\n'),
@@ -23,6 +25,8 @@ export const orphanEntry: LintRule = {
     if (input.entries.length < 2) return out;
     for (const e of input.entries) {
       if ((g.in.get(e.fm.id)?.size ?? 0) > 0) continue;
+      // An answer hangs off the entries it cites: nothing links to it by design, it links to them.
+      if (e.fm.kind === 'answer' && (g.out.get(e.fm.id)?.size ?? 0) > 0) continue;
       out.push({
         file: wikiFile(e),
         place: { line: 1, column: 1 },
