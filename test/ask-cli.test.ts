@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixture, read, runKb } from './helpers.js';
 import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
@@ -82,6 +82,32 @@ describe('kb search / context / ask (CLI)', () => {
     expect(deck.data['marp']).toBe(true);
     expect(deck.body).toContain('\n---\n');
   }, 60_000);
+
+  it('kb ask --save: the filed answer is linked (no orphan-entry), and asking again cites the sources, never itself', async () => {
+    const q = 'Why do sea levels rise and fall?';
+    const file = 'wiki/answers/Why do sea levels rise and fall.md';
+    const findings = async () =>
+      (JSON.parse((await runKb(['lint', '--json'], { cwd: root })).stdout) as { findings: { ruleId: string; file: string }[] }).findings.filter((f) => f.file === file);
+    const first = await runKb(['ask', q, '--save', '--offline'], { cwd: root });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/Filed wiki\/answers\/Why do sea levels rise and fall\.md \(backlinks in 1 entry\)/);
+    expect(await findings()).toEqual([]);
+    const before = parseEntryFile(read(root, file));
+
+    const again = await runKb(['ask', q, '--save', '--offline', '--json'], { cwd: root });
+    expect(again.code, again.stderr).toBe(0);
+    const j = JSON.parse(again.stdout) as { citations: { id: string }[]; saved: { replaced: { version: number } } };
+    expect(j.citations.map((c) => c.id)).toEqual(['source/tides']);
+    expect(j.saved.replaced).toEqual({ version: 1, by: 'offline' });
+    const after = parseEntryFile(read(root, file));
+    expect(after.data['version']).toBe(2);
+    expect(after.data['source_ref']).toEqual(['raw/tides.md']);
+    expect(after.body).toContain('## Sources\n\n- [[Tides]]');
+    expect(after.body).not.toMatch(/\[\[Why do sea levels rise and fall/);
+    expect(after.body).toBe(before.body);
+    expect(await findings()).toEqual([]);
+    expect(read(root, 'wiki/log.md')).toMatch(/updated \[\[Why do sea levels rise and fall\]\] \(version 2 replaces version 1 by offline\)/);
+  }, 60_000);
 });
 
 describe('kb ask with a model (fake Anthropic server)', () => {
@@ -119,6 +145,28 @@ describe('kb ask with a model (fake Anthropic server)', () => {
     expect(fake.messages()).toHaveLength(2);
     expect(r.stdout + r.stderr + again.stdout + again.stderr).not.toContain('test-key');
   }, 60_000);
+
+  it('a filed model answer is not replaced by an offline one, nor after a person edited it', async () => {
+    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
+    const file = 'wiki/answers/What makes the tides.md';
+    const saved = await runKb(['ask', 'What makes the tides?', '--save'], { cwd: root, env });
+    expect(saved.code, saved.stderr).toBe(0);
+    const text = read(root, file);
+    expect(parseEntryFile(text).data['compiled_by']).toBe('model:claude-sonnet-4-5');
+
+    const offline = await runKb(['ask', 'What makes the tides?', '--save', '--offline'], { cwd: root });
+    expect(offline.code).toBe(1);
+    expect(offline.stdout).toContain('[[Tides]]');
+    expect(offline.stderr).toContain('kb: Not filed: wiki/answers/What makes the tides.md holds an answer by the model (model:claude-sonnet-4-5), and an offline answer does not replace it');
+    expect(read(root, file)).toBe(text);
+
+    const edited = text.replace('## Sources', 'My own note on this.\n\n## Sources');
+    writeFileSync(join(root, file), edited);
+    const model = await runKb(['ask', 'what makes the tides', '--save', '--no-cache'], { cwd: root, env });
+    expect(model.code).toBe(1);
+    expect(model.stderr).toContain("kb: Not filed: wiki/answers/What makes the tides.md was edited by hand since kb filed it, and kb never overwrites a person's edits");
+    expect(read(root, file)).toBe(edited);
+  }, 60_000);
 });
 
 describe('kb ask when the model fails', () => {
@@ -138,4 +186,45 @@ describe('kb ask when the model fails', () => {
       await fake.close();
     }
   }, 60_000);
+});
+
+describe('kb ask --save with an empty or malformed model reply', () => {
+  it('does not file it, says why and exits 1', async () => {
+    const root = await compiledKb();
+    let reply: { text: string; stopReason?: string } = { text: '' };
+    const fake = await startFakeAnthropic((req) => {
+      if (JSON.stringify(req.body.system).includes('keyword queries')) return { text: '<queries><query lang="en">tides moon</query></queries>' };
+      return reply;
+    });
+    try {
+      const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
+      const cases: [string, typeof reply, RegExp][] = [
+        ['Why are there tides?', { text: '' }, /Not filed: the model's reply is empty; the answer cites no entry of the wiki\./],
+        ['Why do tides rise?', { text: '<answer></answer>' }, /Not filed: the model's reply has an empty <answer>; the answer cites no entry of the wiki\./],
+        ['Why do tides fall?', { text: '<answer>[[Tides]] [[Tides]]</answer>' }, /Not filed: the answer holds nothing but citations\./],
+        ['What pulls the tides?', { text: 'Sure! The Moon pulls them [[Tides]].' }, /Not filed: the model's reply has no <answer> element\./],
+        ['When are tides highest?', { text: '<answer>Spring tides come at new and full moon [[Tides]] and', stopReason: 'max_tokens' }, /Not filed: the model's reply was cut off at the token limit\./],
+      ];
+      for (const [q, r, why] of cases) {
+        reply = r;
+        const out = await runKb(['ask', q, '--save'], { cwd: root, env });
+        expect(out.code, `${q}: ${out.stderr}`).toBe(1);
+        expect(out.stderr).toMatch(why);
+        expect(out.stderr).not.toContain('unexpected error');
+      }
+      expect(existsSync(join(root, 'wiki/answers'))).toBe(false);
+      reply = { text: '' };
+      const j = await runKb(['ask', 'Why are tides empty?', '--save', '--json'], { cwd: root, env });
+      expect(j.code).toBe(1);
+      expect((JSON.parse(j.stdout) as { notSaved: string; saved?: unknown }).notSaved).toMatch(/^Not filed: the model's reply is empty/);
+      expect(existsSync(join(root, 'wiki/answers'))).toBe(false);
+      // A well-formed reply is filed.
+      reply = { text: '<answer>The Moon and the Sun pull the sea [[Tides]].</answer>' };
+      const ok = await runKb(['ask', 'What pulls the sea?', '--save'], { cwd: root, env });
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(existsSync(join(root, 'wiki/answers/What pulls the sea.md'))).toBe(true);
+    } finally {
+      await fake.close();
+    }
+  }, 120_000);
 });

@@ -72,6 +72,12 @@ describe('kb marked sections', () => {
       '## Backlinks\n\n- [[Old]]',
       `# T\n\n${block('- [[Quoted]]')}\n\nMiddle.\n\n${block('- [[New]]')}\n`,
     ],
+    [
+      'trailing spaces (hard breaks) and indentation around the section keep every byte',
+      `# T\n\nLine one  \nLine two\t\n\n${block('- [[Old]]')}\n\n    indented after  \n`,
+      '## Backlinks\n\n- [[Old]]',
+      `# T\n\nLine one  \nLine two\t\n\n${block('- [[New]]')}\n\n    indented after  \n`,
+    ],
     ['CRLF line ends', `# T\r\n\r\n${OPEN}\r\n- [[Old]]\r\n${CLOSE}\r\n`, '- [[Old]]', `# T\n\n${block('- [[New]]')}\n`],
   ];
   it.each(table)('%s', (_case, body, section, after) => {

@@ -75,13 +75,25 @@ export function findSection(body: string, name: string): SectionSpan | null {
 export function setSection(body: string, name: string, content: string | null): string {
   const span = findSection(body, name);
   const block = content === null ? '' : `<!-- kb:${name} -->\n${content.trim()}\n<!-- /kb:${name} -->`;
+  // Only blank lines around the section are kb's: the text on either side keeps every byte
+  // (trailing spaces are Markdown hard breaks, leading ones indentation).
   if (span) {
-    const before = body.slice(0, span.start).trimEnd();
-    const after = body.slice(span.end).trim();
-    return [before, block, after].filter(Boolean).join('\n\n') + '\n';
+    const before = dropTrailingBlankLines(body.slice(0, span.start));
+    const after = dropTrailingBlankLines(body.slice(span.end).replace(/^(?:[ \t]*\r?\n)+/, ''));
+    return [before, block, after].filter((x) => x.trim()).join('\n\n') + '\n';
   }
   if (!block) return body;
-  return `${body.trimEnd()}\n\n${block}\n`;
+  return `${dropTrailingBlankLines(body)}\n\n${block}\n`;
+}
+
+/** `s` without the blank lines at its end; the spaces ending its last line of text stay. */
+function dropTrailingBlankLines(s: string): string {
+  let i = s.length;
+  while (i > 0 && ' \t\r\n'.includes(s[i - 1]!)) i--;
+  if (i === 0) return '';
+  const nl = s.indexOf('\n', i);
+  if (nl < 0) return s;
+  return s.slice(0, nl > i && s[nl - 1] === '\r' ? nl - 1 : nl);
 }
 
 export function getSection(body: string, name: string): string | null {

@@ -1,3 +1,4 @@
+import type { EntryId } from '../../types.js';
 import { exampleEntry, linkGraph, wikiFile } from '../entry-info.js';
 import type { FindingDraft, LintRule } from '../types.js';
 
@@ -10,14 +11,19 @@ export const orphanEntry: LintRule = {
     'An answer filed by `kb ask --save` is reached from the entries it cites (it is in their backlinks), so it is an orphan only when it links to no entry.',
   examples: {
     pass: {
-      'wiki/concepts/Alpha.md': exampleEntry({ title: 'Alpha' }, '# Alpha\n\nSee [[Beta]].\n'),
+      'wiki/concepts/Alpha.md': exampleEntry(
+        { title: 'Alpha', backlinks: ['concept/beta', 'answer/what-is-alpha'] },
+        '# Alpha\n\nSee [[Beta]].\n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[Beta]]\n- [[What is Alpha|What is Alpha?]]\n<!-- /kb:backlinks -->\n',
+      ),
       'wiki/concepts/Beta.md': exampleEntry({ title: 'Beta' }, '# Beta\n\nBack to [[Alpha]].\n'),
+      'wiki/answers/What is Alpha.md': exampleEntry({ title: 'What is Alpha?', kind: 'answer', id: 'answer/what-is-alpha' as EntryId }, '# What is Alpha?\n\n## Sources\n\n- [[Alpha]]\n'),
     },
     fail: {
       'wiki/concepts/Alpha.md': exampleEntry({ title: 'Alpha' }, '# Alpha\n\nSee [[Beta]].\n'),
       'wiki/concepts/Beta.md': exampleEntry({ title: 'Beta' }, '# Beta\n\nNothing here.\n'),
+      'wiki/answers/Lonely.md': exampleEntry({ title: 'Lonely', kind: 'answer' }, '# Lonely\n\nA note that links to nothing.\n'),
     },
-    expect: ['wiki/concepts/Alpha.md:1:1'],
+    expect: ['wiki/answers/Lonely.md:1:1', 'wiki/concepts/Alpha.md:1:1'],
   },
   check(input) {
     const g = linkGraph(input);
