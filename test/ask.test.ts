@@ -7,7 +7,7 @@ import { packContext, unescapeXml } from '../src/ask/pack.js';
 import { offlineAnswer, parseQueries, resolveCitations } from '../src/ask/answer.js';
 import { ask } from '../src/ask/ask.js';
 import { AnswerCache, normalizeQuestion, wikiVersion } from '../src/ask/cache.js';
-import { saveAnswer } from '../src/ask/save.js';
+import { answerProblems, saveAnswer } from '../src/ask/save.js';
 import { marpBody } from '../src/ask/marp.js';
 import { parseEntryFile } from '../src/entry/frontmatter.js';
 import { entryValidator, schemaErrors } from '../src/entry/validate.js';
@@ -183,6 +183,44 @@ describe('kb ask --save', () => {
     const saved = await saveAnswer(ctx, { question: res.question, answer: res.answer, citations: res.citations, by: 'offline' });
     expect(saved.backlinked).not.toContain('sources/Tides.md');
     expect(read(root, 'wiki/sources/Tides.md')).toBe(edited);
+    ctx.store.close();
+  });
+});
+
+describe('kb ask --save: replacing and refusing', () => {
+  it('a replaced answer leaves the backlinks of the entries it no longer cites', async () => {
+    const { root, ctx } = await compiled(EN);
+    const entry = (title: string) => scanWiki(join(root, 'wiki')).entries.find((e) => e.fm.title === title)!;
+    const cite = (title: string) => {
+      const e = entry(title);
+      return { id: e.fm.id, title, file: title };
+    };
+    const q = 'Which natural forces shape the Earth?';
+    const first = await saveAnswer(ctx, { question: q, answer: 'The Moon pulls the sea [[Tides]].', citations: [cite('Tides')], by: 'offline' });
+    expect(entry('Tides').fm.backlinks).toContain(first.id);
+    const second = await saveAnswer(ctx, { question: q, answer: 'Lava escapes from a rupture [[Volcanoes]].', citations: [cite('Volcanoes')], by: 'offline' });
+    expect(second).toMatchObject({ id: first.id, updated: true, replaced: { version: 1, by: 'offline' } });
+    expect(entry('Tides').fm.backlinks).not.toContain(first.id);
+    expect(entry('Tides').body).not.toContain('Which natural forces');
+    expect(entry('Tides').humanEdited).toBe(false);
+    expect(entry('Volcanoes').fm.backlinks).toContain(first.id);
+    ctx.store.close();
+  });
+
+  it('refuses an answer that is empty or nothing but citations, and a note title with no visible characters', async () => {
+    const table: [{ answer: string; citations: { id: string; title: string; file: string }[]; malformed?: string }, boolean, string[]][] = [
+      [{ answer: 'Tides come from the Moon [[Tides]].', citations: [{ id: 'source/tides', title: 'Tides', file: 'Tides' }] }, true, []],
+      [{ answer: '潮汐由月球引起 [[Tides]]。', citations: [{ id: 'source/tides', title: 'Tides', file: 'Tides' }] }, true, []],
+      [{ answer: '  ', citations: [] }, true, ['the answer is empty', 'the answer cites no entry of the wiki']],
+      [{ answer: '[[Tides]], [[Tides|the tides]].', citations: [{ id: 'source/tides', title: 'Tides', file: 'Tides' }] }, true, ['the answer holds nothing but citations']],
+      [{ answer: 'A note with no citation.', citations: [] }, false, []],
+      [{ answer: 'Cut off [[Tides]]', citations: [{ id: 'source/tides', title: 'Tides', file: 'Tides' }], malformed: 'was cut off at the token limit' }, true, ["the model's reply was cut off at the token limit"]],
+    ];
+    for (const [a, requireCitations, problems] of table) expect([a.answer, answerProblems(a, { requireCitations })]).toEqual([a.answer, problems]);
+    const { root, ctx } = await compiled(EN);
+    await expect(saveAnswer(ctx, { question: 'Empty?', answer: '[[Tides]]', citations: [], by: 'mcp' })).rejects.toThrow(/Not filed: the answer holds nothing but citations/);
+    await expect(saveAnswer(ctx, { question: '\u202E\u200B\n', answer: 'A note.', citations: [], by: 'mcp' })).rejects.toThrow(/Not filed: the question has no visible characters/);
+    expect(existsSync(join(root, 'wiki', 'answers'))).toBe(false);
     ctx.store.close();
   });
 });

@@ -89,6 +89,7 @@ function backlinkSection(ids: string[], byId: Map<string, { title: string; path:
  */
 export async function saveAnswer(ctx: KbContext, input: SaveInput, opts: { signal?: AbortSignal; lockWaitMs?: number } = {}): Promise<SaveResult> {
   const problems = answerProblems({ answer: input.body ?? input.answer, citations: input.citations }, { requireCitations: false });
+  if (!answerTitle(input.question)) problems.push('the question has no visible characters to make a title of');
   if (problems.length) throw new NotSavedError(`Not filed: ${problems.join('; ')}.`);
   const lock = await acquireLock(join(ctx.paths.state, 'lock'), 'ask --save', { waitMs: opts.lockWaitMs ?? 30_000 });
   try {
