@@ -227,11 +227,13 @@ describe('kb ask --save with an empty or malformed model reply', () => {
       expect(j.code).toBe(1);
       expect((JSON.parse(j.stdout) as { notSaved: string; saved?: unknown }).notSaved).toMatch(/^Not filed: the model's reply is empty/);
       expect(existsSync(join(root, 'wiki/answers'))).toBe(false);
-      // A well-formed reply is filed.
+      // A malformed reply was not cached: asking again asks the model again, and a well-formed reply is filed.
       reply = { text: '<answer>The Moon and the Sun pull the sea [[Tides]].</answer>' };
-      const ok = await runKb(['ask', 'What pulls the sea?', '--save'], { cwd: root, env });
+      const calls = fake.messages().length;
+      const ok = await runKb(['ask', 'Why are there tides?', '--save'], { cwd: root, env });
       expect(ok.code, ok.stderr).toBe(0);
-      expect(existsSync(join(root, 'wiki/answers/What pulls the sea.md'))).toBe(true);
+      expect(fake.messages().length).toBeGreaterThan(calls);
+      expect(parseEntryFile(read(root, 'wiki/answers/Why are there tides.md')).body).toContain('The Moon and the Sun pull the sea [[Tides]].');
     } finally {
       await fake.close();
     }

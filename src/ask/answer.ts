@@ -133,22 +133,24 @@ export async function modelAnswer(client: ModelClient, root: string, question: s
       system: renderTemplate(system, {}),
       prompt: renderTemplate(input, { question, context: packed.xml }),
       maxTokens: 1500,
+      // A malformed reply is not kept in .kb/cache.db: asking again asks the model again.
+      keep: (r) => !malformedReply(r),
     },
     signal,
   );
-  const m = /<answer>([\s\S]*?)(<\/answer>|$)/.exec(res.text);
-  const reply = m?.[1] ?? res.text;
-  const malformed = !res.text.trim()
-    ? 'is empty'
-    : res.stopReason === 'max_tokens'
-      ? 'was cut off at the token limit'
-      : !m
-        ? 'has no <answer> element'
-        : !m[2]
-          ? 'has an <answer> element that is never closed'
-          : !reply.trim()
-            ? 'has an empty <answer>'
-            : undefined;
+  const reply = /<answer>([\s\S]*?)(<\/answer>|$)/.exec(res.text)?.[1] ?? res.text;
+  const malformed = malformedReply(res);
   const { text, citations } = resolveCitations(reply.trim(), packed);
   return { text: text || NOTHING, citations, mode: 'model', model: client.model, usage: res.usage, cached: res.cached, ...(malformed ? { malformed } : {}) };
+}
+
+/** Why a reply to the answer prompt is not a well-formed answer, if it is not. */
+function malformedReply(res: { text: string; stopReason: string }): string | undefined {
+  if (!res.text.trim()) return 'is empty';
+  if (res.stopReason === 'max_tokens') return 'was cut off at the token limit';
+  const m = /<answer>([\s\S]*?)(<\/answer>|$)/.exec(res.text);
+  if (!m) return 'has no <answer> element';
+  if (!m[2]) return 'has an <answer> element that is never closed';
+  if (!m[1]!.trim()) return 'has an empty <answer>';
+  return undefined;
 }

@@ -30,6 +30,8 @@ export interface ModelRequest {
    * (the catalog of existing entries): replaces cachedPrefix + prompt in the cache key.
    */
   cacheKey?: string;
+  /** Whether a reply is worth keeping in the cache; one it is not is asked for again next time. */
+  keep?: (res: { text: string; stopReason: string }) => boolean;
 }
 
 export interface ModelResponse {
@@ -180,7 +182,8 @@ class AnthropicModelClient implements ModelClient {
 
   async complete(req: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
     const key = requestKey(this.model, req);
-    const hit = this.cache.get(key);
+    const cachedReply = this.cache.get(key);
+    const hit = cachedReply && (!req.keep || req.keep(cachedReply)) ? cachedReply : undefined;
     if (hit) {
       // A reply this run already paid for or counted is not "from the cache" a second time.
       if (!this.seen.has(key)) this.hits++;
@@ -207,7 +210,7 @@ class AnthropicModelClient implements ModelClient {
     this.calls++;
     this.usage = addUsage(this.usage, res.usage);
     this.usd += usd;
-    this.cache.put(key, this.model, req.task, res, usd);
+    if (!req.keep || req.keep(res)) this.cache.put(key, this.model, req.task, res, usd);
     this.seen.add(key);
     return { ...res, cached: false };
   }
