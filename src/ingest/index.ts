@@ -1,4 +1,5 @@
 import { message, type KbMessage } from '../diagnostics/message.js';
+import { cleanTitle } from '../entry/names.js';
 import { detectLang } from '../text/script.js';
 import type { ContentHash, RawDocument, RawType } from '../types.js';
 import { convertAttachment, formatBytes } from './attachment.js';
@@ -63,7 +64,8 @@ function ingest(file: RawFile, bytes: Buffer, hash: ContentHash, opts: { maxFile
       type: detected.type,
       hash,
       size,
-      title: c.title,
+      // A title becomes a file name and a link: no right-to-left override or other invisible character.
+      title: cleanTitle(c.title) || stem(file.path),
       markdown: c.markdown,
       meta: c.meta,
       lang: detectLang(c.markdown),

@@ -27,6 +27,18 @@ interface DocCase {
 
 const docCases: DocCase[] = [
   {
+    name: 'control and invisible characters are dropped from the title',
+    path: 'notes/invoice.md',
+    content: '# Invoice\u202Efdp.exe \u200Bnotes\u2066\u2069\n\nBody text.\n',
+    expect: { type: 'markdown', title: 'Invoicefdp.exe notes' },
+  },
+  {
+    name: 'a title of only invisible characters falls back to the file name',
+    path: 'notes/发票.txt',
+    content: '\u202E\u200B\n\n正文内容。\n',
+    expect: { type: 'text', title: '发票' },
+  },
+  {
     name: 'markdown with frontmatter',
     path: 'notes/a.md',
     content: '---\ntitle: Vector Databases\ntags: [rag, db]\nsource: https://example.com/vdb\n---\n# Heading\n\nBody text.\n',
