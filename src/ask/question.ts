@@ -25,4 +25,3 @@ export function filedAnswerFor<T extends Pick<EntryRow, 'kind' | 'title'>>(entri
   }
   return near;
 }
-

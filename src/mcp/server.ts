@@ -115,7 +115,7 @@ export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServe
     'save',
     {
       title: 'Save an answer or note',
-      description: 'File Markdown into wiki/answers/<title>.md as an answer entry, linked to the entries it cites (their backlinks are updated) and indexed at once. Saving the same title again updates that entry.',
+      description: 'File Markdown into wiki/answers/<title>.md as an answer entry, linked to the entries it cites (their backlinks are updated) and indexed at once. Saving the same title again updates that entry, unless a person edited it (then it is refused).',
       inputSchema: {
         title: titleSchema.describe('the question answered, or the note title'),
         content: contentSchema.describe(`Markdown, at most ${MCP_LIMITS.contentBytes / 1024} KB; [[Entry]] links to existing entries are kept`),
@@ -126,7 +126,8 @@ export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServe
     (args, extra) =>
       reply(async () => {
         const r = await saveTool(ctx, args, extra.signal);
-        return { text: `${r.updated ? 'Updated' : 'Saved'} ${r.path} (${r.id}).`, structured: r };
+        const replaced = r.replaced ? `; it replaces version ${r.replaced.version} (by ${r.replaced.by})` : '';
+        return { text: `${r.updated ? 'Updated' : 'Saved'} ${r.path} (${r.id})${replaced}.`, structured: r };
       }),
   );
 
