@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,6 +154,51 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     expect(git(root, 'status', '--porcelain').replace(/^\?\? changelog\/\n/m, '')).toBe('');
     const after = await runKb(['lint', '--json', '--rule', 'broken-link,missing-backlink'], { cwd: root, env: GIT_ENV });
     expect((JSON.parse(after.stdout) as { findings: unknown[] }).findings).toEqual([]);
+  });
+
+  it('--merge killed at any point never moves or loses a file the person has not committed; the next --merge finishes', async () => {
+    for (const point of ['merge-staged', 'merge-done']) {
+      const root = await compiledKb(SAMPLE_RAW);
+      // New sources dropped in raw/, not added to git: heal compiles them on a branch that commits them.
+      const files: Record<string, Buffer> = {
+        'raw/herbal.md': Buffer.from('# Herbal Infusions\n\nHerbal infusions are made from flowers,  \nfruit or herbs rather than tea leaves.\n'),
+        'raw/草药茶.md': Buffer.from('# 草药茶\r\n\r\n草药茶是用花、果实或草本植物泡的。  \r\n它不含茶叶。\r\n', 'utf8'),
+      };
+      const intact = () => Object.entries(files).every(([p, b]) => existsSync(join(root, p)) && readFileSync(join(root, p)).equals(b));
+      for (const [p, b] of Object.entries(files)) writeFileSync(join(root, p), b);
+      const killed = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: { ...GIT_ENV, KB_TEST_KILL_AT: point }, timeoutMs: 180_000 });
+      expect(killed.code, killed.stderr).toBeNull(); // killed for real, by SIGKILL
+      expect(intact(), point).toBe(true);
+      // It was killed where it meant to be: the files staged for the merge, or the merge made.
+      if (point === 'merge-staged') expect(git(root, 'ls-files', '--', 'raw')).toMatch(/herbal\.md/);
+      else expect(git(root, 'ls-tree', '-r', '--name-only', 'HEAD', '--', 'raw')).toMatch(/herbal\.md/);
+
+      const again = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
+      expect(again.code, again.stderr).toBe(0);
+      expect(intact(), point).toBe(true);
+      expect(existsSync(join(root, '.kb/heal-aside'))).toBe(false);
+      // Merged: the files are committed as they were, the checkout clean, their entries there.
+      for (const [p, b] of Object.entries(files)) expect(execFileSync('git', ['show', `HEAD:${p}`], { cwd: root }).equals(b), p).toBe(true);
+      expect(git(root, 'status', '--porcelain').replace(/^\?\? changelog\/\n/m, '')).toBe('');
+      expect(existsSync(join(root, 'wiki/sources/Herbal Infusions.md'))).toBe(true);
+      expect(existsSync(join(root, 'wiki/sources/草药茶.md'))).toBe(true);
+    }
+  });
+
+  it('puts back a file an interrupted merge of an earlier kb had set aside in .kb/heal-aside', async () => {
+    const root = await compiledKb(SAMPLE_RAW);
+    writeFile(root, '.kb/heal-aside/raw/mine.md', '# Mine\n\nMy own words.  \n');
+    writeFile(root, '.kb/heal-aside/raw/both.md', 'copy kept\n');
+    writeFile(root, 'raw/both.md', 'a different file now\n');
+    const r = await runKb(['lint', '--heal', '--dry-run'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(read(root, 'raw/mine.md')).toBe('# Mine\n\nMy own words.  \n');
+    expect(existsSync(join(root, '.kb/heal-aside/raw/mine.md'))).toBe(false);
+    // What cannot go back without overwriting something stays where it is, and the report says so.
+    expect(read(root, '.kb/heal-aside/raw/both.md')).toBe('copy kept\n');
+    expect(read(root, 'raw/both.md')).toBe('a different file now\n');
+    expect(r.stdout).toContain('raw/mine.md: put back');
+    expect(r.stdout).toMatch(/raw\/both\.md: a copy .* is kept in \.kb\/heal-aside/);
   });
 
   it('waits for nobody: a held lock is an error naming the holder', async () => {

@@ -16,6 +16,7 @@ export function reviewHint(branch: string): string {
 export function changelogSection(report: HealReport, at: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
   const lines = [`## ${p(at.getHours())}:${p(at.getMinutes())} kb lint --heal`, '', `Before: ${summaryLine(report.before)}.`, ''];
+  if (report.recovered?.length) lines.push('Put right after an interrupted merge:', '', ...report.recovered.map((r) => `- ${r}`), '');
   for (const b of report.branches) lines.push(...branchLines(b), '');
   if (report.refreshError) lines.push(`After merging, the store was not refreshed: ${report.refreshError}.`, '');
   return `${lines.join('\n').trimEnd()}\n\n`;

@@ -13,7 +13,7 @@ import { applyContentFix } from './fixes/content.js';
 import { fixBrokenLinks, fixFrontmatter, refreshBacklinks, refreshIndex, removeDeletedSources, syncRaw, type FixLog } from './fixes/structural.js';
 import { changedPaths, finalizeEntries } from './finalize.js';
 import { type Git, openRepo } from './git.js';
-import { mergeBranches } from './merge.js';
+import { mergeBranches, recoverMerge } from './merge.js';
 import { reindexEntries } from './reindex.js';
 import { branchName, planHeal, ymd, type HealGroup } from './plan.js';
 import type { HealBranch, HealReport } from './types.js';
@@ -51,13 +51,15 @@ export async function heal(ctx: KbContext, opts: HealOptions = {}): Promise<Heal
   const { git, top } = await openRepo(ctx.paths.root, ctx.env);
   const rel = relative(top, ctx.paths.root);
   const wtBase = worktreesDir(ctx.paths.state);
+  // A merge killed half-way is undone before anything looks at the checkout.
+  const recovered = await recoverMerge(git, ctx.paths.state);
   await cleanWorktrees(git, wtBase);
   checkAbort(opts.signal);
 
   const input = loadLintInput(ctx.paths, ctx.config, { store: ctx.store, embedder: ctx.embedder, model: opts.model, signal: opts.signal });
   const mainReport = await lint(input, { rules: opts.rules });
   const groups = planHeal(mainReport.findings);
-  const report: HealReport = { date: ymd(at), before: mainReport.counts, branches: [], nothingToDo: false };
+  const report: HealReport = { date: ymd(at), before: mainReport.counts, branches: [], nothingToDo: false, ...(recovered.length ? { recovered } : {}) };
   if (groups.every((g) => g.findings.length === 0)) {
     report.nothingToDo = true;
     return report;

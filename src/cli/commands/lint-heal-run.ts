@@ -34,8 +34,9 @@ export async function runHeal(root: string, flags: LintFlags, rt: CliRuntime): P
     });
     if (flags.json) {
       rt.io.out(JSON.stringify(report, null, 2));
-    } else if (!report.nothingToDo) {
-      printReport(report, root, rt);
+    } else {
+      for (const r of report.recovered ?? []) rt.io.out(paint(rt.io, 'yellow', `put right after an interrupted merge: ${r}`));
+      if (!report.nothingToDo) printReport(report, root, rt);
     }
     return report.branches.some((b) => b.status === 'failed') ? 1 : 0;
   } finally {
