@@ -201,6 +201,30 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     expect(r.stdout).toMatch(/raw\/both\.md: a copy .* is kept in \.kb\/heal-aside/);
   });
 
+  it('keeps a person\'s lines byte for byte (hard-break trailing spaces) on the branch and after --merge', async () => {
+    const root = await compiledKb(SAMPLE_RAW);
+    const mine = 'My tasting notes:  \nfirst steep, grassy  \nsecond steep, sweet\n\n    indented, with a tab\t\n\nSee [[No Such Entry]] too.  \nLast line.  \n';
+    edit(root, 'wiki/sources/Green Tea.md', (s) => `${s}\n${mine}`);
+    edit(root, 'wiki/sources/Coffee.md', (s) => `${s.replace(/^version: \d+$/m, 'version: 0')}\n${mine.replace('[[No Such Entry]]', 'nothing')}`);
+    git(root, 'commit', '-q', '-am', 'my notes, a broken link and a bad version');
+    const body = (text: string) => text.slice(text.indexOf('\n---\n') + 5);
+    const green = body(read(root, 'wiki/sources/Green Tea.md'));
+    const coffee = body(read(root, 'wiki/sources/Coffee.md'));
+
+    for (const [rule, topic] of [['broken-link', 'links'], ['schema', 'frontmatter']]) {
+      const r = await runKb(['lint', '--heal', '--merge', '--rule', rule!], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('merged into the current branch');
+      const onBranch = git(root, 'show', `heal/${topic}-${d}:wiki/sources/${topic === 'links' ? 'Green Tea' : 'Coffee'}.md`);
+      if (topic === 'links') expect(body(onBranch)).toBe(green.replace('[[No Such Entry]]', 'No Such Entry'));
+      else expect(body(onBranch)).toBe(coffee);
+    }
+    // After both merges, in the checkout: only the broken link changed.
+    expect(body(read(root, 'wiki/sources/Green Tea.md'))).toBe(green.replace('[[No Such Entry]]', 'No Such Entry'));
+    expect(body(read(root, 'wiki/sources/Coffee.md'))).toBe(coffee);
+    expect(read(root, 'wiki/sources/Coffee.md')).toMatch(/^version: [1-9]/m);
+  });
+
   it('waits for nobody: a held lock is an error naming the holder', async () => {
     const root = fixture({ 'wiki/concepts/A.md': exampleEntry({ title: 'A' }, '# A\n\nSee [[Nowhere]].\n') });
     gitInit(root);

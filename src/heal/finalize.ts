@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { bodyHash, parseEntryFile, stringifyEntry } from '../entry/frontmatter.js';
+import { bodyHash, parseEntryFile, stringifyEntryKeepingBody } from '../entry/frontmatter.js';
 import { entryValidator, schemaErrors } from '../entry/validate.js';
 import type { EntryFrontmatter } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
@@ -60,7 +60,7 @@ export async function finalizeEntries(git: Git, root: string, now: number, adopt
       else rmSync(abs);
       continue;
     }
-    writeFileAtomic(abs, stringifyEntry(fm, body));
+    writeFileAtomic(abs, stringifyEntryKeepingBody(fm, body));
     touched.push(path);
   }
   return touched;

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { writeIndexes } from '../../emit/indexes.js';
 import { linkMarkup } from '../../emit/linker.js';
 import { scanWiki, type LoadedEntry } from '../../emit/wiki.js';
-import { parseEntryFile, stringifyEntry, bodyHash } from '../../entry/frontmatter.js';
+import { parseEntryFile, stringifyEntryKeepingBody, bodyHash } from '../../entry/frontmatter.js';
 import { setSection } from '../../entry/markers.js';
 import { KIND_FOLDER, linkKey, makeEntryId } from '../../entry/names.js';
 import type { KbPaths } from '../../kb/paths.js';
@@ -19,8 +19,9 @@ export interface FixLog {
   cannot: { file: string; why: string }[];
 }
 
+/** Heal changes only what it fixes: the rest of the body, maybe a person's, stays byte for byte. */
 function writeEntryFile(wikiDir: string, path: string, fm: EntryFrontmatter, body: string): void {
-  writeFileAtomic(join(wikiDir, path), stringifyEntry(fm, body));
+  writeFileAtomic(join(wikiDir, path), stringifyEntryKeepingBody(fm, body));
 }
 
 const base = (p: string) => p.replace(/\.md$/, '').split('/').pop() ?? p;
