@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { branches, compiledKb, exampleEntry, git, gitInit, GIT_ENV, SAMPLE_RAW, snapshot, today } from './heal-helpers.js';
 import { fixture, read, runKb, writeFile } from './helpers.js';
+import { bodyHash, parseEntryFile, stringifyEntry } from '../src/entry/frontmatter.js';
 import { heal } from '../src/heal/heal.js';
+import type { EntryFrontmatter } from '../src/types.js';
 import { closeKb, openKb } from '../src/kb/context.js';
 
 function edit(root: string, path: string, f: (s: string) => string): void {
@@ -223,6 +225,53 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     expect(body(read(root, 'wiki/sources/Green Tea.md'))).toBe(green.replace('[[No Such Entry]]', 'No Such Entry'));
     expect(body(read(root, 'wiki/sources/Coffee.md'))).toBe(coffee);
     expect(read(root, 'wiki/sources/Coffee.md')).toMatch(/^version: [1-9]/m);
+  });
+
+  it('a healed entry kb wrote stays kb\'s: content_hash follows the fix, compile is not blocked by it; an entry a person edited stays theirs', async () => {
+    const root = await compiledKb({
+      ...SAMPLE_RAW,
+      'raw/咖啡.md': '# 咖啡\n\n咖啡是用烘焙过的咖啡豆冲泡的。咖啡在世界各地都有人喝。浓缩咖啡是一种浓缩的咖啡。\n',
+    });
+    // As kb might have written them: a link that names nothing (in a Chinese-named entry), and a
+    // frontmatter that lost its content_hash (the body still kb's, as the store remembers).
+    const asKbWrote = (path: string, f: (body: string) => string, drop = false) => {
+      const { data, body } = parseEntryFile(read(root, path));
+      const b = f(body);
+      data['content_hash'] = bodyHash(b);
+      if (drop) delete data['content_hash'];
+      writeFileSync(join(root, path), stringifyEntry(data as unknown as EntryFrontmatter, b));
+    };
+    asKbWrote('wiki/sources/咖啡.md', (b) => b.replace('\n## ', '\n另见[[不存在的条目]]。\n\n## '));
+    asKbWrote('wiki/sources/Green Tea.md', (b) => b, true);
+    // A person's edit, with a broken link of theirs.
+    edit(root, 'wiki/sources/Coffee.md', (s) => `${s}\nMy note: see [[Nowhere]].\n`);
+    git(root, 'commit', '-q', '-am', 'problems');
+    const edited = async () => (JSON.parse((await runKb(['status', '--json'], { cwd: root })).stdout) as { entries: { humanEdited: number } }).entries.humanEdited;
+    expect(await edited()).toBe(2); // Coffee, and Green Tea without its hash
+
+    const r = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
+    expect(r.code, r.stderr).toBe(0);
+    for (const path of ['wiki/sources/咖啡.md', 'wiki/sources/Green Tea.md']) {
+      const { data, body } = parseEntryFile(read(root, path));
+      expect(data['content_hash'], path).toBe(bodyHash(body));
+      expect(data['version'], path).toBe(2);
+    }
+    expect(read(root, 'wiki/sources/咖啡.md')).not.toContain('[[不存在的条目]]');
+    expect(read(root, 'wiki/sources/Coffee.md')).not.toContain('[[Nowhere]]');
+    expect(await edited()).toBe(1); // only the person's Coffee
+
+    // Compile leaves the person's entry alone and updates the healed ones when their sources change.
+    writeFile(root, 'raw/咖啡.md', '# 咖啡\n\n咖啡是用烘焙过的咖啡豆冲泡的。冷萃咖啡要泡很多个小时。\n');
+    writeFile(root, 'raw/tea.md', `${read(root, 'raw/tea.md')}\nSencha is the most popular green tea in Japan.\n`);
+    writeFile(root, 'raw/coffee.md', `${read(root, 'raw/coffee.md')}\nA flat white is made with espresso.\n`);
+    const c = await runKb(['compile', '--json'], { cwd: root });
+    expect(c.code, c.stderr).toBe(0);
+    expect((JSON.parse(c.stdout) as { protected: string[] }).protected).toEqual(['wiki/sources/Coffee.md']);
+    expect(read(root, 'wiki/sources/咖啡.md')).toContain('冷萃咖啡');
+    expect(read(root, 'wiki/sources/Green Tea.md')).toContain('Sencha');
+    expect(read(root, 'wiki/sources/Coffee.md')).toContain('My note: see Nowhere.');
+    expect(read(root, 'wiki/sources/Coffee.md')).not.toContain('flat white');
+    expect(await edited()).toBe(1);
   });
 
   it('waits for nobody: a held lock is an error naming the holder', async () => {

@@ -121,7 +121,7 @@ export async function heal(ctx: KbContext, opts: HealOptions = {}): Promise<Heal
     if (merged > 0) {
       // The merged entries changed under the store: index those (and only those) again.
       try {
-        const changed = (await git.at(ctx.paths.root).run(['diff', '--name-only', '--relative', '--no-renames', headBefore, 'HEAD', '--', 'wiki'])).split('\n').filter(Boolean);
+        const changed = (await git.at(ctx.paths.root).run(['diff', '--name-only', '-z', '--relative', '--no-renames', headBefore, 'HEAD', '--', 'wiki'])).split('\0').filter(Boolean);
         await reindexEntries(ctx, changed, opts.signal);
         report.refreshed = true;
       } catch (err) {
@@ -219,7 +219,7 @@ async function healGroup(ctx: KbContext, git: Git, rel: string, dir: string, gro
     }
     checkAbort(opts.signal);
     const now = Math.floor(at.getTime() / 1000);
-    await finalizeEntries(wtGit, wtRoot, now, adopt, log);
+    await finalizeEntries(wtGit, wtRoot, now, adopt, log, (id) => ctx.store.getEntry(id)?.content_hash);
     rmSync(join(wt.wiki, 'embeddings.db-wal'), { force: true });
 
     const after = await lintAt(wt, ctx, content);
@@ -237,7 +237,7 @@ async function healGroup(ctx: KbContext, git: Git, rel: string, dir: string, gro
     checkAbort(opts.signal);
     await wtGit.run(['add', '-A', '--', '.']);
     // The store and private state never go into a commit, even where .gitignore forgot them.
-    const derived = (await wtGit.run(['diff', '--cached', '--name-only', '--relative'])).split('\n').filter((p) => /^wiki\/embeddings\.db|^\.kb\//.test(p));
+    const derived = (await wtGit.run(['diff', '--cached', '--name-only', '-z', '--relative'])).split('\0').filter((p) => /^wiki\/embeddings\.db|^\.kb\//.test(p));
     if (derived.length) await wtGit.run(['rm', '--cached', '-q', '--ignore-unmatch', '--', ...derived]);
     const staged = await wtGit.try(['diff', '--cached', '--quiet']);
     if (staged.code === 0) {
