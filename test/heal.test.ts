@@ -274,6 +274,72 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     expect(await edited()).toBe(1);
   });
 
+  it('the report says only what changed, field by field; "still" hints name what the person can do; no fix claimed that was undone', async () => {
+    const root = fixture({
+      // version 0 and a summary that only repeats the title: heal can fix both
+      'wiki/concepts/Alpha.md': exampleEntry(
+        { title: 'Alpha', version: 0, summary: 'Alpha', backlinks: ['concept/beta'] },
+        '# Alpha\n\nAlpha is the first letter of the Greek alphabet. It comes before beta.\n',
+      ),
+      // a field heal has no default for: it cannot fix this one
+      'wiki/concepts/Beta.md': exampleEntry({ title: 'Beta', updated: 'yesterday' as unknown as number }, '# Beta\n\nBeta comes after [[Alpha]].\n'),
+    });
+    gitInit(root);
+    const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const log = read(root, `changelog/${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}.md`);
+    const changed = /What changed:\n\n((?:- .*\n)+)/.exec(log)?.[1];
+    expect(changed).toBe(
+      '- wiki/concepts/Alpha.md: summary "Alpha" → "Alpha is the first letter of the Greek alphabet. It comes …\n' + '- wiki/concepts/Alpha.md: version 0 → 1\n',
+    );
+    expect(log).not.toContain('frontmatter repaired');
+    expect(log).toMatch(/Could not fix:\n\n- wiki\/concepts\/Beta\.md: heal has no default for \/updated must be integer\n/);
+    const still = /Still reported after the fix:\n\n((?:- .*\n)+)/.exec(log)?.[1] ?? '';
+    expect(still).toContain('wiki/concepts/Beta.md');
+    expect(still).toContain('fix the field by hand');
+    expect(still).not.toContain('kb lint --heal');
+    expect(r.stdout).toMatch(/still: wiki\/concepts\/Beta\.md/);
+    for (const l of r.stdout.split('\n').filter((x) => x.includes('still:'))) expect(l).not.toContain('kb lint --heal');
+  });
+
+  it('a branch not merged for a new error says so, naming it, and its changelog lists what it did', async () => {
+    const section = (...titles: string[]) => `<!-- kb:backlinks -->\n## Backlinks\n\n${titles.map((t) => `- [[${t}]]`).join('\n')}\n<!-- /kb:backlinks -->\n`;
+    const root = fixture({
+      'kb.config.json': JSON.stringify({ lint: { rules: { 'orphan-entry': 'error' } } }),
+      // raw/old.md is gone: heal removes its entry, and with it the only link to Lonely Concept
+      'wiki/sources/Old Notes.md': exampleEntry(
+        { title: 'Old Notes', kind: 'source', source_ref: ['raw/old.md'], backlinks: ['concept/hub'] },
+        `# Old Notes\n\nAbout [[Hub]] and [[Lonely Concept]].\n\n${section('Hub')}`,
+      ),
+      'wiki/concepts/Hub.md': exampleEntry({ title: 'Hub', backlinks: ['concept/lonely-concept', 'source/old-notes'] }, `# Hub\n\nSee [[Old Notes]].\n\n${section('Lonely Concept', 'Old Notes')}`),
+      'wiki/concepts/Lonely Concept.md': exampleEntry({ title: 'Lonely Concept', backlinks: ['source/old-notes'] }, `# Lonely Concept\n\nSee [[Hub]].\n\n${section('Old Notes')}`),
+    });
+    gitInit(root);
+    const lint0 = await runKb(['lint', '--json'], { cwd: root, env: GIT_ENV });
+    expect((JSON.parse(lint0.stdout) as { findings: { ruleId: string }[] }).findings.map((f) => f.ruleId)).toEqual(['deleted-source']);
+
+    const r = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const why = 'the fix brings 1 new error on the branch: wiki/concepts/Lonely Concept.md [orphan-entry]';
+    expect(r.stdout).toContain(`not merged: ${why}`);
+    expect(r.stdout).not.toContain('findings of its rules');
+    const log = read(root, `changelog/${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}.md`);
+    expect(log).toContain(`Not merged: ${why}.`);
+    expect(/What changed:\n\n((?:- .*\n)+)/.exec(log)?.[1]).toBe(
+      [
+        '- wiki/sources/Old Notes.md: removed (its source raw/old.md is gone)',
+        '- wiki/concepts/Hub.md: 1 broken link fixed',
+        '- wiki/concepts/Hub.md: backlinks regenerated (1)',
+        '- wiki/concepts/Lonely Concept.md: backlinks regenerated (0)',
+        '',
+      ].join('\n'),
+    );
+    expect(git(root, 'log', '-1', '--format=%B', `heal/sources-${d}`)).toContain(`Not clean: ${why}.`);
+    // The next run finds the same branch and still gives the right reason.
+    const again = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
+    expect(again.stdout).toContain(`not merged: ${why}`);
+  });
+
   it('waits for nobody: a held lock is an error naming the holder', async () => {
     const root = fixture({ 'wiki/concepts/A.md': exampleEntry({ title: 'A' }, '# A\n\nSee [[Nowhere]].\n') });
     gitInit(root);

@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatMessage } from '../diagnostics/message.js';
+import { formatStill } from './describe.js';
 import { summaryLine } from '../lint/format.js';
 import type { LintCounts } from '../lint/lint.js';
 import { ymd } from './plan.js';
@@ -43,9 +44,10 @@ function branchLines(b: HealBranch): string[] {
   if (b.judge) out.push(`Judge: ${b.judge.verdict} — ${b.judge.reason}`, '');
   if (b.web.length) out.push(`Web evidence: ${b.web.map((u) => `<${u}>`).join(', ')}`, '');
   if (b.fixedCount) out.push(`Re-lint on the branch: ${b.fixedCount.before} → ${b.fixedCount.after} findings of these rules; all rules: ${counts(b.before)} → ${counts(b.after)}.`, '');
+  if (b.uncleanWhy && !b.mergeNote) out.push(`Not clean: ${b.uncleanWhy}.`, '');
   if (b.remaining.length) {
     out.push('Still reported after the fix:', '');
-    for (const f of b.remaining) out.push(`- ${formatMessage(f)}`);
+    for (const f of b.remaining) out.push(`- ${formatStill(f)}`);
     out.push('');
   }
   if (b.cannot.length) {

@@ -1,6 +1,6 @@
 import { join, relative } from 'node:path';
-import { formatMessage } from '../../diagnostics/message.js';
 import { reviewHint, statusText } from '../../heal/changelog.js';
+import { formatStill } from '../../heal/describe.js';
 import { heal } from '../../heal/heal.js';
 import type { HealReport } from '../../heal/types.js';
 import { closeKb, openKb, type KbContext } from '../../kb/context.js';
@@ -60,7 +60,7 @@ function printReport(r: HealReport, root: string, rt: CliRuntime): void {
     io.out(`  [Heal] ${b.title}`);
     if (b.judge) io.out(`  judge: ${b.judge.verdict} — ${b.judge.reason}`);
     for (const c of b.cannot) io.out(paint(io, 'yellow', `  could not fix ${c.file}: ${c.why}`));
-    for (const f of b.remaining) io.out(paint(io, 'yellow', `  still: ${formatMessage(f)}`));
+    for (const f of b.remaining) io.out(paint(io, 'yellow', `  still: ${formatStill(f)}`));
     if (b.error) io.out(paint(io, 'red', `  error: ${b.error}`));
     if (b.merged) io.out(paint(io, 'green', '  merged into the current branch'));
     else if (b.mergeNote) io.out(`  not merged: ${b.mergeNote}`);
