@@ -323,8 +323,11 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     const why = 'the fix brings 1 new error on the branch: wiki/concepts/Lonely Concept.md [orphan-entry]';
     expect(r.stdout).toContain(`not merged: ${why}`);
     expect(r.stdout).not.toContain('findings of its rules');
+    // Nothing tells the person to run what they just ran, or what would not merge this branch.
+    expect(r.stdout).not.toContain('kb lint --heal --merge');
     const log = read(root, `changelog/${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}.md`);
     expect(log).toContain(`Not merged: ${why}.`);
+    expect(log).not.toContain('kb lint --heal --merge');
     expect(/What changed:\n\n((?:- .*\n)+)/.exec(log)?.[1]).toBe(
       [
         '- wiki/sources/Old Notes.md: removed (its source raw/old.md is gone)',

@@ -9,9 +9,13 @@ import type { HealBranch, HealReport } from './types.js';
 
 const counts = (c: LintCounts | undefined) => (c ? `${c.error} errors, ${c.warning} warnings, ${c.info} info` : 'not run');
 
-/** How to look at a branch and take it. */
-export function reviewHint(branch: string): string {
-  return `review with \`git log -p HEAD..${branch}\`, take it with \`git merge ${branch}\` (or \`kb lint --heal --merge\`), drop it with \`git branch -D ${branch}\``;
+/**
+ * How to look at a branch and take it. `kb lint --heal --merge` is offered only where it would
+ * merge: a clean branch, in a run that did not already try (`mergeNote` says why it did not).
+ */
+export function reviewHint(b: Pick<HealBranch, 'branch' | 'clean' | 'mergeNote'> & { branch: string }): string {
+  const heal = b.clean && !b.mergeNote ? ' (or `kb lint --heal --merge`)' : '';
+  return `review with \`git log -p HEAD..${b.branch}\`, take it with \`git merge ${b.branch}\`${heal}, drop it with \`git branch -D ${b.branch}\``;
 }
 
 export function changelogSection(report: HealReport, at: Date): string {
@@ -58,7 +62,7 @@ function branchLines(b: HealBranch): string[] {
   if (b.error) out.push(`Error: ${b.error}`, '');
   if (b.merged) out.push(`Merged into the current branch.`, '');
   else if (b.mergeNote) out.push(`Not merged: ${b.mergeNote}.`, '');
-  if (b.branch && (b.status === 'created' || b.status === 'exists') && !b.merged) out.push(`To review: ${reviewHint(b.branch)}.`);
+  if (b.branch && (b.status === 'created' || b.status === 'exists') && !b.merged) out.push(`To review: ${reviewHint({ ...b, branch: b.branch })}.`);
   return out;
 }
 

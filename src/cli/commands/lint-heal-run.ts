@@ -64,7 +64,7 @@ function printReport(r: HealReport, root: string, rt: CliRuntime): void {
     if (b.error) io.out(paint(io, 'red', `  error: ${b.error}`));
     if (b.merged) io.out(paint(io, 'green', '  merged into the current branch'));
     else if (b.mergeNote) io.out(`  not merged: ${b.mergeNote}`);
-    if (b.branch && (b.status === 'created' || b.status === 'exists') && !b.merged) io.out(paint(io, 'dim', `  ${reviewHint(b.branch)}`));
+    if (b.branch && (b.status === 'created' || b.status === 'exists') && !b.merged) io.out(paint(io, 'dim', `  ${reviewHint({ ...b, branch: b.branch })}`));
   }
   if (r.refreshError) io.out(paint(io, 'yellow', `After merging, the store was not refreshed: ${r.refreshError}`));
   if (r.changelog) io.out(`Report: ${relative(root, r.changelog)}`);
