@@ -1,10 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { branches, compiledKb, exampleEntry, git, gitInit, GIT_ENV, SAMPLE_RAW, snapshot, today } from './heal-helpers.js';
 import { fixture, read, runKb, writeFile } from './helpers.js';
+import { bodyHash, parseEntryFile, stringifyEntry } from '../src/entry/frontmatter.js';
 import { heal } from '../src/heal/heal.js';
+import type { EntryFrontmatter } from '../src/types.js';
 import { closeKb, openKb } from '../src/kb/context.js';
 
 function edit(root: string, path: string, f: (s: string) => string): void {
@@ -153,6 +156,191 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     expect(git(root, 'status', '--porcelain').replace(/^\?\? changelog\/\n/m, '')).toBe('');
     const after = await runKb(['lint', '--json', '--rule', 'broken-link,missing-backlink'], { cwd: root, env: GIT_ENV });
     expect((JSON.parse(after.stdout) as { findings: unknown[] }).findings).toEqual([]);
+  });
+
+  it('--merge killed at any point never moves or loses a file the person has not committed; the next --merge finishes', async () => {
+    for (const point of ['merge-staged', 'merge-done']) {
+      const root = await compiledKb(SAMPLE_RAW);
+      // New sources dropped in raw/, not added to git: heal compiles them on a branch that commits them.
+      const files: Record<string, Buffer> = {
+        'raw/herbal.md': Buffer.from('# Herbal Infusions\n\nHerbal infusions are made from flowers,  \nfruit or herbs rather than tea leaves.\n'),
+        'raw/草药茶.md': Buffer.from('# 草药茶\r\n\r\n草药茶是用花、果实或草本植物泡的。  \r\n它不含茶叶。\r\n', 'utf8'),
+      };
+      const intact = () => Object.entries(files).every(([p, b]) => existsSync(join(root, p)) && readFileSync(join(root, p)).equals(b));
+      for (const [p, b] of Object.entries(files)) writeFileSync(join(root, p), b);
+      const killed = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: { ...GIT_ENV, KB_TEST_KILL_AT: point }, timeoutMs: 180_000 });
+      expect(killed.code, killed.stderr).toBeNull(); // killed for real, by SIGKILL
+      expect(intact(), point).toBe(true);
+      // It was killed where it meant to be: the files staged for the merge, or the merge made.
+      if (point === 'merge-staged') expect(git(root, 'ls-files', '--', 'raw')).toMatch(/herbal\.md/);
+      else expect(git(root, 'ls-tree', '-r', '--name-only', 'HEAD', '--', 'raw')).toMatch(/herbal\.md/);
+
+      const again = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
+      expect(again.code, again.stderr).toBe(0);
+      expect(intact(), point).toBe(true);
+      expect(existsSync(join(root, '.kb/heal-aside'))).toBe(false);
+      // Merged: the files are committed as they were, the checkout clean, their entries there.
+      for (const [p, b] of Object.entries(files)) expect(execFileSync('git', ['show', `HEAD:${p}`], { cwd: root }).equals(b), p).toBe(true);
+      expect(git(root, 'status', '--porcelain').replace(/^\?\? changelog\/\n/m, '')).toBe('');
+      expect(existsSync(join(root, 'wiki/sources/Herbal Infusions.md'))).toBe(true);
+      expect(existsSync(join(root, 'wiki/sources/草药茶.md'))).toBe(true);
+    }
+  });
+
+  it('puts back a file an interrupted merge of an earlier kb had set aside in .kb/heal-aside', async () => {
+    const root = await compiledKb(SAMPLE_RAW);
+    writeFile(root, '.kb/heal-aside/raw/mine.md', '# Mine\n\nMy own words.  \n');
+    writeFile(root, '.kb/heal-aside/raw/both.md', 'copy kept\n');
+    writeFile(root, 'raw/both.md', 'a different file now\n');
+    const r = await runKb(['lint', '--heal', '--dry-run'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(read(root, 'raw/mine.md')).toBe('# Mine\n\nMy own words.  \n');
+    expect(existsSync(join(root, '.kb/heal-aside/raw/mine.md'))).toBe(false);
+    // What cannot go back without overwriting something stays where it is, and the report says so.
+    expect(read(root, '.kb/heal-aside/raw/both.md')).toBe('copy kept\n');
+    expect(read(root, 'raw/both.md')).toBe('a different file now\n');
+    expect(r.stdout).toContain('raw/mine.md: put back');
+    expect(r.stdout).toMatch(/raw\/both\.md: a copy .* is kept in \.kb\/heal-aside/);
+  });
+
+  it('keeps a person\'s lines byte for byte (hard-break trailing spaces) on the branch and after --merge', async () => {
+    const root = await compiledKb(SAMPLE_RAW);
+    const mine = 'My tasting notes:  \nfirst steep, grassy  \nsecond steep, sweet\n\n    indented, with a tab\t\n\nSee [[No Such Entry]] too.  \nLast line.  \n';
+    edit(root, 'wiki/sources/Green Tea.md', (s) => `${s}\n${mine}`);
+    edit(root, 'wiki/sources/Coffee.md', (s) => `${s.replace(/^version: \d+$/m, 'version: 0')}\n${mine.replace('[[No Such Entry]]', 'nothing')}`);
+    git(root, 'commit', '-q', '-am', 'my notes, a broken link and a bad version');
+    const body = (text: string) => text.slice(text.indexOf('\n---\n') + 5);
+    const green = body(read(root, 'wiki/sources/Green Tea.md'));
+    const coffee = body(read(root, 'wiki/sources/Coffee.md'));
+
+    for (const [rule, topic] of [['broken-link', 'links'], ['schema', 'frontmatter']]) {
+      const r = await runKb(['lint', '--heal', '--merge', '--rule', rule!], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('merged into the current branch');
+      const onBranch = git(root, 'show', `heal/${topic}-${d}:wiki/sources/${topic === 'links' ? 'Green Tea' : 'Coffee'}.md`);
+      if (topic === 'links') expect(body(onBranch)).toBe(green.replace('[[No Such Entry]]', 'No Such Entry'));
+      else expect(body(onBranch)).toBe(coffee);
+    }
+    // After both merges, in the checkout: only the broken link changed.
+    expect(body(read(root, 'wiki/sources/Green Tea.md'))).toBe(green.replace('[[No Such Entry]]', 'No Such Entry'));
+    expect(body(read(root, 'wiki/sources/Coffee.md'))).toBe(coffee);
+    expect(read(root, 'wiki/sources/Coffee.md')).toMatch(/^version: [1-9]/m);
+  });
+
+  it('a healed entry kb wrote stays kb\'s: content_hash follows the fix, compile is not blocked by it; an entry a person edited stays theirs', async () => {
+    const root = await compiledKb({
+      ...SAMPLE_RAW,
+      'raw/咖啡.md': '# 咖啡\n\n咖啡是用烘焙过的咖啡豆冲泡的。咖啡在世界各地都有人喝。浓缩咖啡是一种浓缩的咖啡。\n',
+    });
+    // As kb might have written them: a link that names nothing (in a Chinese-named entry), and a
+    // frontmatter that lost its content_hash (the body still kb's, as the store remembers).
+    const asKbWrote = (path: string, f: (body: string) => string, drop = false) => {
+      const { data, body } = parseEntryFile(read(root, path));
+      const b = f(body);
+      data['content_hash'] = bodyHash(b);
+      if (drop) delete data['content_hash'];
+      writeFileSync(join(root, path), stringifyEntry(data as unknown as EntryFrontmatter, b));
+    };
+    asKbWrote('wiki/sources/咖啡.md', (b) => b.replace('\n## ', '\n另见[[不存在的条目]]。\n\n## '));
+    asKbWrote('wiki/sources/Green Tea.md', (b) => b, true);
+    // A person's edit, with a broken link of theirs.
+    edit(root, 'wiki/sources/Coffee.md', (s) => `${s}\nMy note: see [[Nowhere]].\n`);
+    git(root, 'commit', '-q', '-am', 'problems');
+    const edited = async () => (JSON.parse((await runKb(['status', '--json'], { cwd: root })).stdout) as { entries: { humanEdited: number } }).entries.humanEdited;
+    expect(await edited()).toBe(2); // Coffee, and Green Tea without its hash
+
+    const r = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
+    expect(r.code, r.stderr).toBe(0);
+    for (const path of ['wiki/sources/咖啡.md', 'wiki/sources/Green Tea.md']) {
+      const { data, body } = parseEntryFile(read(root, path));
+      expect(data['content_hash'], path).toBe(bodyHash(body));
+      expect(data['version'], path).toBe(2);
+    }
+    expect(read(root, 'wiki/sources/咖啡.md')).not.toContain('[[不存在的条目]]');
+    expect(read(root, 'wiki/sources/Coffee.md')).not.toContain('[[Nowhere]]');
+    expect(await edited()).toBe(1); // only the person's Coffee
+
+    // Compile leaves the person's entry alone and updates the healed ones when their sources change.
+    writeFile(root, 'raw/咖啡.md', '# 咖啡\n\n咖啡是用烘焙过的咖啡豆冲泡的。冷萃咖啡要泡很多个小时。\n');
+    writeFile(root, 'raw/tea.md', `${read(root, 'raw/tea.md')}\nSencha is the most popular green tea in Japan.\n`);
+    writeFile(root, 'raw/coffee.md', `${read(root, 'raw/coffee.md')}\nA flat white is made with espresso.\n`);
+    const c = await runKb(['compile', '--json'], { cwd: root });
+    expect(c.code, c.stderr).toBe(0);
+    expect((JSON.parse(c.stdout) as { protected: string[] }).protected).toEqual(['wiki/sources/Coffee.md']);
+    expect(read(root, 'wiki/sources/咖啡.md')).toContain('冷萃咖啡');
+    expect(read(root, 'wiki/sources/Green Tea.md')).toContain('Sencha');
+    expect(read(root, 'wiki/sources/Coffee.md')).toContain('My note: see Nowhere.');
+    expect(read(root, 'wiki/sources/Coffee.md')).not.toContain('flat white');
+    expect(await edited()).toBe(1);
+  });
+
+  it('the report says only what changed, field by field; "still" hints name what the person can do; no fix claimed that was undone', async () => {
+    const root = fixture({
+      // version 0 and a summary that only repeats the title: heal can fix both
+      'wiki/concepts/Alpha.md': exampleEntry(
+        { title: 'Alpha', version: 0, summary: 'Alpha', backlinks: ['concept/beta'] },
+        '# Alpha\n\nAlpha is the first letter of the Greek alphabet. It comes before beta.\n',
+      ),
+      // a field heal has no default for: it cannot fix this one
+      'wiki/concepts/Beta.md': exampleEntry({ title: 'Beta', updated: 'yesterday' as unknown as number }, '# Beta\n\nBeta comes after [[Alpha]].\n'),
+    });
+    gitInit(root);
+    const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const log = read(root, `changelog/${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}.md`);
+    const changed = /What changed:\n\n((?:- .*\n)+)/.exec(log)?.[1];
+    expect(changed).toBe(
+      '- wiki/concepts/Alpha.md: summary "Alpha" → "Alpha is the first letter of the Greek alphabet. It comes …\n' + '- wiki/concepts/Alpha.md: version 0 → 1\n',
+    );
+    expect(log).not.toContain('frontmatter repaired');
+    expect(log).toMatch(/Could not fix:\n\n- wiki\/concepts\/Beta\.md: heal has no default for \/updated must be integer\n/);
+    const still = /Still reported after the fix:\n\n((?:- .*\n)+)/.exec(log)?.[1] ?? '';
+    expect(still).toContain('wiki/concepts/Beta.md');
+    expect(still).toContain('fix the field by hand');
+    expect(still).not.toContain('kb lint --heal');
+    expect(r.stdout).toMatch(/still: wiki\/concepts\/Beta\.md/);
+    for (const l of r.stdout.split('\n').filter((x) => x.includes('still:'))) expect(l).not.toContain('kb lint --heal');
+  });
+
+  it('a branch not merged for a new error says so, naming it, and its changelog lists what it did', async () => {
+    const section = (...titles: string[]) => `<!-- kb:backlinks -->\n## Backlinks\n\n${titles.map((t) => `- [[${t}]]`).join('\n')}\n<!-- /kb:backlinks -->\n`;
+    const root = fixture({
+      'kb.config.json': JSON.stringify({ lint: { rules: { 'orphan-entry': 'error' } } }),
+      // raw/old.md is gone: heal removes its entry, and with it the only link to Lonely Concept
+      'wiki/sources/Old Notes.md': exampleEntry(
+        { title: 'Old Notes', kind: 'source', source_ref: ['raw/old.md'], backlinks: ['concept/hub'] },
+        `# Old Notes\n\nAbout [[Hub]] and [[Lonely Concept]].\n\n${section('Hub')}`,
+      ),
+      'wiki/concepts/Hub.md': exampleEntry({ title: 'Hub', backlinks: ['concept/lonely-concept', 'source/old-notes'] }, `# Hub\n\nSee [[Old Notes]].\n\n${section('Lonely Concept', 'Old Notes')}`),
+      'wiki/concepts/Lonely Concept.md': exampleEntry({ title: 'Lonely Concept', backlinks: ['source/old-notes'] }, `# Lonely Concept\n\nSee [[Hub]].\n\n${section('Old Notes')}`),
+    });
+    gitInit(root);
+    const lint0 = await runKb(['lint', '--json'], { cwd: root, env: GIT_ENV });
+    expect((JSON.parse(lint0.stdout) as { findings: { ruleId: string }[] }).findings.map((f) => f.ruleId)).toEqual(['deleted-source']);
+
+    const r = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const why = 'the fix brings 1 new error on the branch: wiki/concepts/Lonely Concept.md [orphan-entry]';
+    expect(r.stdout).toContain(`not merged: ${why}`);
+    expect(r.stdout).not.toContain('findings of its rules');
+    // Nothing tells the person to run what they just ran, or what would not merge this branch.
+    expect(r.stdout).not.toContain('kb lint --heal --merge');
+    const log = read(root, `changelog/${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}.md`);
+    expect(log).toContain(`Not merged: ${why}.`);
+    expect(log).not.toContain('kb lint --heal --merge');
+    expect(/What changed:\n\n((?:- .*\n)+)/.exec(log)?.[1]).toBe(
+      [
+        '- wiki/sources/Old Notes.md: removed (its source raw/old.md is gone)',
+        '- wiki/concepts/Hub.md: 1 broken link fixed',
+        '- wiki/concepts/Hub.md: backlinks regenerated (1)',
+        '- wiki/concepts/Lonely Concept.md: backlinks regenerated (0)',
+        '',
+      ].join('\n'),
+    );
+    expect(git(root, 'log', '-1', '--format=%B', `heal/sources-${d}`)).toContain(`Not clean: ${why}.`);
+    // The next run finds the same branch and still gives the right reason.
+    const again = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
+    expect(again.stdout).toContain(`not merged: ${why}`);
   });
 
   it('waits for nobody: a held lock is an error naming the holder', async () => {

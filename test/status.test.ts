@@ -17,7 +17,9 @@ describe('kb status', () => {
     const git = (...a: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...a], { cwd: root, stdio: 'pipe' });
     git('init', '-q', '-b', 'main');
     git('commit', '-q', '--allow-empty', '-m', 'start');
-    git('branch', 'heal/broken-links-20261202');
+    git('checkout', '-q', '-b', 'heal/broken-links-20261202');
+    git('commit', '-q', '--allow-empty', '-m', '[Heal] fix 1 broken link');
+    git('checkout', '-q', 'main');
     expect((await runKb(['compile'], { cwd: root })).code).toBe(0);
 
     writeFile(root, 'raw/a.md', '# Alpha\n\nAlpha changed after the compile.\n'); // stale
@@ -58,6 +60,38 @@ describe('kb status', () => {
     expect(human.stdout).toContain('1 heal branch waiting for review');
     expect(human.stdout).toMatch(/spend\s+\$0\.00 in 0 model calls/);
   }, 60_000);
+
+  it('lists only heal branches not merged into the current branch, and suggests commands the CLI accepts', async () => {
+    const root = fixture();
+    const git = (...a: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...a], { cwd: root, stdio: 'pipe', encoding: 'utf8' });
+    git('init', '-q', '-b', 'main');
+    git('commit', '-q', '--allow-empty', '-m', 'start');
+    for (const [name, file] of [['heal/links-20260101', 'merged.md'], ['heal/sources-20260101', 'waiting.md']] as const) {
+      git('checkout', '-q', '-b', name);
+      writeFile(root, `notes/${file}`, `${name}\n`);
+      git('add', '-A');
+      git('commit', '-q', '-m', `[Heal] ${name}`);
+      git('checkout', '-q', 'main');
+    }
+    git('merge', '-q', '--no-ff', '--no-edit', 'heal/links-20260101');
+
+    const r = await runKb(['status', '--json'], { cwd: root });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as KbStatus).healBranches).toEqual(['heal/sources-20260101']);
+
+    const human = await runKb(['status'], { cwd: root });
+    expect(human.stdout).toContain('1 heal branch waiting for review');
+    expect(human.stdout).not.toContain('heal/links-20260101');
+    // Every `kb …` command the hints suggest is one the CLI accepts.
+    const suggested = [...human.stdout.matchAll(/`(kb [^`]+)`/g)].map((m) => m[1]!);
+    expect(suggested).toContain('kb lint --heal --merge');
+    for (const cmd of suggested) {
+      const args = cmd.split(' ').slice(1);
+      if (args.includes('--heal')) args.push('--dry-run');
+      const run = await runKb(args, { cwd: root });
+      expect(run.code, `${cmd}: ${run.stderr}`).not.toBe(2);
+    }
+  }, 120_000);
 
   it('works on a knowledge base never compiled, outside git', async () => {
     const root = fixture({ 'raw/a.md': '# A\n\ntext\n' });

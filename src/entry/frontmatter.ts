@@ -43,11 +43,23 @@ const KEY_ORDER = [
 
 /** Frontmatter + body as the file text. Keys in a stable order; kb's own keys first. */
 export function stringifyEntry(fm: EntryFrontmatter, body: string): string {
+  return `${frontmatterText(fm)}${normalizeBody(body)}`;
+}
+
+/**
+ * Frontmatter + the body exactly as given, not normalized: for rewriting an entry whose lines
+ * may be a person's (trailing spaces are Markdown hard breaks; they stay byte for byte).
+ */
+export function stringifyEntryKeepingBody(fm: EntryFrontmatter, body: string): string {
+  return `${frontmatterText(fm)}${body}`;
+}
+
+function frontmatterText(fm: EntryFrontmatter): string {
   const ordered: Record<string, unknown> = {};
   for (const k of KEY_ORDER) if (fm[k] !== undefined) ordered[k] = fm[k];
   for (const [k, v] of Object.entries(fm)) if (!(k in ordered) && v !== undefined) ordered[k] = v;
   const y = yaml.dump(ordered, { schema: yaml.JSON_SCHEMA, lineWidth: -1, noRefs: true, sortKeys: false });
-  return `---\n${y}---\n\n${normalizeBody(body)}`;
+  return `---\n${y}---\n\n`;
 }
 
 /** Bodies are compared and hashed in one normal form: LF, no trailing blanks, one final newline. */

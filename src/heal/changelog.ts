@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatMessage } from '../diagnostics/message.js';
+import { formatStill } from './describe.js';
 import { summaryLine } from '../lint/format.js';
 import type { LintCounts } from '../lint/lint.js';
 import { ymd } from './plan.js';
@@ -8,14 +9,19 @@ import type { HealBranch, HealReport } from './types.js';
 
 const counts = (c: LintCounts | undefined) => (c ? `${c.error} errors, ${c.warning} warnings, ${c.info} info` : 'not run');
 
-/** How to look at a branch and take it. */
-export function reviewHint(branch: string): string {
-  return `review with \`git log -p HEAD..${branch}\`, take it with \`git merge ${branch}\` (or \`kb lint --heal --merge\`), drop it with \`git branch -D ${branch}\``;
+/**
+ * How to look at a branch and take it. `kb lint --heal --merge` is offered only where it would
+ * merge: a clean branch, in a run that did not already try (`mergeNote` says why it did not).
+ */
+export function reviewHint(b: Pick<HealBranch, 'branch' | 'clean' | 'mergeNote'> & { branch: string }): string {
+  const heal = b.clean && !b.mergeNote ? ' (or `kb lint --heal --merge`)' : '';
+  return `review with \`git log -p HEAD..${b.branch}\`, take it with \`git merge ${b.branch}\`${heal}, drop it with \`git branch -D ${b.branch}\``;
 }
 
 export function changelogSection(report: HealReport, at: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
   const lines = [`## ${p(at.getHours())}:${p(at.getMinutes())} kb lint --heal`, '', `Before: ${summaryLine(report.before)}.`, ''];
+  if (report.recovered?.length) lines.push('Put right after an interrupted merge:', '', ...report.recovered.map((r) => `- ${r}`), '');
   for (const b of report.branches) lines.push(...branchLines(b), '');
   if (report.refreshError) lines.push(`After merging, the store was not refreshed: ${report.refreshError}.`, '');
   return `${lines.join('\n').trimEnd()}\n\n`;
@@ -42,9 +48,10 @@ function branchLines(b: HealBranch): string[] {
   if (b.judge) out.push(`Judge: ${b.judge.verdict} — ${b.judge.reason}`, '');
   if (b.web.length) out.push(`Web evidence: ${b.web.map((u) => `<${u}>`).join(', ')}`, '');
   if (b.fixedCount) out.push(`Re-lint on the branch: ${b.fixedCount.before} → ${b.fixedCount.after} findings of these rules; all rules: ${counts(b.before)} → ${counts(b.after)}.`, '');
+  if (b.uncleanWhy && !b.mergeNote) out.push(`Not clean: ${b.uncleanWhy}.`, '');
   if (b.remaining.length) {
     out.push('Still reported after the fix:', '');
-    for (const f of b.remaining) out.push(`- ${formatMessage(f)}`);
+    for (const f of b.remaining) out.push(`- ${formatStill(f)}`);
     out.push('');
   }
   if (b.cannot.length) {
@@ -55,7 +62,7 @@ function branchLines(b: HealBranch): string[] {
   if (b.error) out.push(`Error: ${b.error}`, '');
   if (b.merged) out.push(`Merged into the current branch.`, '');
   else if (b.mergeNote) out.push(`Not merged: ${b.mergeNote}.`, '');
-  if (b.branch && (b.status === 'created' || b.status === 'exists') && !b.merged) out.push(`To review: ${reviewHint(b.branch)}.`);
+  if (b.branch && (b.status === 'created' || b.status === 'exists') && !b.merged) out.push(`To review: ${reviewHint({ ...b, branch: b.branch })}.`);
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { bodyHash, parseEntryFile, stringifyEntry } from '../entry/frontmatter.js';
+import { bodyHash, parseEntryFile, stringifyEntryKeepingBody } from '../entry/frontmatter.js';
 import { entryValidator, schemaErrors } from '../entry/validate.js';
 import type { EntryFrontmatter } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
@@ -11,25 +11,50 @@ const ENTRY = /^wiki\/(sources|concepts|answers)\/.+\.md$/;
 
 /** Wiki/raw paths (relative to the knowledge base root) that differ from HEAD in a worktree. */
 export async function changedPaths(git: Git): Promise<{ changed: string[]; added: string[]; deleted: string[] }> {
-  const diff = await git.run(['diff', '--name-status', '--relative', '--no-renames', 'HEAD', '--', 'wiki', 'raw']);
+  // -z: paths as they are (not C-quoted), so entries with Chinese names are found too.
+  const diff = (await git.run(['diff', '--name-status', '-z', '--relative', '--no-renames', 'HEAD', '--', 'wiki', 'raw'])).split('\0');
   const changed: string[] = [];
   const deleted: string[] = [];
-  for (const line of diff.split('\n').filter(Boolean)) {
-    const [status, path] = line.split('\t');
+  for (let i = 0; i + 1 < diff.length; i += 2) {
+    const status = diff[i]!;
+    const path = diff[i + 1]!;
     if (!path) continue;
     if (status === 'D') deleted.push(path);
     else changed.push(path);
   }
-  const added = (await git.run(['ls-files', '--others', '--exclude-standard', '--', 'wiki', 'raw'])).split('\n').filter(Boolean);
+  const added = (await git.run(['ls-files', '-z', '--others', '--exclude-standard', '--', 'wiki', 'raw'])).split('\0').filter(Boolean);
   return { changed, added, deleted };
+}
+
+const HASH = /^[0-9a-f]{64}$/;
+/** `content_hash` of an entry whose body is a person's and of which kb knows no text of its own. */
+const NO_KB_TEXT = '0'.repeat(64);
+
+/**
+ * The hash of the body as kb last wrote it: the frontmatter's, or, where a person removed or
+ * broke it, the one the store recorded at the last compile.
+ */
+function kbWroteHash(fm: EntryFrontmatter, kbHash?: (id: string) => string | undefined): string | undefined {
+  if (typeof fm.content_hash === 'string' && HASH.test(fm.content_hash)) return fm.content_hash;
+  const stored = typeof fm.id === 'string' ? kbHash?.(fm.id) : undefined;
+  return stored && HASH.test(stored) ? stored : undefined;
 }
 
 /**
  * Every entry heal changed: `version` one up from HEAD's, `last_heal_timestamp` now, and
- * `content_hash` kept as HEAD had it for an entry a person edited (it stays theirs) unless the
- * fix rewrote its content. An entry that does not validate is put back as it was and reported.
+ * `content_hash` the hash of the body as written, so that compile keeps updating it — except
+ * for an entry a person had edited, which stays theirs (its hash stays the one kb last wrote)
+ * unless the fix rewrote its content (`adopt`). An entry that does not validate is put back as
+ * it was and reported.
  */
-export async function finalizeEntries(git: Git, root: string, now: number, adopt: Set<string>, log: FixLog): Promise<string[]> {
+export async function finalizeEntries(
+  git: Git,
+  root: string,
+  now: number,
+  adopt: Set<string>,
+  log: FixLog,
+  kbHash?: (id: string) => string | undefined,
+): Promise<string[]> {
   const { changed, added } = await changedPaths(git);
   const validate = entryValidator(root);
   const touched: string[] = [];
@@ -51,8 +76,9 @@ export async function finalizeEntries(git: Git, root: string, now: number, adopt
     }
     if (head && Number.isInteger(head.fm.version)) fm.version = Math.max(Number(fm.version) || 1, head.fm.version + 1);
     fm.last_heal_timestamp = now;
-    const headEdited = head !== undefined && bodyHash(head.body) !== head.fm.content_hash;
-    fm.content_hash = headEdited && !adopt.has(path) && head ? head.fm.content_hash : bodyHash(body);
+    const headHash = head ? kbWroteHash(head.fm, kbHash) : undefined;
+    const headEdited = head !== undefined && headHash !== bodyHash(head.body);
+    fm.content_hash = headEdited && !adopt.has(path) ? (headHash ?? NO_KB_TEXT) : bodyHash(body);
     const errors = schemaErrors(validate, fm);
     if (errors.length) {
       log.cannot.push({ file: path, why: `the fixed entry would not match the schema (${errors.join('; ')}); left as it was` });
@@ -60,7 +86,7 @@ export async function finalizeEntries(git: Git, root: string, now: number, adopt
       else rmSync(abs);
       continue;
     }
-    writeFileAtomic(abs, stringifyEntry(fm, body));
+    writeFileAtomic(abs, stringifyEntryKeepingBody(fm, body));
     touched.push(path);
   }
   return touched;

@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { compile } from '../compile/compile.js';
 import type { EntryWriter } from '../compile/types.js';
@@ -11,9 +11,11 @@ import type { Finding } from '../lint/types.js';
 import type { ModelClient } from '../model/client.js';
 import { applyContentFix } from './fixes/content.js';
 import { fixBrokenLinks, fixFrontmatter, refreshBacklinks, refreshIndex, removeDeletedSources, syncRaw, type FixLog } from './fixes/structural.js';
+import { actualChanges, frontmatterChanges, uncleanReason } from './describe.js';
+import { parseEntryFile } from '../entry/frontmatter.js';
 import { changedPaths, finalizeEntries } from './finalize.js';
 import { type Git, openRepo } from './git.js';
-import { mergeBranches } from './merge.js';
+import { mergeBranches, recoverMerge } from './merge.js';
 import { reindexEntries } from './reindex.js';
 import { branchName, planHeal, ymd, type HealGroup } from './plan.js';
 import type { HealBranch, HealReport } from './types.js';
@@ -51,13 +53,15 @@ export async function heal(ctx: KbContext, opts: HealOptions = {}): Promise<Heal
   const { git, top } = await openRepo(ctx.paths.root, ctx.env);
   const rel = relative(top, ctx.paths.root);
   const wtBase = worktreesDir(ctx.paths.state);
+  // A merge killed half-way is undone before anything looks at the checkout.
+  const recovered = await recoverMerge(git, ctx.paths.state);
   await cleanWorktrees(git, wtBase);
   checkAbort(opts.signal);
 
   const input = loadLintInput(ctx.paths, ctx.config, { store: ctx.store, embedder: ctx.embedder, model: opts.model, signal: opts.signal });
   const mainReport = await lint(input, { rules: opts.rules });
   const groups = planHeal(mainReport.findings);
-  const report: HealReport = { date: ymd(at), before: mainReport.counts, branches: [], nothingToDo: false };
+  const report: HealReport = { date: ymd(at), before: mainReport.counts, branches: [], nothingToDo: false, ...(recovered.length ? { recovered } : {}) };
   if (groups.every((g) => g.findings.length === 0)) {
     report.nothingToDo = true;
     return report;
@@ -88,6 +92,7 @@ export async function heal(ctx: KbContext, opts: HealOptions = {}): Promise<Heal
       b.status = 'exists';
       b.branch = existing.name;
       b.clean = existing.clean;
+      if (existing.why) b.uncleanWhy = existing.why;
       continue;
     }
     const name = branchName(group.topic, at, (n) => branches.has(n));
@@ -119,7 +124,7 @@ export async function heal(ctx: KbContext, opts: HealOptions = {}): Promise<Heal
     if (merged > 0) {
       // The merged entries changed under the store: index those (and only those) again.
       try {
-        const changed = (await git.at(ctx.paths.root).run(['diff', '--name-only', '--relative', '--no-renames', headBefore, 'HEAD', '--', 'wiki'])).split('\n').filter(Boolean);
+        const changed = (await git.at(ctx.paths.root).run(['diff', '--name-only', '-z', '--relative', '--no-renames', headBefore, 'HEAD', '--', 'wiki'])).split('\0').filter(Boolean);
         await reindexEntries(ctx, changed, opts.signal);
         report.refreshed = true;
       } catch (err) {
@@ -134,11 +139,14 @@ export async function heal(ctx: KbContext, opts: HealOptions = {}): Promise<Heal
 }
 
 /** A branch of today for this topic whose commit records the same findings, if any. */
-async function sameFindingsBranch(git: Git, group: HealGroup, at: Date, branches: Set<string>): Promise<{ name: string; clean: boolean } | undefined> {
+async function sameFindingsBranch(git: Git, group: HealGroup, at: Date, branches: Set<string>): Promise<{ name: string; clean: boolean; why?: string } | undefined> {
   const base = `heal/${group.topic}-${ymd(at, '')}`;
   for (const name of [...branches].filter((n) => n === base || n.startsWith(`${base}-`)).sort()) {
     const msg = await git.try(['log', '-1', '--format=%B', name]);
-    if (msg.stdout.includes(`Kb-Heal-Findings: ${group.fingerprint}`)) return { name, clean: /-> 0 findings of these rules, clean\./.test(msg.stdout) };
+    if (msg.stdout.includes(`Kb-Heal-Findings: ${group.fingerprint}`)) {
+      const why = /^Not clean: (.*)\.$/m.exec(msg.stdout)?.[1];
+      return { name, clean: /-> 0 findings of these rules, clean\./.test(msg.stdout), ...(why ? { why } : {}) };
+    }
   }
   return undefined;
 }
@@ -217,17 +225,28 @@ async function healGroup(ctx: KbContext, git: Git, rel: string, dir: string, gro
     }
     checkAbort(opts.signal);
     const now = Math.floor(at.getTime() / 1000);
-    await finalizeEntries(wtGit, wtRoot, now, adopt, log);
+    await finalizeEntries(wtGit, wtRoot, now, adopt, log, (id) => ctx.store.getEntry(id)?.content_hash);
     rmSync(join(wt.wiki, 'embeddings.db-wal'), { force: true });
 
     const after = await lintAt(wt, ctx, content);
     b.after = after.counts;
     b.remaining = after.findings.filter((f) => inGroup(group, f));
     b.fixedCount = { before: targets.length, after: b.remaining.length };
-    b.clean = b.remaining.length === 0 && after.counts.error <= before.counts.error;
+    const unclean = uncleanReason(b.remaining, before, after);
+    b.clean = unclean === undefined;
+    if (unclean) b.uncleanWhy = unclean;
     b.findings = targets;
 
     const { changed, added, deleted } = await changedPaths(wtGit);
+    // Say what the branch changes, read off the result: frontmatter field by field, nothing a later step undid.
+    if (group.topic === 'frontmatter') {
+      for (const file of new Set(targets.map((f) => String(f.data?.path ?? f.file)))) {
+        if (!changed.includes(file)) continue;
+        const head = await wtGit.try(['show', `HEAD:./${file}`]);
+        b.changes.push(...frontmatterChanges(file, head.code === 0 ? safeFrontmatter(head.stdout) : undefined, parseEntryFile(readFileSync(join(wtRoot, file), 'utf8')).data));
+      }
+    }
+    b.changes = actualChanges(b.changes, new Set([...changed, ...added, ...deleted]));
     if (changed.length + added.length + deleted.length === 0) {
       b.status = 'nothing';
       return;
@@ -235,7 +254,7 @@ async function healGroup(ctx: KbContext, git: Git, rel: string, dir: string, gro
     checkAbort(opts.signal);
     await wtGit.run(['add', '-A', '--', '.']);
     // The store and private state never go into a commit, even where .gitignore forgot them.
-    const derived = (await wtGit.run(['diff', '--cached', '--name-only', '--relative'])).split('\n').filter((p) => /^wiki\/embeddings\.db|^\.kb\//.test(p));
+    const derived = (await wtGit.run(['diff', '--cached', '--name-only', '-z', '--relative'])).split('\0').filter((p) => /^wiki\/embeddings\.db|^\.kb\//.test(p));
     if (derived.length) await wtGit.run(['rm', '--cached', '-q', '--ignore-unmatch', '--', ...derived]);
     const staged = await wtGit.try(['diff', '--cached', '--quiet']);
     if (staged.code === 0) {
@@ -268,6 +287,7 @@ function commitMessage(group: HealGroup, b: HealBranch): string {
   if (b.judge) lines.push('', `Judge: ${b.judge.verdict}: ${b.judge.reason}`);
   if (b.web.length) lines.push('', `Web evidence: ${b.web.join(' ')}`);
   if (b.fixedCount) lines.push('', `Re-lint on this branch: ${b.fixedCount.before} -> ${b.fixedCount.after} findings of these rules${b.clean ? ', clean' : ''}.`);
+  if (b.uncleanWhy) lines.push(`Not clean: ${b.uncleanWhy}.`);
   lines.push('', `Kb-Heal-Topic: ${group.topic}`, `Kb-Heal-Findings: ${group.fingerprint}`);
   return `${lines.join('\n')}\n`;
 }
@@ -297,3 +317,11 @@ async function compileIn(ctx: KbContext, wt: KbPaths, targets: Finding[], opts: 
   }
 }
 
+
+function safeFrontmatter(text: string): Record<string, unknown> | undefined {
+  try {
+    return parseEntryFile(text).data;
+  } catch {
+    return undefined;
+  }
+}

@@ -32,6 +32,8 @@ export interface HealBranch {
   after?: LintCounts;
   remaining: Finding[];
   clean: boolean;
+  /** When not clean: why, in words (findings of its rules left, or a new error elsewhere). */
+  uncleanWhy?: string;
   judge?: { verdict: 'accept' | 'reject'; reason: string };
   /** URLs the model used from web search (`--web`). */
   web: string[];
@@ -47,6 +49,8 @@ export interface HealReport {
   branches: HealBranch[];
   changelog?: string;
   nothingToDo: boolean;
+  /** What was put back from an earlier run that was killed while merging. */
+  recovered?: string[];
   refreshed?: boolean;
   /** Why the store could not be refreshed after merging. */
   refreshError?: string;

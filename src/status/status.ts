@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import type { KbContext } from '../kb/context.js';
 import { walkRaw } from '../ingest/index.js';
@@ -43,7 +43,7 @@ export interface KbStatus {
   compileInterrupted: boolean;
   /** The newest of: an entry's last_heal_timestamp, the last commit on a heal/* branch. */
   lastHeal: number | null;
-  /** `heal/*` branches waiting for review; null when the knowledge base is not a git repository. */
+  /** `heal/*` branches not merged into the checked-out branch yet; null when the knowledge base is not a git repository. */
   healBranches: string[] | null;
   store: { path: string; bytes: number; documents: number; chunks: number; vectors: number };
   spend: SpendSummary;
@@ -57,19 +57,27 @@ function fileSize(p: string): number {
   }
 }
 
-/** `heal/*` branches with the time of their last commit; null outside a git repository. */
-function healBranches(root: string): { name: string; committed: number }[] | null {
+/**
+ * `heal/*` branches with the time of their last commit and whether the checked-out branch already
+ * holds them (a merged branch waits for nobody); null outside a git repository.
+ */
+function healBranches(root: string): { name: string; committed: number; merged: boolean }[] | null {
   try {
     const inside = execFileSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' }).trim();
     if (inside !== 'true') return null;
-    const out = execFileSync('git', ['for-each-ref', '--format=%(refname:short) %(committerdate:unix)', 'refs/heads/heal/'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' });
+    const refs = (args: string[]) => execFileSync('git', ['for-each-ref', ...args, 'refs/heads/heal/'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' });
+    const out = refs(['--format=%(refname:short) %(committerdate:unix)']);
+    // A repository without a commit has no HEAD to compare with: nothing is merged into it.
+    const hasHead = spawnSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: root, stdio: 'ignore' }).status === 0;
+    const unmerged = new Set((hasHead ? refs(['--no-merged=HEAD', '--format=%(refname:short)']) : out.replace(/ \d+$/gm, '')).split('\n').filter(Boolean));
     return out
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean)
       .map((l) => {
         const i = l.lastIndexOf(' ');
-        return { name: l.slice(0, i), committed: Number(l.slice(i + 1)) || 0 };
+        const name = l.slice(0, i);
+        return { name, committed: Number(l.slice(i + 1)) || 0, merged: !unmerged.has(name) };
       })
       .sort((a, b) => a.name.localeCompare(b.name));
   } catch {
@@ -164,7 +172,7 @@ export function computeStatus(ctx: KbContext): KbStatus {
     lastCompile: num(store.getMeta('last_compile')),
     compileInterrupted: store.getMeta('compile_pending') === '1',
     lastHeal,
-    healBranches: branches === null ? null : branches.map((b) => b.name),
+    healBranches: branches === null ? null : branches.filter((b) => !b.merged).map((b) => b.name),
     store: { path: paths.db, bytes: storeBytes, documents: counts.documents, chunks: counts.chunks, vectors: counts.vectors },
     spend: readSpend(paths),
   };

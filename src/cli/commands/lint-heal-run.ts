@@ -1,6 +1,6 @@
 import { join, relative } from 'node:path';
-import { formatMessage } from '../../diagnostics/message.js';
 import { reviewHint, statusText } from '../../heal/changelog.js';
+import { formatStill } from '../../heal/describe.js';
 import { heal } from '../../heal/heal.js';
 import type { HealReport } from '../../heal/types.js';
 import { closeKb, openKb, type KbContext } from '../../kb/context.js';
@@ -34,8 +34,9 @@ export async function runHeal(root: string, flags: LintFlags, rt: CliRuntime): P
     });
     if (flags.json) {
       rt.io.out(JSON.stringify(report, null, 2));
-    } else if (!report.nothingToDo) {
-      printReport(report, root, rt);
+    } else {
+      for (const r of report.recovered ?? []) rt.io.out(paint(rt.io, 'yellow', `put right after an interrupted merge: ${r}`));
+      if (!report.nothingToDo) printReport(report, root, rt);
     }
     return report.branches.some((b) => b.status === 'failed') ? 1 : 0;
   } finally {
@@ -59,11 +60,11 @@ function printReport(r: HealReport, root: string, rt: CliRuntime): void {
     io.out(`  [Heal] ${b.title}`);
     if (b.judge) io.out(`  judge: ${b.judge.verdict} — ${b.judge.reason}`);
     for (const c of b.cannot) io.out(paint(io, 'yellow', `  could not fix ${c.file}: ${c.why}`));
-    for (const f of b.remaining) io.out(paint(io, 'yellow', `  still: ${formatMessage(f)}`));
+    for (const f of b.remaining) io.out(paint(io, 'yellow', `  still: ${formatStill(f)}`));
     if (b.error) io.out(paint(io, 'red', `  error: ${b.error}`));
     if (b.merged) io.out(paint(io, 'green', '  merged into the current branch'));
     else if (b.mergeNote) io.out(`  not merged: ${b.mergeNote}`);
-    if (b.branch && (b.status === 'created' || b.status === 'exists') && !b.merged) io.out(paint(io, 'dim', `  ${reviewHint(b.branch)}`));
+    if (b.branch && (b.status === 'created' || b.status === 'exists') && !b.merged) io.out(paint(io, 'dim', `  ${reviewHint({ ...b, branch: b.branch })}`));
   }
   if (r.refreshError) io.out(paint(io, 'yellow', `After merging, the store was not refreshed: ${r.refreshError}`));
   if (r.changelog) io.out(`Report: ${relative(root, r.changelog)}`);

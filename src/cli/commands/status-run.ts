@@ -59,5 +59,8 @@ export function printStatus(io: Io, s: KbStatus, verbose: boolean): void {
   const u = s.spend.usage;
   io.out(`  spend     ${formatUsd(s.spend.usd)} in ${s.spend.calls} model call${s.spend.calls === 1 ? '' : 's'} (${u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens} tokens in, ${u.output_tokens} out; ${s.spend.cachedReplies} cached replies)`);
   if (src.pending + src.stale + src.removed > 0) io.out(paint(io, 'dim', '  run `kb compile` (or leave `kb watch` running) to bring the wiki up to date'));
-  if (s.healBranches?.length) io.out(paint(io, 'dim', '  review heal branches with `git diff main...heal/<name>`, merge with `kb lint --merge`'));
+  if (s.healBranches?.length) {
+    io.out(paint(io, 'dim', '  review a heal branch with `git log -p HEAD..heal/<name>` and take it with `git merge heal/<name>`,'));
+    io.out(paint(io, 'dim', '  or have heal redo its fixes and merge the clean ones: `kb lint --heal --merge`'));
+  }
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { scanWiki, type LoadedEntry } from '../../emit/wiki.js';
-import { stringifyEntry } from '../../entry/frontmatter.js';
+import { stringifyEntry, stringifyEntryKeepingBody } from '../../entry/frontmatter.js';
 import { findSection, neutralizeMarkers, setSection } from '../../entry/markers.js';
 import type { KbContext } from '../../kb/context.js';
 import type { KbPaths } from '../../kb/paths.js';
@@ -225,7 +225,7 @@ export async function applyContentFix(
         return `${bang}[[${base(keep.path)}${heading ?? ''}|${alias ?? t}]]`;
       });
       if (!n) continue;
-      writeFileAtomic(join(wt.wiki, e.path), stringifyEntry(current.fm, body));
+      writeFileAtomic(join(wt.wiki, e.path), e === keep ? stringifyEntry(current.fm, body) : stringifyEntryKeepingBody(current.fm, body));
       touched.add(`wiki/${e.path}`);
       log.changes.push(`wiki/${e.path}: ${n} link${n === 1 ? '' : 's'} to the merged entry repointed`);
     }

@@ -3,8 +3,9 @@ import { dirname, join } from 'node:path';
 import { writeIndexes } from '../../emit/indexes.js';
 import { linkMarkup } from '../../emit/linker.js';
 import { scanWiki, type LoadedEntry } from '../../emit/wiki.js';
-import { parseEntryFile, stringifyEntry, bodyHash } from '../../entry/frontmatter.js';
+import { parseEntryFile, stringifyEntryKeepingBody, bodyHash } from '../../entry/frontmatter.js';
 import { setSection } from '../../entry/markers.js';
+import { entryValidator, schemaErrors } from '../../entry/validate.js';
 import { KIND_FOLDER, linkKey, makeEntryId } from '../../entry/names.js';
 import type { KbPaths } from '../../kb/paths.js';
 import { backlinkSectionTargets, makeResolver, ownLinks } from '../../lint/entry-info.js';
@@ -19,8 +20,9 @@ export interface FixLog {
   cannot: { file: string; why: string }[];
 }
 
+/** Heal changes only what it fixes: the rest of the body, maybe a person's, stays byte for byte. */
 function writeEntryFile(wikiDir: string, path: string, fm: EntryFrontmatter, body: string): void {
-  writeFileAtomic(join(wikiDir, path), stringifyEntry(fm, body));
+  writeFileAtomic(join(wikiDir, path), stringifyEntryKeepingBody(fm, body));
 }
 
 const base = (p: string) => p.replace(/\.md$/, '').split('/').pop() ?? p;
@@ -84,6 +86,7 @@ export function fixFrontmatter(paths: KbPaths, findings: Finding[], log: FixLog)
   const files = new Set(findings.map((f) => String(f.data?.path ?? f.file)).filter((p) => p.startsWith('wiki/')));
   const scan = scanWiki(paths.wiki);
   const ids = new Set(scan.entries.map((e) => e.fm.id as string));
+  const validate = entryValidator(paths.root);
   for (const file of files) {
     const rel = file.slice('wiki/'.length);
     const abs = join(paths.wiki, rel);
@@ -96,8 +99,14 @@ export function fixFrontmatter(paths: KbPaths, findings: Finding[], log: FixLog)
       continue;
     }
     const fm = repairFrontmatter(parsed.data, parsed.body, rel, (id) => ids.has(id) && id !== parsed.data['id']);
+    const left = schemaErrors(validate, fm);
+    if (left.length) {
+      // The whole entry is put back when it would still not validate: say why here, once.
+      log.cannot.push({ file, why: `heal has no default for ${left.join('; ')}` });
+      continue;
+    }
+    // What changed is reported field by field once the branch is final (heal reads it off the diff).
     writeEntryFile(paths.wiki, rel, fm, parsed.body);
-    log.changes.push(`${file}: frontmatter repaired`);
   }
 }
 
@@ -110,18 +119,31 @@ export function fixBrokenLinks(paths: KbPaths, log: FixLog, only?: Set<string>, 
   for (const e of scan.entries) {
     if (only && !only.has(`wiki/${e.path}`)) continue;
     let fixed = 0;
-    const body = e.body.replace(/(!?)\[\[([^\]\n|#]*)(#[^\]\n|]*)?(?:\|([^\]\n]*))?\]\]/g, (whole, bang: string, target: string, heading: string | undefined, alias: string | undefined) => {
-      const t = target.trim();
-      if (!t || r.exists(t) || (targets && !targets.has(linkKey(t)))) return whole;
-      fixed++;
-      const named = nameLookup(scan.entries, t);
-      if (named) return `${bang}[[${named}${heading ?? ''}${named === t && !alias ? '' : `|${alias ?? t}`}]]`;
-      return bang ? '' : (alias ?? t);
-    });
+    // The backlinks section is not the entry's own text: refreshBacklinks makes it again.
+    const body = outsideBacklinks(e.body, (text) =>
+      text.replace(/(!?)\[\[([^\]\n|#]*)(#[^\]\n|]*)?(?:\|([^\]\n]*))?\]\]/g, (whole, bang: string, target: string, heading: string | undefined, alias: string | undefined) => {
+        const t = target.trim();
+        if (!t || r.exists(t) || (targets && !targets.has(linkKey(t)))) return whole;
+        fixed++;
+        const named = nameLookup(scan.entries, t);
+        if (named) return `${bang}[[${named}${heading ?? ''}${named === t && !alias ? '' : `|${alias ?? t}`}]]`;
+        return bang ? '' : (alias ?? t);
+      }),
+    );
     if (!fixed) continue;
     writeEntryFile(paths.wiki, e.path, e.fm, body);
     log.changes.push(`wiki/${e.path}: ${fixed} broken link${fixed === 1 ? '' : 's'} fixed`);
   }
+}
+
+/** `f` applied to the body outside its backlinks section; the section itself as it is. */
+function outsideBacklinks(body: string, f: (text: string) => string): string {
+  const open = '<!-- kb:backlinks -->';
+  const close = '<!-- /kb:backlinks -->';
+  const start = body.indexOf(open);
+  const end = start >= 0 ? body.indexOf(close, start) : -1;
+  if (start < 0 || end < 0) return f(body);
+  return f(body.slice(0, start)) + body.slice(start, end + close.length) + f(body.slice(end + close.length));
 }
 
 /** Backlinks (frontmatter + section) from the links as they are now, for every entry. */
