@@ -120,17 +120,14 @@ describe('walkRaw', () => {
     expect(walkRaw(path.join(os.tmpdir(), 'kb-no-such-dir-7f3a'), { ignore: [] })).toEqual({ files: [], messages: [] });
   });
 
-  it('walks 10,000 files fast', () => {
+  it('walks 10,000 files (speed: npm run bench:stages)', () => {
     const raw = fixture({});
     for (let d = 0; d < 100; d++) {
       const dir = path.join(raw, `d${d}`);
       fs.mkdirSync(dir);
       for (let i = 0; i < 100; i++) fs.writeFileSync(path.join(dir, `f${i}.md`), 'x');
     }
-    const start = performance.now();
     const { files } = walkRaw(raw, { ignore: DEFAULT_IGNORE });
-    const ms = performance.now() - start;
     expect(files).toHaveLength(10_000);
-    expect(ms).toBeLessThan(2000);
   });
 });
