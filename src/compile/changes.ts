@@ -13,7 +13,7 @@ import { emitWiki, type PlannedEntry } from '../emit/emit.js';
 import { groupConcepts } from './concepts.js';
 import { buildCatalog } from './model/plan.js';
 import type { DocumentRow } from '../store/store.js';
-import { checkAbort, type CompileOptions, type Scanned } from './compile.js';
+import { checkAbort, contentOf, type CompileOptions, type Scanned } from './compile.js';
 
 const STORE_BATCH = 32;
 const PREPARE_AHEAD = 48;
@@ -68,10 +68,10 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
   const submit = (upTo: number) => {
     for (let j = prepared.length; j < Math.min(upTo, changed.length); j++) {
       const s = changed[j]!;
-      const p = pool.run(s.file, s.bytes ?? new Uint8Array(0), s.hash);
+      const p = pool.run(s.file, contentOf(s), s.hash);
       p.catch(() => {});
       prepared.push(p);
-      s.bytes = null; // the worker has its copy
+      delete s.bytes; // the worker has its copy
     }
   };
   submit(PREPARE_AHEAD);

@@ -20,10 +20,22 @@ export interface CompileOptions {
   onFile?: (line: string) => void;
 }
 
+/** A raw file that goes to the compile, with what is known of its content. */
 export interface Scanned {
   file: RawFile;
   hash: ContentHash;
-  bytes: Buffer | null;
+  /**
+   * The bytes, when already read. Absent means "not read here": read the file before use (see
+   * `contentOf`), never "empty". A file larger than `ingest.maxFileBytes` is never read.
+   */
+  bytes?: Buffer | undefined;
+  tooLarge?: boolean;
+}
+
+/** The bytes of a scanned file: the ones read during the scan, else read now. */
+export function contentOf(s: Scanned): Buffer {
+  if (s.tooLarge) return Buffer.alloc(0);
+  return s.bytes ?? readFileSync(s.file.absPath);
 }
 
 export function checkAbort(signal?: AbortSignal): void {
@@ -54,40 +66,48 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
   const changed: Scanned[] = [];
   const seen = new Set<string>();
   let done = 0;
+  const read = (file: RawFile): Buffer | undefined => {
+    try {
+      return readFileSync(file.absPath);
+    } catch (err) {
+      messages.push(message(`raw/${file.path}`, 'ingest-unreadable', `Cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`));
+      report.failed++;
+      return undefined;
+    }
+  };
   for (const file of walk.files) {
     checkAbort(opts.signal);
     seen.add(file.path);
-    let bytes: Buffer | null = null;
-    let hash: ContentHash;
-    const prevDoc = known.get(file.path);
+    const prev = known.get(file.path);
     // Same size and modification time as when compiled: unchanged, without reading it (as git and
     // make do). A file modified within two seconds of that compile is read anyway (racy timestamps).
-    const statSame = prevDoc && !opts.force && prevDoc.size === file.size && prevDoc.mtime_ms === file.mtimeMs && file.mtimeMs < prevDoc.compiled_at * 1000 - 2000;
-    if (statSame) {
-      hash = prevDoc.hash as ContentHash;
-    } else if (file.size > config.ingest.maxFileBytes) {
-      hash = sha256(`too-large:${file.size}:${file.mtimeMs}`);
-    } else {
-      try {
-        bytes = readFileSync(file.absPath);
-      } catch (err) {
-        messages.push(message(`raw/${file.path}`, 'ingest-unreadable', `Cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`));
-        report.failed++;
-        continue;
-      }
-      hash = sha256(bytes);
+    const statSame = prev && !opts.force && prev.size === file.size && prev.mtime_ms === file.mtimeMs && file.mtimeMs < prev.compiled_at * 1000 - 2000;
+    let s: Scanned;
+    if (statSame) s = { file, hash: prev.hash as ContentHash };
+    else if (file.size > config.ingest.maxFileBytes) s = { file, hash: sha256(`too-large:${file.size}:${file.mtimeMs}`), tooLarge: true };
+    else {
+      const bytes = read(file);
+      if (!bytes) continue;
+      s = { file, hash: sha256(bytes), bytes };
     }
-    const prev = known.get(file.path);
     // Without a key, documents Claude compiled stay as they are (the offline compiler would only make them worse).
     const sameCompiler = prev && (prev.compiler === writer.name || (writer.name.startsWith('offline') && prev.compiler.startsWith('model:')));
-    const same = prev && sameCompiler && prev.hash === hash && prev.status !== 'pending';
+    const same = prev && sameCompiler && prev.hash === s.hash && prev.status !== 'pending';
     if (same && !opts.force) {
       if (prev.status === 'ok') report.unchanged++;
       else {
         report.skipped++;
         if (prev.error) messages.push(message(`raw/${file.path}`, prev.error.split('\t')[0] ?? 'ingest', prev.error.split('\t')[1] ?? prev.error));
       }
-    } else changed.push({ file, hash, bytes });
+    } else {
+      // It is compiled again (another compiler, an interrupted run…): its text is needed now.
+      if (!s.bytes && !s.tooLarge) {
+        const bytes = read(file);
+        if (!bytes) continue;
+        s = { file, hash: sha256(bytes), bytes };
+      }
+      changed.push(s);
+    }
     opts.onProgress?.({ phase: 'scan', done: ++done, total: walk.files.length, file: file.path });
   }
   const deletedPaths = [...known.keys()].filter((p) => !seen.has(p));

@@ -1,0 +1,265 @@
+/**
+ * Compile invariants, through the real CLI: whatever path led to the current wiki (compiler
+ * switch, template edit, fallback then recovery, an interrupted run, an embedder change, an edit
+ * plus a deletion), the wiki afterwards has every source entry and the same concepts as a clean
+ * compile of the same raw/, no broken link, and a sound store.
+ *
+ * Raw files are AGED (modification time an hour before the compile): unchanged files are then
+ * recognised by size and time without being read, the shortcut every path here must survive.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { startFakeAnthropic, type FakeAnthropic, type FakeHandler, type FakeReply, type FakeRequest } from './fake-anthropic.js';
+import { faithfulClaude } from './model-fixtures.js';
+import { KB_BIN, REPO, listTree, runKb, writeFile } from './helpers.js';
+import { parseEntryFile } from '../src/entry/frontmatter.js';
+import { extractWikiLinks } from '../src/parse/links.js';
+import { entityKey } from '../src/compile/offline/entities.js';
+
+/** The repository's sample raw/ (25 documents: Markdown, HTML, text, code, a link, an image; English and Chinese). */
+function sampleKb(): string {
+  const root = mkdtempSync(join(tmpdir(), 'kb-inv-'));
+  cpSync(join(REPO, 'raw'), join(root, 'raw'), { recursive: true });
+  return root;
+}
+
+/** Set every raw file's modification time an hour back: older than any compile by far more than the racy window. */
+function age(root: string): void {
+  const past = (Date.now() - 3600_000) / 1000;
+  for (const f of listTree(join(root, 'raw'))) utimesSync(join(root, 'raw', f), past, past);
+}
+
+function keyEnv(url: string): Record<string, string> {
+  return { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: url };
+}
+
+interface Snapshot {
+  /** raw/ paths that have a source entry. */
+  sources: string[];
+  /** The concept entries, each as the keys of its names (title and aliases). */
+  concepts: { title: string; keys: string[] }[];
+}
+
+function entries(root: string): { path: string; fm: Record<string, any>; body: string; text: string }[] {
+  const wiki = join(root, 'wiki');
+  return listTree(wiki)
+    .filter((f) => /^(sources|concepts|answers)\/.*\.md$/.test(f))
+    .map((f) => {
+      const text = readFileSync(join(wiki, f), 'utf8');
+      const { data, body } = parseEntryFile(text);
+      return { path: f, fm: data, body, text };
+    });
+}
+
+function snapshot(root: string): Snapshot {
+  const all = entries(root);
+  return {
+    sources: all.filter((e) => e.fm['kind'] === 'source').flatMap((e) => e.fm['source_ref'] as string[]).sort(),
+    concepts: all
+      .filter((e) => e.fm['kind'] === 'concept')
+      .map((e) => ({ title: e.fm['title'] as string, keys: [e.fm['title'] as string, ...((e.fm['aliases'] as string[]) ?? [])].map(entityKey) }))
+      .sort((a, b) => a.title.localeCompare(b.title)),
+  };
+}
+
+/**
+ * Concepts of a clean compile with no concept here, and the reverse. A concept is matched by any of
+ * its names: an existing concept entry keeps its title across compiles (so links to it survive),
+ * which may be another name of the same concept than a clean compile would choose.
+ */
+function unmatchedConcepts(s: Snapshot, clean: Snapshot): { missing: string[]; extra: string[] } {
+  const match = (a: Snapshot['concepts'][number], list: Snapshot['concepts']) => list.some((b) => b.keys.some((k) => a.keys.includes(k)));
+  return {
+    missing: clean.concepts.filter((c) => !match(c, s.concepts)).map((c) => c.title),
+    extra: s.concepts.filter((c) => !match(c, clean.concepts)).map((c) => c.title),
+  };
+}
+
+/** Every `[[link]]` in the vault that names no file, resolved as Obsidian does (base name or path, any case). */
+export function brokenLinks(root: string): string[] {
+  const wiki = join(root, 'wiki');
+  const files = listTree(wiki).filter((f) => !f.endsWith('.db') && !/\.db-(wal|shm)$/.test(f));
+  const names = new Set<string>();
+  for (const f of files) {
+    const noExt = f.endsWith('.md') ? f.slice(0, -3) : f;
+    names.add(noExt.toLowerCase());
+    names.add(noExt.split('/').pop()!.toLowerCase());
+  }
+  const out: string[] = [];
+  for (const f of files.filter((x) => x.endsWith('.md'))) {
+    const text = readFileSync(join(wiki, f), 'utf8');
+    for (const l of extractWikiLinks(text)) {
+      if (!l.target) continue;
+      if (!names.has(l.target.normalize('NFC').toLowerCase())) out.push(`wiki/${f}: [[${l.target}]]`);
+    }
+  }
+  return out;
+}
+
+function integrity(root: string): string {
+  const db = new Database(join(root, 'wiki', 'embeddings.db'), { readonly: true });
+  try {
+    sqliteVec.load(db);
+    return (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).join('; ');
+  } finally {
+    db.close();
+  }
+}
+
+function storeRows<T>(root: string, sql: string): T[] {
+  const db = new Database(join(root, 'wiki', 'embeddings.db'), { readonly: true });
+  try {
+    sqliteVec.load(db);
+    return db.prepare(sql).all() as T[];
+  } finally {
+    db.close();
+  }
+}
+
+/** The invariants every compile must leave behind. */
+function expectInvariants(root: string, clean: Snapshot): void {
+  const s = snapshot(root);
+  expect(s.sources, 'every raw document has its source entry').toEqual(clean.sources);
+  expect(s.concepts.length, 'as many concepts as a clean compile').toBe(clean.concepts.length);
+  expect(unmatchedConcepts(s, clean), 'the same concepts as a clean compile').toEqual({ missing: [], extra: [] });
+  expect(brokenLinks(root), 'no broken links').toEqual([]);
+  expect(integrity(root)).toBe('ok');
+  // No document the store calls skipped while its file has content.
+  const skipped = storeRows<{ raw_path: string; error: string | null }>(root, `SELECT raw_path, error FROM documents WHERE status != 'ok'`);
+  expect(skipped.filter((d) => statSync(join(root, 'raw', d.raw_path)).size > 0 && /ingest-empty/.test(d.error ?? ''))).toEqual([]);
+  expect(skipped.map((d) => d.raw_path)).toEqual([]);
+}
+
+/** Run the CLI; when `until` settles, send `signal`. */
+function runUntil(args: string[], opts: { cwd: string; env: Record<string, string>; until: Promise<unknown>; signal: NodeJS.Signals }): Promise<{ code: number | null; signal: string | null; stderr: string }> {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: undefined, ...opts.env };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(process.execPath, [KB_BIN, ...args], { cwd: opts.cwd, env: env as NodeJS.ProcessEnv });
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    void opts.until.then(() => child.kill(opts.signal));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout!.resume();
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stderr });
+    });
+  });
+}
+
+const fakes: FakeAnthropic[] = [];
+async function fake(handler: FakeHandler): Promise<FakeAnthropic> {
+  const f = await startFakeAnthropic(handler);
+  fakes.push(f);
+  return f;
+}
+
+let cleanModel: Snapshot;
+let cleanOffline: Snapshot;
+
+beforeAll(async () => {
+  const m = sampleKb();
+  const f = await fake(faithfulClaude);
+  const r = await runKb(['compile'], { cwd: m, env: keyEnv(f.url) });
+  expect(r.code, r.stderr).toBe(0);
+  cleanModel = snapshot(m);
+  const o = sampleKb();
+  const r2 = await runKb(['compile'], { cwd: o });
+  expect(r2.code, r2.stderr).toBe(0);
+  cleanOffline = snapshot(o);
+  // A sanity check of the reference itself.
+  expect(cleanModel.sources.length).toBe(25);
+  expect(cleanOffline.sources.length).toBe(25);
+  expect(cleanModel.concepts.length).toBeGreaterThan(5);
+  expect(brokenLinks(m)).toEqual([]);
+  expect(brokenLinks(o)).toEqual([]);
+});
+
+afterAll(async () => {
+  await Promise.all(fakes.map((f) => f.close()));
+});
+
+describe('compile invariants (aged raw files)', () => {
+  it('offline compile, then one with a key: every source recompiled by the model, none emptied', async () => {
+    const root = sampleKb();
+    age(root);
+    const off = await runKb(['compile'], { cwd: root });
+    expect(off.code, off.stderr).toBe(0);
+    const f = await fake(faithfulClaude);
+    const r = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^0 new, 25 updated, 0 unchanged, 0 deleted, 0 skipped/m);
+    expectInvariants(root, cleanModel);
+  });
+
+  it('a template edit between compiles recompiles every source from its real text', async () => {
+    const root = sampleKb();
+    age(root);
+    const f = await fake(faithfulClaude);
+    const first = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    expect(first.code, first.stderr).toBe(0);
+    const tpl = readFileSync(join(REPO, 'templates', 'compile-source.md'), 'utf8');
+    writeFile(root, 'templates/compile-source.md', tpl.replace('Rules for the content:', 'Rules for the content (keep it short):'));
+    const r = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^0 new, 25 updated, 0 unchanged, 0 deleted, 0 skipped/m);
+    expectInvariants(root, cleanModel);
+    // The model saw each document's real text again, not an empty one.
+    const prompts = f.messages().slice(-30).map((m) => JSON.stringify(m.body.messages));
+    expect(prompts.some((p) => p.includes('Rules for the content (keep it short)') || p.includes('<source path='))).toBe(true);
+    for (const p of prompts.filter((x) => x.includes('<source path='))) expect(p).not.toMatch(/<source [^>]*>\\n\\n<\/source>/);
+  });
+
+  it('a compile whose model calls fell back on 529, then a healthy one', async () => {
+    const root = sampleKb();
+    age(root);
+    let healthy = false;
+    const f = await fake((req) => (healthy ? faithfulClaude(req) : { status: 529, headers: { 'retry-after-ms': '1' } }));
+    const sick = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    expect(sick.code, sick.stderr).toBe(0);
+    expect(sick.stderr).toMatch(/model-unavailable/);
+    healthy = true;
+    const r = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expectInvariants(root, cleanModel);
+    expect(r.stdout).toMatch(/ 0 skipped/);
+  });
+
+  for (const signal of ['SIGKILL', 'SIGINT'] as const) {
+    for (const aged of [true, false]) {
+      it(`${signal === 'SIGKILL' ? 'kill -9' : 'Ctrl-C'} while documents are pending (${aged ? 'aged' : 'fresh'} file times), then resume`, async () => {
+        const root = sampleKb();
+        if (aged) age(root);
+        let hang = true;
+        let seen!: () => void;
+        const conceptAsked = new Promise<void>((ok) => (seen = ok));
+        // Concept calls come after every document is stored as pending: hold them until the signal.
+        const f = await fake((req) => {
+          if (hang && JSON.stringify(req.body.messages).includes('<concept title=')) {
+            seen();
+            return new Promise<FakeReply>(() => {});
+          }
+          return faithfulClaude(req);
+        });
+        const cut = await runUntil(['compile'], { cwd: root, env: keyEnv(f.url), until: conceptAsked, signal });
+        if (signal === 'SIGKILL') expect(cut.signal).toBe('SIGKILL');
+        else expect(cut.code, cut.stderr).toBe(130);
+        const pending = storeRows<{ n: number }>(root, `SELECT count(*) n FROM documents WHERE status = 'pending'`)[0]!.n;
+        expect(pending).toBe(25);
+        hang = false;
+        const r = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+        expect(r.code, r.stderr).toBe(0);
+        expectInvariants(root, cleanModel);
+      });
+    }
+  }
+});
+
+export type { FakeRequest };
