@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { startFakeAnthropic, type FakeAnthropic, type FakeHandler, type FakeReply, type FakeRequest } from './fake-anthropic.js';
 import { faithfulClaude } from './model-fixtures.js';
-import { KB_BIN, REPO, listTree, runKb, writeFile } from './helpers.js';
+import { KB_BIN, REPO, fixture, listTree, read, runKb, writeFile } from './helpers.js';
 import { parseEntryFile } from '../src/entry/frontmatter.js';
 import { extractWikiLinks } from '../src/parse/links.js';
 import { entityKey } from '../src/compile/offline/entities.js';
@@ -260,6 +260,40 @@ describe('compile invariants (aged raw files)', () => {
       });
     }
   }
+});
+
+describe('a file recorded as empty by mistake', () => {
+  it('is reported by lint and compiled again by the next compile', async () => {
+    const root = fixture({
+      'raw/a.md': '# Alpha notes\n\nAlpha is a retrieval method that uses BM25 and embeddings together.\n',
+      'raw/b.md': '# Beta notes\n\nBeta compares BM25 with embeddings for Chinese text.\n',
+      'raw/blank.md': '   \n\n',
+    });
+    age(root);
+    const first = await runKb(['compile'], { cwd: root });
+    expect(first.code, first.stderr).toBe(0);
+    expect(existsSync(join(root, 'wiki/sources/Alpha notes.md'))).toBe(true);
+    // What a compile before the fix left behind: raw/a.md recorded as empty, its entry gone.
+    const db = new Database(join(root, 'wiki', 'embeddings.db'));
+    sqliteVec.load(db);
+    db.prepare(`UPDATE documents SET status = 'skipped', error = ? WHERE raw_path = 'raw/a.md' OR raw_path = 'a.md'`).run('ingest-empty\tUnexpected empty Markdown file, expected some text');
+    db.close();
+    rmSync(join(root, 'wiki/sources/Alpha notes.md'));
+
+    const lint = await runKb(['lint', '--json'], { cwd: root });
+    const findings = (JSON.parse(lint.stdout) as { findings: { ruleId: string; file: string; reason: string }[] }).findings;
+    const uncompiled = findings.filter((f) => f.ruleId === 'uncompiled-source');
+    expect(uncompiled.map((f) => f.file)).toEqual(['raw/a.md']);
+    expect(uncompiled[0]!.reason).toMatch(/recorded as empty although it has text/);
+
+    const r = await runKb(['compile'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^1 new, 0 updated, 1 unchanged, 0 deleted, 1 skipped/m);
+    expect(read(root, 'wiki/sources/Alpha notes.md')).toContain('Alpha is a retrieval method');
+    // A file that really is blank stays skipped, without a compile each time.
+    const again = await runKb(['compile'], { cwd: root });
+    expect(again.stdout).toMatch(/^0 new, 0 updated, 2 unchanged, 0 deleted, 1 skipped/m);
+  });
 });
 
 export type { FakeRequest };

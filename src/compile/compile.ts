@@ -9,7 +9,7 @@ import { walkRaw } from '../ingest/walk.js';
 import type { RawFile } from '../ingest/types.js';
 import { OfflineWriter } from './offline/writer.js';
 import type { CompileReport, EntryWriter, ProgressEvent } from './types.js';
-import type { DocumentRow } from '../store/store.js';
+import { emptySkip, type DocumentRow } from '../store/store.js';
 
 export interface CompileOptions {
   force?: boolean;
@@ -92,8 +92,17 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
     }
     // Without a key, documents Claude compiled stay as they are (the offline compiler would only make them worse).
     const sameCompiler = prev && (prev.compiler === writer.name || (writer.name.startsWith('offline') && prev.compiler.startsWith('model:')));
-    const same = prev && sameCompiler && prev.hash === s.hash && prev.status !== 'pending';
-    if (same && !opts.force) {
+    let same = prev && sameCompiler && prev.hash === s.hash && prev.status !== 'pending';
+    // A file recorded as empty that has bytes: compiles before this check existed could take a file
+    // they had not read for an empty one. Ingest it again; if it has text after all, compile it.
+    if (same && prev && !opts.force && emptySkip(prev) && file.size > 0 && !s.tooLarge) {
+      const bytes = s.bytes ?? read(file);
+      if (!bytes) continue;
+      s = { file, hash: sha256(bytes), bytes };
+      const { ingestFileSync } = await import('../ingest/index.js');
+      if (ingestFileSync(file, bytes, s.hash, { maxFileBytes: config.ingest.maxFileBytes }).doc) same = false;
+    }
+    if (same && prev && !opts.force) {
       if (prev.status === 'ok') report.unchanged++;
       else {
         report.skipped++;

@@ -32,6 +32,11 @@ const TYPE_NAMES: Readonly<Record<RawType, string>> = {
  * than `maxFileBytes` the caller may pass empty `bytes` without reading it.
  */
 export async function ingestFile(file: RawFile, bytes: Buffer, hash: ContentHash, opts: { maxFileBytes: number }): Promise<IngestResult> {
+  return ingestFileSync(file, bytes, hash, opts);
+}
+
+/** `ingestFile` for callers that cannot wait (lint's input). */
+export function ingestFileSync(file: RawFile, bytes: Buffer, hash: ContentHash, opts: { maxFileBytes: number }): IngestResult {
   const shown = `raw/${file.path}`;
   try {
     return ingest(file, bytes, hash, opts, shown);

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import type { KbConfig } from '../config/defaults.js';
 import type { Embedder } from '../embed/types.js';
 import { scanWiki } from '../emit/wiki.js';
-import { walkRaw } from '../ingest/index.js';
+import { ingestFileSync, walkRaw } from '../ingest/index.js';
+import type { ContentHash, RawPath } from '../types.js';
 import type { KbPaths } from '../kb/paths.js';
 import type { ModelClient } from '../model/client.js';
-import type { Store } from '../store/store.js';
+import { emptySkip, type Store } from '../store/store.js';
 import { sha256 } from '../util/hash.js';
 import type { LintInput, RawState } from './types.js';
 
@@ -36,10 +37,14 @@ export function loadLintInput(paths: KbPaths, config: KbConfig, opts: LoadOption
     raw.push({ path: f.path, absPath: f.absPath, hash });
   }
   const skippedRaw = new Set<string>();
+  const emptiedRaw = new Set<string>();
   if (opts.store) {
-    const now = new Map(raw.map((r) => [r.path, r.hash]));
+    const now = new Map(raw.map((r) => [r.path, r]));
     for (const d of opts.store.allDocuments()) {
-      if (d.status !== 'ok' && d.status !== 'pending' && (now.get(d.raw_path) === d.hash || now.get(d.raw_path) === '')) skippedRaw.add(d.raw_path);
+      const r = now.get(d.raw_path);
+      if (d.status === 'ok' || d.status === 'pending' || !r || (r.hash !== d.hash && r.hash !== '')) continue;
+      if (emptySkip(d) && r.hash !== '' && hasText(r, config)) emptiedRaw.add(d.raw_path);
+      else skippedRaw.add(d.raw_path);
     }
   }
   for (const r of raw) if (r.hash === '') skippedRaw.add(r.path);
@@ -51,6 +56,7 @@ export function loadLintInput(paths: KbPaths, config: KbConfig, opts: LoadOption
     files: scan.files,
     raw,
     skippedRaw,
+    emptiedRaw,
     store: opts.store,
     embedder: opts.embedder,
     model: opts.model,
@@ -59,4 +65,17 @@ export function loadLintInput(paths: KbPaths, config: KbConfig, opts: LoadOption
   };
   if (opts.fetch) input.fetch = opts.fetch;
   return input;
+}
+
+/** Whether ingest finds a document in a raw file the store recorded as empty. */
+function hasText(r: RawState, config: KbConfig): boolean {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(r.absPath);
+  } catch {
+    return false;
+  }
+  if (bytes.length === 0) return false;
+  const file = { path: r.path as RawPath, absPath: r.absPath, size: bytes.length, mtimeMs: 0 };
+  return Boolean(ingestFileSync(file, bytes, r.hash as ContentHash, { maxFileBytes: config.ingest.maxFileBytes }).doc);
 }

@@ -26,6 +26,8 @@ export interface LintInput {
   raw: RawState[];
   /** Raw paths the store says ingest skipped (empty, binary…) at their current hash: no entry expected. */
   skippedRaw: Set<string>;
+  /** Raw paths the store recorded as empty although ingest finds text in them now. */
+  emptiedRaw?: Set<string>;
   store?: Store | undefined;
   embedder?: Embedder | undefined;
   /** With a model, `contradiction` asks it about the most similar pairs. */

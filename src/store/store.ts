@@ -22,6 +22,11 @@ export interface DocumentRow {
   compiler: string;
 }
 
+/** The store says ingest found nothing in this file. */
+export function emptySkip(d: Pick<DocumentRow, 'status' | 'error'>): boolean {
+  return d.status === 'skipped' && (d.error ?? '').startsWith('ingest-empty\t');
+}
+
 export interface EntityRow {
   raw_path: string;
   key: string;

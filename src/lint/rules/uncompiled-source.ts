@@ -16,10 +16,23 @@ export const uncompiledSource: LintRule = {
   },
   check(input) {
     const refs = new Set<string>();
-    for (const e of input.entries) for (const r of Array.isArray(e.fm.source_ref) ? e.fm.source_ref : []) refs.add(String(r).replace(/^raw\//, ''));
+    // Only a source entry compiles a raw file: a concept citing it does not.
+    for (const e of input.entries) {
+      if (e.fm.kind !== 'source') continue;
+      for (const r of Array.isArray(e.fm.source_ref) ? e.fm.source_ref : []) refs.add(String(r).replace(/^raw\//, '').replace(/#[^/]*$/, ''));
+    }
     const out: FindingDraft[] = [];
     for (const r of input.raw) {
       if (refs.has(r.path) || input.skippedRaw.has(r.path)) continue;
+      if (input.emptiedRaw?.has(r.path)) {
+        out.push({
+          file: `raw/${r.path}`,
+          reason: 'Unexpected raw file recorded as empty although it has text, expected a source entry compiled from it',
+          note: 'run `kb compile` to compile it (it checks files recorded as empty again)',
+          data: { rawPath: r.path },
+        });
+        continue;
+      }
       out.push({
         file: `raw/${r.path}`,
         reason: 'Unexpected raw file with no entry, expected a source entry compiled from it',
