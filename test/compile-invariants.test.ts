@@ -232,6 +232,33 @@ describe('compile invariants (aged raw files)', () => {
     expect(r.stdout).toMatch(/ 0 skipped/);
   });
 
+  it('a hand edit, then a deletion: the edited entry keeps its text and no link breaks', async () => {
+    const root = sampleKb();
+    age(root);
+    const f = await fake(faithfulClaude);
+    const first = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    expect(first.code, first.stderr).toBe(0);
+    // A concept of exactly two sources: edit one, delete the other's raw file (the concept goes).
+    const concept = entries(root).find((e) => e.fm['kind'] === 'concept' && (e.fm['source_ref'] as string[]).length === 2)!;
+    expect(concept).toBeDefined();
+    const [keepRef, goneRef] = concept.fm['source_ref'] as string[];
+    const edited = entries(root).find((e) => e.fm['kind'] === 'source' && (e.fm['source_ref'] as string[])[0] === keepRef)!;
+    const text = edited.text.replace('\n## Source\n', '\nA line of my own with a hard break  \nand more.\n\n## Source\n');
+    writeFile(root, `wiki/${edited.path}`, text);
+    rmSync(join(root, goneRef!));
+
+    const r = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    expect(r.code, r.stderr).toBe(0);
+    const clean = sampleKb();
+    rmSync(join(clean, goneRef!));
+    const c = await runKb(['compile'], { cwd: clean, env: keyEnv(f.url) });
+    expect(c.code, c.stderr).toBe(0);
+    expectInvariants(root, snapshot(clean));
+    const after = read(root, `wiki/${edited.path}`);
+    expect(personText(after)).toBe(personText(text));
+    expect(after).not.toContain(`[[${concept.fm['title']}]]`);
+  });
+
   for (const signal of ['SIGKILL', 'SIGINT'] as const) {
     for (const aged of [true, false]) {
       it(`${signal === 'SIGKILL' ? 'kill -9' : 'Ctrl-C'} while documents are pending (${aged ? 'aged' : 'fresh'} file times), then resume`, async () => {
@@ -293,6 +320,63 @@ describe('a file recorded as empty by mistake', () => {
     // A file that really is blank stays skipped, without a compile each time.
     const again = await runKb(['compile'], { cwd: root });
     expect(again.stdout).toMatch(/^0 new, 0 updated, 2 unchanged, 0 deleted, 1 skipped/m);
+  });
+});
+
+/** An entry's text without kb's marked sections: what belongs to the person who edited it. */
+function personText(text: string): string {
+  return text.split('\n---\n').slice(1).join('\n---\n').replace(/<!-- kb:(\w+) -->[\s\S]*?<!-- \/kb:\1 -->/g, '<kb section>');
+}
+
+describe('an entry a person edited, then a deletion', () => {
+  it("refreshes kb's sections, keeps the person's text byte for byte, and reports the links they wrote that broke", async () => {
+    const root = fixture({
+      'raw/a.md': '# Alpha notes\n\nBM25 ranks documents by term overlap. Alpha uses BM25 for keyword search over notes. BM25 is fast.\n',
+      'raw/b.md': '# Beta notes\n\nBM25 is a ranking function. The Zettelkasten method links notes. Beta keeps a Zettelkasten with BM25 search. A Zettelkasten grows slowly.\n',
+      'raw/c.md': '# Gamma notes\n\nThe Zettelkasten of Niklas Luhmann had 90,000 cards. Gamma compares the Zettelkasten with BM25 ranking. Every Zettelkasten needs links.\n',
+    });
+    age(root);
+    const first = await runKb(['compile'], { cwd: root });
+    expect(first.code, first.stderr).toBe(0);
+    const beta = 'wiki/sources/Beta notes.md';
+    const kbText = read(root, beta);
+    expect(kbText).toMatch(/<!-- kb:concepts -->\n## Concepts\n\n- \[\[BM25\]\]\n- \[\[Zettelkasten\]\]\n<!-- \/kb:concepts -->/);
+    expect(kbText).toMatch(/<!-- kb:backlinks -->[\s\S]*\[\[Zettelkasten\]\][\s\S]*<!-- \/kb:backlinks -->/);
+    // A person adds lines of their own: a link, and Markdown hard breaks (trailing spaces).
+    const edited = kbText.replace('\n## Source\n', '\nMy own note, see [[Gamma notes]].  \nSecond line with a hard break  \n\n## Source\n');
+    writeFile(root, beta, edited);
+
+    rmSync(join(root, 'raw/c.md'));
+    const r = await runKb(['compile'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/0 new, 0 updated, 2 unchanged, 1 deleted.*concepts 0 new, \d+ updated, 1 removed/);
+    const after = read(root, beta);
+    expect(personText(after)).toBe(personText(edited));
+    expect(after).toContain('My own note, see [[Gamma notes]].  \nSecond line with a hard break  \n');
+    // kb's sections no longer name the concept and the source that are gone.
+    expect(after).toMatch(/<!-- kb:concepts -->\n## Concepts\n\n- \[\[BM25\]\]\n<!-- \/kb:concepts -->/);
+    expect(after).not.toMatch(/<!-- kb:backlinks -->[\s\S]*Zettelkasten[\s\S]*<!-- \/kb:backlinks -->/);
+    expect(after).toMatch(/backlinks:\n  - concept\/bm25\n/);
+    // Still the person's: not rewritten, not claimed as kb's.
+    expect(after).toContain(`content_hash: ${/content_hash: (\w+)/.exec(kbText)![1]}`);
+    // Compile says what it left broken in their text (the summary's link kb wrote is theirs now too).
+    expect(r.stderr).toMatch(/wiki\/sources\/Beta notes\.md: warning Unexpected links to \[\[Zettelkasten\]\], \[\[Gamma notes\]\], which this compile removed or renamed.*left as you wrote it/);
+
+    const lint = await runKb(['lint', '--json'], { cwd: root });
+    const findings = (JSON.parse(lint.stdout) as { findings: { ruleId: string; file: string; note?: string; data?: { target?: string } }[] }).findings;
+    const broken = findings.filter((f) => f.ruleId === 'broken-link');
+    expect(broken.map((f) => `${f.file} ${f.data?.target}`)).toEqual([`${beta} Zettelkasten`, `${beta} Gamma notes`]);
+    expect(broken[0]!.note).toMatch(/a person edited this entry, so compile leaves its text alone/);
+    expect(broken[0]!.note).not.toMatch(/kb compile/);
+    expect(findings.filter((f) => f.ruleId === 'missing-backlink')).toEqual([]);
+
+    // A further compile has nothing to say and leaves the file as it is.
+    writeFile(root, 'raw/d.md', '# Delta notes\n\nDelta is about something else entirely, with no shared names.\n');
+    const again = await runKb(['compile'], { cwd: root });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/\]\], which this compile/);
+    expect(read(root, beta)).toBe(after);
+    expect(brokenLinks(root)).toEqual([`${beta}: [[Zettelkasten]]`, `${beta}: [[Gamma notes]]`]);
   });
 });
 

@@ -7,9 +7,10 @@ import type { ConceptGroup, EntryWriter, ProgressEvent, SourceDraft } from '../c
 import type { PlannedConcept } from '../compile/concepts.js';
 import { entityKey } from '../compile/offline/entities.js';
 import { KIND_FOLDER, linkKey, makeEntryId, safeFileName } from '../entry/names.js';
-import { neutralizeMarkers, setSection } from '../entry/markers.js';
-import { bodyHash } from '../entry/frontmatter.js';
-import { entryValidator } from '../entry/validate.js';
+import { neutralizeMarkers, replaceSectionVerbatim, setSection } from '../entry/markers.js';
+import { bodyHash, parseEntryFile, setFrontmatterKey } from '../entry/frontmatter.js';
+import { entryValidator, schemaErrors } from '../entry/validate.js';
+import { writeFileAtomic } from '../util/atomic.js';
 import { extractWikiLinks } from '../parse/links.js';
 import { autolink, buildNameTable, linkMarkup, resolveLinks, type LinkName } from './linker.js';
 import { removeEntryFile, writeEntry, type LoadedEntry, type ScanCache, type WikiScan } from './wiki.js';
@@ -67,6 +68,8 @@ interface Final {
   touched?: boolean;
   /** Content re-rendered this run (version + 1 if the body changed). */
   rendered: boolean;
+  /** An entry a person edited whose kb sections (backlinks) this run brings up to date. */
+  refreshed?: boolean;
   old: LoadedEntry | undefined;
 }
 
@@ -195,21 +198,27 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   const conceptsOfDoc = new Map<string, PlannedConcept[]>();
   for (const g of input.groups) for (const m of g.mentions) (conceptsOfDoc.get(m.rawPath) ?? conceptsOfDoc.set(m.rawPath, []).get(m.rawPath)!).push(g);
 
+  const conceptsSection = (concepts: PlannedConcept[]) =>
+    concepts.length ? `## Concepts\n\n${concepts.map((g) => `- ${linkMarkup(base(pathOf.get(g.id!)!), g.title)}`).join('\n')}` : null;
   const total = renderSource.size + renderConcept.size;
   let done = 0;
+  // Entries a person edited are not rendered again: their text is theirs (kb refreshes only its sections).
+  const heldBack = new Set<string>();
   for (const p of input.planned) {
     if (!renderSource.has(p.id)) continue;
     const old = oldById.get(p.id);
+    if (old?.humanEdited) {
+      heldBack.add(p.id);
+      continue;
+    }
     const draft = p.draft ?? (await p.reload?.());
     input.onProgress?.({ phase: 'write', done: done++, total, file: p.rawPath });
     if (!draft) continue;
     const concepts = (conceptsOfDoc.get(p.rawPath) ?? []).filter((g) => g.mentions.some((m) => m.rawPath === p.rawPath));
     // What a document or the model wrote can never pass for one of kb's marked sections.
     let body = neutralizeMarkers(`# ${draft.title}\n\n${draft.summary}\n\n${draft.body}`);
-    if (concepts.length) {
-      const list = concepts.map((g) => `- ${linkMarkup(base(pathOf.get(g.id!)!), g.title)}`).join('\n');
-      body = insertBefore(body, '## Source', `## Concepts\n\n${list}`);
-    }
+    const conceptList = conceptsSection(concepts);
+    if (conceptList) body = insertBefore(body, '## Source', `<!-- kb:concepts -->\n${conceptList}\n<!-- /kb:concepts -->`);
     // Link mentions in what the entry says, not in its file details.
     let linked = body;
     if (offline) {
@@ -242,13 +251,17 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   const conceptDrafts = new Map<string, ReturnType<EntryWriter['writeConcept']>>();
   for (const g of input.groups) {
     if (!renderConcept.has(g.id!)) continue;
+    if (oldById.get(g.id!)?.humanEdited) {
+      heldBack.add(g.id!);
+      continue;
+    }
     const mentions = g.mentions.map((m) => ({ ...m, sourceTitle: base(pathOf.get(m.sourceId) ?? m.sourceId) }));
     const pending = input.writer.writeConcept({ key: g.key, title: g.title, aliases: g.aliases, mentions }, catalog, input.signal);
     pending.catch(() => undefined);
     conceptDrafts.set(g.id!, pending);
   }
   for (const g of input.groups) {
-    if (!renderConcept.has(g.id!)) continue;
+    if (!renderConcept.has(g.id!) || heldBack.has(g.id!)) continue;
     input.onProgress?.({ phase: 'write', done: done++, total, file: g.title });
     const old = oldById.get(g.id!);
     const group: ConceptGroup = {
@@ -311,11 +324,26 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   }
 
   // --- Backlinks: from the final link graph.
+  const rawOf = new Map<string, string>(input.planned.map((p) => [p.id, p.rawPath]));
   const inbound = new Map<string, Set<string>>();
   for (const f of finals.values()) for (const l of f.links) if (finals.has(l) && l !== f.id) (inbound.get(l) ?? inbound.set(l, new Set()).get(l)!).add(f.id);
   for (const f of finals.values()) {
-    if (f.humanEdited) continue;
     const ins = [...(inbound.get(f.id) ?? [])].sort((a, b) => (finals.get(a)!.title).localeCompare(finals.get(b)!.title));
+    if (f.humanEdited) {
+      // kb's section stays true even in an entry a person edited; their text stays byte for byte.
+      const section = ins.length ? `## Backlinks\n\n${ins.map((i) => `- ${linkMarkup(base(finals.get(i)!.path), finals.get(i)!.title)}`).join('\n')}` : null;
+      const was = f.old?.body ?? f.body;
+      let body = replaceSectionVerbatim(was, 'backlinks', section);
+      const raw = rawOf.get(f.id);
+      if (raw !== undefined) body = replaceSectionVerbatim(body, 'concepts', conceptsSection((conceptsOfDoc.get(raw) ?? []).filter((g) => finals.has(g.id!))), { append: false });
+      if (body !== was || !sameList(f.fm.backlinks ?? [], ins)) {
+        f.fm.backlinks = ins;
+        f.body = body;
+        f.links = new Set(extractWikiLinks(setSection(body, 'backlinks', null)).map((l) => lookup(l.target)?.id).filter((x): x is string => Boolean(x)));
+        f.refreshed = true;
+      }
+      continue;
+    }
     const same = !f.rendered && !f.touched && f.old && f.old.path === f.path && sameList(f.old.fm.backlinks ?? [], ins);
     f.fm.backlinks = ins;
     if (same) continue; // its backlinks section is already right: do not even read the body
@@ -330,9 +358,18 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   for (const f of finals.values()) {
     const old = f.old;
     if (f.humanEdited) {
-      if (f.rendered || (old && old.path !== f.path)) {
+      if (heldBack.has(f.id) || (old && old.path !== f.path)) {
         result.protected.push(`wiki/${old?.path ?? f.path}`);
-        messages.push(message(`wiki/${old?.path ?? f.path}`, 'human-edited', 'Unexpected edit by a person since kb wrote this entry, expected the text kb wrote; left as it is', { severity: 'info', note: 'compile never overwrites a person\'s edits; `kb lint --heal` proposes an update on a branch' }));
+        messages.push(message(`wiki/${old?.path ?? f.path}`, 'human-edited', 'Unexpected edit by a person since kb wrote this entry, expected the text kb wrote; left as it is', { severity: 'info', note: 'compile never overwrites a person\'s edits (it refreshes only its marked sections); `kb lint --heal` proposes an update on a branch' }));
+      }
+      if (f.refreshed && old && writeEditedSections(wikiDir, old, f, validate)) {
+        if (input.scanCache) {
+          const st = statSync(join(wikiDir, f.path));
+          cacheRows.push([f.path, { mtimeMs: st.mtimeMs, size: st.size, fm: structuredClone(f.fm), bodyHash: bodyHash(f.body) }]);
+        }
+        written.push(f);
+        result.written++;
+        input.onFile?.(`refresh wiki/${f.path} (backlinks; your text kept)`);
       }
       continue;
     }
@@ -375,6 +412,8 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     messages.push(message(`wiki/${e.path}`, 'deleted-source', 'Unexpected entry for sources that are gone, expected it to be removed; kept because a person edited it', { severity: 'warning', note: 'delete it yourself or run `kb lint --heal`' }));
   }
 
+  messages.push(...linksBrokenInEdited(input, finals, store.allDocuments().filter((d) => d.type === 'attachment').map((d) => d.raw_path)));
+
   // --- Store: entry rows, links, summary vectors, and chunks of concept/answer bodies.
   if (input.scanCache && cacheRows.length) store.transaction(() => cacheRows.forEach(([p, row]) => input.scanCache!.put(p, row)));
   const writtenSet = new Set(written);
@@ -412,6 +451,55 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   copyAttachments(paths.raw, wikiDir, store.allDocuments().filter((d) => d.type === 'attachment').map((d) => d.raw_path));
   writeIndexes(wikiDir, [...finals.values()].map((f) => ({ id: f.id, kind: f.kind, title: f.title, path: f.path, summary: f.fm.summary, source_ref: f.fm.source_ref ?? [], links: [...f.links] })));
   return result;
+}
+
+/**
+ * Write an edited entry's refreshed sections: the person's body byte for byte but for kb's marked
+ * sections, the frontmatter as they left it but for `backlinks`. False when that cannot be done
+ * safely (the entry is then left as it is; lint reports what is out of step).
+ */
+function writeEditedSections(wikiDir: string, old: LoadedEntry, f: Final, validate: ReturnType<typeof entryValidator>): boolean {
+  const text = old.text;
+  if (!text.endsWith(old.body)) return false;
+  const next = setFrontmatterKey(text.slice(0, text.length - old.body.length) + f.body, 'backlinks', f.fm.backlinks ?? []);
+  if (next === undefined || next === text) return false;
+  if (schemaErrors(validate, parseEntryFile(next).data).length) return false;
+  writeFileAtomic(join(wikiDir, f.path), next);
+  return true;
+}
+
+/**
+ * Links a person wrote in an entry they edited that named an entry this run removed or renamed:
+ * compile leaves their text alone, so it says so once (lint keeps reporting them).
+ */
+function linksBrokenInEdited(input: EmitInput, finals: Map<string, Final>, attachmentRaw: string[]): KbMessage[] {
+  const keys = (p: string) => {
+    const noExt = p.replace(/\.md$/i, '');
+    return [linkKey(noExt), linkKey(noExt.split('/').pop() ?? noExt)];
+  };
+  const before = new Set(input.scan.files.flatMap(keys));
+  const entryFiles = new Set<string>(input.scan.entries.map((e) => e.path));
+  const after = new Set([
+    ...[...finals.values()].map((f) => f.path),
+    ...input.scan.files.filter((p) => !entryFiles.has(p) && !p.startsWith('attachments/')),
+    ...attachmentRaw.map((p) => `attachments/${p.split('/').pop()}`),
+  ].flatMap(keys));
+  const out: KbMessage[] = [];
+  for (const f of finals.values()) {
+    if (!f.humanEdited) continue;
+    const gone = new Set<string>();
+    for (const l of extractWikiLinks(setSection(f.body, 'backlinks', null))) {
+      const k = linkKey(l.target);
+      if (k && before.has(k) && !after.has(k)) gone.add(l.target);
+    }
+    if (!gone.size) continue;
+    const list = [...gone].map((t) => `[[${t}]]`).join(', ');
+    out.push(message(`wiki/${f.path}`, 'broken-link', `Unexpected link${gone.size === 1 ? '' : 's'} to ${list}, which this compile removed or renamed, expected links to entries in the wiki; your text is left as you wrote it`, {
+      severity: 'warning',
+      note: 'edit the link yourself, or run `kb lint --heal` to have it fixed on a branch',
+    }));
+  }
+  return out;
 }
 
 /** An entry kept as it is; its body is read from disk only if this run changes it. */

@@ -71,3 +71,31 @@ export function normalizeBody(body: string): string {
 export function bodyHash(body: string): string {
   return sha256(normalizeBody(body));
 }
+
+/**
+ * The file text with one frontmatter key set and everything else as it was: the body byte for
+ * byte, other keys with a person's layout. Undefined when the frontmatter cannot be edited so.
+ */
+export function setFrontmatterKey(text: string, key: string, value: unknown): string | undefined {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
+  if (!m) return undefined;
+  const lines = m[1]!.split('\n');
+  const dumped = yaml.dump({ [key]: value }, { schema: yaml.JSON_SCHEMA, lineWidth: -1, noRefs: true }).trimEnd().split('\n');
+  const i = lines.findIndex((l) => l.startsWith(`${key}:`));
+  let next: string[];
+  if (i < 0) next = [...lines, ...dumped];
+  else {
+    let j = i + 1;
+    while (j < lines.length && /^([ \t]|-(\s|$))/.test(lines[j]!)) j++;
+    next = [...lines.slice(0, i), ...dumped, ...lines.slice(j)];
+  }
+  const out = `---\n${next.join('\n')}\n---\n${text.slice(m[0].length)}`;
+  try {
+    const before = parseEntryFile(text);
+    const after = parseEntryFile(out);
+    if (after.body !== before.body || JSON.stringify(after.data) !== JSON.stringify({ ...before.data, [key]: value })) return undefined;
+  } catch {
+    return undefined;
+  }
+  return out;
+}

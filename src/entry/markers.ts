@@ -115,3 +115,21 @@ export function neutralizeMarkers(text: string): string {
   });
   return changed ? out.join('\n') : text;
 }
+
+/**
+ * Set a marked section in a body a person edited: every byte outside the section stays as it is
+ * (trailing spaces, blank lines). Without a section one is appended (unless `append: false`);
+ * `null` removes it (with the blank lines just before it).
+ */
+export function replaceSectionVerbatim(body: string, name: string, content: string | null, opts: { append?: boolean } = {}): string {
+  const block = content === null ? '' : `<!-- kb:${name} -->\n${content.trim()}\n<!-- /kb:${name} -->`;
+  const span = findSection(body, name);
+  if (span) {
+    if (block) return body.slice(0, span.start) + block + body.slice(span.end);
+    let start = span.start;
+    while (start > 0 && body[start - 1] === '\n') start--;
+    return body.slice(0, start) + body.slice(span.end);
+  }
+  if (!block || opts.append === false) return body;
+  return `${body}${body.endsWith('\n') ? '\n' : '\n\n'}${block}\n`;
+}

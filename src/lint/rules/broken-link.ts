@@ -21,15 +21,24 @@ export const brokenLink: LintRule = {
     const r = resolver(input);
     const out: FindingDraft[] = [];
     for (const e of input.entries) {
+      const sections = markedLines(e.body);
       for (const l of extractWikiLinks(e.body)) {
         if (!l.target) continue;
         if (r.exists(l.target)) continue;
         const named = nameLookup(input.entries, l.target);
+        // Say who fixes it: kb's own sections are regenerated; a person's text is theirs to edit.
+        const note = sections.has(l.line)
+          ? 'kb regenerates this section: run `kb lint --heal`'
+          : e.humanEdited
+            ? `a person edited this entry, so compile leaves its text alone: ${named ? `point it at [[${named}]]` : 'edit the link'} yourself, or run \`kb lint --heal\` to fix it on a branch`
+            : named
+              ? `point it at [[${named}]]`
+              : 'link an existing entry or make it plain text';
         out.push({
           file: wikiFile(e),
           place: filePoint(e, l.line, l.column),
           reason: `Unexpected link to \`${l.target}\` that names no file, expected a link to an entry in the wiki`,
-          note: named ? `point it at [[${named}]]` : 'link an existing entry or make it plain text',
+          note,
           data: { path: wikiFile(e), target: l.target },
         });
       }
@@ -44,4 +53,17 @@ export function nameLookup(entries: { path: string; fm: { title: string; aliases
   const hits = entries.filter((e) => e.fm.title?.toLowerCase().trim() === k || (e.fm.aliases ?? []).some((a) => a.toLowerCase().trim() === k));
   if (hits.length !== 1) return undefined;
   return hits[0]!.path.replace(/\.md$/, '').split('/').pop();
+}
+
+/** Body line numbers (1-based) inside kb's marked sections (`<!-- kb:name -->` … `<!-- /kb:name -->`). */
+function markedLines(body: string): Set<number> {
+  const out = new Set<number>();
+  let open: string | undefined;
+  body.split('\n').forEach((line, i) => {
+    const m = /^\s*<!--\s*(\/?)kb:([\w-]+)\s*-->\s*$/.exec(line);
+    if (m && !m[1]) open = m[2];
+    else if (m && m[1] && m[2] === open) open = undefined;
+    else if (open) out.add(i + 1);
+  });
+  return out;
 }

@@ -31,7 +31,11 @@ export const deletedSource: LintRule = {
           reason: all
             ? `Unexpected entry for \`${g}\`, which is gone, expected the entry removed`
             : `Unexpected reference to \`${g}\`, which is gone, expected only existing raw files in source_ref`,
-          note: all ? 'restore the file, or run `kb compile` / `kb lint --heal` to remove the entry' : 'run `kb lint --heal` to drop the reference',
+          note: all
+            ? e.humanEdited
+              ? 'restore the file, or delete the entry: a person edited it, so compile keeps it (`kb lint --heal` removes it on a branch)'
+              : 'restore the file, or run `kb compile` / `kb lint --heal` to remove the entry'
+            : 'run `kb lint --heal` to drop the reference',
           data: { path: wikiFile(e), rawPath: g.replace(/^raw\//, ''), removeEntry: all },
         });
       }

@@ -43,7 +43,7 @@ export const missingBacklink: LintRule = {
         place: keyPlace(e, 'backlinks'),
         reason: `Unexpected backlinks (${what}), expected ${expected.length ? `the ${expected.length} entr${expected.length === 1 ? 'y' : 'ies'} that link here` : 'none'}`,
         expected: expected.join(', '),
-        note: 'run `kb lint --heal` (or `kb compile`) to regenerate backlinks',
+        note: 'run `kb lint --heal` to regenerate backlinks',
         data: { path: wikiFile(e), expected },
       });
     }
