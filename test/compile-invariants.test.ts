@@ -380,4 +380,31 @@ describe('an entry a person edited, then a deletion', () => {
   });
 });
 
+describe('generated files a person deleted', () => {
+  it('a compile with nothing else to do writes index.md, index.json and log.md again', async () => {
+    const root = fixture({
+      'raw/a.md': '# Alpha notes\n\nBM25 ranks documents by term overlap. Alpha uses BM25 for keyword search. BM25 is fast.\n',
+      'raw/b.md': '# Beta notes\n\nBM25 is a ranking function. Beta keeps notes with BM25 search.\n',
+    });
+    const first = await runKb(['compile'], { cwd: root });
+    expect(first.code, first.stderr).toBe(0);
+    const index = read(root, 'wiki/index.md');
+    const json = read(root, 'wiki/index.json');
+    for (const f of ['index.md', 'index.json', 'log.md']) rmSync(join(root, 'wiki', f));
+    const r = await runKb(['compile'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^0 new, 0 updated, 2 unchanged, 0 deleted/m);
+    expect(read(root, 'wiki/index.md')).toBe(index);
+    expect(read(root, 'wiki/index.json')).toBe(json);
+    expect(read(root, 'wiki/log.md')).toMatch(/^# Log\n[\s\S]*log\.md was missing; started again/);
+    expect(r.stderr).toMatch(/wiki\/index\.md: info Unexpected missing generated file.*written again \[restored\]/);
+    expect(r.stderr).toMatch(/wiki\/log\.md: info Unexpected missing log/);
+    // Present again: the next compile does not touch them.
+    const stamp = statSync(join(root, 'wiki/index.md')).mtimeMs;
+    const again = await runKb(['compile'], { cwd: root });
+    expect(again.stderr).not.toMatch(/restored/);
+    expect(statSync(join(root, 'wiki/index.md')).mtimeMs).toBe(stamp);
+  });
+});
+
 export type { FakeRequest };

@@ -8,6 +8,7 @@ import { sha256 } from '../util/hash.js';
 import { walkRaw } from '../ingest/walk.js';
 import type { RawFile } from '../ingest/types.js';
 import { OfflineWriter } from './offline/writer.js';
+import { missingIndexes, restoreLog } from '../emit/indexes.js';
 import type { CompileReport, EntryWriter, ProgressEvent } from './types.js';
 import { emptySkip, type DocumentRow } from '../store/store.js';
 
@@ -121,7 +122,12 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
   }
   const deletedPaths = [...known.keys()].filter((p) => !seen.has(p));
 
-  if (changed.length === 0 && deletedPaths.length === 0 && !pendingBefore && !opts.force) {
+  // Generated files a person or a tool deleted are written again, even when nothing else changed.
+  const compiledBefore = store.getMeta('last_compile') !== undefined;
+  const missing = compiledBefore ? missingIndexes(paths.wiki) : [];
+  for (const f of missing) messages.push(message(`wiki/${f}`, 'restored', 'Unexpected missing generated file, expected it in the wiki; written again', { severity: 'info' }));
+  if (compiledBefore && restoreLog(paths.wiki)) messages.push(message('wiki/log.md', 'restored', 'Unexpected missing log, expected it in the wiki; started again (the earlier history is gone unless git has it)', { severity: 'info' }));
+  if (changed.length === 0 && deletedPaths.length === 0 && !pendingBefore && !opts.force && missing.length === 0) {
     report.elapsedMs = performance.now() - t0;
     return report;
   }

@@ -45,13 +45,32 @@ export function writeIndexes(wikiDir: string, items: IndexItem[]): void {
   writeIfChanged(join(wikiDir, 'index.json'), `${JSON.stringify(json, null, 2)}\n`);
 }
 
+const LOG_HEAD = '# Log\n\nWhat kb did to this wiki, newest last.\n\n';
+
+/** Generated files of a compiled wiki that are missing (a person or a tool deleted them). */
+export function missingIndexes(wikiDir: string): string[] {
+  return ['index.md', 'index.json'].filter((f) => !existsSync(join(wikiDir, f)));
+}
+
+/** Start wiki/log.md again if it is gone; true when it was. */
+export function restoreLog(wikiDir: string): boolean {
+  const path = join(wikiDir, 'log.md');
+  if (existsSync(path)) return false;
+  writeFileAtomic(path, `${LOG_HEAD}## [${stampNow()}] compile | log.md was missing; started again\n\n`);
+  return true;
+}
+
+function stampNow(): string {
+  const d = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
 /** Append a line to wiki/log.md: `## [YYYY-MM-DD HH:MM] compile | 3 new, 1 updated`. */
 export function appendLog(wikiDir: string, command: string, summary: string, details: string[] = []): void {
   const path = join(wikiDir, 'log.md');
-  const d = new Date();
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const stamp = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  const head = existsSync(path) ? '' : '# Log\n\nWhat kb did to this wiki, newest last.\n\n';
+  const stamp = stampNow();
+  const head = existsSync(path) ? '' : LOG_HEAD;
   const body = details.length ? `\n${details.map((l) => `- ${l}`).join('\n')}\n` : '';
   appendFileSync(path, `${head}## [${stamp}] ${command} | ${summary}\n${body}\n`);
 }
