@@ -259,6 +259,33 @@ describe('compile invariants (aged raw files)', () => {
     expect(after).not.toContain(`[[${concept.fm['title']}]]`);
   });
 
+  it('an embedder change: the next compile embeds every passage and entry again, without the model', async () => {
+    const root = sampleKb();
+    age(root);
+    const f = await fake(faithfulClaude);
+    const first = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    expect(first.code, first.stderr).toBe(0);
+    const calls = f.messages().length;
+    writeFile(root, 'kb.config.json', JSON.stringify({ embedding: { dims: 256 } }));
+    // Search before the compile: it must not leave the store without its mark.
+    await runKb(['search', 'hybrid search'], { cwd: root });
+    const r = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(f.messages()).toHaveLength(calls);
+    expect(r.stderr.match(/\[vectors-rebuilt\]/g)).toHaveLength(1);
+    const n = (sql: string) => storeRows<{ n: number }>(root, sql)[0]!.n;
+    expect(n(`SELECT count(*) n FROM chunks`)).toBeGreaterThan(25);
+    expect(n(`SELECT count(*) n FROM vec_chunks`)).toBe(n(`SELECT count(*) n FROM chunks`));
+    expect(n(`SELECT count(*) n FROM vec_entries`)).toBe(n(`SELECT count(*) n FROM entries`));
+    expect(n(`SELECT vec_length(embedding) n FROM vec_chunks LIMIT 1`)).toBe(256);
+    const search = await runKb(['search', '--json', 'merging ranked lists from keyword and vector search'], { cwd: root });
+    const found = JSON.parse(search.stdout) as { entries: { via: string[] }[] };
+    expect(found.entries.some((e) => e.via.includes('vector'))).toBe(true);
+    const again = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    expect(again.stderr).not.toMatch(/vectors-rebuilt/);
+    expectInvariants(root, cleanModel);
+  });
+
   for (const signal of ['SIGKILL', 'SIGINT'] as const) {
     for (const aged of [true, false]) {
       it(`${signal === 'SIGKILL' ? 'kill -9' : 'Ctrl-C'} while documents are pending (${aged ? 'aged' : 'fresh'} file times), then resume`, async () => {

@@ -127,12 +127,16 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
   const missing = compiledBefore ? missingIndexes(paths.wiki) : [];
   for (const f of missing) messages.push(message(`wiki/${f}`, 'restored', 'Unexpected missing generated file, expected it in the wiki; written again', { severity: 'info' }));
   if (compiledBefore && restoreLog(paths.wiki)) messages.push(message('wiki/log.md', 'restored', 'Unexpected missing log, expected it in the wiki; started again (the earlier history is gone unless git has it)', { severity: 'info' }));
-  if (changed.length === 0 && deletedPaths.length === 0 && !pendingBefore && !opts.force && missing.length === 0) {
-    report.elapsedMs = performance.now() - t0;
-    return report;
+  if (changed.length || deletedPaths.length || pendingBefore || opts.force || missing.length) {
+    // Work to do: load the heavy stages (Markdown, HTML, chunker, emitter) only now.
+    const { compileChanges } = await import('./changes.js');
+    await compileChanges(ctx, opts, { t0, writer, messages, report, known, changed, deletedPaths });
   }
-
-  // Work to do: load the heavy stages (Markdown, HTML, chunker, emitter) only now.
-  const { compileChanges } = await import('./changes.js');
-  return compileChanges(ctx, opts, { t0, writer, messages, report, known, changed, deletedPaths });
+  // After an embedder change every vector is made again from the stored text (no model call).
+  if (store.vectorsMissing()) {
+    const { rebuildVectors } = await import('./vectors.js');
+    messages.push(...(await rebuildVectors(ctx, { signal: opts.signal, onProgress: opts.onProgress })));
+  }
+  report.elapsedMs = performance.now() - t0;
+  return report;
 }

@@ -22,6 +22,9 @@ export interface DocumentRow {
   compiler: string;
 }
 
+/** Meta key: vectors of another embedder were dropped and are not made again yet. */
+export const VECTORS_STALE = 'vectors_stale';
+
 /** The store says ingest found nothing in this file. */
 export function emptySkip(d: Pick<DocumentRow, 'status' | 'error'>): boolean {
   return d.status === 'skipped' && (d.error ?? '').startsWith('ingest-empty\t');
@@ -102,6 +105,8 @@ export class Store {
     let reset = false;
     if (old !== undefined && old !== opts.fingerprint) {
       db.exec(`DROP TABLE IF EXISTS vec_chunks; DROP TABLE IF EXISTS vec_entries;`);
+      // Until the next compile embeds everything again (it reads this mark), search has keywords only.
+      this.setMeta(VECTORS_STALE, '1');
       reset = true;
     }
     db.exec(vecTables(opts.dims));
@@ -308,6 +313,13 @@ export class Store {
   putChunkVector(id: number, v: Float32Array): void {
     this.stmt(`DELETE FROM vec_chunks WHERE rowid = ?`).run(BigInt(id));
     this.stmt(`INSERT INTO vec_chunks (rowid, embedding) VALUES (?, ?)`).run(BigInt(id), v);
+  }
+
+  /** Whether some chunk or entry has no vector (after an embedder change, or a store that lost them). */
+  vectorsMissing(): boolean {
+    if (this.getMeta(VECTORS_STALE) === '1') return true;
+    const one = (sql: string) => (this.stmt(sql).get() as { n: number }).n;
+    return one(`SELECT count(*) n FROM chunks`) !== one(`SELECT count(*) n FROM vec_chunks`) || one(`SELECT count(*) n FROM entries`) !== one(`SELECT count(*) n FROM vec_entries`);
   }
 
   entriesWithoutVectors(): EntryRow[] {
