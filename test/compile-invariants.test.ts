@@ -268,7 +268,8 @@ describe('compile invariants (aged raw files)', () => {
     const calls = f.messages().length;
     writeFile(root, 'kb.config.json', JSON.stringify({ embedding: { dims: 256 } }));
     // Search before the compile: it must not leave the store without its mark.
-    await runKb(['search', 'hybrid search'], { cwd: root });
+    const before = await runKb(['search', 'hybrid search'], { cwd: root });
+    expect(before.stderr).toMatch(/search uses keywords only until `kb compile`/);
     const r = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
     expect(r.code, r.stderr).toBe(0);
     expect(f.messages()).toHaveLength(calls);
