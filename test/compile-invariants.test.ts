@@ -435,4 +435,63 @@ describe('generated files a person deleted', () => {
   });
 });
 
+describe('file names in NFC and NFD', () => {
+  const nfd = (s: string) => s.normalize('NFD');
+  const versions = (root: string) => Object.fromEntries(entries(root).map((e) => [e.path, e.fm['version']]));
+
+  it('a name spelled in NFD (as macOS writes it) compiles, stays stable, and is read again when its entry must be redone', async () => {
+    expect(nfd('café')).not.toBe('café');
+    expect(nfd('한글')).not.toBe('한글');
+    const root = fixture({
+      [`raw/${nfd('café')}.md`]: '# Café notes\n\nBM25 ranks documents. The Zettelkasten keeps cards. A Zettelkasten grows; BM25 is fast.\n',
+      [`raw/${nfd('한글')} 노트.md`]: '# 한글 노트\n\nBM25 는 검색 순위 함수입니다. BM25 is used here too, with a Zettelkasten.\n',
+      'raw/b.md': '# Beta notes\n\nThe Zettelkasten method links notes. Beta keeps a Zettelkasten. A Zettelkasten grows slowly.\n',
+      [`raw/${nfd('schéma')}.png`]: readFileSync(join(REPO, 'raw/images/rag-pipeline.png')),
+    });
+    age(root);
+    const first = await runKb(['compile'], { cwd: root });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^4 new/m);
+    const refs = snapshot(root).sources;
+    expect(refs).toEqual(['raw/b.md', 'raw/café.md', 'raw/schéma.png', 'raw/한글 노트.md'].sort());
+    expect(existsSync(join(root, 'wiki/attachments/schéma.png'))).toBe(true);
+    const v1 = versions(root);
+    const again = await runKb(['compile'], { cwd: root });
+    expect(again.stdout).toMatch(/^0 new, 0 updated, 4 unchanged/m);
+    expect(versions(root)).toEqual(v1);
+    // A deletion removes a concept: the other entries are rendered again from their raw text.
+    rmSync(join(root, 'raw/b.md'));
+    const r = await runKb(['compile'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/unexpected error|ENOENT/);
+    const cafe = read(root, 'wiki/sources/Café notes.md');
+    expect(cafe).toContain('BM25 is fast');
+    expect(cafe).not.toContain('[[Zettelkasten]]');
+    expect(brokenLinks(root)).toEqual([]);
+  });
+
+  it('two files whose names differ only in normalization are two documents, with a warning, and stay stable', async () => {
+    const root = fixture({
+      'raw/café.md': '# Café in NFC\n\nThis file is named in NFC and talks about BM25 ranking and BM25 tuning.\n',
+      [`raw/${nfd('café')}.md`]: '# Café in NFD\n\nThis file is named in NFD and talks about BM25 scores and BM25 search.\n',
+    });
+    age(root);
+    const first = await runKb(['compile'], { cwd: root });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^2 new/m);
+    expect(first.stderr).toMatch(/raw\/café\.md: warning Unexpected 2 files named .*in different Unicode forms.*\[ingest-name-form\]/);
+    const titles = entries(root).filter((e) => e.fm['kind'] === 'source').map((e) => e.fm['title']).sort();
+    expect(titles).toEqual(['Café in NFC', 'Café in NFD']);
+    const v1 = versions(root);
+    for (let i = 0; i < 2; i++) {
+      const again = await runKb(['compile'], { cwd: root });
+      expect(again.stdout).toMatch(/^0 new, 0 updated, 2 unchanged, 0 deleted/m);
+      expect(versions(root)).toEqual(v1);
+    }
+    const lint = await runKb(['lint', '--json'], { cwd: root });
+    const findings = (JSON.parse(lint.stdout) as { findings: { ruleId: string }[] }).findings;
+    expect(findings.filter((f) => ['uncompiled-source', 'deleted-source', 'broken-link'].includes(f.ruleId))).toEqual([]);
+  });
+});
+
 export type { FakeRequest };

@@ -27,11 +27,14 @@ export interface ScanState {
   known: Map<string, DocumentRow>;
   changed: Scanned[];
   deletedPaths: string[];
+  /** Every file in raw/ by key: the key is NFC, the file on disk may be spelled otherwise. */
+  rawFiles: Map<string, RawFile>;
 }
 
 /** The part of `kb compile` that runs when something changed: ingest, store, plan and emit. */
 export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: ScanState): Promise<CompileReport> {
-  const { t0, writer, messages, report, known, changed, deletedPaths } = st;
+  const { t0, writer, messages, report, known, changed, deletedPaths, rawFiles } = st;
+  const rawAbs = (p: string) => rawFiles.get(p)?.absPath ?? `${paths.raw}/${p}`;
   const { store, config, paths } = ctx;
   let done = 0;
   store.setMeta('compile_pending', '1');
@@ -170,7 +173,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
       draft,
       // Unchanged documents are re-rendered only if their links change; their text is re-ingested then.
       reload: draft ? undefined : async () => {
-        const f: RawFile = { path: d.raw_path as RawFile['path'], absPath: `${paths.raw}/${d.raw_path}`, size: d.size, mtimeMs: 0 };
+        const f: RawFile = { path: d.raw_path as RawFile['path'], absPath: rawAbs(d.raw_path), size: d.size, mtimeMs: 0 };
         const bytes = readFileSync(f.absPath);
         const r = await ingestFile({ ...f, size: statSync(f.absPath).size }, bytes, d.hash as ContentHash, { maxFileBytes: config.ingest.maxFileBytes });
         return r.doc ? (await writer.writeSource(r.doc, catalog, opts.signal)).draft : undefined;
@@ -187,6 +190,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
     writer,
     force: Boolean(opts.force),
     takenIds,
+    rawAbs,
     signal: opts.signal,
     onProgress: opts.onProgress,
     onFile: opts.onFile,

@@ -130,7 +130,7 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
   if (changed.length || deletedPaths.length || pendingBefore || opts.force || missing.length) {
     // Work to do: load the heavy stages (Markdown, HTML, chunker, emitter) only now.
     const { compileChanges } = await import('./changes.js');
-    await compileChanges(ctx, opts, { t0, writer, messages, report, known, changed, deletedPaths });
+    await compileChanges(ctx, opts, { t0, writer, messages, report, known, changed, deletedPaths, rawFiles: new Map(walk.files.map((f) => [f.path as string, f])) });
   }
   // After an embedder change every vector is made again from the stored text (no model call).
   if (store.vectorsMissing()) {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
  * them (`![[diagram.png]]`); raw/ itself stays outside the vault and is never modified.
  * Copies of attachments that left raw/ are removed.
  */
-export function copyAttachments(rawDir: string, wikiDir: string, rawPaths: string[]): void {
+export function copyAttachments(rawDir: string, wikiDir: string, rawPaths: string[], rawAbs: (p: string) => string = (p) => join(rawDir, p)): void {
   const dir = join(wikiDir, 'attachments');
   const wanted = new Map<string, string>();
   for (const p of rawPaths) {
@@ -16,7 +16,7 @@ export function copyAttachments(rawDir: string, wikiDir: string, rawPaths: strin
   if (wanted.size === 0 && !existsSync(dir)) return;
   mkdirSync(dir, { recursive: true });
   for (const [name, p] of wanted) {
-    const src = join(rawDir, p);
+    const src = rawAbs(p);
     const dst = join(dir, name);
     try {
       const s = statSync(src);

@@ -42,6 +42,8 @@ export interface EmitInput {
   writer: EntryWriter;
   force: boolean;
   takenIds: Set<string>;
+  /** Where a raw file is on disk (its key is NFC; the name on disk may be spelled otherwise). */
+  rawAbs?: ((rawPath: string) => string) | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((e: ProgressEvent) => void) | undefined;
   onFile?: ((line: string) => void) | undefined;
@@ -448,7 +450,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   });
 
   input.onProgress?.({ phase: 'index', done: 0, total: 1 });
-  copyAttachments(paths.raw, wikiDir, store.allDocuments().filter((d) => d.type === 'attachment').map((d) => d.raw_path));
+  copyAttachments(paths.raw, wikiDir, store.allDocuments().filter((d) => d.type === 'attachment').map((d) => d.raw_path), input.rawAbs);
   writeIndexes(wikiDir, [...finals.values()].map((f) => ({ id: f.id, kind: f.kind, title: f.title, path: f.path, summary: f.fm.summary, source_ref: f.fm.source_ref ?? [], links: [...f.links] })));
   return result;
 }

@@ -70,6 +70,7 @@ export function walkRaw(rawDir: string, opts: { ignore: string[] }): WalkResult 
     return { files: [], messages: w.messages };
   }
   walkDir(w, root, '');
+  distinctKeys(w);
   w.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files: w.files, messages: w.messages };
 }
@@ -175,6 +176,32 @@ function addFile(w: Walker, abs: string, rel: string): void {
     w.files.push(rawFile(abs, rel, fs.statSync(abs)));
   } catch (err) {
     w.messages.push(unreadable(rel, err));
+  }
+}
+
+/**
+ * Paths are keyed in NFC, so a name macOS wrote in NFD is the same document wherever the folder is
+ * synced. Two files whose names differ only in that form (possible on Linux) stay two documents:
+ * the one spelled in NFC (else the first) keeps the NFC key, the others their exact spelling.
+ */
+function distinctKeys(w: Walker): void {
+  const byKey = new Map<string, { file: RawFile; exact: string }[]>();
+  for (const file of w.files) {
+    const exact = path.relative(w.rawDir, file.absPath).split(path.sep).join('/');
+    const list = byKey.get(file.path);
+    if (list) list.push({ file, exact });
+    else byKey.set(file.path, [{ file, exact }]);
+  }
+  for (const [key, group] of byKey) {
+    if (group.length < 2) continue;
+    group.sort((a, b) => Number(b.exact === key) - Number(a.exact === key) || (a.exact < b.exact ? -1 : 1));
+    for (const g of group.slice(1)) g.file.path = g.exact as RawPath;
+    const forms = group.map((g) => (g.exact === g.exact.normalize('NFC') ? 'NFC' : g.exact === g.exact.normalize('NFD') ? 'NFD' : 'mixed'));
+    w.messages.push(
+      message(shown(key), 'ingest-name-form', `Unexpected ${group.length} files named \`${key}\` in different Unicode forms (${forms.join(', ')}), expected one spelling per name; each is compiled as a document of its own`, {
+        note: 'rename one of them: macOS, Obsidian and many sync tools show them as one file',
+      }),
+    );
   }
 }
 
