@@ -505,4 +505,33 @@ describe('file names in NFC and NFD', () => {
   });
 });
 
+describe('the wiki scan trusts size and time only for files not written just now', () => {
+  it('an edit of an entry within its mtime tick (coarse file systems) is still seen as a person\'s edit', async () => {
+    const root = fixture({
+      'raw/a.md': '# Alpha notes\n\nAlpha ranks documents with BM25 and keeps notes in plain files for later.\n',
+      'raw/b.md': '# Beta notes\n\nBeta also ranks documents with BM25 and keeps a list of sources.\n',
+    });
+    const first = await runKb(['compile'], { cwd: root });
+    expect(first.code, first.stderr).toBe(0);
+    const entry = join(root, 'wiki/sources/Alpha notes.md');
+    // A coarse clock: kb's write and the person's edit fall in the same tick (here: a time ahead of now).
+    const tick = new Date(Math.ceil(Date.now() / 1000) * 1000 + 10_000);
+    utimesSync(entry, tick, tick);
+    writeFile(root, 'raw/c.md', '# Gamma\n\nSomething unrelated entirely: gardening tomatoes in spring.\n');
+    const second = await runKb(['compile'], { cwd: root });
+    expect(second.code, second.stderr).toBe(0);
+    const text = readFileSync(entry, 'utf8');
+    const cut = text.lastIndexOf('plain files');
+    const edited = `${text.slice(0, cut)}PLAIN FILES${text.slice(cut + 'plain files'.length)}`;
+    expect(edited.length).toBe(text.length);
+    writeFileSync(entry, edited);
+    utimesSync(entry, tick, tick);
+    writeFile(root, 'raw/a.md', '# Alpha notes\n\nAlpha ranks documents with BM25 and keeps notes in plain files for later. It grew.\n');
+    const r = await runKb(['compile'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(entry, 'utf8')).toBe(edited);
+    expect(r.stderr).toMatch(/Alpha notes\.md: info Unexpected edit by a person/);
+  });
+});
+
 export type { FakeRequest };

@@ -345,7 +345,10 @@ export class Store {
         return r && { mtimeMs: r.mtime_ms, size: r.size, fm: JSON.parse(r.fm) as EntryFrontmatter, bodyHash: r.body_hash };
       },
       put: (path, row) => {
-        put.run(path, row.mtimeMs, row.size, JSON.stringify(row.fm), row.bodyHash);
+        // A file modified within two seconds of now may change again within its mtime tick
+        // (coarse file systems): it is not trusted by mtime and size, the next scan reads it again.
+        const racy = row.mtimeMs >= Date.now() - 2000;
+        put.run(path, racy ? -1 : row.mtimeMs, row.size, JSON.stringify(row.fm), row.bodyHash);
       },
     };
   }
