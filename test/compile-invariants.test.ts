@@ -505,7 +505,22 @@ describe('file names in NFC and NFD', () => {
   });
 });
 
-describe('the wiki scan trusts size and time only for files not written just now', () => {
+describe('size and time shortcuts', () => {
+  it('an attachment replaced by one of the same size and an older time is copied into the vault again', async () => {
+    const png = readFileSync(join(REPO, 'raw/images/rag-pipeline.png'));
+    const root = fixture({ 'raw/pic.png': png });
+    const first = await runKb(['compile'], { cwd: root });
+    expect(first.code, first.stderr).toBe(0);
+    const other = Buffer.from(png);
+    other[other.length - 20] = other[other.length - 20]! ^ 0xff;
+    writeFileSync(join(root, 'raw/pic.png'), other);
+    const past = (Date.now() - 3600_000) / 1000;
+    utimesSync(join(root, 'raw/pic.png'), past, past);
+    const r = await runKb(['compile'], { cwd: root });
+    expect(r.stdout).toMatch(/^0 new, 1 updated/m);
+    expect(readFileSync(join(root, 'wiki/attachments/pic.png')).equals(other)).toBe(true);
+  });
+
   it('an edit of an entry within its mtime tick (coarse file systems) is still seen as a person\'s edit', async () => {
     const root = fixture({
       'raw/a.md': '# Alpha notes\n\nAlpha ranks documents with BM25 and keeps notes in plain files for later.\n',

@@ -6,7 +6,7 @@ import { join } from 'node:path';
  * them (`![[diagram.png]]`); raw/ itself stays outside the vault and is never modified.
  * Copies of attachments that left raw/ are removed.
  */
-export function copyAttachments(rawDir: string, wikiDir: string, rawPaths: string[], rawAbs: (p: string) => string = (p) => join(rawDir, p)): void {
+export function copyAttachments(rawDir: string, wikiDir: string, rawPaths: string[], rawAbs: (p: string) => string = (p) => join(rawDir, p), changed: ReadonlySet<string> = new Set()): void {
   const dir = join(wikiDir, 'attachments');
   const wanted = new Map<string, string>();
   for (const p of rawPaths) {
@@ -20,7 +20,8 @@ export function copyAttachments(rawDir: string, wikiDir: string, rawPaths: strin
     const dst = join(dir, name);
     try {
       const s = statSync(src);
-      if (existsSync(dst) && statSync(dst).size === s.size && statSync(dst).mtimeMs >= s.mtimeMs) continue;
+      // Size and time say "same copy" only for a file this compile did not see change.
+      if (!changed.has(p) && existsSync(dst) && statSync(dst).size === s.size && statSync(dst).mtimeMs >= s.mtimeMs) continue;
       copyFileSync(src, dst);
     } catch {
       // The raw file vanished meanwhile: the next compile removes its entry.

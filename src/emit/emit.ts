@@ -450,7 +450,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   });
 
   input.onProgress?.({ phase: 'index', done: 0, total: 1 });
-  copyAttachments(paths.raw, wikiDir, store.allDocuments().filter((d) => d.type === 'attachment').map((d) => d.raw_path), input.rawAbs);
+  copyAttachments(paths.raw, wikiDir, store.allDocuments().filter((d) => d.type === 'attachment').map((d) => d.raw_path), input.rawAbs, changedDocs);
   writeIndexes(wikiDir, [...finals.values()].map((f) => ({ id: f.id, kind: f.kind, title: f.title, path: f.path, summary: f.fm.summary, source_ref: f.fm.source_ref ?? [], links: [...f.links] })));
   return result;
 }
