@@ -17,7 +17,6 @@ import { checkAbort, contentOf, type CompileOptions, type Scanned } from './comp
 
 const STORE_BATCH = 32;
 const PREPARE_AHEAD = 48;
-const DONE: Promise<Prepared> = Promise.resolve({ messages: [] });
 
 export interface ScanState {
   t0: number;
@@ -67,7 +66,8 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
   };
   const pool = preparePool(changed.length, config, ctx.embedder);
   // Workers run ahead of the main thread by a bounded window, so results do not pile up in memory.
-  const prepared: Promise<Prepared>[] = [];
+  // A result taken is released (undefined), never replaced by an empty one that would read as "nothing in it".
+  const prepared: (Promise<Prepared> | undefined)[] = [];
   const submit = (upTo: number) => {
     for (let j = prepared.length; j < Math.min(upTo, changed.length); j++) {
       const s = changed[j]!;
@@ -85,8 +85,10 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
       const { file } = s;
       opts.onProgress?.({ phase: 'ingest', done: done++, total: changed.length, file: file.path });
       submit(i + PREPARE_AHEAD);
-      const res = await prepared[i]!;
-      prepared[i] = DONE;
+      const job = prepared[i];
+      if (!job) throw new Error(`internal: raw/${file.path} prepared twice`);
+      prepared[i] = undefined;
+      const res = await job;
       messages.push(...res.messages);
       const prev = known.get(file.path);
       if (!res.doc) {
