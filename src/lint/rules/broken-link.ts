@@ -1,5 +1,6 @@
 import { exampleEntry, filePoint, resolver, wikiFile } from '../entry-info.js';
 import { extractWikiLinks } from '../../parse/links.js';
+import { findSection } from '../../entry/markers.js';
 import type { FindingDraft, LintRule } from '../types.js';
 
 export const brokenLink: LintRule = {
@@ -55,15 +56,15 @@ export function nameLookup(entries: { path: string; fm: { title: string; aliases
   return hits[0]!.path.replace(/\.md$/, '').split('/').pop();
 }
 
-/** Body line numbers (1-based) inside kb's marked sections (`<!-- kb:name -->` … `<!-- /kb:name -->`). */
+/** Body line numbers (1-based) inside kb's marked sections (backlinks, a source's concepts). */
 function markedLines(body: string): Set<number> {
   const out = new Set<number>();
-  let open: string | undefined;
-  body.split('\n').forEach((line, i) => {
-    const m = /^\s*<!--\s*(\/?)kb:([\w-]+)\s*-->\s*$/.exec(line);
-    if (m && !m[1]) open = m[2];
-    else if (m && m[1] && m[2] === open) open = undefined;
-    else if (open) out.add(i + 1);
-  });
+  for (const name of ['backlinks', 'concepts']) {
+    const span = findSection(body, name);
+    if (!span) continue;
+    const first = body.slice(0, span.start).split('\n').length;
+    const last = first + body.slice(span.start, span.end).split('\n').length - 1;
+    for (let l = first; l <= last; l++) out.add(l);
+  }
   return out;
 }
