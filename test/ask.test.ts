@@ -11,7 +11,7 @@ import { answerProblems, saveAnswer } from '../src/ask/save.js';
 import { marpBody } from '../src/ask/marp.js';
 import { parseEntryFile } from '../src/entry/frontmatter.js';
 import { entryValidator, schemaErrors } from '../src/entry/validate.js';
-import { scanWiki } from '../src/emit/wiki.js';
+import { scanWiki } from '../src/entry/wiki.js';
 import { fixture, read } from './helpers.js';
 import { testContext } from './ask-helpers.js';
 

@@ -19,7 +19,7 @@ import { faithfulClaude } from './model-fixtures.js';
 import { KB_BIN, REPO, fixture, listTree, read, runKb, writeFile } from './helpers.js';
 import { parseEntryFile } from '../src/entry/frontmatter.js';
 import { extractWikiLinks } from '../src/parse/links.js';
-import { entityKey } from '../src/compile/offline/entities.js';
+import { entityKey } from '../src/entry/names.js';
 
 /** Fifteen of the repository's sample documents: Markdown, HTML, text, code, a link, an image; English and Chinese. */
 const SAMPLE = [

@@ -4,8 +4,9 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync,
 import { join } from 'node:path';
 import { fixture, KB_BIN, listTree, mtime, read, REPO, runKb, writeFile } from './helpers.js';
 import { cpSync } from 'node:fs';
-import { scanWiki } from '../src/emit/wiki.js';
-import { extractWikiLinks, linkTable, resolveLink } from '../src/parse/links.js';
+import { scanWiki } from '../src/entry/wiki.js';
+import { extractWikiLinks } from '../src/parse/links.js';
+import { linkTable, resolveLink } from '../src/entry/links.js';
 import { entryValidator, schemaErrors } from '../src/entry/validate.js';
 import { parseEntryFile } from '../src/entry/frontmatter.js';
 

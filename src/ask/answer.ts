@@ -1,7 +1,7 @@
 import type { ModelClient, ModelUsage } from '../model/client.js';
 import { loadTemplate, renderTemplate, splitTemplate } from '../model/templates.js';
 import { linkKey } from '../entry/names.js';
-import { linkMarkup } from '../emit/linker.js';
+import { linkMarkup } from '../entry/links.js';
 import { sentences } from '../text/segment.js';
 import { searchTerms } from '../text/search.js';
 import { queryTerms } from './retrieve.js';

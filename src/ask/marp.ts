@@ -1,4 +1,4 @@
-import { linkMarkup } from '../emit/linker.js';
+import { linkMarkup } from '../entry/links.js';
 import { sentences } from '../text/segment.js';
 import type { Citation } from './answer.js';
 

@@ -3,6 +3,7 @@ import { countTokens } from '../text/tokens.js';
 import type { EntryHit, PassageHit, Retrieval } from './retrieve.js';
 import { sentences } from '../text/segment.js';
 import { searchTerms } from '../text/search.js';
+import { fileBaseName } from '../entry/names.js';
 
 export interface PackedEntry {
   id: string;
@@ -51,10 +52,6 @@ export function escapeXml(s: string): string {
 
 export function unescapeXml(s: string): string {
   return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
-}
-
-function fileOf(path: string): string {
-  return path.replace(/\.md$/, '').split('/').pop() ?? path;
 }
 
 function day(unix: number): string {
@@ -147,7 +144,7 @@ export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passag
     return {
       id,
       title,
-      file: fileOf(hit?.path ?? row?.path ?? title),
+      file: fileBaseName(hit?.path ?? row?.path ?? title),
       kind: hit?.kind ?? row?.kind ?? 'source',
       summary: (hit?.summary ?? row?.summary ?? '').trim(),
       backlinks,

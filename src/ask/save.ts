@@ -3,11 +3,12 @@ import type { KbContext } from '../kb/context.js';
 import { acquireLock } from '../kb/lock.js';
 import type { EntryFrontmatter, EntryId } from '../types.js';
 import { chunkMarkdown } from '../chunk/index.js';
-import { scanWiki, writeEntry, type LoadedEntry } from '../emit/wiki.js';
+import { scanWiki, writeEntry, type LoadedEntry } from '../entry/wiki.js';
 import { appendLog, writeIndexes } from '../emit/indexes.js';
-import { linkMarkup } from '../emit/linker.js';
-import { KIND_FOLDER, linkKey, makeEntryId, safeFileName } from '../entry/names.js';
-import { neutralizeMarkers, setSection } from '../entry/markers.js';
+import { linkMarkup, linkResolver } from '../entry/links.js';
+import { setBacklinks, withoutBacklinks, type BacklinkItem } from '../entry/backlinks.js';
+import { fileBaseName as base, KIND_FOLDER, linkKey, makeEntryId, safeFileName } from '../entry/names.js';
+import { neutralizeMarkers } from '../entry/markers.js';
 import { bodyHash } from '../entry/frontmatter.js';
 import { entryValidator } from '../entry/validate.js';
 import { extractWikiLinks } from '../parse/links.js';
@@ -45,8 +46,6 @@ export interface SaveResult {
   replaced?: { version: number; by: string };
 }
 
-const base = (p: string) => p.replace(/\.md$/, '').split('/').pop() ?? p;
-
 /**
  * Why an answer must not be filed, or [] when it may: a malformed model reply, no text, nothing
  * but citations, and (for `kb ask --save`) no citation of the wiki at all.
@@ -74,12 +73,12 @@ function plain(md: string): string {
   return md.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/\s+/g, ' ').trim();
 }
 
-function backlinkSection(ids: string[], byId: Map<string, { title: string; path: string }>): string | null {
-  const items = ids
+/** The entries `ids` names that are known, by title. */
+function backlinkItems(ids: string[], byId: Map<string, BacklinkItem>): BacklinkItem[] {
+  return ids
     .map((i) => byId.get(i))
-    .filter((x): x is { title: string; path: string } => Boolean(x))
+    .filter((x): x is BacklinkItem => Boolean(x))
     .sort((a, b) => a.title.localeCompare(b.title));
-  return items.length ? `## Backlinks\n\n${items.map((i) => `- ${linkMarkup(base(i.path), i.title)}`).join('\n')}` : null;
 }
 
 /**
@@ -129,8 +128,7 @@ export async function saveAnswer(ctx: KbContext, input: SaveInput, opts: { signa
     const entities = [...new Set(citedRows.filter(({ e, row }) => (e?.fm.kind ?? row?.kind) === 'concept').map(({ c, e, row }) => e?.fm.title ?? row?.title ?? c.title))];
     const old = existing;
     const backlinksIn = old?.fm.backlinks ?? store.linksTo(id);
-    const section = backlinkSection(backlinksIn, new Map(scan.entries.map((e) => [e.fm.id, { title: e.fm.title, path: e.path }])));
-    body = setSection(body, 'backlinks', section);
+    body = setBacklinks(body, backlinkItems(backlinksIn, new Map(scan.entries.map((e) => [e.fm.id, { title: e.fm.title, path: e.path }]))));
     const now = Math.floor(Date.now() / 1000);
     const fm: EntryFrontmatter = {
       ...(input.extraFrontmatter ?? {}),
@@ -151,12 +149,9 @@ export async function saveAnswer(ctx: KbContext, input: SaveInput, opts: { signa
     writeEntry(paths.wiki, path, fm, body, validate);
 
     // Links out of the answer: every [[link]] in its body that names an entry.
-    const fileToId = new Map<string, string>();
-    for (const e of scan.entries) {
-      fileToId.set(linkKey(base(e.path)), e.fm.id);
-      fileToId.set(linkKey(e.fm.title), e.fm.id);
-    }
-    const links = [...new Set([...cited.map((c) => c.id), ...extractWikiLinks(body).map((l) => fileToId.get(linkKey(l.target))).filter((x): x is string => Boolean(x))])].filter((x) => x !== id);
+    const r = linkResolver(scan.entries, (e) => e.path, { namesOf: (e) => [e.fm.title] });
+    const linked = extractWikiLinks(body).map((l) => (r.entry(l.target) ?? r.named(l.target))?.fm.id);
+    const links = [...new Set([...cited.map((c) => c.id), ...linked.filter((x): x is EntryId => Boolean(x))])].filter((x) => x !== id);
 
     // Backlinks of the cited entries; entries the replaced answer cited and this one does not lose theirs.
     const backlinked: string[] = [];
@@ -172,7 +167,7 @@ export async function saveAnswer(ctx: KbContext, input: SaveInput, opts: { signa
       if (have.includes(id) === link) continue;
       const bl = link ? [...new Set([...have, id])] : have.filter((x) => x !== id);
       const sorted = bl.sort((a, b) => (titles.get(a)?.title ?? a).localeCompare(titles.get(b)?.title ?? b));
-      const newBody = setSection(e.body, 'backlinks', backlinkSection(sorted, titles));
+      const newBody = setBacklinks(e.body, backlinkItems(sorted, titles));
       const efm: EntryFrontmatter = { ...e.fm, backlinks: sorted };
       writeEntry(paths.wiki, e.path, efm, newBody, validate);
       touched.push({ ...e, fm: efm, body: newBody });
@@ -180,7 +175,7 @@ export async function saveAnswer(ctx: KbContext, input: SaveInput, opts: { signa
     }
 
     // Index at once: the answer's row, links, vector and chunks; the new hashes of the touched entries.
-    const stripped = setSection(body, 'backlinks', null).trim();
+    const stripped = withoutBacklinks(body).trim();
     const chunks = chunkMarkdown(stripped, ctx.config.chunk);
     const [vector] = await ctx.embedder.embed([`${title}\n\n${summary}`], opts.signal);
     const chunkVectors = chunks.length ? await ctx.embedder.embed(chunks.map((c) => `${title}\n${c.text}`), opts.signal) : [];

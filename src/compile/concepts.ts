@@ -1,7 +1,7 @@
 import type { EntryId } from '../types.js';
 import type { DocumentRow, EntityRow } from '../store/store.js';
-import type { LoadedEntry } from '../emit/wiki.js';
-import { entityKey } from './offline/entities.js';
+import type { LoadedEntry } from '../entry/wiki.js';
+import { entityKey } from '../entry/names.js';
 
 /** A concept shared by several sources, as the store knows it. */
 export interface PlannedConcept {

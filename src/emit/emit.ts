@@ -5,15 +5,17 @@ import { message } from '../diagnostics/message.js';
 import type { EntryFrontmatter, EntryId, EntryKind, WikiPath } from '../types.js';
 import type { ConceptGroup, EntryWriter, ProgressEvent, SourceDraft } from '../compile/types.js';
 import type { PlannedConcept } from '../compile/concepts.js';
-import { entityKey } from '../compile/offline/entities.js';
-import { KIND_FOLDER, linkKey, makeEntryId, safeFileName } from '../entry/names.js';
+import { entityKey } from '../entry/names.js';
+import { fileBaseName as base, KIND_FOLDER, linkKey, makeEntryId, safeFileName } from '../entry/names.js';
 import { neutralizeMarkers, replaceSectionVerbatim, setSection } from '../entry/markers.js';
 import { bodyHash, parseEntryFile, setFrontmatterKey } from '../entry/frontmatter.js';
 import { entryValidator, schemaErrors } from '../entry/validate.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { extractWikiLinks } from '../parse/links.js';
-import { autolink, buildNameTable, linkMarkup, resolveLinks, type LinkName } from './linker.js';
-import { removeEntryFile, writeEntry, type LoadedEntry, type ScanCache, type WikiScan } from './wiki.js';
+import { autolink, buildNameTable, resolveLinks, type LinkName } from './linker.js';
+import { linkMarkup } from '../entry/links.js';
+import { renderBacklinks, setBacklinksVerbatim, withoutBacklinks } from '../entry/backlinks.js';
+import { removeEntryFile, writeEntry, type LoadedEntry, type ScanCache, type WikiScan } from '../entry/wiki.js';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeIndexes } from './indexes.js';
@@ -96,7 +98,6 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   // --- File names: unique across the whole wiki, case-insensitively (Obsidian resolves by base name).
   const taken = new Map<string, string>(); // linkKey(base) → id
   const pathOf = new Map<string, string>();
-  const base = (p: string) => p.replace(/\.md$/, '').split('/').pop() ?? p;
   const keepIds = new Set<string>([...input.planned.map((p) => p.id), ...input.groups.map((g) => g.id!)]);
   const entryPaths = new Set(input.scan.entries.map((e) => e.path as string));
   for (const f of input.scan.files) if (!f.endsWith('.md') || !entryPaths.has(f)) taken.set(linkKey(base(f)), `file:${f}`);
@@ -310,7 +311,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     const row = store.getEntry(e.fm.id);
     let links: string[];
     if (row && row.content_hash === e.fm.content_hash && !e.humanEdited) links = store.linksFrom(e.fm.id);
-    else links = extractWikiLinks(setSection(e.body, 'backlinks', null)).map((l) => lookup(l.target)?.id).filter((x): x is string => Boolean(x));
+    else links = extractWikiLinks(withoutBacklinks(e.body)).map((l) => lookup(l.target)?.id).filter((x): x is string => Boolean(x));
     finals.set(e.fm.id, keptFinal(e, pathOf.get(e.fm.id) ?? e.path, links));
   }
   const goneIds = new Set<string>(deleted.filter((e) => !e.humanEdited).map((e) => e.fm.id));
@@ -333,15 +334,14 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     const ins = [...(inbound.get(f.id) ?? [])].sort((a, b) => (finals.get(a)!.title).localeCompare(finals.get(b)!.title));
     if (f.humanEdited) {
       // kb's section stays true even in an entry a person edited; their text stays byte for byte.
-      const section = ins.length ? `## Backlinks\n\n${ins.map((i) => `- ${linkMarkup(base(finals.get(i)!.path), finals.get(i)!.title)}`).join('\n')}` : null;
       const was = f.old?.body ?? f.body;
-      let body = replaceSectionVerbatim(was, 'backlinks', section);
+      let body = setBacklinksVerbatim(was, ins.map((i) => finals.get(i)!));
       const raw = rawOf.get(f.id);
       if (raw !== undefined) body = replaceSectionVerbatim(body, 'concepts', conceptsSection((conceptsOfDoc.get(raw) ?? []).filter((g) => finals.has(g.id!))), { append: false });
       if (body !== was || !sameList(f.fm.backlinks ?? [], ins)) {
         f.fm.backlinks = ins;
         f.body = body;
-        f.links = new Set(extractWikiLinks(setSection(body, 'backlinks', null)).map((l) => lookup(l.target)?.id).filter((x): x is string => Boolean(x)));
+        f.links = new Set(extractWikiLinks(withoutBacklinks(body)).map((l) => lookup(l.target)?.id).filter((x): x is string => Boolean(x)));
         f.refreshed = true;
       }
       continue;
@@ -349,8 +349,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     const same = !f.rendered && !f.touched && f.old && f.old.path === f.path && sameList(f.old.fm.backlinks ?? [], ins);
     f.fm.backlinks = ins;
     if (same) continue; // its backlinks section is already right: do not even read the body
-    const section = ins.length ? `## Backlinks\n\n${ins.map((i) => `- ${linkMarkup(base(finals.get(i)!.path), finals.get(i)!.title)}`).join('\n')}` : null;
-    f.body = setSection(f.body, 'backlinks', section);
+    f.body = setSection(f.body, 'backlinks', renderBacklinks(ins.map((i) => finals.get(i)!)));
   }
 
   // --- Write.
@@ -490,7 +489,7 @@ function linksBrokenInEdited(input: EmitInput, finals: Map<string, Final>, attac
   for (const f of finals.values()) {
     if (!f.humanEdited) continue;
     const gone = new Set<string>();
-    for (const l of extractWikiLinks(setSection(f.body, 'backlinks', null))) {
+    for (const l of extractWikiLinks(withoutBacklinks(f.body))) {
       const k = linkKey(l.target);
       if (k && before.has(k) && !after.has(k)) gone.add(l.target);
     }
@@ -537,7 +536,7 @@ function insertBefore(body: string, heading: string, section: string): string {
 }
 
 function stripBacklinks(body: string): string {
-  return setSection(body, 'backlinks', null).trim();
+  return withoutBacklinks(body).trim();
 }
 
 function stripVolatile(fm: EntryFrontmatter): Record<string, unknown> {

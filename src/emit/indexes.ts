@@ -1,7 +1,8 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic.js';
-import { linkMarkup } from './linker.js';
+import { linkMarkup } from '../entry/links.js';
+import { fileBaseName } from '../entry/names.js';
 
 export interface IndexItem {
   id: string;
@@ -35,7 +36,7 @@ export function writeIndexes(wikiDir: string, items: IndexItem[]): void {
     if (!group.length) continue;
     lines.push(`## ${HEADINGS[kind]} (${group.length})`, '');
     for (const i of group) {
-      const file = i.path.replace(/\.md$/, '').split('/').pop()!;
+      const file = fileBaseName(i.path);
       lines.push(`- ${linkMarkup(file, i.title)} — ${firstSentence(i.summary).replace(/\[\[|\]\]/g, '')}`);
     }
     lines.push('');

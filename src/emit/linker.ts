@@ -1,4 +1,5 @@
 import { linkKey } from '../entry/names.js';
+import { linkMarkup } from '../entry/links.js';
 
 /** A name that should link somewhere: a title or alias, and the file name it resolves to. */
 export interface LinkName {
@@ -109,10 +110,6 @@ export function autolink(md: string, table: NameTable, selfId: string, already: 
     last = m.end;
   }
   return out + md.slice(last);
-}
-
-export function linkMarkup(file: string, shown: string): string {
-  return linkKey(file) === linkKey(shown) && file === shown ? `[[${file}]]` : `[[${file}|${shown.replace(/[[\]|]/g, ' ')}]]`;
 }
 
 /**

@@ -77,6 +77,22 @@ export function makeEntryId(kind: EntryKind, title: string, taken: (id: string) 
   return id as EntryId;
 }
 
+/**
+ * Key under which names of one concept meet: NFKC, lower case, dashes and underscores as spaces,
+ * the last English word singular ("Vector Databases" and "vector database" are one concept).
+ */
+export function entityKey(name: string): string {
+  let k = name.normalize('NFKC').toLowerCase().replace(/[\s_‐-―-]+/g, ' ').replace(/[’']/g, "'").trim();
+  // Plural → singular for the last English word ("vector databases" → "vector database").
+  k = k.replace(/([a-z]{3,})(ies)$/, '$1y').replace(/([a-z]{3,}[^s])s$/, '$1');
+  return k;
+}
+
+/** The name a wiki file is linked by: its base name without `.md` (`concepts/RAG.md` → `RAG`). */
+export function fileBaseName(path: string): string {
+  return path.replace(/\.md$/, '').split('/').pop() ?? path;
+}
+
 export const KIND_FOLDER: Record<EntryKind, string> = {
   source: 'sources',
   concept: 'concepts',

@@ -1,6 +1,7 @@
 import { ruleById } from '../lint/rules/index.js';
 import type { Finding } from '../lint/types.js';
 import { sha256 } from '../util/hash.js';
+import { fileBaseName } from '../entry/names.js';
 
 /** Findings heal fixes together, on one branch. */
 export interface HealGroup {
@@ -47,12 +48,12 @@ export function planHeal(findings: Finding[]): HealGroup[] {
       const g = get(structural, 'structural');
       if (f.data?.['unreadable']) g.unfixable.push({ finding: f, why: 'the YAML cannot be read; only a person can tell what it meant' });
       // A stale entry a person edited is not recompiled over their edit: the model updates it (below).
-      else if (f.ruleId === 'stale-entry' && f.data?.['humanEdited']) get(`update-${topicSlug(baseName(f.file))}`, 'content').findings.push(f);
+      else if (f.ruleId === 'stale-entry' && f.data?.['humanEdited']) get(`update-${topicSlug(fileBaseName(f.file))}`, 'content').findings.push(f);
       else g.findings.push(f);
       continue;
     }
     if (f.ruleId === 'contradiction') get(`contradiction-${topicSlug(String(f.data?.['subject'] ?? 'facts'))}`, 'content').findings.push(f);
-    else if (f.ruleId === 'duplicate-entry') get(`duplicate-${topicSlug(baseName(String(f.data?.['other'] ?? f.file)))}`, 'content').findings.push(f);
+    else if (f.ruleId === 'duplicate-entry') get(`duplicate-${topicSlug(fileBaseName(String(f.data?.['other'] ?? f.file)))}`, 'content').findings.push(f);
     else if (f.ruleId === 'missing-citation') get('citations', 'content').findings.push(f);
   }
   const out = [...groups.values()].filter((g) => g.findings.length > 0 || g.unfixable.length > 0);
@@ -62,10 +63,6 @@ export function planHeal(findings: Finding[]): HealGroup[] {
   }
   const rank = (g: HealGroup) => (ORDER.includes(g.topic) ? ORDER.indexOf(g.topic) : ORDER.length);
   return out.sort((a, b) => rank(a) - rank(b) || a.topic.localeCompare(b.topic));
-}
-
-function baseName(p: string): string {
-  return p.replace(/\.md$/, '').split('/').pop() ?? p;
 }
 
 /** A branch-safe topic: ASCII letters, digits and dashes; a short hash for names in other scripts. */

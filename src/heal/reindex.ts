@@ -1,6 +1,6 @@
 import { chunkMarkdown } from '../chunk/index.js';
-import { scanWiki } from '../emit/wiki.js';
-import { setSection } from '../entry/markers.js';
+import { scanWiki } from '../entry/wiki.js';
+import { withoutBacklinks } from '../entry/backlinks.js';
 import type { KbContext } from '../kb/context.js';
 import { makeResolver, ownLinks } from '../lint/entry-info.js';
 import { refreshIndex } from './fixes/structural.js';
@@ -21,7 +21,7 @@ export async function reindexEntries(ctx: KbContext, changed: string[], signal?:
   const chunks = new Map<string, { c: ReturnType<typeof chunkMarkdown>; v: Float32Array[] }>();
   for (const e of todo) {
     if (e.fm.kind === 'source') continue;
-    const c = chunkMarkdown(setSection(e.body, 'backlinks', null).trim(), ctx.config.chunk);
+    const c = chunkMarkdown(withoutBacklinks(e.body).trim(), ctx.config.chunk);
     chunks.set(e.fm.id, { c, v: c.length ? await ctx.embedder.embed(c.map((x) => `${e.fm.title}\n${x.text}`), signal) : [] });
   }
   ctx.store.transaction(() => {

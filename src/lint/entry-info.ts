@@ -1,8 +1,9 @@
-import type { LoadedEntry } from '../emit/wiki.js';
+import type { LoadedEntry } from '../entry/wiki.js';
 import { bodyHash, stringifyEntry } from '../entry/frontmatter.js';
 import { findSection, getSection } from '../entry/markers.js';
 import { linkKey } from '../entry/names.js';
-import { extractWikiLinks, linkTable, resolveLink, type WikiLinkRef } from '../parse/links.js';
+import { extractWikiLinks, type WikiLinkRef } from '../parse/links.js';
+import { linkResolver, type LinkResolver } from '../entry/links.js';
 import type { Point } from '../diagnostics/message.js';
 import type { EntryFrontmatter } from '../types.js';
 import type { LintInput } from './types.js';
@@ -69,15 +70,8 @@ function cached<K extends object, V>(map: WeakMap<K, V>, k: K, make: () => V): V
   return v;
 }
 
-/** Link resolution over the vault (Obsidian: base name or path, case-insensitive). */
-export interface Resolver {
-  /** Entry a link target names, if exactly one. */
-  entry(target: string): LoadedEntry | undefined;
-  /** Whether the target names any file in the vault (entry, attachment, index…). */
-  exists(target: string): boolean;
-  byPath: Map<string, LoadedEntry>;
-  byId: Map<string, LoadedEntry>;
-}
+/** Link resolution over the vault (Obsidian: base name or path, case-insensitive), by entry file. */
+export type Resolver = LinkResolver<LoadedEntry>;
 
 const resolverCache = new WeakMap<LintInput, Resolver>();
 
@@ -85,20 +79,9 @@ export function resolver(input: LintInput): Resolver {
   return cached(resolverCache, input, () => makeResolver(input.entries, input.files));
 }
 
+/** Links resolve by file name or path; `named` finds an entry by its title or an alias. */
 export function makeResolver(entries: LoadedEntry[], files: string[]): Resolver {
-  const table = linkTable(files);
-  const byPath = new Map(entries.map((e) => [e.path as string, e]));
-  const byId = new Map(entries.map((e) => [e.fm.id as string, e]));
-  return {
-    byPath,
-    byId,
-    exists: (t) => resolveLink(t, table).length > 0,
-    entry: (t) => {
-      // As compile links: an entry wins over an attachment of the same name (`x.png.md` / `x.png`).
-      const hits = resolveLink(t, table).filter((h) => byPath.has(h));
-      return hits.length === 1 ? byPath.get(hits[0]!) : undefined;
-    },
-  };
+  return linkResolver(entries, (e) => e.path, { files, namesOf: (e) => [e.fm.title, ...(e.fm.aliases ?? [])].filter((n): n is string => typeof n === 'string') });
 }
 
 /** Ids of the entries each entry links to (outside backlinks sections), and the reverse. */

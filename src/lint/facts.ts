@@ -1,4 +1,4 @@
-import type { LoadedEntry } from '../emit/wiki.js';
+import type { LoadedEntry } from '../entry/wiki.js';
 import { ownBody, type Resolver } from './entry-info.js';
 import { normalizeName } from './similarity.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { KbConfig } from '../config/defaults.js';
 import type { Embedder } from '../embed/types.js';
-import { scanWiki } from '../emit/wiki.js';
+import { scanWiki } from '../entry/wiki.js';
 import { ingestFileSync, walkRaw } from '../ingest/index.js';
 import type { ContentHash, RawPath } from '../types.js';
 import type { KbPaths } from '../kb/paths.js';

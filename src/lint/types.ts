@@ -1,7 +1,7 @@
 import type { KbConfig } from '../config/defaults.js';
 import type { KbMessage } from '../diagnostics/message.js';
 import type { Embedder } from '../embed/types.js';
-import type { LoadedEntry, WikiScan } from '../emit/wiki.js';
+import type { LoadedEntry, WikiScan } from '../entry/wiki.js';
 import type { KbPaths } from '../kb/paths.js';
 import type { ModelClient } from '../model/client.js';
 import type { Store } from '../store/store.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KbContext } from '../kb/context.js';
 import type { EntryRow } from '../store/store.js';
-import { linkKey } from '../entry/names.js';
+import { fileBaseName, linkKey } from '../entry/names.js';
 import { retrieve } from '../ask/retrieve.js';
 import { packContext } from '../ask/pack.js';
 import { ask } from '../ask/ask.js';
@@ -17,8 +17,6 @@ import { KbError } from '../diagnostics/errors.js';
  * declares them and turns results and errors into MCP replies), so they can be tested directly.
  */
 
-const fileOf = (p: string) => p.replace(/\.md$/i, '').split('/').pop() ?? p;
-
 /** An entry named by id, title, file name, alias or wiki path — as a person or an agent would name it. */
 export function findEntry(ctx: KbContext, name: string): EntryRow | undefined {
   const { store } = ctx;
@@ -29,7 +27,7 @@ export function findEntry(ctx: KbContext, name: string): EntryRow | undefined {
   return (
     all.find((e) => linkKey(e.path.replace(/\.md$/i, '')) === key) ??
     all.find((e) => linkKey(e.title) === key) ??
-    all.find((e) => linkKey(fileOf(e.path)) === key) ??
+    all.find((e) => linkKey(fileBaseName(e.path)) === key) ??
     all.find((e) => e.aliases.some((a) => linkKey(a) === key))
   );
 }
@@ -101,7 +99,7 @@ export async function saveTool(
   const unknown: string[] = [];
   for (const name of args.cites ?? []) {
     const row = findEntry(ctx, name);
-    if (row) citations.push({ id: row.id, title: row.title, file: fileOf(row.path) });
+    if (row) citations.push({ id: row.id, title: row.title, file: fileBaseName(row.path) });
     else unknown.push(name);
   }
   if (unknown.length) throw new KbError(`Cannot cite ${unknown.map((u) => `"${u}"`).join(', ')}: no such entry. Cite entries by id or title (the search tool lists them), or leave them out.`);

@@ -2,7 +2,6 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkWikiLink from 'remark-wiki-link';
 import type { Root } from 'mdast';
-import { linkKey } from '../entry/names.js';
 
 /** One `[[target#heading|shown]]` in a document. */
 export interface WikiLinkRef {
@@ -61,39 +60,4 @@ export function extractWikiLinks(markdown: string): WikiLinkRef[] {
     if (line[ref.column - 2] === '!') ref.embed = true;
   }
   return out;
-}
-
-/**
- * Obsidian's link resolution, as one pure function: a link names a file by its base name
- * (case-insensitive) or by a path from the vault root; `.md` may be left out.
- * `files` maps linkKey(base name) and linkKey(path without .md) to the matching wiki paths.
- */
-export function resolveLink(target: string, files: ReadonlyMap<string, readonly string[]>): string[] {
-  const key = linkKey(target.replace(/\.md$/i, ''));
-  if (!key) return [];
-  return [...(files.get(key) ?? [])];
-}
-
-/** Build the lookup `resolveLink` takes from the wiki's file paths (relative to wiki/). */
-export function linkTable(paths: Iterable<string>): Map<string, string[]> {
-  const map = new Map<string, string[]>();
-  const add = (k: string, p: string) => {
-    const list = map.get(k);
-    if (list) {
-      if (!list.includes(p)) list.push(p);
-    } else map.set(k, [p]);
-  };
-  for (const p of paths) {
-    const noExt = p.replace(/\.md$/i, '');
-    const base = noExt.split('/').pop() ?? noExt;
-    // Attachments keep their extension in links ([[diagram.png]]).
-    if (!/\.md$/i.test(p)) {
-      add(linkKey(p.split('/').pop() ?? p), p);
-      add(linkKey(p), p);
-      continue;
-    }
-    add(linkKey(base), p);
-    add(linkKey(noExt), p);
-  }
-  return map;
 }

@@ -3,8 +3,9 @@ import { readFileSync, statSync } from 'node:fs';
 import type { KbContext } from '../kb/context.js';
 import { walkRaw } from '../ingest/index.js';
 import { sha256 } from '../util/hash.js';
-import { scanWiki } from '../emit/wiki.js';
-import { extractWikiLinks, linkTable, resolveLink } from '../parse/links.js';
+import { scanWiki } from '../entry/wiki.js';
+import { extractWikiLinks } from '../parse/links.js';
+import { linkTable, resolveLink } from '../entry/links.js';
 import { readSpend, type SpendSummary } from '../model/cache.js';
 
 export interface BrokenLink {

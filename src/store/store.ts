@@ -3,7 +3,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Chunk, EntryFrontmatter } from '../types.js';
-import type { ScanCache } from '../emit/wiki.js';
+import type { ScanCache } from '../entry/wiki.js';
 import { chunkSearchText, searchText } from '../text/search.js';
 import { STORE_VERSION, TABLES, vecTables } from './schema.js';
 

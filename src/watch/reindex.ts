@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { KbContext } from '../kb/context.js';
 import type { EntryFrontmatter } from '../types.js';
 import { bodyHash, parseEntryFile } from '../entry/frontmatter.js';
-import { setSection } from '../entry/markers.js';
-import { linkKey } from '../entry/names.js';
+import { withoutBacklinks } from '../entry/backlinks.js';
+import { linkResolver } from '../entry/links.js';
 import { extractWikiLinks } from '../parse/links.js';
 import { chunkMarkdown } from '../chunk/index.js';
 
@@ -18,17 +18,6 @@ export type ReindexResult =
   | { status: 'kept'; id: string; reason: string };
 
 const SAME = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-
-/** Link targets (file base names and vault paths, as Obsidian resolves them) → entry ids, from the store. */
-function linkTargets(ctx: KbContext): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const e of ctx.store.allEntries()) {
-    const noExt = e.path.replace(/\.md$/i, '');
-    map.set(linkKey(noExt.split('/').pop() ?? noExt), e.id);
-    map.set(linkKey(noExt), e.id);
-  }
-  return map;
-}
 
 /**
  * Bring the store up to date with one entry file in wiki/ as it is on disk — after a person edited
@@ -63,13 +52,14 @@ export async function reindexEntry(ctx: KbContext, wikiPath: string, seen: Map<s
     return { status: 'unchanged', id: fm.id };
   }
 
-  const targets = linkTargets(ctx);
-  const links = [...new Set(extractWikiLinks(body).map((l) => targets.get(linkKey(l.target))).filter((x): x is string => Boolean(x)))];
+  // Entry files as the store knows them, resolved as Obsidian resolves links.
+  const targets = linkResolver(store.allEntries(), (e) => e.path);
+  const links = [...new Set(extractWikiLinks(body).map((l) => targets.entry(l.target)?.id).filter((x): x is string => Boolean(x)))];
   const [vector] = await ctx.embedder.embed([`${fm.title}\n${aliases.join(', ')}\n${summary}`], signal);
   let chunks: ReturnType<typeof chunkMarkdown> | undefined;
   let vectors: Float32Array[] = [];
   if (fm.kind !== 'source') {
-    chunks = chunkMarkdown(setSection(body, 'backlinks', null).trim(), ctx.config.chunk);
+    chunks = chunkMarkdown(withoutBacklinks(body).trim(), ctx.config.chunk);
     vectors = chunks.length ? await ctx.embedder.embed(chunks.map((c) => `${fm.title}\n${c.text}`), signal) : [];
   }
   store.transaction(() => {

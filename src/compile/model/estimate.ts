@@ -4,7 +4,7 @@ import { requestTokens, zeroUsage } from '../../model/client.js';
 import { costUsd, priceFor } from '../../model/price.js';
 import type { DocumentRow, EntityRow } from '../../store/store.js';
 import { countTokens } from '../../text/tokens.js';
-import { scanWiki } from '../../emit/wiki.js';
+import { scanWiki } from '../../entry/wiki.js';
 import { extractEntities } from '../offline/entities.js';
 import { groupConcepts } from '../concepts.js';
 import { buildCatalog, documentsToCompile } from './plan.js';

@@ -3,8 +3,8 @@ import type { KbContext } from '../../kb/context.js';
 import type { EntryId, RawDocument } from '../../types.js';
 import { sha256 } from '../../util/hash.js';
 import { ingestFile, walkRaw } from '../../ingest/index.js';
-import type { LoadedEntry } from '../../emit/wiki.js';
-import { scanWiki } from '../../emit/wiki.js';
+import type { LoadedEntry } from '../../entry/wiki.js';
+import { scanWiki } from '../../entry/wiki.js';
 import type { Catalog } from '../types.js';
 
 /** The catalog the model sees: every entry's title, aliases, kind and summary. */

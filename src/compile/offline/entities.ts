@@ -1,6 +1,7 @@
 import { HAN } from '../../text/script.js';
 import { segmentWords, sentences } from '../../text/segment.js';
 import { EN_STOP, ZH_STOP, CAP_STOP } from './stopwords.js';
+import { entityKey } from '../../entry/names.js';
 
 /** An entity found in one document. */
 export interface FoundEntity {
@@ -13,13 +14,6 @@ export interface FoundEntity {
   count: number;
   /** Up to three sentences that mention it, best first. */
   snippets: string[];
-}
-
-export function entityKey(name: string): string {
-  let k = name.normalize('NFKC').toLowerCase().replace(/[\s_‐-―-]+/g, ' ').replace(/[’']/g, "'").trim();
-  // Plural → singular for the last English word ("vector databases" → "vector database").
-  k = k.replace(/([a-z]{3,})(ies)$/, '$1y').replace(/([a-z]{3,}[^s])s$/, '$1');
-  return k;
 }
 
 interface Candidate {

@@ -1,8 +1,10 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { scanWiki, type LoadedEntry } from '../../emit/wiki.js';
+import { scanWiki, type LoadedEntry } from '../../entry/wiki.js';
 import { stringifyEntry, stringifyEntryKeepingBody } from '../../entry/frontmatter.js';
-import { findSection, neutralizeMarkers, setSection } from '../../entry/markers.js';
+import { findSection, neutralizeMarkers } from '../../entry/markers.js';
+import { withoutBacklinks } from '../../entry/backlinks.js';
+import { fileBaseName as base } from '../../entry/names.js';
 import type { KbContext } from '../../kb/context.js';
 import type { KbPaths } from '../../kb/paths.js';
 import { makeResolver } from '../../lint/entry-info.js';
@@ -32,8 +34,6 @@ export interface ContentResult {
 export function isolate(text: string): string {
   return text.replace(/<(\/?)(source|sources|entry|related|problem|before|after|kb_entry|verdict|reason)\b/gi, '&lt;$1$2');
 }
-
-const base = (p: string) => p.replace(/\.md$/, '').split('/').pop() ?? p;
 
 /** The raw text of the sources an entry is built from or cites, with the link to cite each by. */
 function sourcesOf(entries: LoadedEntry[], all: LoadedEntry[], files: string[], wt: KbPaths, mainRaw: string): string {
@@ -66,7 +66,7 @@ function sourcesOf(entries: LoadedEntry[], all: LoadedEntry[], files: string[], 
 }
 
 function entryText(e: LoadedEntry): string {
-  return isolate(`title: ${e.fm.title}\naliases: ${(e.fm.aliases ?? []).join(', ')}\nsummary: ${e.fm.summary}\n\n${setSection(e.body, 'backlinks', null)}`);
+  return isolate(`title: ${e.fm.title}\naliases: ${(e.fm.aliases ?? []).join(', ')}\nsummary: ${e.fm.summary}\n\n${withoutBacklinks(e.body)}`);
 }
 
 function request(tpl: Template, task: string, vars: Record<string, string>, web: boolean): ModelRequest {
@@ -101,7 +101,7 @@ function applyReply(e: LoadedEntry, reply: string, extraAliases: string[] = []):
   const parsed = parseKbEntry(reply);
   if (!parsed.ok) return parsed.error;
   const x = parsed.value;
-  let body = neutralizeMarkers(setSection(x.body, 'backlinks', null).trim());
+  let body = neutralizeMarkers(withoutBacklinks(x.body).trim());
   if (!/^#\s/.test(body)) body = `# ${e.fm.title}\n\n${body}`;
   body = body.replace(/^#\s.*$/m, `# ${e.fm.title}`);
   const span = findSection(e.body, 'backlinks');
@@ -193,7 +193,7 @@ export async function applyContentFix(
   const sources = sourcesOf(all, scan.entries, scan.files, wt, kb.main.paths.raw);
   const before = all.map((e) => `<entry id="${e.fm.id}" path="wiki/${e.path}">\n${entryText(e)}\n</entry>`).join('\n');
   const after =
-    rewrites.map((r) => `<entry id="${r.fm.id}" path="wiki/${r.entry.path}">\n${isolate(`title: ${r.fm.title}\naliases: ${r.fm.aliases.join(', ')}\nsummary: ${r.fm.summary}\n\n${setSection(r.body, 'backlinks', null)}`)}\n</entry>`).join('\n') +
+    rewrites.map((r) => `<entry id="${r.fm.id}" path="wiki/${r.entry.path}">\n${isolate(`title: ${r.fm.title}\naliases: ${r.fm.aliases.join(', ')}\nsummary: ${r.fm.summary}\n\n${withoutBacklinks(r.body)}`)}\n</entry>`).join('\n') +
     (removed ? `\n(wiki/${removed.path} is removed; links to it point at the merged entry)` : '');
   const verdict = await judge(model, kb.main.paths.root, problem, before, after, sources, opts.signal);
   const oldUrls = new Set(all.flatMap((e) => urls(e.body)));

@@ -1,15 +1,13 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeIndexes } from '../../emit/indexes.js';
-import { linkMarkup } from '../../emit/linker.js';
-import { scanWiki, type LoadedEntry } from '../../emit/wiki.js';
+import { mapOutsideBacklinks, setBacklinks } from '../../entry/backlinks.js';
+import { scanWiki, type LoadedEntry } from '../../entry/wiki.js';
 import { parseEntryFile, stringifyEntryKeepingBody, bodyHash } from '../../entry/frontmatter.js';
-import { setSection } from '../../entry/markers.js';
 import { entryValidator, schemaErrors } from '../../entry/validate.js';
-import { KIND_FOLDER, linkKey, makeEntryId } from '../../entry/names.js';
+import { fileBaseName, KIND_FOLDER, linkKey, makeEntryId } from '../../entry/names.js';
 import type { KbPaths } from '../../kb/paths.js';
 import { backlinkSectionTargets, makeResolver, ownLinks } from '../../lint/entry-info.js';
-import { nameLookup } from '../../lint/rules/broken-link.js';
 import type { Finding } from '../../lint/types.js';
 import type { EntryFrontmatter, EntryKind } from '../../types.js';
 import { writeFileAtomic } from '../../util/atomic.js';
@@ -24,8 +22,6 @@ export interface FixLog {
 function writeEntryFile(wikiDir: string, path: string, fm: EntryFrontmatter, body: string): void {
   writeFileAtomic(join(wikiDir, path), stringifyEntryKeepingBody(fm, body));
 }
-
-const base = (p: string) => p.replace(/\.md$/, '').split('/').pop() ?? p;
 
 // ---- frontmatter
 
@@ -61,7 +57,7 @@ export function repairFrontmatter(data: Record<string, unknown>, body: string, p
   const fm = { ...data } as Record<string, unknown>;
   const folder = path.split('/')[0];
   if (!KINDS.includes(fm['kind'] as EntryKind)) fm['kind'] = KINDS.find((k) => KIND_FOLDER[k] === folder) ?? 'concept';
-  if (typeof fm['title'] !== 'string' || !fm['title'].trim()) fm['title'] = /^#\s+(.+)$/m.exec(body)?.[1]?.trim() ?? base(path);
+  if (typeof fm['title'] !== 'string' || !fm['title'].trim()) fm['title'] = /^#\s+(.+)$/m.exec(body)?.[1]?.trim() ?? fileBaseName(path);
   const kind = fm['kind'] as EntryKind;
   if (typeof fm['id'] !== 'string' || !/^(source|concept|answer)\/[^\s/\\]+$/.test(fm['id'])) fm['id'] = makeEntryId(kind, String(fm['title']), taken);
   for (const k of ['aliases', 'source_ref', 'entities', 'backlinks']) {
@@ -120,12 +116,13 @@ export function fixBrokenLinks(paths: KbPaths, log: FixLog, only?: Set<string>, 
     if (only && !only.has(`wiki/${e.path}`)) continue;
     let fixed = 0;
     // The backlinks section is not the entry's own text: refreshBacklinks makes it again.
-    const body = outsideBacklinks(e.body, (text) =>
+    const body = mapOutsideBacklinks(e.body, (text) =>
       text.replace(/(!?)\[\[([^\]\n|#]*)(#[^\]\n|]*)?(?:\|([^\]\n]*))?\]\]/g, (whole, bang: string, target: string, heading: string | undefined, alias: string | undefined) => {
         const t = target.trim();
         if (!t || r.exists(t) || (targets && !targets.has(linkKey(t)))) return whole;
         fixed++;
-        const named = nameLookup(scan.entries, t);
+        const hit = r.named(t);
+        const named = hit && fileBaseName(hit.path);
         if (named) return `${bang}[[${named}${heading ?? ''}${named === t && !alias ? '' : `|${alias ?? t}`}]]`;
         return bang ? '' : (alias ?? t);
       }),
@@ -134,16 +131,6 @@ export function fixBrokenLinks(paths: KbPaths, log: FixLog, only?: Set<string>, 
     writeEntryFile(paths.wiki, e.path, e.fm, body);
     log.changes.push(`wiki/${e.path}: ${fixed} broken link${fixed === 1 ? '' : 's'} fixed`);
   }
-}
-
-/** `f` applied to the body outside its backlinks section; the section itself as it is. */
-function outsideBacklinks(body: string, f: (text: string) => string): string {
-  const open = '<!-- kb:backlinks -->';
-  const close = '<!-- /kb:backlinks -->';
-  const start = body.indexOf(open);
-  const end = start >= 0 ? body.indexOf(close, start) : -1;
-  if (start < 0 || end < 0) return f(body);
-  return f(body.slice(0, start)) + body.slice(start, end + close.length) + f(body.slice(end + close.length));
 }
 
 /** Backlinks (frontmatter + section) from the links as they are now, for every entry. */
@@ -168,8 +155,7 @@ export function refreshBacklinks(paths: KbPaths, log: FixLog): void {
     const sameFm = sameSet(ids, Array.isArray(e.fm.backlinks) ? e.fm.backlinks.map(String) : []);
     const sameSection = (sectionNow !== null || ids.length === 0) && sameSet(ids, [...sectionIds]);
     if (sameFm && sameSection) continue;
-    const section = ins.length ? `## Backlinks\n\n${ins.map((i) => `- ${linkMarkup(base(i.path), String(i.fm.title))}`).join('\n')}` : null;
-    const body = setSection(e.body, 'backlinks', section);
+    const body = setBacklinks(e.body, ins.map((i) => ({ path: i.path, title: String(i.fm.title) })));
     writeEntryFile(paths.wiki, e.path, { ...e.fm, backlinks: ids }, body);
     log.changes.push(`wiki/${e.path}: backlinks regenerated (${ids.length})`);
   }
@@ -243,7 +229,7 @@ export function removeDeletedSources(paths: KbPaths, findings: Finding[], log: F
         continue;
       }
       rmSync(join(paths.wiki, e.path));
-      removed.add(linkKey(base(e.path)));
+      removed.add(linkKey(fileBaseName(e.path)));
       removed.add(linkKey(e.path.replace(/\.md$/, '')));
       log.changes.push(`${file}: removed (its source ${[...refs].join(', ')} is gone)`);
       continue;

@@ -1,6 +1,7 @@
 import { exampleEntry, filePoint, resolver, wikiFile } from '../entry-info.js';
 import { extractWikiLinks } from '../../parse/links.js';
 import { findSection } from '../../entry/markers.js';
+import { fileBaseName } from '../../entry/names.js';
 import type { FindingDraft, LintRule } from '../types.js';
 
 export const brokenLink: LintRule = {
@@ -26,7 +27,8 @@ export const brokenLink: LintRule = {
       for (const l of extractWikiLinks(e.body)) {
         if (!l.target) continue;
         if (r.exists(l.target)) continue;
-        const named = nameLookup(input.entries, l.target);
+        const hit = r.named(l.target);
+        const named = hit && fileBaseName(hit.path);
         // Say who fixes it: kb's own sections are regenerated; a person's text is theirs to edit.
         const note = sections.has(l.line)
           ? 'kb regenerates this section: run `kb lint --heal`'
@@ -47,14 +49,6 @@ export const brokenLink: LintRule = {
     return out;
   },
 };
-
-/** File name (without .md) of the entry whose title or alias is `target`, if exactly one. */
-export function nameLookup(entries: { path: string; fm: { title: string; aliases?: string[] } }[], target: string): string | undefined {
-  const k = target.normalize('NFC').toLowerCase().trim();
-  const hits = entries.filter((e) => e.fm.title?.toLowerCase().trim() === k || (e.fm.aliases ?? []).some((a) => a.toLowerCase().trim() === k));
-  if (hits.length !== 1) return undefined;
-  return hits[0]!.path.replace(/\.md$/, '').split('/').pop();
-}
 
 /** Body line numbers (1-based) inside kb's marked sections (backlinks, a source's concepts). */
 function markedLines(body: string): Set<number> {

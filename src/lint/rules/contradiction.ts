@@ -1,8 +1,8 @@
-import type { LoadedEntry } from '../../emit/wiki.js';
+import type { LoadedEntry } from '../../entry/wiki.js';
 import { exampleEntry, filePoint, resolver, wikiFile } from '../entry-info.js';
 import { extractFacts, type Fact } from '../facts.js';
 import type { FindingDraft, LintInput, LintRule } from '../types.js';
-import { setSection } from '../../entry/markers.js';
+import { withoutBacklinks } from '../../entry/backlinks.js';
 import { loadTemplate, renderTemplate, splitTemplate } from '../../model/templates.js';
 import { cosine } from '../similarity.js';
 
@@ -87,7 +87,7 @@ async function askModel(input: LintInput, seen: Set<string>): Promise<FindingDra
   const tpl = loadTemplate(input.paths.root, 'lint-contradiction');
   const { system, input: inputPart } = splitTemplate(tpl.text);
   const text = (e: LoadedEntry) => {
-    const t = `title: ${e.fm.title}\n\n${setSection(e.body, 'backlinks', null)}`.replace(/<(\/?)(entry)\b/gi, '&lt;$1$2');
+    const t = `title: ${e.fm.title}\n\n${withoutBacklinks(e.body)}`.replace(/<(\/?)(entry)\b/gi, '&lt;$1$2');
     return t.length > ENTRY_CHARS ? `${t.slice(0, ENTRY_CHARS)}\n[…cut]` : t;
   };
   const out: FindingDraft[] = [];

@@ -1,4 +1,4 @@
-import type { LoadedEntry } from '../../emit/wiki.js';
+import type { LoadedEntry } from '../../entry/wiki.js';
 import { exampleEntry, linkGraph, wikiFile } from '../entry-info.js';
 import { cosine, nameSimilarity, normalizeName } from '../similarity.js';
 import type { FindingDraft, LintInput, LintRule } from '../types.js';

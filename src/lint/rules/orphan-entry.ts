@@ -1,6 +1,7 @@
 import type { EntryId } from '../../types.js';
 import { exampleEntry, linkGraph, wikiFile } from '../entry-info.js';
 import type { FindingDraft, LintRule } from '../types.js';
+import { fileBaseName } from '../../entry/names.js';
 
 export const orphanEntry: LintRule = {
   id: 'orphan-entry',
@@ -37,7 +38,7 @@ export const orphanEntry: LintRule = {
         file: wikiFile(e),
         place: { line: 1, column: 1 },
         reason: 'Unexpected entry that no other entry links to, expected at least one link to it',
-        note: `link [[${e.path.replace(/\.md$/, '').split('/').pop()}]] from a related entry`,
+        note: `link [[${fileBaseName(e.path)}]] from a related entry`,
         data: { path: wikiFile(e) },
       });
     }

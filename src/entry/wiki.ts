@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EntryFrontmatter, EntryKind, WikiPath } from '../types.js';
-import { bodyHash, parseEntryFile, stringifyEntry } from '../entry/frontmatter.js';
-import { KIND_FOLDER } from '../entry/names.js';
-import { schemaErrors } from '../entry/validate.js';
+import { bodyHash, parseEntryFile, stringifyEntry } from './frontmatter.js';
+import { KIND_FOLDER } from './names.js';
+import { schemaErrors } from './validate.js';
 import type { ValidateFunction } from 'ajv';
 import { writeFileAtomic } from '../util/atomic.js';
 import { KbError } from '../diagnostics/errors.js';
