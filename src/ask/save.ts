@@ -2,11 +2,11 @@ import { join } from 'node:path';
 import type { KbContext } from '../kb/context.js';
 import { acquireLock } from '../kb/lock.js';
 import type { EntryFrontmatter, EntryId } from '../types.js';
-import { chunkMarkdown } from '../chunk/index.js';
+import { prepareIndex } from '../index/entries.js';
 import { scanWiki, writeEntry, type LoadedEntry } from '../entry/wiki.js';
 import { appendLog, writeIndexes } from '../emit/indexes.js';
 import { linkMarkup, linkResolver } from '../entry/links.js';
-import { setBacklinks, withoutBacklinks, type BacklinkItem } from '../entry/backlinks.js';
+import { setBacklinks, type BacklinkItem } from '../entry/backlinks.js';
 import { fileBaseName as base, KIND_FOLDER, linkKey, makeEntryId, safeFileName } from '../entry/names.js';
 import { neutralizeMarkers } from '../entry/markers.js';
 import { bodyHash } from '../entry/frontmatter.js';
@@ -175,17 +175,10 @@ export async function saveAnswer(ctx: KbContext, input: SaveInput, opts: { signa
     }
 
     // Index at once: the answer's row, links, vector and chunks; the new hashes of the touched entries.
-    const stripped = withoutBacklinks(body).trim();
-    const chunks = chunkMarkdown(stripped, ctx.config.chunk);
-    const [vector] = await ctx.embedder.embed([`${title}\n\n${summary}`], opts.signal);
-    const chunkVectors = chunks.length ? await ctx.embedder.embed(chunks.map((c) => `${title}\n${c.text}`), opts.signal) : [];
+    const answer = { id, kind: 'answer', title, path, aliases: fm.aliases, summary, source_ref: sourceRef, content_hash: bodyHash(body), human_edited: false, updated: now };
+    const indexAnswer = await prepareIndex(ctx, [{ ...answer, links, body: () => body }], opts.signal);
     store.transaction(() => {
-      store.putEntry(
-        { id, kind: 'answer', title, path, aliases: fm.aliases, summary, source_ref: sourceRef, content_hash: bodyHash(body), human_edited: false, updated: now },
-        links,
-        vector,
-      );
-      store.putChunks(id, null, chunks, chunkVectors);
+      indexAnswer();
       for (const t of touched) {
         const row = store.getEntry(t.fm.id);
         if (row) store.putEntry({ ...row, content_hash: bodyHash(t.body) }, store.linksFrom(t.fm.id));

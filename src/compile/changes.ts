@@ -6,14 +6,15 @@ import { ingestFile, type RawFile } from '../ingest/index.js';
 import { preparePool } from './pool.js';
 import { embedText, type Prepared } from './prepare.js';
 import { entityKey } from '../entry/names.js';
-import type { CompileReport, EntryWriter, SourceDraft } from './types.js';
+import type { CompileOptions, CompileReport, EntryWriter, SourceDraft } from './types.js';
 import { scanWiki, type LoadedEntry } from '../entry/wiki.js';
 import { makeEntryId } from '../entry/names.js';
-import { emitWiki, type PlannedEntry } from '../emit/emit.js';
-import { groupConcepts } from './concepts.js';
+import { emitWiki, planNames, planRenders, type SourcePlan } from '../emit/emit.js';
+import { groupConcepts, withConceptIds } from './concepts.js';
+import { writeDrafts } from './drafts.js';
 import { buildCatalog } from './model/plan.js';
 import type { DocumentRow } from '../store/store.js';
-import { checkAbort, contentOf, type CompileOptions, type Scanned } from './compile.js';
+import { checkAbort, contentOf, type Scanned } from './scan.js';
 
 const STORE_BATCH = 32;
 const PREPARE_AHEAD = 48;
@@ -159,42 +160,38 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
   }
   checkAbort(opts.signal);
 
-  // 3. Plan every entry from the store (sources) and the concept groups, then emit.
+  // 3. Plan every entry from the store (sources) and the concept groups, draft what changes, then emit.
   const allDocs = store.allDocuments().filter((d) => d.status === 'ok' || d.status === 'pending');
   const entities = store.allEntities();
-  const groups = groupConcepts(entities, allDocs, config.compile.minConceptSources, config.compile.maxConcepts, scan.entries);
-  const planned: PlannedEntry[] = [];
-  for (const d of allDocs) {
+  const planned = groupConcepts(entities, allDocs, config.compile.minConceptSources, config.compile.maxConcepts, scan.entries);
+  const concepts = withConceptIds(planned, scan.entries, takenIds);
+  const sources: SourcePlan[] = allDocs.map((d) => {
     const draft = drafts.get(d.raw_path);
-    planned.push({
-      kind: 'source',
-      id: d.entry_id as EntryId,
-      title: draft?.title ?? d.title,
-      rawPath: d.raw_path,
-      rawHash: d.hash,
-      draft,
-      // Unchanged documents are re-rendered only if their links change; their text is re-ingested then.
-      reload: draft ? undefined : async () => {
-        const f: RawFile = { path: d.raw_path as RawFile['path'], absPath: rawAbs(d.raw_path), size: d.size, mtimeMs: 0 };
-        const bytes = readFileSync(f.absPath);
-        const r = await ingestFile({ ...f, size: statSync(f.absPath).size }, bytes, d.hash as ContentHash, { maxFileBytes: config.ingest.maxFileBytes });
-        return r.doc ? (await writer.writeSource(r.doc, catalog, opts.signal)).draft : undefined;
-      },
-      changed: drafts.has(d.raw_path) || Boolean(opts.force),
-    });
-  }
+    return { id: d.entry_id as EntryId, title: draft?.title ?? d.title, rawPath: d.raw_path, rawHash: d.hash, draft, changed: drafts.has(d.raw_path) || Boolean(opts.force) };
+  });
+  const docOf = new Map(allDocs.map((d) => [d.raw_path, d]));
+  // Unchanged documents are re-rendered only if their links change; their text is re-ingested then.
+  const reload = async (p: SourcePlan) => {
+    const d = docOf.get(p.rawPath)!;
+    const f: RawFile = { path: d.raw_path as RawFile['path'], absPath: rawAbs(d.raw_path), size: d.size, mtimeMs: 0 };
+    const bytes = readFileSync(f.absPath);
+    const r = await ingestFile({ ...f, size: statSync(f.absPath).size }, bytes, d.hash as ContentHash, { maxFileBytes: config.ingest.maxFileBytes });
+    return r.doc ? (await writer.writeSource(r.doc, catalog, opts.signal)).draft : undefined;
+  };
+  const plan = { sources, concepts, scan, entities, force: Boolean(opts.force) };
+  const names = planNames({ ...plan, attachments: store.attachmentPaths() });
+  const renders = planRenders(plan, names);
+  const written = await writeDrafts({ sources, concepts, names, renders, writer, reload, signal: opts.signal, onProgress: opts.onProgress });
+  messages.push(...written.messages);
   const emitted = await emitWiki(ctx, {
-    planned,
-    groups,
-    scan,
+    ...plan,
     scanCache,
-    entities,
-    writer,
-    force: Boolean(opts.force),
-    takenIds,
+    names,
+    renders,
+    drafts: written.drafts,
+    autolink: writer.name.startsWith('offline'),
     rawAbs,
-    signal: opts.signal,
-    onProgress: opts.onProgress,
+    onIndex: () => opts.onProgress?.({ phase: 'index', done: 0, total: 1 }),
     onFile: opts.onFile,
   });
   messages.push(...emitted.messages);

@@ -2,52 +2,24 @@ import { readFileSync } from 'node:fs';
 import type { KbContext } from '../kb/context.js';
 import type { KbMessage } from '../diagnostics/message.js';
 import { message } from '../diagnostics/message.js';
-import { InterruptedError } from '../diagnostics/errors.js';
 import type { ContentHash } from '../types.js';
 import { sha256 } from '../util/hash.js';
 import { walkRaw } from '../ingest/walk.js';
 import type { RawFile } from '../ingest/types.js';
 import { OfflineWriter } from './offline/writer.js';
 import { missingIndexes, restoreLog } from '../emit/indexes.js';
-import type { CompileReport, EntryWriter, ProgressEvent } from './types.js';
+import type { CompileOptions, CompileReport } from './types.js';
+import { checkAbort, type Scanned } from './scan.js';
 import { emptySkip, type DocumentRow } from '../store/store.js';
-
-export interface CompileOptions {
-  force?: boolean;
-  writer?: EntryWriter;
-  signal?: AbortSignal;
-  onProgress?: (e: ProgressEvent) => void;
-  /** Per-file lines for --verbose. */
-  onFile?: (line: string) => void;
-}
-
-/** A raw file that goes to the compile, with what is known of its content. */
-export interface Scanned {
-  file: RawFile;
-  hash: ContentHash;
-  /**
-   * The bytes, when already read. Absent means "not read here": read the file before use (see
-   * `contentOf`), never "empty". A file larger than `ingest.maxFileBytes` is never read.
-   */
-  bytes?: Buffer | undefined;
-  tooLarge?: boolean;
-}
-
-/** The bytes of a scanned file: the ones read during the scan, else read now. */
-export function contentOf(s: Scanned): Buffer {
-  if (s.tooLarge) return Buffer.alloc(0);
-  return s.bytes ?? readFileSync(s.file.absPath);
-}
-
-export function checkAbort(signal?: AbortSignal): void {
-  if (signal?.aborted) throw new InterruptedError('Compile interrupted; run `kb compile` again to finish (work done so far is kept).');
-}
 
 /**
  * `kb compile`: bring wiki/ and the store up to date with raw/.
  * Unchanged files are skipped by content hash; each document's store update is one transaction;
  * entry files are written whole; a `compile_pending` mark makes an interrupted run finish the job.
  */
+export type { CompileOptions } from './types.js';
+export type { Scanned } from './scan.js';
+
 export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promise<CompileReport> {
   const t0 = performance.now();
   const { store, config, paths } = ctx;

@@ -1,19 +1,21 @@
 import type { EntryId } from '../types.js';
 import type { DocumentRow, EntityRow } from '../store/store.js';
 import type { LoadedEntry } from '../entry/wiki.js';
-import { entityKey } from '../entry/names.js';
+import { entityKey, makeEntryId } from '../entry/names.js';
+import type { ConceptPlan } from '../emit/types.js';
 
-/** A concept shared by several sources, as the store knows it. */
-export interface PlannedConcept {
-  /** Canonical key (of the title). */
-  key: string;
-  /** Every key that names it (title, aliases, translations). */
-  keys: string[];
-  title: string;
-  aliases: string[];
-  /** Existing entry id, when the wiki has one for it. */
-  id?: EntryId;
-  mentions: { rawPath: string; sourceId: EntryId; count: number; snippets: string[] }[];
+/** A concept shared by several sources, as the store knows it; `id` when the wiki has an entry for it. */
+export type PlannedConcept = Omit<ConceptPlan, 'id'> & { id?: EntryId };
+
+/** Each concept with its entry id: the existing concept entry's, else a new one (added to `takenIds`). */
+export function withConceptIds(groups: readonly PlannedConcept[], existing: readonly LoadedEntry[], takenIds: Set<string>): ConceptPlan[] {
+  const kinds = new Map(existing.map((e) => [e.fm.id as string, e.fm.kind]));
+  return groups.map((g) => {
+    if (g.id && kinds.get(g.id) === 'concept') return { ...g, id: g.id };
+    const id = makeEntryId('concept', g.title, (x) => takenIds.has(x));
+    takenIds.add(id);
+    return { ...g, id };
+  });
 }
 
 class UnionFind {

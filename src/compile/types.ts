@@ -1,20 +1,11 @@
 import type { KbMessage } from '../diagnostics/message.js';
 import type { RawDocument, EntryId } from '../types.js';
+import type { EntryDraft } from '../emit/types.js';
 
 /** What a writer (offline compiler or model) makes of one raw document. */
-export interface SourceDraft {
-  title: string;
-  aliases: string[];
-  summary: string;
-  /**
-   * The entry body after the `# Title` line and the summary paragraph: Markdown that may hold
-   * `[[links]]` (kb checks them: a link to no entry becomes plain text).
-   */
-  body: string;
+export interface SourceDraft extends EntryDraft {
   /** Concepts/entities the document mentions, with other names seen for them. */
   entities: { name: string; aliases: string[]; count?: number; snippets?: string[] }[];
-  /** Who wrote it: 'offline' or 'model:<name>'. */
-  compiledBy: string;
 }
 
 /** Everything the sources say about one concept, gathered across documents. */
@@ -26,13 +17,8 @@ export interface ConceptGroup {
   mentions: { sourceId: EntryId; sourceTitle: string; rawPath: string; count: number; snippets: string[] }[];
 }
 
-export interface ConceptDraft {
-  title: string;
-  aliases: string[];
-  summary: string;
-  body: string;
-  compiledBy: string;
-}
+/** What a writer makes of a concept. */
+export type ConceptDraft = EntryDraft;
 
 /** Names the writer may link to: every entry's title and aliases. */
 export interface Catalog {
@@ -71,4 +57,13 @@ export interface ProgressEvent {
   done: number;
   total: number;
   file?: string;
+}
+
+export interface CompileOptions {
+  force?: boolean;
+  writer?: EntryWriter;
+  signal?: AbortSignal;
+  onProgress?: (e: ProgressEvent) => void;
+  /** Per-file lines for --verbose. */
+  onFile?: (line: string) => void;
 }

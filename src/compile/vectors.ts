@@ -2,6 +2,7 @@ import type { KbContext } from '../kb/context.js';
 import { message, type KbMessage } from '../diagnostics/message.js';
 import { embedText } from './prepare.js';
 import { VECTORS_STALE } from '../store/store.js';
+import { entryChunkText, summaryText } from '../index/entries.js';
 import type { ProgressEvent } from './types.js';
 
 
@@ -23,7 +24,7 @@ export async function rebuildVectors(ctx: KbContext, opts: { signal?: AbortSigna
     const texts = rows.map((c) => {
       const doc = c.raw_path ? store.getDocument(c.raw_path) : undefined;
       if (doc) return embedText(doc.title, c.heading ? c.heading.split(' › ') : [], c.text);
-      return `${store.getEntry(c.entry_id)?.title ?? ''}\n${c.text}`;
+      return entryChunkText(store.getEntry(c.entry_id)?.title ?? '', c.text);
     });
     const vectors = await embedder.embed(texts, opts.signal);
     store.transaction(() => rows.forEach((c, i) => store.putChunkVector(c.id, vectors[i]!)));
@@ -33,7 +34,7 @@ export async function rebuildVectors(ctx: KbContext, opts: { signal?: AbortSigna
   const entries = store.entriesWithoutVectors();
   for (let i = 0; i < entries.length; i += BATCH) {
     const part = entries.slice(i, i + BATCH);
-    const vectors = await embedder.embed(part.map((e) => `${e.title}\n${e.aliases.join(', ')}\n${e.summary}`), opts.signal);
+    const vectors = await embedder.embed(part.map(summaryText), opts.signal);
     store.transaction(() => part.forEach((e, k) => store.putEntryVector(e.id, vectors[k]!)));
   }
   store.setMeta(VECTORS_STALE, '0');

@@ -1,6 +1,5 @@
-import { chunkMarkdown } from '../chunk/index.js';
+import { indexEntries } from '../index/entries.js';
 import { scanWiki } from '../entry/wiki.js';
-import { withoutBacklinks } from '../entry/backlinks.js';
 import type { KbContext } from '../kb/context.js';
 import { makeResolver, ownLinks } from '../lint/entry-info.js';
 import { refreshIndex } from './fixes/structural.js';
@@ -17,37 +16,21 @@ export async function reindexEntries(ctx: KbContext, changed: string[], signal?:
   const todo = scan.entries.filter((e) => wikiPaths.has(e.path));
   const present = new Set(scan.entries.map((e) => e.path as string));
   const gone = ctx.store.allEntries().filter((row) => wikiPaths.has(row.path) && !present.has(row.path));
-  const vectors = todo.length ? await ctx.embedder.embed(todo.map((e) => `${e.fm.title}\n${(e.fm.aliases ?? []).join(', ')}\n${e.fm.summary}`), signal) : [];
-  const chunks = new Map<string, { c: ReturnType<typeof chunkMarkdown>; v: Float32Array[] }>();
-  for (const e of todo) {
-    if (e.fm.kind === 'source') continue;
-    const c = chunkMarkdown(withoutBacklinks(e.body).trim(), ctx.config.chunk);
-    chunks.set(e.fm.id, { c, v: c.length ? await ctx.embedder.embed(c.map((x) => `${e.fm.title}\n${x.text}`), signal) : [] });
-  }
-  ctx.store.transaction(() => {
-    for (const row of gone) ctx.store.deleteEntry(row.id);
-    todo.forEach((e, i) => {
-      const links = [...new Set(ownLinks(e).map((l) => r.entry(l.target)?.fm.id).filter((x): x is NonNullable<typeof x> => Boolean(x) && x !== e.fm.id))];
-      ctx.store.putEntry(
-        {
-          id: e.fm.id,
-          kind: e.fm.kind,
-          title: String(e.fm.title),
-          path: e.path,
-          aliases: e.fm.aliases ?? [],
-          summary: String(e.fm.summary ?? ''),
-          source_ref: e.fm.source_ref ?? [],
-          content_hash: e.fm.content_hash,
-          human_edited: e.humanEdited,
-          updated: e.fm.updated ?? Math.floor(Date.now() / 1000),
-        },
-        links,
-        vectors[i],
-      );
-      const ch = chunks.get(e.fm.id);
-      if (ch) ctx.store.putChunks(e.fm.id, null, ch.c, ch.v);
-    });
-  });
+  const entries = todo.map((e) => ({
+    id: e.fm.id,
+    kind: e.fm.kind,
+    title: String(e.fm.title),
+    path: e.path,
+    aliases: e.fm.aliases ?? [],
+    summary: String(e.fm.summary ?? ''),
+    source_ref: e.fm.source_ref ?? [],
+    content_hash: e.fm.content_hash,
+    human_edited: e.humanEdited,
+    updated: e.fm.updated ?? Math.floor(Date.now() / 1000),
+    links: [...new Set(ownLinks(e).map((l) => r.entry(l.target)?.fm.id).filter((x): x is NonNullable<typeof x> => Boolean(x) && x !== e.fm.id))],
+    body: () => e.body,
+  }));
+  await indexEntries(ctx, entries, { remove: gone.map((row) => row.id), signal });
   refreshIndex(ctx.paths);
   return todo.length + gone.length;
 }

@@ -151,6 +151,11 @@ export class Store {
     return this.stmt(`SELECT * FROM documents ORDER BY raw_path`).all() as DocumentRow[];
   }
 
+  /** Raw paths of the attachments (copied into wiki/attachments/ under their own names). */
+  attachmentPaths(): string[] {
+    return (this.stmt(`SELECT raw_path FROM documents WHERE type = 'attachment' ORDER BY raw_path`).all() as { raw_path: string }[]).map((r) => r.raw_path);
+  }
+
   putDocument(row: DocumentRow): void {
     this.stmt(
       `INSERT INTO documents (raw_path, hash, type, title, entry_id, size, mtime_ms, lang, status, error, compiled_at, compiler)
@@ -324,6 +329,14 @@ export class Store {
 
   entriesWithoutVectors(): EntryRow[] {
     return (this.stmt(`SELECT e.* FROM entries e WHERE NOT EXISTS (SELECT 1 FROM vec_entries v WHERE v.rowid = e.rowid)`).all() as RawEntryRow[]).map(toEntry);
+  }
+
+  /** An entry's summary vector, if it has one. */
+  entryVector(id: string): Float32Array | undefined {
+    const rowid = this.entryRowid(id);
+    if (rowid === undefined) return undefined;
+    const r = this.stmt(`SELECT embedding FROM vec_entries WHERE rowid = ?`).get(BigInt(rowid)) as { embedding: Buffer } | undefined;
+    return r && new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength));
   }
 
   putEntryVector(id: string, v: Float32Array): void {

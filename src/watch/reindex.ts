@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import type { KbContext } from '../kb/context.js';
 import type { EntryFrontmatter } from '../types.js';
 import { bodyHash, parseEntryFile } from '../entry/frontmatter.js';
-import { withoutBacklinks } from '../entry/backlinks.js';
 import { linkResolver } from '../entry/links.js';
 import { extractWikiLinks } from '../parse/links.js';
-import { chunkMarkdown } from '../chunk/index.js';
+import { indexEntries } from '../index/entries.js';
 
 export type ReindexResult =
   | { status: 'indexed'; id: string; kind: string; humanEdited: boolean }
@@ -55,15 +54,9 @@ export async function reindexEntry(ctx: KbContext, wikiPath: string, seen: Map<s
   // Entry files as the store knows them, resolved as Obsidian resolves links.
   const targets = linkResolver(store.allEntries(), (e) => e.path);
   const links = [...new Set(extractWikiLinks(body).map((l) => targets.entry(l.target)?.id).filter((x): x is string => Boolean(x)))];
-  const [vector] = await ctx.embedder.embed([`${fm.title}\n${aliases.join(', ')}\n${summary}`], signal);
-  let chunks: ReturnType<typeof chunkMarkdown> | undefined;
-  let vectors: Float32Array[] = [];
-  if (fm.kind !== 'source') {
-    chunks = chunkMarkdown(withoutBacklinks(body).trim(), ctx.config.chunk);
-    vectors = chunks.length ? await ctx.embedder.embed(chunks.map((c) => `${fm.title}\n${c.text}`), signal) : [];
-  }
-  store.transaction(() => {
-    store.putEntry(
+  await indexEntries(
+    ctx,
+    [
       {
         id: fm.id,
         kind: fm.kind,
@@ -76,12 +69,12 @@ export async function reindexEntry(ctx: KbContext, wikiPath: string, seen: Map<s
         content_hash: humanEdited ? String(fm.content_hash ?? '') : hash,
         human_edited: humanEdited,
         updated: typeof fm.updated === 'number' ? fm.updated : Math.floor(Date.now() / 1000),
+        links,
+        body: () => body,
       },
-      links,
-      vector,
-    );
-    if (chunks) store.putChunks(fm.id, null, chunks, vectors);
-  });
+    ],
+    { signal },
+  );
   seen.set(wikiPath, hash);
   return { status: 'indexed', id: fm.id, kind: fm.kind, humanEdited };
 }

@@ -1,0 +1,64 @@
+import type { KbMessage } from '../diagnostics/message.js';
+import { fileBaseName } from '../entry/names.js';
+import type { ConceptPlan, EntryDraft, NamePlan, RenderPlan, SourcePlan } from '../emit/emit.js';
+import type { Catalog, ConceptGroup, EntryWriter, ProgressEvent } from './types.js';
+
+export interface DraftInput {
+  sources: readonly SourcePlan[];
+  concepts: readonly ConceptPlan[];
+  names: NamePlan;
+  renders: RenderPlan;
+  writer: EntryWriter;
+  /** The draft of an unchanged source that must be rendered again (its links change): its text is read again. */
+  reload: (p: SourcePlan) => Promise<EntryDraft | undefined>;
+  signal?: AbortSignal | undefined;
+  onProgress?: ((e: ProgressEvent) => void) | undefined;
+}
+
+/**
+ * The drafts of every entry emit renders this run: the sources' (written during ingest, else
+ * read again), then the concepts' — all started at once, so a model writer can run its calls
+ * concurrently (it bounds them itself); their messages are kept in concept order.
+ */
+export async function writeDrafts(input: DraftInput): Promise<{ drafts: Map<string, EntryDraft>; messages: KbMessage[] }> {
+  const { names, renders, writer, signal } = input;
+  const drafts = new Map<string, EntryDraft>();
+  const messages: KbMessage[] = [];
+  const total = renders.sources.size + renders.concepts.size;
+  let done = 0;
+  for (const p of input.sources) {
+    if (!renders.sources.has(p.id)) continue;
+    const draft = p.draft ?? (await input.reload(p));
+    input.onProgress?.({ phase: 'write', done: done++, total, file: p.rawPath });
+    if (draft) drafts.set(p.id, draft);
+  }
+  const catalog: Catalog = {
+    entries: [...names.titleOf].map(([id, title]) => ({ id, title, aliases: [], kind: id.split('/')[0] ?? '', summary: '' })),
+  };
+  const pending = new Map<string, ReturnType<EntryWriter['writeConcept']>>();
+  for (const g of input.concepts) {
+    if (!renders.concepts.has(g.id)) continue;
+    const p = writer.writeConcept(conceptGroup(g, names), catalog, signal);
+    p.catch(() => undefined);
+    pending.set(g.id, p);
+  }
+  for (const g of input.concepts) {
+    const p = pending.get(g.id);
+    if (!p) continue;
+    input.onProgress?.({ phase: 'write', done: done++, total, file: g.title });
+    const { draft, messages: wm } = await p;
+    messages.push(...wm);
+    drafts.set(g.id, draft);
+  }
+  return { drafts, messages };
+}
+
+/** What the writer is told of a concept: its names and what each source says, by source file name. */
+function conceptGroup(g: ConceptPlan, names: NamePlan): ConceptGroup {
+  return {
+    key: g.key,
+    title: g.title,
+    aliases: g.aliases,
+    mentions: g.mentions.map((m) => ({ ...m, sourceTitle: fileBaseName(names.pathOf.get(m.sourceId) ?? m.sourceId) })),
+  };
+}

@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { InterruptedError } from '../diagnostics/errors.js';
+import type { RawFile } from '../ingest/types.js';
+import type { ContentHash } from '../types.js';
+
+/** A raw file that goes to the compile, with what is known of its content. */
+export interface Scanned {
+  file: RawFile;
+  hash: ContentHash;
+  /**
+   * The bytes, when already read. Absent means "not read here": read the file before use (see
+   * `contentOf`), never "empty". A file larger than `ingest.maxFileBytes` is never read.
+   */
+  bytes?: Buffer | undefined;
+  tooLarge?: boolean;
+}
+
+/** The bytes of a scanned file: the ones read during the scan, else read now. */
+export function contentOf(s: Scanned): Buffer {
+  if (s.tooLarge) return Buffer.alloc(0);
+  return s.bytes ?? readFileSync(s.file.absPath);
+}
+
+export function checkAbort(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new InterruptedError('Compile interrupted; run `kb compile` again to finish (work done so far is kept).');
+}

@@ -1,0 +1,48 @@
+import type { KbContext } from '../kb/context.js';
+import { bodyHash } from '../entry/frontmatter.js';
+import type { LoadedEntry } from '../entry/wiki.js';
+import { indexEntries, type IndexEntry } from '../index/entries.js';
+import { writeIndexes } from './indexes.js';
+import type { Final, Finals } from './types.js';
+
+/**
+ * The store brought up to date with the wiki as written (entries whose file, hash or path changed,
+ * and the removed ones), then wiki/index.md and index.json.
+ */
+export async function indexWiki(ctx: KbContext, finals: Finals, written: readonly Final[], deleted: readonly LoadedEntry[]): Promise<void> {
+  const { store } = ctx;
+  const writtenSet = new Set(written);
+  const toIndex = [...finals.values()].filter((f) => {
+    const row = store.getEntry(f.id);
+    return !row || row.content_hash !== currentHash(f) || row.path !== f.path || writtenSet.has(f);
+  });
+  await indexEntries(ctx, toIndex.map(indexEntryOf), { remove: deleted.filter((e) => !e.humanEdited).map((e) => e.fm.id) });
+  writeIndexes(
+    ctx.paths.wiki,
+    [...finals.values()].map((f) => ({ id: f.id, kind: f.kind, title: f.title, path: f.path, summary: f.fm.summary, source_ref: f.fm.source_ref ?? [], links: [...f.links] })),
+  );
+}
+
+function indexEntryOf(f: Final): IndexEntry {
+  return {
+    id: f.id,
+    kind: f.kind,
+    title: f.title,
+    path: f.path,
+    aliases: f.fm.aliases ?? [],
+    summary: f.fm.summary ?? '',
+    source_ref: f.fm.source_ref ?? [],
+    content_hash: currentHash(f),
+    human_edited: f.humanEdited,
+    updated: f.fm.updated ?? Math.floor(Date.now() / 1000),
+    links: [...f.links],
+    body: () => f.body,
+  };
+}
+
+/** The content hash of an entry as it stands after this run. */
+function currentHash(f: Final): string {
+  if (f.humanEdited) return f.old?.fm.content_hash ?? '';
+  if (!f.rendered && !f.touched && f.old) return f.old.fm.content_hash;
+  return bodyHash(f.body);
+}

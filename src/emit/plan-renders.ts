@@ -1,0 +1,69 @@
+import type { WikiScan } from '../entry/wiki.js';
+import { entityKey } from '../entry/names.js';
+import type { EntityRow } from '../store/store.js';
+import type { ConceptPlan, NamePlan, RenderPlan, SourcePlan } from './types.js';
+
+export interface RenderInput {
+  sources: readonly SourcePlan[];
+  concepts: readonly ConceptPlan[];
+  scan: WikiScan;
+  /** Every document's entities, as the store holds them after this run's updates. */
+  entities: readonly EntityRow[];
+  force: boolean;
+}
+
+/**
+ * What to render: changed documents, moved entries, concepts whose sources or names changed, and
+ * the source entries that mention a name that appeared, went or changed (their links change).
+ * Entries a person edited are held back: compile never writes over their text.
+ */
+export function planRenders(input: RenderInput, names: NamePlan): RenderPlan {
+  const { scan } = input;
+  const oldById = new Map(scan.entries.map((e) => [e.fm.id as string, e]));
+  const entsByDoc = new Map<string, Set<string>>();
+  for (const e of input.entities) {
+    const s = entsByDoc.get(e.raw_path) ?? new Set<string>();
+    s.add(e.key);
+    for (const a of e.aliases) s.add(entityKey(a));
+    entsByDoc.set(e.raw_path, s);
+  }
+  const changedDocs = new Set(input.sources.filter((p) => p.changed).map((p) => p.rawPath));
+  const groupIds = new Set(input.concepts.map((g) => g.id as string));
+  const shifted = new Set<string>(); // keys of concepts created, deleted or retitled
+  const concepts = new Set<string>();
+  for (const g of input.concepts) {
+    const old = oldById.get(g.id);
+    const refs = g.mentions.map((m) => `raw/${m.rawPath}`).sort().join('\n');
+    const oldRefs = [...(old?.fm.source_ref ?? [])].sort().join('\n');
+    const had = new Set((old?.fm.aliases ?? []).map((a) => a.toLowerCase()));
+    const aliasesChanged = g.aliases.some((a) => !had.has(a.toLowerCase()));
+    const retitled = !old || old.fm.title !== g.title;
+    if (retitled || aliasesChanged) for (const k of g.keys) shifted.add(k);
+    const mentionsChanged = g.mentions.some((m) => changedDocs.has(m.rawPath));
+    if (retitled || input.force || refs !== oldRefs || aliasesChanged || mentionsChanged) concepts.add(g.id);
+  }
+  for (const c of scan.entries) {
+    if (c.fm.kind !== 'concept' || groupIds.has(c.fm.id)) continue;
+    for (const k of [c.fm.title, ...(c.fm.aliases ?? [])]) shifted.add(entityKey(k));
+  }
+  const plannedIds = new Set(input.sources.map((p) => p.id as string));
+  for (const e of scan.entries) if (e.fm.kind === 'source' && !plannedIds.has(e.fm.id)) shifted.add(entityKey(e.fm.title));
+  for (const p of input.sources) if (!oldById.has(p.id)) shifted.add(entityKey(p.title));
+  const sources = new Set<string>();
+  for (const p of input.sources) {
+    const old = oldById.get(p.id);
+    if (p.changed || !old || old.path !== names.pathOf.get(p.id)) sources.add(p.id);
+    else {
+      const keys = entsByDoc.get(p.rawPath);
+      if (keys && [...shifted].some((k) => keys.has(k))) sources.add(p.id);
+    }
+  }
+  const heldBack = new Set<string>();
+  for (const id of [...sources, ...concepts]) {
+    if (!oldById.get(id)?.humanEdited) continue;
+    heldBack.add(id);
+    sources.delete(id);
+    concepts.delete(id);
+  }
+  return { sources, concepts, heldBack, changedDocs };
+}

@@ -1,0 +1,53 @@
+import { replaceSectionVerbatim } from '../entry/markers.js';
+import { setBacklinks, setBacklinksVerbatim } from '../entry/backlinks.js';
+import type { LinkContext } from './link-table.js';
+import { linkIds } from './keep.js';
+import { conceptsByDoc, conceptsSection } from './render-common.js';
+import type { ConceptPlan, Finals, NamePlan, SourcePlan } from './types.js';
+
+export interface BacklinksInput {
+  sources: readonly SourcePlan[];
+  concepts: readonly ConceptPlan[];
+}
+
+/**
+ * Backlinks from the final link graph: the `backlinks` frontmatter and the Backlinks section of
+ * every entry. In an entry a person edited only kb's sections change (their text stays byte for byte).
+ */
+export function refreshBacklinks(input: BacklinksInput, finals: Finals, names: NamePlan, links: LinkContext): void {
+  const rawOf = new Map<string, string>(input.sources.map((p) => [p.id, p.rawPath]));
+  const byDoc = conceptsByDoc(input.concepts);
+  const inbound = new Map<string, Set<string>>();
+  for (const f of finals.values()) {
+    for (const l of f.links) if (finals.has(l) && l !== f.id) (inbound.get(l) ?? inbound.set(l, new Set()).get(l)!).add(f.id);
+  }
+  for (const f of finals.values()) {
+    const ins = [...(inbound.get(f.id) ?? [])].sort((a, b) => finals.get(a)!.title.localeCompare(finals.get(b)!.title));
+    const items = () => ins.map((i) => finals.get(i)!);
+    if (f.humanEdited) {
+      // kb's sections stay true even in an entry a person edited; their text stays byte for byte.
+      const was = f.old?.body ?? f.body;
+      let body = setBacklinksVerbatim(was, items());
+      const raw = rawOf.get(f.id);
+      if (raw !== undefined) {
+        const concepts = (byDoc.get(raw) ?? []).filter((g) => finals.has(g.id));
+        body = replaceSectionVerbatim(body, 'concepts', conceptsSection(concepts, names), { append: false });
+      }
+      if (body !== was || !sameList(f.fm.backlinks ?? [], ins)) {
+        f.fm.backlinks = ins;
+        f.body = body;
+        f.links = new Set(linkIds(body, links));
+        f.refreshed = true;
+      }
+      continue;
+    }
+    const same = !f.rendered && !f.touched && f.old && f.old.path === f.path && sameList(f.old.fm.backlinks ?? [], ins);
+    f.fm.backlinks = ins;
+    if (same) continue; // its backlinks section is already right: do not even read the body
+    f.body = setBacklinks(f.body, items());
+  }
+}
+
+export function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}

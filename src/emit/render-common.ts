@@ -1,0 +1,39 @@
+import { linkMarkup } from '../entry/links.js';
+import { neutralizeMarkers } from '../entry/markers.js';
+import { fileBaseName } from '../entry/names.js';
+import type { ConceptPlan, EntryDraft, NamePlan } from './types.js';
+
+/** `# Title`, the summary and the body of a draft; what a document or the model wrote can never pass for one of kb's marked sections. */
+export function draftBody(title: string, draft: EntryDraft): string {
+  return neutralizeMarkers(`# ${title}\n\n${draft.summary}\n\n${draft.body}`);
+}
+
+/** A source entry's list of the concepts it mentions, or null when it mentions none. */
+export function conceptsSection(concepts: readonly ConceptPlan[], names: NamePlan): string | null {
+  if (!concepts.length) return null;
+  return `## Concepts\n\n${concepts.map((g) => `- ${linkMarkup(fileBaseName(names.pathOf.get(g.id)!), g.title)}`).join('\n')}`;
+}
+
+/** Raw path → the concepts that cite it, in concept order. */
+export function conceptsByDoc(concepts: readonly ConceptPlan[]): Map<string, ConceptPlan[]> {
+  const out = new Map<string, ConceptPlan[]>();
+  for (const g of concepts) for (const m of g.mentions) (out.get(m.rawPath) ?? out.set(m.rawPath, []).get(m.rawPath)!).push(g);
+  return out;
+}
+
+export function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim().slice(0, 3900);
+}
+
+/** Aliases of a draft and of the entry before it, without repeats (case-insensitive). */
+export function mergeAliases(a: string[], b: string[] | undefined): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const x of [...a, ...(b ?? [])]) {
+    const k = x.toLowerCase();
+    if (!x.trim() || seen.has(k)) continue;
+    seen.add(k);
+    out.push(x);
+  }
+  return out;
+}

@@ -1,0 +1,66 @@
+import type { EntryFrontmatter } from '../types.js';
+import type { WikiScan } from '../entry/wiki.js';
+import { autolink, resolveLinks } from './linker.js';
+import type { LinkContext } from './link-table.js';
+import { conceptsByDoc, conceptsSection, draftBody, mergeAliases, oneLine } from './render-common.js';
+import type { ConceptPlan, EntryDraft, Final, NamePlan, RenderPlan, SourcePlan } from './types.js';
+
+export interface SourceRenderInput {
+  sources: readonly SourcePlan[];
+  concepts: readonly ConceptPlan[];
+  scan: WikiScan;
+  /** Drafts of the sources to render (compile wrote or re-read them); a source without one is kept as it is. */
+  drafts: ReadonlyMap<string, EntryDraft>;
+  /** Link mentions of known names in the text (the offline compiler; the model writes its own links). */
+  autolink: boolean;
+}
+
+/** Source entries rendered from their drafts: the concepts section, links checked (and added offline). */
+export function renderSources(input: SourceRenderInput, names: NamePlan, renders: RenderPlan, links: LinkContext): Final[] {
+  const oldById = new Map(input.scan.entries.map((e) => [e.fm.id as string, e]));
+  const byDoc = conceptsByDoc(input.concepts);
+  const out: Final[] = [];
+  for (const p of input.sources) {
+    if (!renders.sources.has(p.id)) continue;
+    const draft = input.drafts.get(p.id);
+    if (!draft) continue;
+    const old = oldById.get(p.id);
+    const concepts = byDoc.get(p.rawPath) ?? [];
+    let body = draftBody(draft.title, draft);
+    const conceptList = conceptsSection(concepts, names);
+    if (conceptList) body = insertBefore(body, '## Source', `<!-- kb:concepts -->\n${conceptList}\n<!-- /kb:concepts -->`);
+    // Link mentions in what the entry says, not in its file details.
+    let linked = body;
+    if (input.autolink) {
+      const cut = body.indexOf('\n## Source');
+      const head = cut >= 0 ? body.slice(0, cut) : body;
+      linked = autolink(head, links.table, p.id) + (cut >= 0 ? body.slice(cut) : '');
+    }
+    const { text, links: ids } = resolveLinks(linked, links.lookup, links.attachments);
+    const fm: EntryFrontmatter = {
+      ...(old?.fm ?? {}),
+      id: p.id,
+      kind: 'source',
+      title: draft.title,
+      aliases: mergeAliases(draft.aliases, old?.fm.aliases),
+      summary: oneLine(draft.summary) || draft.title,
+      source_ref: [`raw/${p.rawPath}`],
+      entities: concepts.map((g) => g.title),
+      backlinks: old?.fm.backlinks ?? [],
+      version: old?.fm.version ?? 0,
+      last_heal_timestamp: old?.fm.last_heal_timestamp ?? 0,
+      content_hash: '',
+      source_hashes: { [`raw/${p.rawPath}`]: p.rawHash },
+      compiled_by: draft.compiledBy,
+    };
+    const path = names.pathOf.get(p.id)!;
+    out.push({ id: p.id, kind: 'source', title: draft.title, path, fm, body: text, links: new Set(ids), humanEdited: Boolean(old?.humanEdited), rendered: true, old });
+  }
+  return out;
+}
+
+function insertBefore(body: string, heading: string, section: string): string {
+  const i = body.indexOf(`\n${heading}`);
+  if (i < 0) return `${body.trimEnd()}\n\n${section}`;
+  return `${body.slice(0, i).trimEnd()}\n\n${section}\n\n${body.slice(i + 1)}`;
+}

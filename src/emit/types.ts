@@ -1,0 +1,80 @@
+import type { EntryFrontmatter, EntryId, EntryKind } from '../types.js';
+import type { LoadedEntry } from '../entry/wiki.js';
+
+/** What a writer (the offline compiler or the model) wrote for an entry, before kb renders it. */
+export interface EntryDraft {
+  title: string;
+  aliases: string[];
+  summary: string;
+  /**
+   * The entry body after the `# Title` line and the summary paragraph: Markdown that may hold
+   * `[[links]]` (kb checks them: a link to no entry becomes plain text).
+   */
+  body: string;
+  /** Who wrote it: 'offline' or 'model:<name>'. */
+  compiledBy: string;
+}
+
+/** A raw document's source entry, as compile plans it. */
+export interface SourcePlan {
+  id: EntryId;
+  title: string;
+  rawPath: string;
+  rawHash: string;
+  /** The draft, when compile wrote one this run (a changed document). */
+  draft: EntryDraft | undefined;
+  changed: boolean;
+}
+
+/** A concept shared by several sources, as compile plans it (with its entry id). */
+export interface ConceptPlan {
+  /** Canonical key (of the title). */
+  key: string;
+  /** Every key that names it (title, aliases, translations). */
+  keys: string[];
+  title: string;
+  aliases: string[];
+  id: EntryId;
+  mentions: { rawPath: string; sourceId: EntryId; count: number; snippets: string[] }[];
+}
+
+/** Where every entry's file goes this run, and the title each can be linked by. */
+export interface NamePlan {
+  /** Entry id → path under wiki/, for every entry this run keeps or writes. */
+  pathOf: Map<string, string>;
+  /** Entry id → title, for every entry that can be linked to. */
+  titleOf: Map<EntryId, string>;
+}
+
+/** Which entries this run renders again, and which it must leave to the person who edited them. */
+export interface RenderPlan {
+  sources: Set<string>;
+  concepts: Set<string>;
+  /** Entries that need rendering but a person edited: their text is theirs. */
+  heldBack: Set<string>;
+  /** Raw paths of the documents that changed this run. */
+  changedDocs: Set<string>;
+}
+
+/** An entry in its final state for this run. */
+export interface Final {
+  id: EntryId;
+  kind: EntryKind;
+  title: string;
+  path: string;
+  fm: EntryFrontmatter;
+  body: string;
+  /** Ids of the entries its body links to. */
+  links: Set<string>;
+  humanEdited: boolean;
+  /** The body of a kept entry was changed this run (links or backlinks). */
+  touched?: boolean;
+  /** Content re-rendered this run (version + 1 if the body changed). */
+  rendered: boolean;
+  /** An entry a person edited whose kb sections (backlinks) this run brings up to date. */
+  refreshed?: boolean;
+  old: LoadedEntry | undefined;
+}
+
+/** Entries by id, in the order they were added. */
+export type Finals = Map<string, Final>;

@@ -1,0 +1,137 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EntryFrontmatter } from '../types.js';
+import { message, type KbMessage } from '../diagnostics/message.js';
+import { withoutBacklinks } from '../entry/backlinks.js';
+import { bodyHash, parseEntryFile, setFrontmatterKey } from '../entry/frontmatter.js';
+import { schemaErrors, type entryValidator } from '../entry/validate.js';
+import { removeEntryFile, writeEntry, type LoadedEntry, type ScanCache } from '../entry/wiki.js';
+import { writeFileAtomic } from '../util/atomic.js';
+import type { Final, Finals } from './types.js';
+
+type Validate = ReturnType<typeof entryValidator>;
+type CacheRow = Parameters<ScanCache['put']>[1];
+
+export interface WriteInput {
+  wikiDir: string;
+  validate: Validate;
+  /** Entries that needed rendering but a person edited (left alone, and said so). */
+  heldBack: ReadonlySet<string>;
+  /** When given, every file written is recorded (the next scan need not parse it again). */
+  recordScan: boolean;
+  /** The store's rows of removed entries go with their files. */
+  store: { deleteEntry(id: string): void };
+  onFile?: ((line: string) => void) | undefined;
+}
+
+export interface WriteResult {
+  /** Entries whose file was written this run. */
+  written: Final[];
+  /** Entries a person edited that compile left alone (wiki paths). */
+  protected: string[];
+  messages: KbMessage[];
+  concepts: { created: number; updated: number; deleted: number };
+  /** Scan-cache rows of the files written, for `ScanCache.put`. */
+  cacheRows: [string, CacheRow][];
+}
+
+/**
+ * Write every entry whose file changes (schema-checked, whole, version + 1 when its content
+ * changed), refresh kb's sections in entries a person edited, remove the entries no longer planned.
+ */
+export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], input: WriteInput): WriteResult {
+  const { wikiDir } = input;
+  const out: WriteResult = { written: [], protected: [], messages: [], concepts: { created: 0, updated: 0, deleted: 0 }, cacheRows: [] };
+  const record = (f: Final, hash: string) => {
+    if (!input.recordScan) return;
+    const st = statSync(join(wikiDir, f.path));
+    out.cacheRows.push([f.path, { mtimeMs: st.mtimeMs, size: st.size, fm: structuredClone(f.fm), bodyHash: hash }]);
+  };
+  for (const f of finals.values()) {
+    const old = f.old;
+    if (f.humanEdited) {
+      if (input.heldBack.has(f.id) || (old && old.path !== f.path)) {
+        out.protected.push(`wiki/${old?.path ?? f.path}`);
+        out.messages.push(
+          message(`wiki/${old?.path ?? f.path}`, 'human-edited', 'Unexpected edit by a person since kb wrote this entry, expected the text kb wrote; left as it is', {
+            severity: 'info',
+            note: "compile never overwrites a person's edits (it refreshes only its marked sections); `kb lint --heal` proposes an update on a branch",
+          }),
+        );
+      }
+      if (f.refreshed && old && writeEditedSections(wikiDir, old, f, input.validate)) {
+        record(f, bodyHash(f.body));
+        out.written.push(f);
+        input.onFile?.(`refresh wiki/${f.path} (backlinks; your text kept)`);
+      }
+      continue;
+    }
+    if (!f.rendered && !f.touched && old && old.path === f.path) continue;
+    const contentChanged = !old || ownText(old.body) !== ownText(f.body) || old.fm.title !== f.fm.title;
+    if (f.rendered || contentChanged) f.fm.version = contentChanged ? (old?.fm.version ?? 0) + 1 : Math.max(1, old?.fm.version ?? 1);
+    if (f.fm.version < 1) f.fm.version = 1;
+    if (old && old.path === f.path && sameFile(old, f)) continue;
+    if (contentChanged) f.fm.updated = Math.floor(Date.now() / 1000);
+    try {
+      writeEntry(wikiDir, f.path, f.fm, f.body, input.validate);
+    } catch (err) {
+      out.messages.push(message(`wiki/${f.path}`, 'schema', (err as Error).message, { severity: 'error' }));
+      continue;
+    }
+    if (old && old.path !== f.path) removeEntryFile(wikiDir, old.path);
+    record(f, f.fm.content_hash);
+    out.written.push(f);
+    if (f.kind === 'concept' && f.rendered) {
+      if (old) out.concepts.updated++;
+      else out.concepts.created++;
+    }
+    input.onFile?.(`write   wiki/${f.path}${old ? ` (v${f.fm.version})` : ' (new)'}`);
+  }
+  for (const e of deleted) {
+    if (e.humanEdited) continue;
+    removeEntryFile(wikiDir, e.path);
+    input.store.deleteEntry(e.fm.id);
+    if (e.fm.kind === 'concept') out.concepts.deleted++;
+    input.onFile?.(`remove  wiki/${e.path}`);
+  }
+  for (const e of deleted.filter((d) => d.humanEdited)) {
+    out.messages.push(
+      message(`wiki/${e.path}`, 'deleted-source', 'Unexpected entry for sources that are gone, expected it to be removed; kept because a person edited it', {
+        severity: 'warning',
+        note: 'delete it yourself or run `kb lint --heal`',
+      }),
+    );
+  }
+  return out;
+}
+
+/** The file would be written byte for byte as it is (`updated` aside). */
+function sameFile(old: LoadedEntry, f: Final): boolean {
+  if (bodyHash(old.body) !== bodyHash(f.body)) return false;
+  return JSON.stringify(stripVolatile(old.fm)) === JSON.stringify(stripVolatile({ ...f.fm, content_hash: bodyHash(f.body) }));
+}
+
+/**
+ * Write an edited entry's refreshed sections: the person's body byte for byte but for kb's marked
+ * sections, the frontmatter as they left it but for `backlinks`. False when that cannot be done
+ * safely (the entry is then left as it is; lint reports what is out of step).
+ */
+function writeEditedSections(wikiDir: string, old: LoadedEntry, f: Final, validate: Validate): boolean {
+  const text = old.text;
+  if (!text.endsWith(old.body)) return false;
+  const next = setFrontmatterKey(text.slice(0, text.length - old.body.length) + f.body, 'backlinks', f.fm.backlinks ?? []);
+  if (next === undefined || next === text) return false;
+  if (schemaErrors(validate, parseEntryFile(next).data).length) return false;
+  writeFileAtomic(join(wikiDir, f.path), next);
+  return true;
+}
+
+/** The body as the entry's content: without the Backlinks section. */
+export function ownText(body: string): string {
+  return withoutBacklinks(body).trim();
+}
+
+function stripVolatile(fm: EntryFrontmatter): Record<string, unknown> {
+  const { updated: _u, ...rest } = fm;
+  return rest;
+}
