@@ -10,8 +10,8 @@ import { sha256 } from '../util/hash.js';
  * document's hash. Any change to the wiki (compile, a saved answer, a reindexed edit) changes it.
  */
 export function wikiVersion(store: Store): string {
-  const entries = store.db.prepare(`SELECT id, content_hash, path FROM entries ORDER BY id`).all() as { id: string; content_hash: string; path: string }[];
-  const docs = store.db.prepare(`SELECT raw_path, hash FROM documents ORDER BY raw_path`).all() as { raw_path: string; hash: string }[];
+  const entries = store.entryHashes();
+  const docs = store.documentHashes();
   const h = sha256(
     entries.map((e) => `${e.id}\t${e.content_hash}\t${e.path}`).join('\n') + '\n--\n' + docs.map((d) => `${d.raw_path}\t${d.hash}`).join('\n'),
   );

@@ -297,7 +297,7 @@ async function compileIn(ctx: KbContext, wt: KbPaths, targets: Finding[], opts: 
   const db = wt.db;
   if (!existsSync(db)) {
     try {
-      ctx.store.db.prepare('VACUUM INTO ?').run(db);
+      ctx.store.copyTo(db);
     } catch {
       rmSync(db, { force: true });
     }

@@ -77,6 +77,7 @@ type Stmt = Database.Statement<unknown[], unknown>;
  * FTS5 indexes and sqlite-vec vectors. Everything here can be rebuilt from raw/ and wiki/.
  */
 export class Store {
+  /** Callers use the named queries below; ask/retrieve.ts still runs its own SQL until it moves here (issue 14). */
   readonly db: Database.Database;
   readonly dims: number;
   /** True when this open found vectors of another fingerprint and dropped them. */
@@ -131,6 +132,11 @@ export class Store {
     this.db.close();
   }
 
+  /** A consistent copy of the whole store in a new file (`VACUUM INTO`). */
+  copyTo(path: string): void {
+    this.db.prepare('VACUUM INTO ?').run(path);
+  }
+
   // ---- meta
 
   getMeta(key: string): string | undefined {
@@ -142,6 +148,16 @@ export class Store {
   }
 
   // ---- documents
+
+  /** Record which compiler a document was compiled by (`<name>!retry`: compile it again next time). */
+  setDocumentCompiler(rawPath: string, compiler: string): void {
+    this.stmt(`UPDATE documents SET compiler = ? WHERE raw_path = ?`).run(compiler, rawPath);
+  }
+
+  /** Every document's hash, by raw path (what the wiki was compiled from). */
+  documentHashes(): { raw_path: string; hash: string }[] {
+    return this.stmt(`SELECT raw_path, hash FROM documents ORDER BY raw_path`).all() as { raw_path: string; hash: string }[];
+  }
 
   getDocument(rawPath: string): DocumentRow | undefined {
     return this.stmt(`SELECT * FROM documents WHERE raw_path = ?`).get(rawPath) as DocumentRow | undefined;
@@ -194,6 +210,11 @@ export class Store {
 
   allEntries(): EntryRow[] {
     return (this.stmt(`SELECT * FROM entries ORDER BY kind, title`).all() as RawEntryRow[]).map(toEntry);
+  }
+
+  /** Every entry's id, content hash and path, by id (what the wiki holds now). */
+  entryHashes(): { id: string; content_hash: string; path: string }[] {
+    return this.stmt(`SELECT id, content_hash, path FROM entries ORDER BY id`).all() as { id: string; content_hash: string; path: string }[];
   }
 
   entryRowid(id: string): number | undefined {
@@ -253,10 +274,6 @@ export class Store {
     return (this.stmt(`SELECT src FROM links WHERE dst = ? ORDER BY src`).all(id) as { src: string }[]).map((r) => r.src);
   }
 
-  allLinks(): { src: string; dst: string }[] {
-    return this.stmt(`SELECT src, dst FROM links`).all() as { src: string; dst: string }[];
-  }
-
   // ---- chunks
 
   /** Replace the chunks of an entry (and the raw file they came from) with their vectors. */
@@ -276,11 +293,6 @@ export class Store {
     });
   }
 
-  /** Point the chunks of a raw file at another entry (a rename that kept the entry). */
-  moveChunks(fromRaw: string, toRaw: string, entryId: string): void {
-    this.stmt(`UPDATE chunks SET raw_path = ?, entry_id = ? WHERE raw_path = ?`).run(toRaw, entryId, fromRaw);
-  }
-
   private deleteChunksWhere(where: string, arg: string): void {
     const ids = this.stmt(`SELECT id FROM chunks WHERE ${where}`).all(arg) as { id: number }[];
     const dFts = this.stmt(`DELETE FROM chunks_fts WHERE rowid = ?`);
@@ -298,10 +310,6 @@ export class Store {
 
   deleteChunksOfEntry(entryId: string): void {
     this.deleteChunksWhere('entry_id = ?', entryId);
-  }
-
-  chunkById(id: number): ChunkRow | undefined {
-    return this.stmt(`SELECT * FROM chunks WHERE id = ?`).get(id) as ChunkRow | undefined;
   }
 
   chunksOfEntry(entryId: string): ChunkRow[] {

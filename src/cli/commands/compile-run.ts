@@ -124,8 +124,7 @@ export async function runCompile(flags: CompileFlags, rt: CliRuntime): Promise<n
     bar.stop();
     if (writer) {
       // An entry the model could not write for a transient reason is compiled again next time.
-      const mark = ctx.store.db.prepare(`UPDATE documents SET compiler = ? WHERE raw_path = ?`);
-      for (const p of writer.retryLater) mark.run(`${writer.name}!retry`, p);
+      for (const p of writer.retryLater) ctx.store.setDocumentCompiler(p, `${writer.name}!retry`);
     }
     const spent = client?.spent();
     const changed = report.new + report.updated + report.deleted + report.renamed + report.written;

@@ -48,8 +48,7 @@ export async function runWatch(flags: WatchFlags, rt: CliRuntime): Promise<numbe
       if (changed > 0) appendLog(ctx.paths.wiki, 'watch', summaryLine(r).replace(/ \([\d.]+ s\)$/, ''));
       if (writer?.retryLater) {
         // As `kb compile`: an entry the model could not write for a transient reason is compiled again next time.
-        const mark = ctx.store.db.prepare(`UPDATE documents SET compiler = ? WHERE raw_path = ?`);
-        for (const p of writer.retryLater) mark.run(`${writer.name}!retry`, p);
+        for (const p of writer.retryLater) ctx.store.setDocumentCompiler(p, `${writer.name}!retry`);
       }
     }
     if (flags.json) {

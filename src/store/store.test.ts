@@ -1,0 +1,175 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Chunk } from '../types.js';
+import { Store, VECTORS_STALE, type DocumentRow, type EntryRow } from './store.js';
+
+const DIMS = 4;
+const dbPath = () => join(mkdtempSync(join(tmpdir(), 'kb-store-')), 'embeddings.db');
+const open = (path: string, fingerprint = 'fp-a', dims = DIMS) => new Store(path, { fingerprint, dims });
+const vec = (...xs: number[]) => new Float32Array(xs);
+
+function doc(rawPath: string, over: Partial<DocumentRow> = {}): DocumentRow {
+  return {
+    raw_path: rawPath, hash: `h-${rawPath}`, type: 'markdown', title: rawPath, entry_id: `source/${rawPath}`, size: 1, mtime_ms: 0,
+    lang: 'en', status: 'ok', error: null, compiled_at: 1, compiler: 'offline', ...over,
+  };
+}
+
+function entry(id: string, over: Partial<EntryRow> = {}): EntryRow {
+  const title = id.split('/')[1] ?? id;
+  return { id, kind: id.split('/')[0] ?? 'concept', title, path: `x/${title}.md`, aliases: [], summary: `${title} summary`, source_ref: [], content_hash: `c-${id}`, human_edited: false, updated: 1, ...over };
+}
+
+function chunk(ord: number, text: string): Chunk {
+  return { ord, headings: ['H'], text, tokens: 3, line: ord + 1 };
+}
+
+describe('Store: named queries', () => {
+  it('documents: put, get, hashes, compiler mark, attachments, delete with their entities and chunks', () => {
+    const s = open(dbPath());
+    s.transaction(() => {
+      s.putDocument(doc('b.md'));
+      s.putDocument(doc('a.md'));
+      s.putDocument(doc('img/diagram.png', { type: 'attachment' }));
+      s.putEntities('a.md', [{ key: 'rag', surface: 'RAG', aliases: ['检索增强生成'], count: 2, snippets: ['RAG is…'] }]);
+      s.putChunks('source/a.md', 'a.md', [chunk(0, 'alpha text')], [vec(1, 0, 0, 0)]);
+    });
+    expect(s.getDocument('a.md')).toEqual(doc('a.md'));
+    expect(s.documentHashes()).toEqual([
+      { raw_path: 'a.md', hash: 'h-a.md' },
+      { raw_path: 'b.md', hash: 'h-b.md' },
+      { raw_path: 'img/diagram.png', hash: 'h-img/diagram.png' },
+    ]);
+    expect(s.attachmentPaths()).toEqual(['img/diagram.png']);
+    s.setDocumentCompiler('a.md', 'model:x!retry');
+    expect(s.getDocument('a.md')?.compiler).toBe('model:x!retry');
+    expect(s.allEntities()).toEqual([{ raw_path: 'a.md', key: 'rag', surface: 'RAG', aliases: ['检索增强生成'], count: 2, snippets: ['RAG is…'] }]);
+    expect(s.counts()).toMatchObject({ documents: 3, chunks: 1, vectors: 1 });
+
+    s.deleteDocument('a.md');
+    expect(s.getDocument('a.md')).toBeUndefined();
+    expect(s.allEntities()).toEqual([]);
+    expect(s.counts()).toMatchObject({ documents: 2, chunks: 0, vectors: 0 });
+    s.close();
+  });
+
+  it('entries: put with links and vector, hashes by id, backlinks, replace, delete with chunks', () => {
+    const s = open(dbPath());
+    s.putEntry(entry('concept/rag', { aliases: ['检索增强生成'] }), ['source/a', 'concept/rag'], vec(1, 0, 0, 0));
+    s.putEntry(entry('source/a'), ['concept/rag']);
+    expect(s.getEntry('concept/rag')).toEqual(entry('concept/rag', { aliases: ['检索增强生成'] }));
+    expect(s.linksFrom('concept/rag')).toEqual(['source/a']); // a link to itself is no link
+    expect(s.linksTo('concept/rag')).toEqual(['source/a']);
+    expect([...s.entryVector('concept/rag')!]).toEqual([1, 0, 0, 0]);
+    expect(s.entryVector('source/a')).toBeUndefined();
+    expect(s.entryHashes()).toEqual([
+      { id: 'concept/rag', content_hash: 'c-concept/rag', path: 'x/rag.md' },
+      { id: 'source/a', content_hash: 'c-source/a', path: 'x/a.md' },
+    ]);
+
+    s.putEntry(entry('concept/rag', { title: 'RAG', content_hash: 'c2' }), [], vec(0, 1, 0, 0));
+    expect(s.getEntry('concept/rag')).toMatchObject({ title: 'RAG', content_hash: 'c2' });
+    expect(s.linksFrom('concept/rag')).toEqual([]);
+    expect([...s.entryVector('concept/rag')!]).toEqual([0, 1, 0, 0]);
+    expect(s.counts().entries).toBe(2);
+
+    s.putChunks('concept/rag', null, [chunk(0, 'one'), chunk(1, 'two')], [vec(1, 0, 0, 0), vec(0, 0, 1, 0)]);
+    expect(s.chunksOfEntry('concept/rag').map((c) => [c.ord, c.heading, c.text])).toEqual([[0, 'H', 'one'], [1, 'H', 'two']]);
+    s.deleteEntry('concept/rag');
+    expect(s.getEntry('concept/rag')).toBeUndefined();
+    expect(s.chunksOfEntry('concept/rag')).toEqual([]);
+    expect(s.counts()).toMatchObject({ entries: 1, chunks: 0, vectors: 0 });
+    expect(s.entriesWithoutVectors().map((e) => e.id)).toEqual(['source/a']);
+    s.close();
+  });
+
+  it('a transaction that throws leaves nothing behind', () => {
+    const s = open(dbPath());
+    expect(() =>
+      s.transaction(() => {
+        s.putDocument(doc('a.md'));
+        s.putEntry(entry('source/a'), [], vec(1, 0, 0, 0));
+        throw new Error('crash in the middle of a document');
+      }),
+    ).toThrow('crash in the middle');
+    expect(s.getDocument('a.md')).toBeUndefined();
+    expect(s.getEntry('source/a')).toBeUndefined();
+    expect(s.counts()).toMatchObject({ documents: 0, entries: 0 });
+    s.close();
+  });
+
+  it('copyTo makes a store another process can open', () => {
+    const s = open(dbPath());
+    s.putEntry(entry('concept/rag'), [], vec(1, 0, 0, 0));
+    const copy = join(mkdtempSync(join(tmpdir(), 'kb-store-')), 'copy.db');
+    s.copyTo(copy);
+    s.close();
+    const c = open(copy);
+    expect(c.getEntry('concept/rag')?.title).toBe('rag');
+    expect([...c.entryVector('concept/rag')!]).toEqual([1, 0, 0, 0]);
+    c.close();
+  });
+});
+
+describe('Store: fingerprint', () => {
+  it('vectors made under another fingerprint are dropped, never mixed; rows and text stay', () => {
+    const path = dbPath();
+    const s = open(path, 'fp-a');
+    expect(s.vectorsReset).toBe(false);
+    s.putEntry(entry('concept/rag'), [], vec(1, 0, 0, 0));
+    s.putChunks('concept/rag', null, [chunk(0, 'one')], [vec(0, 1, 0, 0)]);
+    expect(s.vectorsMissing()).toBe(false);
+    s.close();
+
+    const same = open(path, 'fp-a');
+    expect(same.vectorsReset).toBe(false);
+    expect(same.vectorsMissing()).toBe(false);
+    same.close();
+
+    const other = open(path, 'fp-b', 8);
+    expect(other.vectorsReset).toBe(true);
+    expect(other.getMeta(VECTORS_STALE)).toBe('1');
+    expect(other.vectorsMissing()).toBe(true);
+    expect(other.getEntry('concept/rag')?.title).toBe('rag');
+    expect(other.entryVector('concept/rag')).toBeUndefined();
+    expect(other.entriesWithoutVectors().map((e) => e.id)).toEqual(['concept/rag']);
+    const missing = other.chunksWithoutVectors(10);
+    expect(missing.map((c) => c.text)).toEqual(['one']);
+
+    // Made again with the new embedder's dimensions.
+    other.putEntryVector('concept/rag', new Float32Array(8).fill(0.5));
+    other.putChunkVector(missing[0]!.id, new Float32Array(8).fill(0.25));
+    other.setMeta(VECTORS_STALE, '0');
+    expect(other.vectorsMissing()).toBe(false);
+    other.close();
+  });
+
+  it('a store of an older layout is started over (it is derived from raw/ and wiki/)', () => {
+    const path = dbPath();
+    const s = open(path);
+    s.putDocument(doc('a.md'));
+    s.setMeta('store_version', '0');
+    s.close();
+    const again = open(path);
+    expect(again.getDocument('a.md')).toBeUndefined();
+    expect(again.getMeta('store_version')).not.toBe('0');
+    again.close();
+  });
+});
+
+describe('Store: scan cache', () => {
+  it('keeps parsed frontmatter by path, size and mtime; a file written just now is not trusted by its mtime', () => {
+    const s = open(dbPath());
+    const cache = s.scanCache();
+    const fm = { id: 'concept/rag', kind: 'concept', title: 'RAG' } as never;
+    cache.put('concepts/Old.md', { mtimeMs: 1000, size: 10, fm, bodyHash: 'b' });
+    cache.put('concepts/New.md', { mtimeMs: Date.now(), size: 10, fm, bodyHash: 'b' });
+    const again = s.scanCache();
+    expect(again.get('concepts/Old.md')).toEqual({ mtimeMs: 1000, size: 10, fm, bodyHash: 'b' });
+    expect(again.get('concepts/New.md')?.mtimeMs).toBe(-1);
+    expect(again.get('concepts/Missing.md')).toBeUndefined();
+    s.close();
+  });
+});
