@@ -1,14 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { KbError } from '../diagnostics/errors.js';
-import { processIo, type Io } from './io.js';
+import { processIo } from './io.js';
+import type { CliRuntime } from './runtime.js';
 import { COMMANDS } from './commands/index.js';
 
-/** Shared by every command: where to print, the interrupt signal, and the exit code to return. */
-export interface CliRuntime {
-  io: Io;
-  signal: AbortSignal;
-  setExit(code: number): void;
-}
 
 /** The one exit point: parse, run, map typed errors to exit codes (0 ok, 1 failure, 2 usage, 130 interrupted). */
 export async function main(argv: string[]): Promise<number> {

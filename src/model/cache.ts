@@ -2,8 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { KbPaths } from '../kb/paths.js';
-import type { ModelResponse, ModelUsage } from './client.js';
-import { addUsage, zeroUsage } from './client.js';
+import { addUsage, zeroUsage, type ModelResponse, type ModelUsage } from './usage.js';
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS responses (

@@ -6,13 +6,9 @@ import { countTokens } from '../text/tokens.js';
 import { sha256 } from '../util/hash.js';
 import { ResponseCache } from './cache.js';
 import { costUsd, priceFor } from './price.js';
+import { addUsage, zeroUsage, type ModelResponse, type ModelUsage } from './usage.js';
 
-export interface ModelUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-}
+export { addUsage, zeroUsage, type ModelResponse, type ModelUsage } from './usage.js';
 
 export interface ModelRequest {
   /** What the call is for ('compile-source', 'concept', 'answer', …): kept with usage rows. */
@@ -32,15 +28,6 @@ export interface ModelRequest {
   cacheKey?: string;
   /** Whether a reply is worth keeping in the cache; one it is not is asked for again next time. */
   keep?: (res: { text: string; stopReason: string }) => boolean;
-}
-
-export interface ModelResponse {
-  text: string;
-  /** 'end_turn', 'max_tokens', 'stop_sequence', 'tool_use', … */
-  stopReason: string;
-  usage: ModelUsage;
-  /** True when the answer came from .kb/cache.db (no API call was made). */
-  cached: boolean;
 }
 
 export interface ModelClient {
@@ -73,19 +60,6 @@ export interface ModelClientOptions {
   timeoutMs?: number;
   /** Refuse (BudgetExceededError) any call whose worst-case cost would take the total past this. */
   maxCostUsd?: number;
-}
-
-export function zeroUsage(): ModelUsage {
-  return { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-}
-
-export function addUsage(a: ModelUsage, b: Partial<ModelUsage> | null | undefined): ModelUsage {
-  return {
-    input_tokens: a.input_tokens + (b?.input_tokens ?? 0),
-    output_tokens: a.output_tokens + (b?.output_tokens ?? 0),
-    cache_creation_input_tokens: a.cache_creation_input_tokens + (b?.cache_creation_input_tokens ?? 0),
-    cache_read_input_tokens: a.cache_read_input_tokens + (b?.cache_read_input_tokens ?? 0),
-  };
 }
 
 /** The cache key of a request: sha256 over every part that changes the answer. */

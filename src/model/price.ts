@@ -1,5 +1,5 @@
 import type { KbConfig } from '../config/defaults.js';
-import type { ModelUsage } from './client.js';
+import type { ModelUsage } from './usage.js';
 
 export interface ModelPrice {
   input: number;

@@ -4,7 +4,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { Stats } from 'node:fs';
 import type { KbContext } from '../kb/context.js';
 import { acquireLock } from '../kb/lock.js';
-import { compile, type CompileOptions } from '../compile/compile.js';
+import { compileKb, type CompileKbOptions } from '../compile/run.js';
 import type { CompileReport } from '../compile/types.js';
 import { compileIgnore } from '../ingest/index.js';
 import { KIND_FOLDER } from '../entry/names.js';
@@ -40,9 +40,8 @@ export interface WatchOptions {
   retryMs?: number;
   /** Compile once at start (catches up with changes made while not watching). */
   initialCompile?: boolean;
-  compile?: Omit<CompileOptions, 'signal'>;
-  /** Runs under the lock just before each compile (e.g. the model compiler's prefetch of sources). */
-  beforeCompile?: (signal: AbortSignal) => Promise<void>;
+  /** How each round compiles (the model writer, --verbose lines); every round logs as `watch`. */
+  compile?: Omit<CompileKbOptions, 'signal' | 'command'>;
   /** Poll instead of native events (network drives, some containers). */
   usePolling?: boolean;
 }
@@ -120,8 +119,7 @@ export async function watchKb(ctx: KbContext, opts: WatchOptions): Promise<void>
     let lock;
     try {
       lock = await acquireLock(lockPath, 'watch', { waitMs: opts.lockWaitMs ?? 10_000 });
-      await opts.beforeCompile?.(signal);
-      const report = await compile(ctx, { ...opts.compile, signal });
+      const { report } = await compileKb(ctx, { ...opts.compile, command: 'watch', signal });
       emit({ type: 'compiled', report });
     } catch (err) {
       if (signal.aborted) return;

@@ -6,8 +6,8 @@ import { answerProblems, answerTitle, saveAnswer } from '../../ask/save.js';
 import { marpBody, MARP_FRONTMATTER } from '../../ask/marp.js';
 import { createModelClient } from '../../model/client.js';
 import { paint } from '../io.js';
-import type { CliRuntime } from '../main.js';
-import type { AskFlags } from './ask.js';
+import type { CliRuntime } from '../runtime.js';
+import type { AskFlags } from '../flags.js';
 import { positiveInt, questionOf } from './ask-shared.js';
 
 export async function runAsk(words: string, flags: AskFlags, rt: CliRuntime): Promise<number> {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { CliRuntime } from '../main.js';
+import type { CliRuntime } from '../runtime.js';
+import type { AskFlags } from '../flags.js';
 
 export function defineAsk(program: Command, rt: CliRuntime): void {
   program
@@ -17,14 +18,4 @@ export function defineAsk(program: Command, rt: CliRuntime): void {
       const { runAsk } = await import('./ask-run.js');
       rt.setExit(await runAsk(question.join(' '), opts, rt));
     });
-}
-
-export interface AskFlags {
-  kb?: string;
-  budget?: string;
-  offline?: boolean;
-  save?: boolean;
-  format?: string;
-  cache?: boolean;
-  json?: boolean;
 }

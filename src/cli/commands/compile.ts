@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { CliRuntime } from '../main.js';
+import type { CliRuntime } from '../runtime.js';
+import type { CompileFlags } from '../flags.js';
 
 export function defineCompile(program: Command, rt: CliRuntime): void {
   program
@@ -18,16 +19,4 @@ export function defineCompile(program: Command, rt: CliRuntime): void {
       const { runCompile } = await import('./compile-run.js');
       rt.setExit(await runCompile(opts, rt));
     });
-}
-
-export interface CompileFlags {
-  kb?: string;
-  force?: boolean;
-  offline?: boolean;
-  estimate?: boolean;
-  maxCost?: string;
-  batch?: boolean;
-  strict?: boolean;
-  json?: boolean;
-  verbose?: boolean;
 }

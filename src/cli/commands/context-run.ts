@@ -2,8 +2,8 @@ import { closeKb, openKb } from '../../kb/context.js';
 import { findKbRoot } from '../../kb/paths.js';
 import { retrieve } from '../../ask/retrieve.js';
 import { packContext } from '../../ask/pack.js';
-import type { CliRuntime } from '../main.js';
-import type { ContextFlags } from './context.js';
+import type { CliRuntime } from '../runtime.js';
+import type { ContextFlags } from '../flags.js';
 import { positiveInt, questionOf } from './ask-shared.js';
 
 export async function runContext(words: string, flags: ContextFlags, rt: CliRuntime): Promise<number> {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { CliRuntime } from '../main.js';
+import type { CliRuntime } from '../runtime.js';
+import type { ContextFlags } from '../flags.js';
 
 export function defineContext(program: Command, rt: CliRuntime): void {
   program
@@ -13,10 +14,4 @@ export function defineContext(program: Command, rt: CliRuntime): void {
       const { runContext } = await import('./context-run.js');
       rt.setExit(await runContext(question.join(' '), opts, rt));
     });
-}
-
-export interface ContextFlags {
-  kb?: string;
-  budget?: string;
-  json?: boolean;
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliRuntime } from '../main.js';
+import type { CliRuntime } from '../runtime.js';
 import { defineCompile } from './compile.js';
 import { defineAsk } from './ask.js';
 import { defineSearch } from './search.js';

@@ -1,8 +1,8 @@
 import { isAbsolute, relative } from 'node:path';
 import { initKb } from '../../init/init.js';
 import { paint } from '../io.js';
-import type { CliRuntime } from '../main.js';
-import type { InitFlags } from './init.js';
+import type { CliRuntime } from '../runtime.js';
+import type { InitFlags } from '../flags.js';
 
 /** A folder as a person would type it from here: relative below the current folder, absolute elsewhere. */
 export function shownPath(abs: string): string {

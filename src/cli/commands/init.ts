@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { CliRuntime } from '../main.js';
+import type { CliRuntime } from '../runtime.js';
+import type { InitFlags } from '../flags.js';
 
 export function defineInit(program: Command, rt: CliRuntime): void {
   program
@@ -12,9 +13,4 @@ export function defineInit(program: Command, rt: CliRuntime): void {
       const { runInit } = await import('./init-run.js');
       rt.setExit(await runInit(dir, opts, rt));
     });
-}
-
-export interface InitFlags {
-  git?: boolean;
-  json?: boolean;
 }

@@ -1,16 +1,14 @@
 import { join, relative } from 'node:path';
 import { reviewHint, statusText } from '../../heal/changelog.js';
 import { formatStill } from '../../heal/describe.js';
-import { heal } from '../../heal/heal.js';
+import { healKb } from '../../heal/run.js';
 import type { HealReport } from '../../heal/types.js';
-import { closeKb, openKb, type KbContext } from '../../kb/context.js';
-import { ModelWriter } from '../../compile/model/writer.js';
+import { closeKb, openKb } from '../../kb/context.js';
 import { acquireLock } from '../../kb/lock.js';
 import { summaryLine } from '../../lint/format.js';
-import { createModelClient } from '../../model/client.js';
 import { paint } from '../io.js';
-import type { CliRuntime } from '../main.js';
-import { ruleList, type LintFlags } from './lint.js';
+import type { CliRuntime } from '../runtime.js';
+import { ruleList, type LintFlags } from '../flags.js';
 
 const LOCK_WAIT_MS = 30_000;
 
@@ -20,15 +18,12 @@ export async function runHeal(root: string, flags: LintFlags, rt: CliRuntime): P
   // compile and watch hold the lock for short turns: wait for one to finish rather than skip the night.
   const lock = await acquireLock(join(ctx.paths.state, 'lock'), 'lint --heal', { waitMs: LOCK_WAIT_MS });
   try {
-    const model = flags.offline ? undefined : createModelClient(ctx);
-    const report = await heal(ctx, {
+    const report = await healKb(ctx, {
+      offline: Boolean(flags.offline),
       dryRun: Boolean(flags.dryRun),
       rules: ruleList(flags),
       merge: Boolean(flags.merge),
       web: Boolean(flags.web),
-      model,
-      // New and stale sources are compiled on the branch the way `kb compile` would: with the model when there is one.
-      ...(model ? { writer: (wctx: KbContext) => new ModelWriter(wctx, model) } : {}),
       signal: rt.signal,
       ...(flags.json ? {} : { onStep: (l: string) => rt.io.err(paint(rt.io, 'dim', `heal ${l}`)) }),
     });

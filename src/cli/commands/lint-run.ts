@@ -1,18 +1,14 @@
-import { existsSync } from 'node:fs';
 import { UsageError } from '../../diagnostics/errors.js';
 import { loadConfig } from '../../config/load.js';
-import { createEmbedder } from '../../embed/index.js';
-import { closeKb, openKb, type KbContext } from '../../kb/context.js';
 import { findKbRoot, kbPaths } from '../../kb/paths.js';
 import { formatReport } from '../../lint/format.js';
-import { loadLintInput } from '../../lint/input.js';
-import { lint, lintExitCode } from '../../lint/lint.js';
+import { lintExitCode } from '../../lint/lint.js';
+import { lintKb } from '../../lint/run.js';
 import { ruleSeverity } from '../../lint/lint.js';
 import { RULES } from '../../lint/rules/index.js';
-import { createModelClient } from '../../model/client.js';
 import { paint, type Io } from '../io.js';
-import type { CliRuntime } from '../main.js';
-import { ruleList, type LintFlags } from './lint.js';
+import type { CliRuntime } from '../runtime.js';
+import { ruleList, type LintFlags } from '../flags.js';
 
 function painter(io: Io) {
   return (c: 'red' | 'yellow' | 'dim' | 'bold' | 'green' | 'cyan', t: string) => paint(io, c, t);
@@ -28,23 +24,10 @@ export async function runLint(flags: LintFlags, rt: CliRuntime): Promise<number>
     const { runHeal } = await import('./lint-heal-run.js');
     return runHeal(root, flags, rt);
   }
-  const paths = kbPaths(root);
-  // Lint reads; it opens the store only when there is one (never creates wiki/ or the database).
-  let ctx: KbContext | undefined;
-  if (existsSync(paths.db)) ctx = openKb(root);
-  try {
-    const config = ctx?.config ?? loadConfig(paths.config);
-    const env = ctx?.env ?? process.env;
-    const embedder = ctx?.embedder ?? createEmbedder(config.embedding, env);
-    const model = flags.offline ? undefined : createModelClient({ paths, config, env });
-    const input = loadLintInput(paths, config, { store: ctx?.store, embedder, model, network: Boolean(flags.network), signal: rt.signal });
-    const report = await lint(input, { rules: ruleList(flags) });
-    if (flags.json) rt.io.out(JSON.stringify(report, null, 2));
-    else for (const l of formatReport(report, painter(rt.io))) rt.io.out(l);
-    return lintExitCode(report.counts, Boolean(flags.frail));
-  } finally {
-    if (ctx) closeKb(ctx);
-  }
+  const report = await lintKb(root, { rules: ruleList(flags), offline: Boolean(flags.offline), network: Boolean(flags.network), signal: rt.signal });
+  if (flags.json) rt.io.out(JSON.stringify(report, null, 2));
+  else for (const l of formatReport(report, painter(rt.io))) rt.io.out(l);
+  return lintExitCode(report.counts, Boolean(flags.frail));
 }
 
 function listRules(flags: LintFlags, rt: CliRuntime): number {

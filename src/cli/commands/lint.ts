@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { CliRuntime } from '../main.js';
+import type { CliRuntime } from '../runtime.js';
+import type { LintFlags } from '../flags.js';
 
 export function defineLint(program: Command, rt: CliRuntime): void {
   program
@@ -24,23 +25,4 @@ export function defineLint(program: Command, rt: CliRuntime): void {
       const { runLint } = await import('./lint-run.js');
       rt.setExit(await runLint(opts, rt));
     });
-}
-
-export interface LintFlags {
-  kb?: string;
-  rule?: string[];
-  json?: boolean;
-  frail?: boolean;
-  network?: boolean;
-  offline?: boolean;
-  heal?: boolean;
-  merge?: boolean;
-  dryRun?: boolean;
-  web?: boolean;
-  listRules?: boolean;
-}
-
-/** `--rule a --rule b,c` → ['a', 'b', 'c']. */
-export function ruleList(flags: LintFlags): string[] {
-  return (flags.rule ?? []).flatMap((r) => r.split(',')).map((r) => r.trim()).filter(Boolean);
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { CliRuntime } from '../main.js';
+import type { CliRuntime } from '../runtime.js';
+import type { McpFlags } from '../flags.js';
 
 export function defineMcp(program: Command, rt: CliRuntime): void {
   program
@@ -11,9 +12,4 @@ export function defineMcp(program: Command, rt: CliRuntime): void {
       const { runMcp } = await import('./mcp-run.js');
       rt.setExit(await runMcp(opts, rt));
     });
-}
-
-export interface McpFlags {
-  kb?: string;
-  offline?: boolean;
 }

@@ -3,8 +3,8 @@ import { findKbRoot } from '../../kb/paths.js';
 import { retrieve } from '../../ask/retrieve.js';
 import { VECTORS_STALE } from '../../store/store.js';
 import { paint } from '../io.js';
-import type { CliRuntime } from '../main.js';
-import type { SearchFlags } from './search.js';
+import type { CliRuntime } from '../runtime.js';
+import type { SearchFlags } from '../flags.js';
 import { positiveInt, questionOf } from './ask-shared.js';
 
 export async function runSearch(words: string, flags: SearchFlags, rt: CliRuntime): Promise<number> {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { CliRuntime } from '../main.js';
+import type { CliRuntime } from '../runtime.js';
+import type { SearchFlags } from '../flags.js';
 
 export function defineSearch(program: Command, rt: CliRuntime): void {
   program
@@ -14,11 +15,4 @@ export function defineSearch(program: Command, rt: CliRuntime): void {
       const { runSearch } = await import('./search-run.js');
       rt.setExit(await runSearch(query.join(' '), opts, rt));
     });
-}
-
-export interface SearchFlags {
-  kb?: string;
-  limit?: string;
-  passages?: string;
-  json?: boolean;
 }

@@ -4,8 +4,8 @@ import { findKbRoot } from '../../kb/paths.js';
 import { formatUsd } from '../../model/price.js';
 import { computeStatus, type KbStatus } from '../../status/status.js';
 import { paint, type Io } from '../io.js';
-import type { CliRuntime } from '../main.js';
-import type { StatusFlags } from './status.js';
+import type { CliRuntime } from '../runtime.js';
+import type { StatusFlags } from '../flags.js';
 
 export async function runStatus(flags: StatusFlags, rt: CliRuntime): Promise<number> {
   const ctx = openKb(findKbRoot(flags.kb));

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { CliRuntime } from '../main.js';
+import type { CliRuntime } from '../runtime.js';
+import type { StatusFlags } from '../flags.js';
 
 export function defineStatus(program: Command, rt: CliRuntime): void {
   program
@@ -12,10 +13,4 @@ export function defineStatus(program: Command, rt: CliRuntime): void {
       const { runStatus } = await import('./status-run.js');
       rt.setExit(await runStatus(opts, rt));
     });
-}
-
-export interface StatusFlags {
-  kb?: string;
-  json?: boolean;
-  verbose?: boolean;
 }

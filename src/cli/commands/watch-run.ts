@@ -1,21 +1,14 @@
 import { shownPath } from './init-run.js';
-import { appendLog } from '../../emit/indexes.js';
 import { closeKb, openKb } from '../../kb/context.js';
 import { findKbRoot } from '../../kb/paths.js';
 import { UsageError } from '../../diagnostics/errors.js';
 import { watchKb, type WatchEvent } from '../../watch/watch.js';
 import { paint, printMessages } from '../io.js';
-import type { CliRuntime } from '../main.js';
-import { createModelClient } from '../../model/client.js';
+import type { CliRuntime } from '../runtime.js';
+import { createModelWriter } from '../../compile/model/index.js';
+import { summaryLine } from '../../compile/report.js';
 import { formatUsd } from '../../model/price.js';
-import type { CompileReport, EntryWriter } from '../../compile/types.js';
-import type { WatchFlags } from './watch.js';
-
-/** The same figures `kb compile` prints. */
-function summaryLine(r: CompileReport): string {
-  const c = r.concepts;
-  return `${r.new} new, ${r.updated} updated, ${r.unchanged} unchanged, ${r.deleted} deleted${r.renamed ? `, ${r.renamed} renamed` : ''}, ${r.skipped} skipped; concepts ${c.created} new, ${c.updated} updated, ${c.deleted} removed${r.protected.length ? `; ${r.protected.length} edited by you left alone` : ''} (${(r.elapsedMs / 1000).toFixed(1)} s)`;
-}
+import type { WatchFlags } from '../flags.js';
 
 const clock = () => new Date().toTimeString().slice(0, 8);
 
@@ -27,30 +20,13 @@ export async function runWatch(flags: WatchFlags, rt: CliRuntime): Promise<numbe
   const root = findKbRoot(flags.kb);
   const ctx = openKb(root);
   const { io } = rt;
-  // The model compiler when ANTHROPIC_API_KEY is set (as `kb compile`), loaded only then.
-  const client = flags.offline ? undefined : createModelClient(ctx);
-  let writer: (EntryWriter & { retryLater?: Iterable<string> }) | undefined;
-  let beforeCompile: ((signal: AbortSignal) => Promise<void>) | undefined;
-  if (client) {
-    const { ModelWriter } = await import('../../compile/model/writer.js');
-    const { prefetchSources } = await import('../../compile/model/batch.js');
-    const w = new ModelWriter(ctx, client);
-    writer = w;
-    beforeCompile = (signal) => prefetchSources(ctx, w, { signal });
-  }
+  // The model compiler when ANTHROPIC_API_KEY is set (as `kb compile`); one for the whole watch.
+  const writer = createModelWriter(ctx, { offline: Boolean(flags.offline) });
+  const client = writer?.client;
   const say = (line: string, color?: 'green' | 'yellow' | 'red' | 'dim') => io.out(`${paint(io, 'dim', clock())} ${color ? paint(io, color, line) : line}`);
   let initial = flags.initial !== false;
 
   const onEvent = (e: WatchEvent) => {
-    if (e.type === 'compiled') {
-      const r = e.report;
-      const changed = r.new + r.updated + r.deleted + r.renamed + r.written;
-      if (changed > 0) appendLog(ctx.paths.wiki, 'watch', summaryLine(r).replace(/ \([\d.]+ s\)$/, ''));
-      if (writer?.retryLater) {
-        // As `kb compile`: an entry the model could not write for a transient reason is compiled again next time.
-        for (const p of writer.retryLater) ctx.store.setDocumentCompiler(p, `${writer.name}!retry`);
-      }
-    }
     if (flags.json) {
       const { type, ...rest } = e;
       io.out(JSON.stringify({ type, at: new Date().toISOString(), ...rest }));
@@ -111,8 +87,7 @@ export async function runWatch(flags: WatchFlags, rt: CliRuntime): Promise<numbe
       lockWaitMs,
       initialCompile: flags.initial !== false,
       usePolling: Boolean(flags.poll),
-      compile: { ...(writer ? { writer } : {}), ...(flags.verbose ? { onFile: (l: string) => say(l, 'dim') } : {}) },
-      ...(beforeCompile ? { beforeCompile } : {}),
+      compile: { writer, ...(flags.verbose ? { onFile: (l: string) => say(l, 'dim') } : {}) },
     });
   } finally {
     closeKb(ctx);

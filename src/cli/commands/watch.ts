@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { CliRuntime } from '../main.js';
+import type { CliRuntime } from '../runtime.js';
+import type { WatchFlags } from '../flags.js';
 
 export function defineWatch(program: Command, rt: CliRuntime): void {
   program
@@ -17,15 +18,4 @@ export function defineWatch(program: Command, rt: CliRuntime): void {
       const { runWatch } = await import('./watch-run.js');
       rt.setExit(await runWatch(opts, rt));
     });
-}
-
-export interface WatchFlags {
-  kb?: string;
-  debounce?: string;
-  lockWait?: string;
-  initial?: boolean;
-  poll?: boolean;
-  offline?: boolean;
-  json?: boolean;
-  verbose?: boolean;
 }
