@@ -4,7 +4,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Chunk, EntryFrontmatter } from '../types.js';
 import type { ScanCache } from '../emit/wiki.js';
-import { chunkSearchText, searchText } from '../text/search.js';
+import { SEARCH_TERMS_VERSION, searchText } from '../text/search.js';
 import { STORE_VERSION, TABLES, vecTables } from './schema.js';
 
 export interface DocumentRow {
@@ -111,7 +111,26 @@ export class Store {
     }
     db.exec(vecTables(opts.dims));
     this.setMeta('fingerprint', opts.fingerprint);
+    if (this.getMeta('search_terms') !== SEARCH_TERMS_VERSION) this.transaction(() => this.rebuildSearchIndex());
     return reset;
+  }
+
+  /** Index every chunk and entry again with today's search terms (the text is all in the tables). */
+  private rebuildSearchIndex(): void {
+    this.db.exec(`DELETE FROM chunks_fts; DELETE FROM entries_fts;`);
+    const chunk = this.db.prepare(`INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)`);
+    const chunks = this.db.prepare(`SELECT id, heading, text FROM chunks WHERE id > ? ORDER BY id LIMIT 1000`);
+    for (let last = -1; ; ) {
+      const page = chunks.all(last) as { id: number; heading: string; text: string }[];
+      if (!page.length) break;
+      for (const c of page) chunk.run(BigInt(c.id), chunkFtsText(c.heading, c.text));
+      last = page[page.length - 1]!.id;
+    }
+    const entry = this.db.prepare(`INSERT INTO entries_fts (rowid, title, body) VALUES (?, ?, ?)`);
+    for (const e of this.db.prepare(`SELECT rowid, title, aliases, summary FROM entries`).all() as { rowid: number; title: string; aliases: string; summary: string }[]) {
+      entry.run(BigInt(e.rowid), searchText([e.title, ...(JSON.parse(e.aliases) as string[])].join(' ')), searchText(e.summary));
+    }
+    this.setMeta('search_terms', SEARCH_TERMS_VERSION);
   }
 
   private stmt(sql: string): Stmt {
@@ -265,7 +284,7 @@ export class Store {
       const heading = c.headings.join(' › ');
       const { lastInsertRowid } = ins.run(entryId, rawPath, c.ord, heading, c.text, c.tokens, c.line);
       const rowid = BigInt(lastInsertRowid);
-      fts.run(rowid, c.fts ?? chunkSearchText(c));
+      fts.run(rowid, c.fts ?? chunkFtsText(heading, c.text));
       const v = vectors[i];
       if (v) vec.run(rowid, v);
     });
@@ -363,6 +382,11 @@ export class Store {
       vectors: one(`SELECT count(*) n FROM vec_chunks`),
     };
   }
+}
+
+/** What the full-text index holds for a chunk: its heading path and its text (as chunkSearchText). */
+function chunkFtsText(heading: string, text: string): string {
+  return searchText(`${heading}\n${text}`);
 }
 
 type RawEntryRow = Omit<EntryRow, 'aliases' | 'source_ref' | 'human_edited'> & {
