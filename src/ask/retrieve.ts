@@ -39,6 +39,8 @@ export interface PassageHit {
 export interface Retrieval {
   query: string;
   terms: string[];
+  /** Weight of each term: its idf over the chunks (rare terms say more). */
+  weights: Record<string, number>;
   entries: EntryHit[];
   passages: PassageHit[];
   timings: { ftsMs: number; vectorMs: number; hopMs: number; totalMs: number };
@@ -150,19 +152,22 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'>, quest
   const terms = queryTerms([question, ...(opts.queries ?? [])]);
   const timings = { ftsMs: 0, vectorMs: 0, hopMs: 0, totalMs: 0 };
 
-  // --- Keyword lists.
+  // --- Keyword lists. Terms no chunk holds are left out, and so are terms most chunks hold
+  // (FTS5's BM25 gives those no weight; their long posting lists only cost time).
   const chunkBm25: Ranked[] = [];
   const entryBm25: Ranked[] = [];
+  const weights: Record<string, number> = {};
   if (terms.length) {
+    const { chunks: total, df } = store.termStats(terms);
+    for (const t of terms) weights[t] = idf(total, df.get(t) ?? 0);
+    const held = terms.filter((t) => (df.get(t) ?? 0) > 0);
+    const useful = held.filter((t) => (df.get(t) ?? 0) <= total / 2);
+    const matchTerms = useful.length ? useful : held;
+    if (matchTerms.length) {
+      store.searchChunks(matchExpression(matchTerms), tune.depth).forEach((r, i) => chunkBm25.push({ key: r.id, rank: i + 1 }));
+    }
     const expr = matchExpression(terms);
-    const c = store.db
-      .prepare(`SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?`)
-      .all(expr, tune.depth) as { id: number }[];
-    c.forEach((r, i) => chunkBm25.push({ key: r.id, rank: i + 1 }));
-    const e = store.db
-      .prepare(`SELECT rowid AS id FROM entries_fts WHERE entries_fts MATCH ? ORDER BY bm25(entries_fts, 3.0, 1.0) LIMIT ?`)
-      .all(tune.titlesOnly ? `{title} : (${expr})` : expr, tune.depth) as { id: number }[];
-    e.forEach((r, i) => entryBm25.push({ key: r.id, rank: i + 1 }));
+    store.searchEntries(tune.titlesOnly ? `{title} : (${expr})` : expr, tune.depth).forEach((id, i) => entryBm25.push({ key: id, rank: i + 1 }));
   }
   const t1 = performance.now();
   timings.ftsMs = t1 - t0;
@@ -173,13 +178,8 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'>, quest
   if (opts.vectors !== false && question.trim()) {
     const [v] = await ctx.embedder.embed([[question, ...(opts.queries ?? [])].join('\n')], opts.signal);
     if (v) {
-      const k = Math.min(4096, tune.depth);
-      const c = store.db.prepare(`SELECT rowid AS id FROM vec_chunks WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(v, k) as { id: number }[];
-      c.forEach((r, i) => chunkVec.push({ key: Number(r.id), rank: i + 1 }));
-      if (tune.entryVectors) {
-        const e = store.db.prepare(`SELECT rowid AS id FROM vec_entries WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(v, k) as { id: number }[];
-        e.forEach((r, i) => entryVec.push({ key: Number(r.id), rank: i + 1 }));
-      }
+      store.nearestChunks(v, tune.depth).forEach((id, i) => chunkVec.push({ key: id, rank: i + 1 }));
+      if (tune.entryVectors) store.nearestEntries(v, tune.depth).forEach((id, i) => entryVec.push({ key: id, rank: i + 1 }));
     }
   }
   const t2 = performance.now();
@@ -195,11 +195,7 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'>, quest
   );
   const chunks = new Map<number, ChunkRow>();
   const ids = [...chunkScore.keys()];
-  for (let i = 0; i < ids.length; i += 500) {
-    const part = ids.slice(i, i + 500);
-    const got = store.db.prepare(`SELECT * FROM chunks WHERE id IN (${part.map(() => '?').join(',')})`).all(...part) as ChunkRow[];
-    for (const c of got) chunks.set(c.id, c);
-  }
+  for (const c of store.chunksByIds(ids)) chunks.set(c.id, c);
   for (const id of ids) if (!chunks.has(id)) chunkScore.delete(id);
   const rowidCache = new Map<string, number | undefined>();
   const entryRowid = (id: string): number | undefined => {
@@ -385,7 +381,7 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'>, quest
       };
     });
   timings.totalMs = performance.now() - t0;
-  return { query: question, terms, entries, passages, timings };
+  return { query: question, terms, weights, entries, passages, timings };
 }
 
 function bestChunkIn(entryId: string, chunks: Map<number, ChunkRow>, score: Map<number, number>): ChunkRow | undefined {
@@ -421,6 +417,11 @@ function bestChunkOf(store: Store, entryId: string, terms: string[]): ChunkRow |
     }
   }
   return best;
+}
+
+/** BM25's idf, kept positive (a term most chunks hold still says a little). */
+export function idf(total: number, df: number): number {
+  return Math.log(1 + (total - df + 0.5) / (df + 0.5));
 }
 
 function round(x: number): number {

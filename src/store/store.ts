@@ -271,6 +271,58 @@ export class Store {
     return this.stmt(`SELECT src, dst FROM links`).all() as { src: string; dst: string }[];
   }
 
+  // ---- search
+
+  /** Chunks matching an FTS5 expression, best BM25 first. */
+  searchChunks(match: string, limit: number): { id: number; score: number }[] {
+    return this.stmt(`SELECT rowid AS id, -bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?`).all(match, limit) as {
+      id: number;
+      score: number;
+    }[];
+  }
+
+  /** Entry rowids matching an FTS5 expression (titles weigh 3 times the summaries), best first. */
+  searchEntries(match: string, limit: number): number[] {
+    return (this.stmt(`SELECT rowid AS id FROM entries_fts WHERE entries_fts MATCH ? ORDER BY bm25(entries_fts, 3.0, 1.0) LIMIT ?`).all(match, limit) as { id: number }[]).map((r) => r.id);
+  }
+
+  /** Chunk ids nearest to a vector, nearest first. */
+  nearestChunks(v: Float32Array, k: number): number[] {
+    return (this.stmt(`SELECT rowid AS id FROM vec_chunks WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(v, Math.min(4096, k)) as { id: number | bigint }[]).map((r) => Number(r.id));
+  }
+
+  /** Entry rowids nearest to a vector, nearest first. */
+  nearestEntries(v: Float32Array, k: number): number[] {
+    return (this.stmt(`SELECT rowid AS id FROM vec_entries WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(v, Math.min(4096, k)) as { id: number | bigint }[]).map((r) => Number(r.id));
+  }
+
+  chunksByIds(ids: number[]): ChunkRow[] {
+    const out: ChunkRow[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const part = ids.slice(i, i + 500);
+      out.push(...(this.db.prepare(`SELECT * FROM chunks WHERE id IN (${part.map(() => '?').join(',')})`).all(...part) as ChunkRow[]));
+    }
+    return out;
+  }
+
+  /**
+   * How many chunks hold each term (as the index spells it: Latin words stemmed by FTS5), and how
+   * many chunks there are: the weights of a question's terms.
+   */
+  termStats(terms: string[]): { chunks: number; df: Map<string, number> } {
+    const chunks = (this.stmt(`SELECT count(*) AS n FROM chunks`).get() as { n: number }).n;
+    const df = new Map<string, number>();
+    const vocab = this.stmt(`SELECT doc FROM chunks_vocab WHERE term = ?`);
+    const count = this.stmt(`SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?`);
+    for (const t of new Set(terms)) {
+      let n = (vocab.get(t) as { doc: number } | undefined)?.doc;
+      // A Latin word the index holds only stemmed: let FTS5 stem it.
+      if (n === undefined && /[a-z]/.test(t)) n = (count.get(`"${t.replace(/"/g, '""')}"`) as { n: number }).n;
+      df.set(t, n ?? 0);
+    }
+    return { chunks, df };
+  }
+
   // ---- chunks
 
   /** Replace the chunks of an entry (and the raw file they came from) with their vectors. */
