@@ -88,7 +88,8 @@ const norm = (s: string) => s.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
  * in reading order, each run of them followed by the entry it came from.
  */
 export function offlineAnswer(question: string, packed: PackedContext, maxSentences = 3): DraftAnswer {
-  const terms = new Set(queryTerms([question]));
+  // The question's terms, and its translations when retrieval searched with them.
+  const terms = new Set([...queryTerms([question]), ...Object.keys(packed.weights ?? {})]);
   if (terms.size === 0 || packed.entries.length === 0) return { text: NOTHING, citations: [], mode: 'offline' };
   const titles = new Set([norm(question), ...packed.entries.map((e) => norm(e.title))]);
   const cands: Candidate[] = [];

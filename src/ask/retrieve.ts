@@ -3,6 +3,7 @@ import type { ChunkRow, EntryRow, Store } from '../store/store.js';
 import { searchTerms } from '../text/search.js';
 import { EN_STOP } from '../compile/offline/stopwords.js';
 import { sentences } from '../text/segment.js';
+import { lexiconFor, translateQuestion, type TranslatedTerm } from './translate.js';
 
 /** Why a result is there: found by keywords, by meaning, or by following a link from a top entry. */
 export type Via = 'bm25' | 'vector' | 'hop';
@@ -59,6 +60,8 @@ export interface RetrieveOptions {
   vectors?: boolean;
   signal?: AbortSignal | undefined;
   tuning?: Partial<Tuning>;
+  /** Search with the question's translations when the wiki holds notes in the other language (default true). */
+  translate?: boolean;
 }
 
 /** The knobs of ranking, tuned on the benchmark sets (bench/retrieval.ts). */
@@ -93,6 +96,8 @@ export interface Tuning {
   conceptWeight: number;
   /** Kinds of entries the hop may reach (default all). */
   hopKinds?: string[];
+  /** Weight of the translated terms' BM25 against the question's own. */
+  translationWeight: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -112,7 +117,25 @@ export const DEFAULT_TUNING: Tuning = {
   entryVectors: false,
   bridgePassages: true,
   hopExamine: 60,
+  translationWeight: 0.7,
 };
+
+/**
+ * Translations of the question when the wiki holds notes in a language it is not asked in: Chinese
+ * to English when it has Han characters and there are English notes; English to Chinese when it
+ * has none and there are Chinese notes.
+ */
+function translations(ctx: Pick<KbContext, 'store'> & Partial<Pick<KbContext, 'paths'>>, question: string): TranslatedTerm[] {
+  if (!ctx.paths) return [];
+  const langs = ctx.store.languages();
+  const han = /\p{Script=Han}/u.test(question);
+  const want = {
+    toEnglish: han && (langs.has('en') || langs.has('mixed')),
+    toChinese: !han && /\p{L}/u.test(question) && (langs.has('zh') || langs.has('mixed')),
+  };
+  if (!want.toEnglish && !want.toChinese) return [];
+  return translateQuestion(question, lexiconFor(ctx.paths.state), ctx.store, want);
+}
 
 /** The query's search terms, deduplicated, English function words dropped (BM25 gives them ~0 anyway). */
 export function queryTerms(texts: string[]): string[] {
@@ -143,7 +166,7 @@ function rrf(lists: { items: Ranked[]; weight: number }[], k: number): Map<numbe
  * entry titles/summaries, fused by reciprocal rank; then one hop along links and backlinks from
  * the top entries, so that the second entry of a two-step question comes along.
  */
-export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'>, question: string, opts: RetrieveOptions = {}): Promise<Retrieval> {
+export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Partial<Pick<KbContext, 'paths'>>, question: string, opts: RetrieveOptions = {}): Promise<Retrieval> {
   const t0 = performance.now();
   const tune: Tuning = { ...DEFAULT_TUNING, ...opts.tuning };
   const { store } = ctx;
@@ -153,20 +176,37 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'>, quest
   const timings = { ftsMs: 0, vectorMs: 0, hopMs: 0, totalMs: 0 };
 
   // --- Keyword lists. Terms no chunk holds are left out, and so are terms most chunks hold
-  // (FTS5's BM25 gives those no weight; their long posting lists only cost time).
+  // (FTS5's BM25 gives those no weight; their long posting lists only cost time). A question in
+  // one language about notes in the other also searches with its translations (translate.ts),
+  // grouped by how sure each is: a group's BM25 scores count at its weight.
   const chunkBm25: Ranked[] = [];
   const entryBm25: Ranked[] = [];
   const weights: Record<string, number> = {};
-  if (terms.length) {
-    const { chunks: total, df } = store.termStats(terms);
-    for (const t of terms) weights[t] = idf(total, df.get(t) ?? 0);
+  const translated = opts.translate === false ? [] : translations(ctx, question);
+  if (terms.length || translated.length) {
+    const all = [...terms, ...translated.map((t) => t.match)];
+    const { chunks: total, df } = store.termStats(all);
     const held = terms.filter((t) => (df.get(t) ?? 0) > 0);
     const useful = held.filter((t) => (df.get(t) ?? 0) <= total / 2);
-    const matchTerms = useful.length ? useful : held;
-    if (matchTerms.length) {
-      store.searchChunks(matchExpression(matchTerms), tune.depth).forEach((r, i) => chunkBm25.push({ key: r.id, rank: i + 1 }));
+    const groups = new Map<number, string[]>();
+    const own = useful.length ? useful : held;
+    if (own.length) groups.set(1, own);
+    for (const t of terms) weights[t] = idf(total, df.get(t) ?? 0);
+    for (const t of translated) {
+      const n = df.get(t.match) ?? 0;
+      if (n === 0 || n > total / 2) continue;
+      const bucket = t.weight >= 0.75 ? 1 : t.weight >= 0.4 ? 0.5 : 0.25;
+      const w = tune.translationWeight * bucket;
+      (groups.get(w) ?? groups.set(w, []).get(w)!).push(t.match);
+      for (const part of t.parts) weights[part] = Math.max(weights[part] ?? 0, idf(total, n) * t.weight);
     }
-    const expr = matchExpression(terms);
+    const fused = new Map<number, number>();
+    for (const [w, g] of groups) for (const r of store.searchChunks(matchExpression(g), tune.depth)) fused.set(r.id, (fused.get(r.id) ?? 0) + w * r.score);
+    [...fused]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, tune.depth)
+      .forEach(([id], i) => chunkBm25.push({ key: id, rank: i + 1 }));
+    const expr = matchExpression(all);
     store.searchEntries(tune.titlesOnly ? `{title} : (${expr})` : expr, tune.depth).forEach((id, i) => entryBm25.push({ key: id, rank: i + 1 }));
   }
   const t1 = performance.now();
@@ -176,7 +216,7 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'>, quest
   const chunkVec: Ranked[] = [];
   const entryVec: Ranked[] = [];
   if (opts.vectors !== false && question.trim()) {
-    const [v] = await ctx.embedder.embed([[question, ...(opts.queries ?? [])].join('\n')], opts.signal);
+    const [v] = await ctx.embedder.embed([[question, ...(opts.queries ?? []), translated.map((t) => t.match.replace(/ /g, '')).join(' ')].join('\n')], opts.signal);
     if (v) {
       store.nearestChunks(v, tune.depth).forEach((id, i) => chunkVec.push({ key: id, rank: i + 1 }));
       if (tune.entryVectors) store.nearestEntries(v, tune.depth).forEach((id, i) => entryVec.push({ key: id, rank: i + 1 }));

@@ -316,11 +316,24 @@ export class Store {
     const count = this.stmt(`SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?`);
     for (const t of new Set(terms)) {
       let n = (vocab.get(t) as { doc: number } | undefined)?.doc;
-      // A Latin word the index holds only stemmed: let FTS5 stem it.
-      if (n === undefined && /[a-z]/.test(t)) n = (count.get(`"${t.replace(/"/g, '""')}"`) as { n: number }).n;
+      // A Latin word the index holds only stemmed, or a phrase: let FTS5 count it.
+      if (n === undefined && /[a-z]|\s/.test(t)) n = (count.get(`"${t.replace(/"/g, '""')}"`) as { n: number }).n;
       df.set(t, n ?? 0);
     }
     return { chunks, df };
+  }
+
+  /** The names of each entry and of each entity the compiler found (title or surface, then aliases). */
+  nameGroups(): string[][] {
+    const out: string[][] = [];
+    for (const r of this.stmt(`SELECT title, aliases FROM entries WHERE aliases != '[]'`).all() as { title: string; aliases: string }[]) out.push([r.title, ...(JSON.parse(r.aliases) as string[])]);
+    for (const r of this.stmt(`SELECT surface, aliases FROM doc_entities WHERE aliases != '[]'`).all() as { surface: string; aliases: string }[]) out.push([r.surface, ...(JSON.parse(r.aliases) as string[])]);
+    return out;
+  }
+
+  /** The languages of the documents compiled (`en`, `zh`, `mixed`). */
+  languages(): Set<string> {
+    return new Set((this.stmt(`SELECT DISTINCT lang FROM documents WHERE status = 'ok'`).all() as { lang: string }[]).map((r) => r.lang));
   }
 
   // ---- chunks
