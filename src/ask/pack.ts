@@ -110,6 +110,8 @@ interface Cut {
   scores: number[];
   /** The best sentence (-1 when no sentence holds a question term). */
   best: number;
+  /** The sentences of the paragraphs that hold the most of the question (see focusPassage). */
+  focus: Set<number>;
   /** Sentences chosen so far; undefined: none; 'all': the whole passage. */
   chosen: Set<number> | 'all' | undefined;
 }
@@ -121,7 +123,18 @@ function cutOf(hit: PassageHit, w: Map<string, number>): Cut {
   scores.forEach((sc, i) => {
     if (sc > 0 && (best < 0 || sc > scores[best]!)) best = i;
   });
-  return { hit, spans, scores, best, chosen: undefined };
+  // Paragraphs: sentences between blank lines; the focus is the paragraphs scoring at least half the best one.
+  const para: number[] = [];
+  let n = 0;
+  spans.forEach(([a], i) => {
+    if (i > 0 && /\n\s*\n/.test(hit.text.slice(spans[i - 1]![1], a))) n++;
+    para.push(n);
+  });
+  const paraScore = new Map<number, number>();
+  scores.forEach((sc, i) => paraScore.set(para[i]!, (paraScore.get(para[i]!) ?? 0) + sc));
+  const top = Math.max(0, ...paraScore.values());
+  const focus = new Set(spans.map((_, i) => i).filter((i) => top > 0 && (paraScore.get(para[i]!) ?? 0) >= top * 0.5));
+  return { hit, spans, scores, best, focus, chosen: undefined };
 }
 
 /** The text of a cut: the chosen sentences as written, with … where something was left out. */
@@ -264,10 +277,12 @@ export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passag
     if (c.best < 0) continue;
     attempt(c, c.spans.length < 2 ? 'all' : new Set([c.best]), firstLimit);
   }
-  // 2. Whole passages, or as much of their best as fits.
+  // 2. The paragraphs of each passage that matter (whole passages when that is all of them), or
+  // as much of their best as fits.
   for (const c of cuts) {
     if (c.chosen === 'all') continue;
-    if (attempt(c, 'all', budget)) continue;
+    const focus = c.focus.size && c.focus.size < c.spans.length ? new Set([...c.focus, ...(c.chosen === undefined ? [] : c.chosen)]) : 'all';
+    if (attempt(c, focus, budget)) continue;
     if (budget - used < minCut || c.best < 0) continue;
     const chosen = new Set(c.chosen === undefined ? [] : c.chosen);
     const order = c.scores.map((sc, i) => ({ sc, i })).filter((x) => x.sc > 0 && !chosen.has(x.i)).sort((a, b) => b.sc - a.sc || a.i - b.i);
@@ -278,6 +293,8 @@ export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passag
       if (attempt(c, next, budget)) chosen.add(i);
     }
   }
+  // Then whole passages, when there is room.
+  for (const c of cuts) if (c.chosen !== undefined && c.chosen !== 'all') attempt(c, 'all', budget);
   // 3. Summaries of the top entries, when there is room.
   for (const hit of r.entries.slice(0, opts.summaryEntries ?? 4)) {
     const summary = hit.summary.trim();

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
 
 /**
- * Folding for search: Traditional Chinese to Simplified (OpenCC's Taiwan phrases and characters,
- * from opencc-js) and NFKC (full-width letters and digits, compatibility ideographs), applied
- * the same way to what is indexed and to questions, so either script finds the other.
- * The OpenCC tables load on the first text that holds a Traditional character: a Simplified or
- * English text costs one pass over its characters.
+ * Folding for search: Traditional Chinese to Simplified (OpenCC's phrases and characters, from
+ * opencc-js) and NFKC (full-width letters and digits, compatibility ideographs),
+ * applied the same way to what is indexed and to questions, so either script finds the other.
+ * Spelling only, not vocabulary: OpenCC's Taiwan-to-Mainland word table would also turn the
+ * Mainland 向量 into 矢量. The conversion runs only on a text that holds a Traditional character.
  */
 type Converter = (s: string) => string;
 interface OpenCC {
@@ -28,15 +28,12 @@ function traditionalStarts(): Set<number> {
   if (!traditional) {
     const { Locale } = tables();
     traditional = new Set();
-    for (const group of [...Locale.from['twp']!, ...Locale.to['cn']!])
-      for (const dict of group)
-        for (const pair of dict.split('|')) {
-          const from = pair.slice(0, pair.indexOf(' '));
-          const to = pair.slice(pair.indexOf(' ') + 1);
-          const cp = from.codePointAt(0);
-          // An entry that maps a spelling to itself (or only differs later on) is not a sign of Traditional text.
-          if (cp !== undefined && from !== to && from.codePointAt(0) !== to.codePointAt(0)) traditional.add(cp);
-        }
+    // Characters only: a phrase table entry starts with a character that may be Simplified too.
+    for (const dict of [Locale.to['cn']![0]![1]!])
+      for (const pair of dict.split('|')) {
+        const [from, to] = pair.split(' ');
+        if (from && to && Array.from(from).length === 1 && from !== to) traditional.add(from.codePointAt(0)!);
+      }
   }
   return traditional;
 }
@@ -52,13 +49,13 @@ export function hasTraditional(text: string): boolean {
   return false;
 }
 
-/** Traditional → Simplified (Taiwan vocabulary → Mainland), NFKC; other text unchanged. */
+/** Traditional → Simplified, NFKC; other text unchanged. */
 export function foldText(text: string): string {
   if (NEEDS_NFKC.test(text)) text = text.normalize('NFKC');
   if (!hasTraditional(text)) return text;
   if (!convert) {
     const { ConverterFactory, Locale } = tables();
-    convert = ConverterFactory(Locale.from['twp'], Locale.to['cn']);
+    convert = ConverterFactory(Locale.to['cn']);
   }
   return convert(text);
 }
