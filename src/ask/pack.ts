@@ -41,6 +41,8 @@ export interface PackOptions {
   excerptPassages?: number;
   /** Entries whose summaries are added when there is room left (default 4). */
   summaryEntries?: number;
+  /** A passage first comes with its paragraphs that score at least this share of its best one (default 0: whole passages; measured, a weaker passage's best sentence is worth more than a stronger one's second paragraph). */
+  focusShare?: number;
   /** Smallest remainder (tokens) worth filling with part of a passage (default 40). */
   minCut?: number;
 }
@@ -116,7 +118,7 @@ interface Cut {
   chosen: Set<number> | 'all' | undefined;
 }
 
-function cutOf(hit: PassageHit, w: Map<string, number>): Cut {
+function cutOf(hit: PassageHit, w: Map<string, number>, focusShare: number): Cut {
   const spans = sentenceSpans(hit.text);
   const scores = spans.map(([a, b]) => termScore(hit.text.slice(a, b), w));
   let best = -1;
@@ -133,7 +135,7 @@ function cutOf(hit: PassageHit, w: Map<string, number>): Cut {
   const paraScore = new Map<number, number>();
   scores.forEach((sc, i) => paraScore.set(para[i]!, (paraScore.get(para[i]!) ?? 0) + sc));
   const top = Math.max(0, ...paraScore.values());
-  const focus = new Set(spans.map((_, i) => i).filter((i) => top > 0 && (paraScore.get(para[i]!) ?? 0) >= top * 0.5));
+  const focus = new Set(spans.map((_, i) => i).filter((i) => top > 0 && (paraScore.get(para[i]!) ?? 0) >= top * focusShare));
   return { hit, spans, scores, best, focus, chosen: undefined };
 }
 
@@ -163,7 +165,7 @@ function cutText(c: Cut): string {
  * `room` tokens (a passage too big for the budget left still gives what matters in it).
  */
 export function cutPassage(p: PassageHit, terms: string[], room: number, weights?: Record<string, number>): PassageHit | undefined {
-  const c = cutOf(p, weightMap(terms, weights));
+  const c = cutOf(p, weightMap(terms, weights), 0);
   const chosen = new Set<number>();
   let used = 0;
   const order = c.scores.map((sc, i) => ({ sc, i })).sort((a, b) => b.sc - a.sc || a.i - b.i);
@@ -268,7 +270,7 @@ export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passag
     const key = p.text.trim();
     if (!key || seen.has(key)) continue;
     seen.add(key);
-    cuts.push(cutOf(p, w));
+    cuts.push(cutOf(p, w, opts.focusShare ?? 0));
   }
 
   // 1. The best sentence of each top passage.

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Store } from '../store/store.js';
-import { Lexicon } from '../text/lexicon.js';
+import { baseForm, Lexicon } from '../text/lexicon.js';
 import { foldText } from '../text/fold.js';
 import { EN_STOP } from '../compile/offline/stopwords.js';
 
@@ -24,6 +24,8 @@ const HAN_RUN = /\p{Script=Han}+/gu;
 const LATIN_WORD = /(?:(?!\p{Script=Han})[\p{L}\p{M}\p{N}])+/gu;
 /** Single characters too common to translate on their own. */
 const ZH_STOPCHARS = new Set([...'的了是在和与也就都而及等着之其或并被把对于从向以为由则即又但很这那个我你他她它们吗呢吧啊么什哪谁几多少怎何有']);
+/** Question words: what they ask is not what the notes say. */
+const ZH_QUESTION = new Set('什么 什么样 多少 哪 哪里 哪儿 哪个 哪些 哪一 谁 怎么 怎样 怎么样 如何 为什么 为何 几 是否 是不是 吗 呢 何时 何地'.split(' '));
 
 const lexicons = new Map<string, Lexicon>();
 
@@ -61,13 +63,12 @@ function englishWords(text: string): string[] {
   return out;
 }
 
-function singular(w: string): string[] {
-  if (w.length > 4 && w.endsWith('ies')) return [w, `${w.slice(0, -3)}y`];
-  if (w.length > 3 && w.endsWith('es') && /(s|x|z|ch|sh)es$/.test(w)) return [w, w.slice(0, -2)];
-  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) return [w, w.slice(0, -1)];
-  if (w.length > 4 && w.endsWith('ed')) return [w, w.slice(0, -2), w.slice(0, -1)];
-  if (w.length > 5 && w.endsWith('ing')) return [w, w.slice(0, -3), `${w.slice(0, -3)}e`];
-  return [w];
+function verbForms(w: string): string[] {
+  if (w.includes(' ')) return [];
+  if (w.length > 4 && w.endsWith('ied')) return [`${w.slice(0, -3)}y`];
+  if (w.length > 4 && w.endsWith('ed')) return [w.slice(0, -2), w.slice(0, -1), ...(w[w.length - 3] === w[w.length - 4] ? [w.slice(0, -3)] : [])];
+  if (w.length > 5 && w.endsWith('ing')) return [w.slice(0, -3), `${w.slice(0, -3)}e`];
+  return [];
 }
 
 export interface NamePair {
@@ -112,7 +113,7 @@ export function translateQuestion(question: string, lex: Lexicon, store: Store, 
     for (const m of q.matchAll(HAN_RUN)) {
       for (const word of lex.words(m[0])) {
         const single = Array.from(word).length === 1;
-        if (single && ZH_STOPCHARS.has(word)) continue;
+        if ((single && ZH_STOPCHARS.has(word)) || ZH_QUESTION.has(word)) continue;
         for (const t of lex.english(word).slice(0, single ? 2 : 3)) {
           if (t.weight < 0.3) continue;
           add({ match: t.term, parts: [t.term], weight: t.weight * (single ? 0.5 : 1) });
@@ -123,15 +124,19 @@ export function translateQuestion(question: string, lex: Lexicon, store: Store, 
   if (want.toChinese) {
     const words = englishWords(q);
     const keys: { key: string; weight: number }[] = [];
-    for (let i = 0; i < words.length; i++) {
-      if (i + 1 < words.length) keys.push({ key: `${words[i]} ${words[i + 1]}`, weight: 1 });
-      for (const s of singular(words[i]!)) keys.push({ key: s, weight: 1 });
+    const base = words.map(baseForm);
+    for (let i = 0; i < base.length; i++) {
+      if (i + 1 < base.length) keys.push({ key: `${base[i]} ${base[i + 1]}`, weight: 1 });
+      keys.push({ key: base[i]!, weight: 1 });
     }
     const done = new Set<string>();
     for (const { key, weight } of keys) {
       if (done.has(key)) continue;
       done.add(key);
-      for (const t of lex.chinese(key).slice(0, 3)) if (t.weight >= 0.3) add(zhTerm(t.term, weight * t.weight));
+      // A verb as the dictionary writes it: founded → found, found(e); carrying → carry, carrye.
+      const forms = [key, ...verbForms(key)];
+      const found = forms.map((f) => lex.chinese(f)).find((l) => l.length) ?? [];
+      for (const t of found.slice(0, 3)) if (t.weight >= 0.3) add(zhTerm(t.term, weight * t.weight));
     }
   }
   return [...out.values()];

@@ -11,7 +11,7 @@ import { EN_STOP } from '../compile/offline/stopwords.js';
  * from the rare ones. Built once into a small SQLite file (the knowledge base's `.kb/`), then read
  * by point lookups, so a question costs a few index reads, not loading 120,000 entries.
  */
-export const LEXICON_VERSION = 'cedict-1';
+export const LEXICON_VERSION = 'cedict-3';
 
 /** English words that say nothing in a gloss. */
 const GLOSS_STOP = new Set([...EN_STOP, 'sb', 'sth', 'etc', 'one', 'oneself', 'someone', 'something', 'esp', 'lit', 'fig', 'abbr', 'pr', 'cl', 'also', 'used', 'e', 'g']);
@@ -26,6 +26,14 @@ function packageFile(pkg: string, entryRel: string, file: string): string {
 export interface Translation {
   term: string;
   weight: number;
+}
+
+/** An English word without a plural ending (tides → tide, causes → cause, cities → city), as keys are stored. */
+export function baseForm(w: string): string {
+  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
+  if (w.length > 4 && /(?:ss|x|z|ch|sh)es$/.test(w)) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) return w.slice(0, -1);
+  return w;
 }
 
 /** The content words of one English sense, lowercased ("to defend; to protect (against)" → defend, protect). */
@@ -62,13 +70,16 @@ function build(): Built {
       const w = 1 / (1 + 0.3 * i) / Math.sqrt(words.length);
       const to = zh.get(simp) ?? zh.set(simp, new Map()).get(simp)!;
       for (const word of words) to.set(word, Math.max(to.get(word) ?? 0, w));
-      // The reverse, for each word and for the whole sense when it is a short phrase ("super bowl").
+      // The reverse, for each word and for the whole sense when it is a short phrase ("super bowl"):
+      // a word that is the whole sense translates best, a word lost in a long gloss hardly at all;
+      // among equals, the word Chinese writers use more often.
       const f = Math.log(2 + (freq.get(simp) ?? 0));
-      const keys = words.length > 1 && words.length <= 3 ? [...words, words.join(' ')] : words;
-      for (const key of keys) {
-        const back = en.get(key) ?? en.set(key, new Map()).get(key)!;
-        const exact = key.includes(' ') || words.length === 1 ? 1 : 0.5;
-        back.set(simp, Math.max(back.get(simp) ?? 0, exact * f / (1 + 0.2 * i)));
+      const base = words.map(baseForm);
+      const part = base.length === 1 ? 1 : 0.5;
+      const keys = base.length > 1 && base.length <= 3 ? [...base.map((k) => ({ k, exact: part })), { k: base.join(' '), exact: 1 }] : base.map((k) => ({ k, exact: part }));
+      for (const { k, exact } of keys) {
+        const back = en.get(k) ?? en.set(k, new Map()).get(k)!;
+        back.set(simp, Math.max(back.get(simp) ?? 0, (exact * f) / (1 + 0.2 * i)));
       }
     });
   }
