@@ -37,6 +37,8 @@ export interface PackOptions {
   weights?: Record<string, number>;
   /** Share of the budget the first pass (the best sentence of each passage) may fill (default 0.6). */
   excerptShare?: number;
+  /** Sentences on each side of the best one that come along in the first pass (default 0). */
+  excerptContext?: number;
   /** Passages the first pass looks at (default 12). */
   excerptPassages?: number;
   /** Entries whose summaries are added when there is room left (default 4). */
@@ -277,7 +279,9 @@ export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passag
   const firstLimit = budget * (opts.excerptShare ?? 0.6);
   for (const c of cuts.slice(0, opts.excerptPassages ?? 12)) {
     if (c.best < 0) continue;
-    attempt(c, c.spans.length < 2 ? 'all' : new Set([c.best]), firstLimit);
+    const k = opts.excerptContext ?? 0;
+    const around = c.spans.map((_, i) => i).filter((i) => Math.abs(i - c.best) <= k);
+    attempt(c, around.length >= c.spans.length ? 'all' : new Set(around), firstLimit);
   }
   // 2. The paragraphs of each passage that matter (whole passages when that is all of them), or
   // as much of their best as fits.
