@@ -98,6 +98,8 @@ export interface Tuning {
   hopKinds?: string[];
   /** Weight of the translated terms' BM25 against the question's own. */
   translationWeight: number;
+  /** Weight of single Han characters' BM25 against words and character pairs. */
+  charWeight: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -118,6 +120,7 @@ export const DEFAULT_TUNING: Tuning = {
   bridgePassages: true,
   hopExamine: 60,
   translationWeight: 0.7,
+  charWeight: 1,
 };
 
 /**
@@ -190,7 +193,13 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Part
     const useful = held.filter((t) => (df.get(t) ?? 0) <= total / 2);
     const groups = new Map<number, string[]>();
     const own = useful.length ? useful : held;
-    if (own.length) groups.set(1, own);
+    // Single Han characters may weigh otherwise than words and character pairs.
+    const single = (t: string) => t.length === 1 && /\p{Script=Han}/u.test(t);
+    for (const [w, g] of [
+      [1, own.filter((t) => !single(t))],
+      [tune.charWeight, own.filter(single)],
+    ] as const)
+      if (g.length) (groups.get(w) ?? groups.set(w, []).get(w)!).push(...g);
     for (const t of terms) weights[t] = idf(total, df.get(t) ?? 0);
     for (const t of translated) {
       const n = df.get(t.match) ?? 0;
