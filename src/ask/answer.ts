@@ -114,6 +114,12 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
     weight = (t) => Math.log(1 + cands.length / (df.get(t) ?? 1));
   }
   const wantsNumber = WANTS_NUMBER.test(question);
+  // Sentences in the question's language first: the asker reads it, and a mixed wiki says most things twice.
+  const asksInChinese = /\p{Script=Han}/u.test(question);
+  const otherLanguage = (s: string) => {
+    const han = (s.match(/\p{Script=Han}/gu) ?? []).length;
+    return asksInChinese ? han === 0 : han * 3 > (s.match(/[a-z]/gi) ?? []).length;
+  };
   const scored = cands
     .map((c, order) => {
       let score = 0;
@@ -125,6 +131,7 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
       // A sentence that only says the question again holds no answer.
       if (novel < 2) score *= 0.3;
       if (wantsNumber && HAS_NUMBER.test(c.text)) score *= 1.15;
+      if (otherLanguage(c.text)) score *= 0.8;
       return { c, order, score: score * (1 - 0.02 * Math.min(c.at[0], 10)) };
     })
     .filter((x) => x.score > 0)

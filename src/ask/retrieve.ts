@@ -128,16 +128,18 @@ export const DEFAULT_TUNING: Tuning = {
  * to English when it has Han characters and there are English notes; English to Chinese when it
  * has none and there are Chinese notes.
  */
-function translations(ctx: Pick<KbContext, 'store'> & Partial<Pick<KbContext, 'paths'>>, question: string): TranslatedTerm[] {
-  if (!ctx.paths) return [];
+function translations(ctx: Pick<KbContext, 'store'> & Partial<Pick<KbContext, 'paths'>>, question: string): { terms: TranslatedTerm[]; ownLanguage: boolean } {
+  if (!ctx.paths) return { terms: [], ownLanguage: true };
   const langs = ctx.store.languages();
   const han = /\p{Script=Han}/u.test(question);
   const want = {
     toEnglish: han && (langs.has('en') || langs.has('mixed')),
     toChinese: !han && /\p{L}/u.test(question) && (langs.has('zh') || langs.has('mixed')),
   };
-  if (!want.toEnglish && !want.toChinese) return [];
-  return translateQuestion(question, lexiconFor(ctx.paths.state), ctx.store, want);
+  // Notes in the question's own language also there: they come first, translations next.
+  const ownLanguage = langs.has('mixed') || (han ? langs.has('zh') : langs.has('en'));
+  if (!want.toEnglish && !want.toChinese) return { terms: [], ownLanguage };
+  return { terms: translateQuestion(question, lexiconFor(ctx.paths.state), ctx.store, want), ownLanguage };
 }
 
 /** The query's search terms, deduplicated, English function words dropped (BM25 gives them ~0 anyway). */
@@ -185,7 +187,7 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Part
   const chunkBm25: Ranked[] = [];
   const entryBm25: Ranked[] = [];
   const weights: Record<string, number> = {};
-  const translated = opts.translate === false ? [] : translations(ctx, question);
+  const { terms: translated, ownLanguage } = opts.translate === false ? { terms: [], ownLanguage: true } : translations(ctx, question);
   if (terms.length || translated.length) {
     const all = [...terms, ...translated.map((t) => t.match)];
     const { chunks: total, df } = store.termStats(all);
@@ -205,7 +207,7 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Part
       const n = df.get(t.match) ?? 0;
       if (n === 0 || n > total / 2) continue;
       const bucket = t.weight >= 0.75 ? 1 : t.weight >= 0.4 ? 0.5 : 0.25;
-      const w = tune.translationWeight * bucket;
+      const w = tune.translationWeight * bucket * (ownLanguage ? 0.5 : 1);
       (groups.get(w) ?? groups.set(w, []).get(w)!).push(t.match);
       for (const part of t.parts) weights[part] = Math.max(weights[part] ?? 0, idf(total, n) * t.weight);
     }
