@@ -32,47 +32,131 @@ function cite(e: PackedEntry): string {
   return linkMarkup(e.file, e.title);
 }
 
+/** A sentence the offline answer may quote. */
+interface Candidate {
+  text: string;
+  entry: PackedEntry;
+  /** Entry order, passage order and position: reading order. */
+  at: [number, number, number];
+  terms: Set<string>;
+}
+
+/** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
+const SCAFFOLD = /^(?:(?:sources?|backlinks?|references?|see also|related|links?|key points|definitions|来源|参考|参考资料|参考文献|相关|链接|另见|反向链接)\s*[:：]?\s*$|<!--|\|?\s*:?-{3,})/i;
+
 /**
- * The offline answer: the sentences of the packed context that share the most with the question
- * (weighted by how rare each term is in the context), each followed by the entry it came from.
+ * The statements of a passage or summary, line by line: headings, fenced and indented code,
+ * table rows, lists of links and "Sources"/"Backlinks" lines are skipped; list markers and
+ * excerpt marks (…) are dropped; wikilinks read as their text.
+ */
+export function statements(text: string): string[] {
+  const out: string[] = [];
+  let fence = false;
+  for (const raw of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(raw)) {
+      fence = !fence;
+      continue;
+    }
+    if (fence || /^( {4}|\t)/.test(raw)) continue;
+    let line = raw.trim();
+    if (!line || /^#{1,6}(\s|$)/.test(line) || /^\|/.test(line) || SCAFFOLD.test(line)) continue;
+    line = line.replace(/^(?:[-*+]|\d{1,3}[.)])\s+(\[[ xX]\]\s+)?/, '').replace(/^>\s*/, '');
+    // A line that is only links (a list of sources or backlinks) says nothing itself.
+    if (/^(\s*\[\[[^\]]*\]\][\s,;、，]*)+$/.test(line)) continue;
+    line = line.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/^…\s*|\s*…$/g, '');
+    for (const part of line.split(/\s+…\s+/)) for (const s of sentences(part)) out.push(s);
+  }
+  return out;
+}
+
+/** The question asks for a number, an amount or a date. */
+const WANTS_NUMBER = /多少|几|哪一?年|何年|何时|什么时候|年份|日期|百分之|比例|how (many|much|long|old|far|large|big|tall)|what (year|percentage|date)|when\b/i;
+const HAS_NUMBER = /[0-9０-９]|[一二三四五六七八九十百千万亿两]+(?:年|月|日|个|次|人|名|位|种|座|公里|米|倍|%|％)/;
+
+function looksLikeCode(s: string): boolean {
+  const symbols = (s.match(/[{}();=<>$\\[\]`|&]/g) ?? []).length;
+  return symbols >= 4 && symbols / s.length > 0.08;
+}
+
+const norm = (s: string) => s.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
+
+/**
+ * The offline answer: the sentences of the packed context that hold the most of the question
+ * (its terms weighted by how rare they are in the wiki), with a nudge for a number when the
+ * question asks for one and for the higher-ranked entries, never a heading, a title (an entry's,
+ * a saved answer's, or the question itself), code, or a list of links. The chosen sentences come
+ * in reading order, each run of them followed by the entry it came from.
  */
 export function offlineAnswer(question: string, packed: PackedContext, maxSentences = 3): DraftAnswer {
-  const terms = new Set(queryTerms([question]));
+  // The question's terms, and its translations when retrieval searched with them.
+  const terms = new Set([...queryTerms([question]), ...Object.keys(packed.weights ?? {})]);
   if (terms.size === 0 || packed.entries.length === 0) return { text: NOTHING, citations: [], mode: 'offline' };
-  const cands: { s: string; e: PackedEntry; terms: Set<string>; order: number }[] = [];
+  const titles = new Set([norm(question), ...packed.entries.map((e) => norm(e.title))]);
+  const cands: Candidate[] = [];
   packed.entries.forEach((e, rank) => {
     const texts = [e.summary, ...e.passages.map((p) => p.text)];
-    for (const t of texts)
-      for (const s of sentences(t)) {
-        const clean = s.replace(/^#{1,6}\s+/, '').replace(/^[-*+]\s+/, '').trim();
-        if (Array.from(clean).length < 8) continue;
-        cands.push({ s: clean, e, terms: new Set(searchTerms(clean)), order: rank });
-      }
+    texts.forEach((t, ti) =>
+      statements(t).forEach((s, si) => {
+        const key = norm(s);
+        if (Array.from(key).length < 6 || titles.has(key) || looksLikeCode(s)) return;
+        cands.push({ text: s, entry: e, at: [rank, ti, si], terms: new Set(searchTerms(s)) });
+      }),
+    );
   });
-  const df = new Map<string, number>();
-  for (const c of cands) for (const t of c.terms) if (terms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+  // Weights: the wiki's idf when the context carries it, else how rare a term is among the candidates.
+  let weight: (t: string) => number;
+  if (packed.weights) {
+    const w = packed.weights;
+    weight = (t) => w[t] ?? 0;
+  } else {
+    const df = new Map<string, number>();
+    for (const c of cands) for (const t of c.terms) if (terms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+    weight = (t) => Math.log(1 + cands.length / (df.get(t) ?? 1));
+  }
+  const wantsNumber = WANTS_NUMBER.test(question);
+  // Sentences in the question's language first: the asker reads it, and a mixed wiki says most things twice.
+  const asksInChinese = /\p{Script=Han}/u.test(question);
+  const otherLanguage = (s: string) => {
+    const han = (s.match(/\p{Script=Han}/gu) ?? []).length;
+    return asksInChinese ? han === 0 : han * 3 > (s.match(/[a-z]/gi) ?? []).length;
+  };
   const scored = cands
-    .map((c) => {
+    .map((c, order) => {
       let score = 0;
-      for (const t of terms) if (c.terms.has(t)) score += Math.log(1 + cands.length / (df.get(t) ?? 1));
-      // Prefer sentences of the top entries and of moderate length.
-      score = score / Math.sqrt(Math.max(8, c.terms.size) / 8) - c.order * 0.05;
-      return { ...c, score };
+      let novel = 0;
+      for (const t of c.terms) {
+        if (terms.has(t)) score += weight(t);
+        else novel++;
+      }
+      // A sentence that only says the question again holds no answer.
+      if (novel < 2) score *= 0.3;
+      if (wantsNumber && HAS_NUMBER.test(c.text)) score *= 1.15;
+      if (otherLanguage(c.text)) score *= 0.8;
+      return { c, order, score: score * (1 - 0.02 * Math.min(c.at[0], 10)) };
     })
-    .filter((c) => c.score > 0)
-    .sort((a, b) => b.score - a.score);
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score || a.order - b.order);
   const picked: typeof scored = [];
-  const seen = new Set<string>();
-  for (const c of scored) {
-    if (seen.has(c.s)) continue;
-    seen.add(c.s);
-    picked.push(c);
+  const seen: string[] = [];
+  for (const x of scored) {
+    const key = norm(x.c.text);
+    // The same sentence twice (overlapping chunks, a summary quoting its source) counts once.
+    if (seen.some((k) => k.includes(key) || key.includes(k))) continue;
+    seen.push(key);
+    picked.push(x);
     if (picked.length >= maxSentences) break;
   }
   if (!picked.length) return { text: NOTHING, citations: [], mode: 'offline' };
-  const text = picked.map((c) => `${c.s.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2')} ${cite(c.e)}`).join('\n\n');
-  const citations = uniqueCitations(picked.map((c) => c.e));
-  return { text, citations, mode: 'offline' };
+  picked.sort((a, b) => a.c.at[0] - b.c.at[0] || a.c.at[1] - b.c.at[1] || a.c.at[2] - b.c.at[2]);
+  const paragraphs: string[] = [];
+  for (let i = 0; i < picked.length; ) {
+    const e = picked[i]!.c.entry;
+    const run: string[] = [];
+    for (; i < picked.length && picked[i]!.c.entry === e; i++) run.push(picked[i]!.c.text);
+    const joined = run.reduce((acc, s) => (acc ? `${acc}${/[\u3000-\u303f\uff00-\uffef\p{Script=Han}]$/u.test(acc) ? '' : ' '}${s}` : s), '');
+    paragraphs.push(`${joined} ${cite(e)}`);
+  }
+  return { text: paragraphs.join('\n\n'), citations: uniqueCitations(picked.map((x) => x.c.entry)), mode: 'offline' };
 }
 
 function uniqueCitations(entries: PackedEntry[]): Citation[] {

@@ -1,7 +1,7 @@
 import type { Store } from '../store/store.js';
 import { countTokens } from '../text/tokens.js';
 import type { EntryHit, PassageHit, Retrieval } from './retrieve.js';
-import { sentences } from '../text/segment.js';
+import { sentenceSpans } from '../text/segment.js';
 import { searchTerms } from '../text/search.js';
 import { fileBaseName } from '../entry/names.js';
 
@@ -24,26 +24,30 @@ export interface PackedContext {
   tokens: number;
   budget: number;
   entries: PackedEntry[];
+  /** Weight of each search term of the question (its idf in the wiki), when retrieval gave them. */
+  weights?: Record<string, number>;
 }
 
 export interface PackOptions {
   budget: number;
-  /** Share of the budget the summaries of the top entries may take before passages (default 0.1). */
-  summaryShare?: number;
-  /** Entries whose summaries go in first (default 4). */
-  summaryEntries?: number;
-  /** Backlinks listed per entry (default 5). */
+  /** Backlinks listed per entry (default: 1 per 1,000 tokens of budget, 1 to 5). */
   maxBacklinks?: number;
-  /** Search terms of the question: a passage too big for what is left is cut to its sentences that share the most with them. */
+  /** Search terms of the question: they pick the sentences of a passage that matter. */
   terms?: string[];
-  /** Smallest remainder (tokens) worth filling with a cut passage (default 40). */
+  /** Weight of each term (its idf in the store); terms missing here weigh 1. */
+  weights?: Record<string, number>;
+  /** Share of the budget the first pass (the best sentence of each passage) may fill (default 0.6). */
+  excerptShare?: number;
+  /** Sentences on each side of the best one that come along in the first pass (default 0). */
+  excerptContext?: number;
+  /** Passages the first pass looks at (default 12). */
+  excerptPassages?: number;
+  /** Entries whose summaries are added when there is room left (default 4). */
+  summaryEntries?: number;
+  /** A passage first comes with its paragraphs that score at least this share of its best one (default 0: whole passages; measured, a weaker passage's best sentence is worth more than a stronger one's second paragraph). */
+  focusShare?: number;
+  /** Smallest remainder (tokens) worth filling with part of a passage (default 40). */
   minCut?: number;
-  /**
-   * Keep only the paragraphs of a passage that share at least this share of the best paragraph's
-   * question terms (default 0.5; 0 keeps whole passages). Chunks hold several paragraphs; the one that matters
-   * should not crowd out the next passage.
-   */
-  focus?: number;
 }
 
 export function escapeXml(s: string): string {
@@ -75,12 +79,23 @@ function summaryRedundant(e: PackedEntry): boolean {
   return e.passages.some((p) => p.text.replace(/\s+/g, ' ').includes(s));
 }
 
-/** The paragraphs of a passage that share the most terms with the question (see PackOptions.focus). */
-export function focusPassage(p: PassageHit, terms: string[], share: number): PassageHit {
+/** How much a piece of text holds of the question: the summed weights of the question's terms in it. */
+export function termScore(text: string, weights: Map<string, number>): number {
+  let score = 0;
+  for (const t of new Set(searchTerms(text))) score += weights.get(t) ?? 0;
+  return score;
+}
+
+function weightMap(terms: string[], weights: Record<string, number> | undefined): Map<string, number> {
+  return new Map(terms.map((t) => [t, weights?.[t] ?? 1]));
+}
+
+/** The paragraphs of a passage that share the most terms with the question (`share` of the best one's score). */
+export function focusPassage(p: PassageHit, terms: string[], share: number, weights?: Record<string, number>): PassageHit {
   const paras = p.text.split(/\n\s*\n/).filter((x) => x.trim());
   if (paras.length < 2) return p;
-  const want = new Set(terms);
-  const scores = paras.map((x) => new Set(searchTerms(x).filter((t) => want.has(t))).size);
+  const w = weightMap(terms, weights);
+  const scores = paras.map((x) => termScore(x, w));
   const best = Math.max(...scores);
   if (best === 0) return p;
   const kept = paras.filter((_, i) => scores[i]! >= best * share);
@@ -89,48 +104,108 @@ export function focusPassage(p: PassageHit, terms: string[], share: number): Pas
   return { ...p, text, tokens: countTokens(text) };
 }
 
+/** A passage cut into sentences, each with its score against the question. */
+interface Cut {
+  hit: PassageHit;
+  spans: [number, number][];
+  scores: number[];
+  /** The best sentence (-1 when no sentence holds a question term). */
+  best: number;
+  /** The sentences of the paragraphs that hold the most of the question (see focusPassage). */
+  focus: Set<number>;
+  /** Sentences chosen so far; undefined: none; 'all': the whole passage. */
+  chosen: Set<number> | 'all' | undefined;
+}
+
+function cutOf(hit: PassageHit, w: Map<string, number>, focusShare: number): Cut {
+  const spans = sentenceSpans(hit.text);
+  const scores = spans.map(([a, b]) => termScore(hit.text.slice(a, b), w));
+  let best = -1;
+  scores.forEach((sc, i) => {
+    if (sc > 0 && (best < 0 || sc > scores[best]!)) best = i;
+  });
+  // Paragraphs: sentences between blank lines; the focus is the paragraphs scoring at least half the best one.
+  const para: number[] = [];
+  let n = 0;
+  spans.forEach(([a], i) => {
+    if (i > 0 && /\n\s*\n/.test(hit.text.slice(spans[i - 1]![1], a))) n++;
+    para.push(n);
+  });
+  const paraScore = new Map<number, number>();
+  scores.forEach((sc, i) => paraScore.set(para[i]!, (paraScore.get(para[i]!) ?? 0) + sc));
+  const top = Math.max(0, ...paraScore.values());
+  const focus = new Set(spans.map((_, i) => i).filter((i) => top > 0 && (paraScore.get(para[i]!) ?? 0) >= top * focusShare));
+  return { hit, spans, scores, best, focus, chosen: undefined };
+}
+
+/** The text of a cut: the chosen sentences as written, with … where something was left out. */
+function cutText(c: Cut): string {
+  if (c.chosen === 'all') return c.hit.text.trim();
+  const idx = [...(c.chosen ?? [])].sort((a, b) => a - b);
+  const parts: string[] = [];
+  let run: [number, number] | undefined;
+  for (const i of idx) {
+    const [a, b] = c.spans[i]!;
+    if (run && i === idx[idx.indexOf(i) - 1]! + 1) run[1] = b;
+    else {
+      if (run) parts.push(c.hit.text.slice(run[0], run[1]));
+      run = [a, b];
+    }
+  }
+  if (run) parts.push(c.hit.text.slice(run[0], run[1]));
+  let text = parts.join(' … ');
+  if (idx.length && idx[0]! > 0) text = `… ${text}`;
+  if (idx.length && idx[idx.length - 1]! < c.spans.length - 1) text = `${text} …`;
+  return text;
+}
+
 /**
- * The sentences of a passage that share the most terms with the question, in their order, within
+ * The sentences of a passage that share the most with the question, in their order, within
  * `room` tokens (a passage too big for the budget left still gives what matters in it).
  */
-export function cutPassage(p: PassageHit, terms: string[], room: number): PassageHit | undefined {
-  const want = new Set(terms);
-  const parts = sentences(p.text);
-  const scored = parts.map((s, i) => ({ s, i, score: new Set(searchTerms(s).filter((t) => want.has(t))).size, tokens: countTokens(s) + 1 }));
-  const chosen: typeof scored = [];
+export function cutPassage(p: PassageHit, terms: string[], room: number, weights?: Record<string, number>): PassageHit | undefined {
+  const c = cutOf(p, weightMap(terms, weights), 0);
+  const chosen = new Set<number>();
   let used = 0;
-  for (const c of [...scored].sort((a, b) => b.score - a.score || a.i - b.i)) {
-    if (c.score === 0) break;
-    if (used + c.tokens > room) continue;
-    chosen.push(c);
-    used += c.tokens;
+  const order = c.scores.map((sc, i) => ({ sc, i })).sort((a, b) => b.sc - a.sc || a.i - b.i);
+  for (const { sc, i } of order) {
+    if (sc === 0) break;
+    const [a, b] = c.spans[i]!;
+    const t = countTokens(p.text.slice(a, b)) + 1;
+    if (used + t > room) continue;
+    chosen.add(i);
+    used += t;
   }
-  if (!chosen.length) return undefined;
-  chosen.sort((a, b) => a.i - b.i);
-  const text = chosen.map((c) => c.s).join(' … ');
+  if (!chosen.size) return undefined;
+  c.chosen = chosen;
+  const text = cutText(c).replace(/^… | …$/g, '');
   return { ...p, text, tokens: countTokens(text) };
 }
 
 /**
- * Pack retrieved entries and passages into `<kb_entry>` blocks within a token budget: first the
- * summaries of the top entries (a cheap map of what the wiki knows), then the passages in rank
- * order, each into its entry's block. A passage that does not fit is skipped for a smaller one.
+ * Pack retrieved passages into `<kb_entry>` blocks within a token budget, so that a small budget
+ * still holds the passage with the answer:
+ * 1. the best sentence of each of the top passages, in rank order, up to a share of the budget
+ *    (a weaker passage's sentence is worth more than the rest of a stronger passage);
+ * 2. then, in rank order, each passage grows to the whole of it, or to as many of its best
+ *    sentences as fit, and passages not reached yet come in whole or cut;
+ * 3. then the summaries of the top entries, when there is room left.
+ * Blocks keep the order their entries were ranked in.
  */
-export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passages'> & { terms?: string[] }, opts: PackOptions): PackedContext {
+export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passages'> & { terms?: string[]; weights?: Record<string, number> }, opts: PackOptions): PackedContext {
   const budget = Math.max(0, Math.floor(opts.budget));
-  const summaryShare = opts.summaryShare ?? 0.1;
-  const summaryEntries = opts.summaryEntries ?? 4;
-  const maxBacklinks = opts.maxBacklinks ?? 5;
-  if (!opts.terms && r.terms) opts = { ...opts, terms: r.terms };
+  const maxBacklinks = opts.maxBacklinks ?? Math.max(1, Math.min(5, Math.round(budget / 1000)));
+  const terms = opts.terms ?? r.terms ?? [];
+  const w = weightMap(terms, opts.weights ?? r.weights);
+  const minCut = opts.minCut ?? 40;
   const hitById = new Map<string, EntryHit>(r.entries.map((e) => [e.id, e]));
   const blocks = new Map<string, PackedEntry>();
-  const order: string[] = [];
+  const cutsOf = new Map<string, Cut[]>();
   const titleCache = new Map<string, string>();
   const titleOf = (id: string): string | undefined => {
     if (!titleCache.has(id)) titleCache.set(id, store.getEntry(id)?.title ?? '');
     return titleCache.get(id) || undefined;
   };
-
   const makeBlock = (id: string): PackedEntry | undefined => {
     const hit = hitById.get(id);
     const row = hit ? undefined : store.getEntry(id);
@@ -146,73 +221,108 @@ export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passag
       title,
       file: fileBaseName(hit?.path ?? row?.path ?? title),
       kind: hit?.kind ?? row?.kind ?? 'source',
-      summary: (hit?.summary ?? row?.summary ?? '').trim(),
+      summary: '',
       backlinks,
       lastUpdated: day(hit?.updated ?? row?.updated ?? 0),
       passages: [],
     };
   };
-  const cost = (e: PackedEntry) => countTokens(renderEntry(e, !summaryRedundant(e))) + 1;
+  const render = (b: PackedEntry, cuts: Cut[]): PackedEntry => ({
+    ...b,
+    passages: cuts.filter((c) => c.chosen).map((c) => {
+      const text = cutText(c);
+      return { ...c.hit, text, tokens: countTokens(text) };
+    }),
+  });
+  const cost = (b: PackedEntry, cuts: Cut[]): number => {
+    const e = render(b, cuts);
+    return e.passages.length || e.summary ? countTokens(renderEntry(e, !summaryRedundant(e))) + 1 : 0;
+  };
   let used = 0;
-
-  // 1. Summaries of the top entries.
-  const summaryCap = budget * summaryShare;
-  for (const hit of r.entries.slice(0, summaryEntries)) {
-    const b = makeBlock(hit.id);
-    if (!b || !b.summary) continue;
-    const c = cost(b);
-    if (used + c > summaryCap) continue;
-    blocks.set(hit.id, b);
-    order.push(hit.id);
-    used += c;
-  }
-
-  // 2. Passages in rank order.
-  const seen = new Set<string>();
-  const focus = opts.focus ?? 0.5;
-  for (const full of r.passages) {
-    const p = focus > 0 && opts.terms ? focusPassage(full, opts.terms, focus) : full;
-    const key = p.text.trim();
-    if (seen.has(key)) continue;
-    let b = blocks.get(p.entryId);
+  /** Try a change to one passage's choice; keep it when the pack stays within `limit`. */
+  const attempt = (c: Cut, chosen: Cut['chosen'], limit: number): boolean => {
+    const id = c.hit.entryId;
+    let b = blocks.get(id);
     const isNew = !b;
-    if (!b) b = makeBlock(p.entryId);
-    if (!b) continue;
-    const before = isNew ? 0 : cost(b);
-    b.passages.push(p);
-    const after = cost(b);
-    if (used - before + after > budget) {
-      b.passages.pop();
-      const room = budget - used - (after - before - p.tokens);
-      const cut = opts.terms && room >= (opts.minCut ?? 40) ? cutPassage(p, opts.terms, room) : undefined;
-      if (!cut) continue;
-      b.passages.push(cut);
-      const afterCut = cost(b);
-      if (used - before + afterCut > budget) {
-        b.passages.pop();
-        continue;
-      }
-      used += afterCut - before;
-      seen.add(key);
-      if (isNew) {
-        blocks.set(p.entryId, b);
-        order.push(p.entryId);
-      }
-      continue;
+    b ??= makeBlock(id);
+    if (!b) return false;
+    const cuts = cutsOf.get(id) ?? [];
+    if (!cuts.includes(c)) cuts.push(c);
+    const before = isNew ? 0 : cost(b, cuts);
+    const was = c.chosen;
+    c.chosen = chosen;
+    const after = cost(b, cuts);
+    if (used - before + after > limit) {
+      c.chosen = was;
+      if (!was) cuts.splice(cuts.indexOf(c), 1);
+      return false;
     }
     used += after - before;
+    if (isNew) blocks.set(id, b);
+    cutsOf.set(id, cuts);
+    return true;
+  };
+
+  const seen = new Set<string>();
+  const cuts: Cut[] = [];
+  for (const p of r.passages) {
+    const key = p.text.trim();
+    if (!key || seen.has(key)) continue;
     seen.add(key);
-    if (isNew) {
-      blocks.set(p.entryId, b);
-      order.push(p.entryId);
-    }
+    cuts.push(cutOf(p, w, opts.focusShare ?? 0));
   }
 
-  // Blocks keep the order the entries were ranked in.
+  // 1. The best sentence of each top passage.
+  const firstLimit = budget * (opts.excerptShare ?? 0.6);
+  for (const c of cuts.slice(0, opts.excerptPassages ?? 12)) {
+    if (c.best < 0) continue;
+    const k = opts.excerptContext ?? 0;
+    const around = c.spans.map((_, i) => i).filter((i) => Math.abs(i - c.best) <= k);
+    attempt(c, around.length >= c.spans.length ? 'all' : new Set(around), firstLimit);
+  }
+  // 2. The paragraphs of each passage that matter (whole passages when that is all of them), or
+  // as much of their best as fits.
+  for (const c of cuts) {
+    if (c.chosen === 'all') continue;
+    const focus = c.focus.size && c.focus.size < c.spans.length ? new Set([...c.focus, ...(c.chosen === undefined ? [] : c.chosen)]) : 'all';
+    if (attempt(c, focus, budget)) continue;
+    if (budget - used < minCut || c.best < 0) continue;
+    const chosen = new Set(c.chosen === undefined ? [] : c.chosen);
+    const order = c.scores.map((sc, i) => ({ sc, i })).filter((x) => x.sc > 0 && !chosen.has(x.i)).sort((a, b) => b.sc - a.sc || a.i - b.i);
+    // Then the sentences next to the chosen ones, which often finish what they say.
+    const near = [...chosen].flatMap((i) => [i + 1, i - 1]).filter((i) => i >= 0 && i < c.spans.length && !chosen.has(i) && c.scores[i] === 0);
+    for (const i of [...order.map((x) => x.i), ...near]) {
+      const next = new Set(chosen).add(i);
+      if (attempt(c, next, budget)) chosen.add(i);
+    }
+  }
+  // Then whole passages, when there is room.
+  for (const c of cuts) if (c.chosen !== undefined && c.chosen !== 'all') attempt(c, 'all', budget);
+  // 3. Summaries of the top entries, when there is room.
+  for (const hit of r.entries.slice(0, opts.summaryEntries ?? 4)) {
+    const summary = hit.summary.trim();
+    if (!summary) continue;
+    const b = blocks.get(hit.id) ?? makeBlock(hit.id);
+    if (!b) continue;
+    const mine = cutsOf.get(hit.id) ?? [];
+    const before = blocks.has(hit.id) ? cost(b, mine) : 0;
+    const after = cost({ ...b, summary }, mine);
+    if (after === before || used - before + after > budget) continue;
+    b.summary = summary;
+    used += after - before;
+    if (!blocks.has(hit.id)) blocks.set(hit.id, b);
+  }
+
   const rank = new Map(r.entries.map((e, i) => [e.id, i]));
-  order.sort((a, b) => (rank.get(a) ?? 1e9) - (rank.get(b) ?? 1e9));
-  const entries = order.map((id) => blocks.get(id)!);
-  for (const e of entries) if (summaryRedundant(e) && e.passages.length) e.summary = '';
+  const firstPassage = new Map<string, number>();
+  r.passages.forEach((p, i) => firstPassage.has(p.entryId) || firstPassage.set(p.entryId, i));
+  const order = [...blocks.keys()].sort((a, b) => (rank.get(a) ?? 1e9) - (rank.get(b) ?? 1e9) || (firstPassage.get(a) ?? 1e9) - (firstPassage.get(b) ?? 1e9));
+  const entries = order.map((id) => {
+    const e = render(blocks.get(id)!, cutsOf.get(id) ?? []);
+    if (summaryRedundant(e) && e.passages.length) e.summary = '';
+    return e;
+  });
   const xml = entries.map((e) => renderEntry(e)).join('\n');
-  return { xml, tokens: countTokens(xml), budget, entries };
+  const weights = opts.weights ?? r.weights;
+  return { xml, tokens: countTokens(xml), budget, entries, ...(weights ? { weights } : {}) };
 }

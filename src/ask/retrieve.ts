@@ -3,6 +3,7 @@ import type { ChunkRow, EntryRow, Store } from '../store/store.js';
 import { searchTerms } from '../text/search.js';
 import { EN_STOP } from '../compile/offline/stopwords.js';
 import { sentences } from '../text/segment.js';
+import { lexiconFor, translateQuestion, type TranslatedTerm } from './translate.js';
 
 /** Why a result is there: found by keywords, by meaning, or by following a link from a top entry. */
 export type Via = 'bm25' | 'vector' | 'hop';
@@ -39,6 +40,8 @@ export interface PassageHit {
 export interface Retrieval {
   query: string;
   terms: string[];
+  /** Weight of each term: its idf over the chunks (rare terms say more). */
+  weights: Record<string, number>;
   entries: EntryHit[];
   passages: PassageHit[];
   timings: { ftsMs: number; vectorMs: number; hopMs: number; totalMs: number };
@@ -57,6 +60,8 @@ export interface RetrieveOptions {
   vectors?: boolean;
   signal?: AbortSignal | undefined;
   tuning?: Partial<Tuning>;
+  /** Search with the question's translations when the wiki holds notes in the other language (default true). */
+  translate?: boolean;
 }
 
 /** The knobs of ranking, tuned on the benchmark sets (bench/retrieval.ts). */
@@ -91,6 +96,10 @@ export interface Tuning {
   conceptWeight: number;
   /** Kinds of entries the hop may reach (default all). */
   hopKinds?: string[];
+  /** Weight of the translated terms' BM25 against the question's own. */
+  translationWeight: number;
+  /** Weight of single Han characters' BM25 against words and character pairs. */
+  charWeight: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -110,7 +119,28 @@ export const DEFAULT_TUNING: Tuning = {
   entryVectors: false,
   bridgePassages: true,
   hopExamine: 60,
+  translationWeight: 0.7,
+  charWeight: 1,
 };
+
+/**
+ * Translations of the question when the wiki holds notes in a language it is not asked in: Chinese
+ * to English when it has Han characters and there are English notes; English to Chinese when it
+ * has none and there are Chinese notes.
+ */
+function translations(ctx: Pick<KbContext, 'store'> & Partial<Pick<KbContext, 'paths'>>, question: string): { terms: TranslatedTerm[]; ownLanguage: boolean } {
+  if (!ctx.paths) return { terms: [], ownLanguage: true };
+  const langs = ctx.store.languages();
+  const han = /\p{Script=Han}/u.test(question);
+  const want = {
+    toEnglish: han && (langs.has('en') || langs.has('mixed')),
+    toChinese: !han && /\p{L}/u.test(question) && (langs.has('zh') || langs.has('mixed')),
+  };
+  // Notes in the question's own language also there: they come first, translations next.
+  const ownLanguage = langs.has('mixed') || (han ? langs.has('zh') : langs.has('en'));
+  if (!want.toEnglish && !want.toChinese) return { terms: [], ownLanguage };
+  return { terms: translateQuestion(question, lexiconFor(ctx.paths.state), ctx.store, want), ownLanguage };
+}
 
 /** The query's search terms, deduplicated, English function words dropped (BM25 gives them ~0 anyway). */
 export function queryTerms(texts: string[]): string[] {
@@ -141,7 +171,7 @@ function rrf(lists: { items: Ranked[]; weight: number }[], k: number): Map<numbe
  * entry titles/summaries, fused by reciprocal rank; then one hop along links and backlinks from
  * the top entries, so that the second entry of a two-step question comes along.
  */
-export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'>, question: string, opts: RetrieveOptions = {}): Promise<Retrieval> {
+export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Partial<Pick<KbContext, 'paths'>>, question: string, opts: RetrieveOptions = {}): Promise<Retrieval> {
   const t0 = performance.now();
   const tune: Tuning = { ...DEFAULT_TUNING, ...opts.tuning };
   const { store } = ctx;
@@ -150,19 +180,45 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'>, quest
   const terms = queryTerms([question, ...(opts.queries ?? [])]);
   const timings = { ftsMs: 0, vectorMs: 0, hopMs: 0, totalMs: 0 };
 
-  // --- Keyword lists.
+  // --- Keyword lists. Terms no chunk holds are left out, and so are terms most chunks hold
+  // (FTS5's BM25 gives those no weight; their long posting lists only cost time). A question in
+  // one language about notes in the other also searches with its translations (translate.ts),
+  // grouped by how sure each is: a group's BM25 scores count at its weight.
   const chunkBm25: Ranked[] = [];
   const entryBm25: Ranked[] = [];
-  if (terms.length) {
-    const expr = matchExpression(terms);
-    const c = store.db
-      .prepare(`SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?`)
-      .all(expr, tune.depth) as { id: number }[];
-    c.forEach((r, i) => chunkBm25.push({ key: r.id, rank: i + 1 }));
-    const e = store.db
-      .prepare(`SELECT rowid AS id FROM entries_fts WHERE entries_fts MATCH ? ORDER BY bm25(entries_fts, 3.0, 1.0) LIMIT ?`)
-      .all(tune.titlesOnly ? `{title} : (${expr})` : expr, tune.depth) as { id: number }[];
-    e.forEach((r, i) => entryBm25.push({ key: r.id, rank: i + 1 }));
+  const weights: Record<string, number> = {};
+  const { terms: translated, ownLanguage } = opts.translate === false ? { terms: [], ownLanguage: true } : translations(ctx, question);
+  if (terms.length || translated.length) {
+    const all = [...terms, ...translated.map((t) => t.match)];
+    const { chunks: total, df } = store.termStats(all);
+    const held = terms.filter((t) => (df.get(t) ?? 0) > 0);
+    const useful = held.filter((t) => (df.get(t) ?? 0) <= total / 2);
+    const groups = new Map<number, string[]>();
+    const own = useful.length ? useful : held;
+    // Single Han characters may weigh otherwise than words and character pairs.
+    const single = (t: string) => t.length === 1 && /\p{Script=Han}/u.test(t);
+    for (const [w, g] of [
+      [1, own.filter((t) => !single(t))],
+      [tune.charWeight, own.filter(single)],
+    ] as const)
+      if (g.length) (groups.get(w) ?? groups.set(w, []).get(w)!).push(...g);
+    for (const t of terms) weights[t] = idf(total, df.get(t) ?? 0);
+    for (const t of translated) {
+      const n = df.get(t.match) ?? 0;
+      if (n === 0 || n > total / 2) continue;
+      const bucket = t.weight >= 0.75 ? 1 : t.weight >= 0.4 ? 0.5 : 0.25;
+      const w = tune.translationWeight * bucket * (ownLanguage ? 0.5 : 1);
+      (groups.get(w) ?? groups.set(w, []).get(w)!).push(t.match);
+      for (const part of t.parts) weights[part] = Math.max(weights[part] ?? 0, idf(total, n) * t.weight);
+    }
+    const fused = new Map<number, number>();
+    for (const [w, g] of groups) for (const r of store.searchChunks(matchExpression(g), tune.depth)) fused.set(r.id, (fused.get(r.id) ?? 0) + w * r.score);
+    [...fused]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, tune.depth)
+      .forEach(([id], i) => chunkBm25.push({ key: id, rank: i + 1 }));
+    const expr = matchExpression(all);
+    store.searchEntries(tune.titlesOnly ? `{title} : (${expr})` : expr, tune.depth).forEach((id, i) => entryBm25.push({ key: id, rank: i + 1 }));
   }
   const t1 = performance.now();
   timings.ftsMs = t1 - t0;
@@ -171,15 +227,10 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'>, quest
   const chunkVec: Ranked[] = [];
   const entryVec: Ranked[] = [];
   if (opts.vectors !== false && question.trim()) {
-    const [v] = await ctx.embedder.embed([[question, ...(opts.queries ?? [])].join('\n')], opts.signal);
+    const [v] = await ctx.embedder.embed([[question, ...(opts.queries ?? []), translated.map((t) => t.match.replace(/ /g, '')).join(' ')].join('\n')], opts.signal);
     if (v) {
-      const k = Math.min(4096, tune.depth);
-      const c = store.db.prepare(`SELECT rowid AS id FROM vec_chunks WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(v, k) as { id: number }[];
-      c.forEach((r, i) => chunkVec.push({ key: Number(r.id), rank: i + 1 }));
-      if (tune.entryVectors) {
-        const e = store.db.prepare(`SELECT rowid AS id FROM vec_entries WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(v, k) as { id: number }[];
-        e.forEach((r, i) => entryVec.push({ key: Number(r.id), rank: i + 1 }));
-      }
+      store.nearestChunks(v, tune.depth).forEach((id, i) => chunkVec.push({ key: id, rank: i + 1 }));
+      if (tune.entryVectors) store.nearestEntries(v, tune.depth).forEach((id, i) => entryVec.push({ key: id, rank: i + 1 }));
     }
   }
   const t2 = performance.now();
@@ -195,11 +246,7 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'>, quest
   );
   const chunks = new Map<number, ChunkRow>();
   const ids = [...chunkScore.keys()];
-  for (let i = 0; i < ids.length; i += 500) {
-    const part = ids.slice(i, i + 500);
-    const got = store.db.prepare(`SELECT * FROM chunks WHERE id IN (${part.map(() => '?').join(',')})`).all(...part) as ChunkRow[];
-    for (const c of got) chunks.set(c.id, c);
-  }
+  for (const c of store.chunksByIds(ids)) chunks.set(c.id, c);
   for (const id of ids) if (!chunks.has(id)) chunkScore.delete(id);
   const rowidCache = new Map<string, number | undefined>();
   const entryRowid = (id: string): number | undefined => {
@@ -385,7 +432,7 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'>, quest
       };
     });
   timings.totalMs = performance.now() - t0;
-  return { query: question, terms, entries, passages, timings };
+  return { query: question, terms, weights, entries, passages, timings };
 }
 
 function bestChunkIn(entryId: string, chunks: Map<number, ChunkRow>, score: Map<number, number>): ChunkRow | undefined {
@@ -421,6 +468,11 @@ function bestChunkOf(store: Store, entryId: string, terms: string[]): ChunkRow |
     }
   }
   return best;
+}
+
+/** BM25's idf, kept positive (a term most chunks hold still says a little). */
+export function idf(total: number, df: number): number {
+  return Math.log(1 + (total - df + 0.5) / (df + 0.5));
 }
 
 function round(x: number): number {

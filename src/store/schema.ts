@@ -69,6 +69,8 @@ CREATE INDEX IF NOT EXISTS chunks_raw ON chunks(raw_path);
 
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(body, tokenize = 'porter unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE IF NOT EXISTS entries_fts USING fts5(title, body, tokenize = 'porter unicode61 remove_diacritics 2');
+-- How many chunks hold each indexed term (for term weights at query time).
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, row);
 
 -- Parsed frontmatter of wiki entry files, by size and mtime: unchanged files are not parsed again.
 CREATE TABLE IF NOT EXISTS wiki_files (

@@ -4,7 +4,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Chunk, EntryFrontmatter } from '../types.js';
 import type { ScanCache } from '../entry/wiki.js';
-import { chunkSearchText, searchText } from '../text/search.js';
+import { SEARCH_TERMS_VERSION, chunkSearchText, searchText } from '../text/search.js';
 import { STORE_VERSION, TABLES, vecTables } from './schema.js';
 
 export interface DocumentRow {
@@ -112,7 +112,26 @@ export class Store {
     }
     db.exec(vecTables(opts.dims));
     this.setMeta('fingerprint', opts.fingerprint);
+    if (this.getMeta('search_terms') !== SEARCH_TERMS_VERSION) this.transaction(() => this.rebuildSearchIndex());
     return reset;
+  }
+
+  /** Index every chunk and entry again with today's search terms (the text is all in the tables). */
+  private rebuildSearchIndex(): void {
+    this.db.exec(`DELETE FROM chunks_fts; DELETE FROM entries_fts;`);
+    const chunk = this.db.prepare(`INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)`);
+    const chunks = this.db.prepare(`SELECT id, heading, text FROM chunks WHERE id > ? ORDER BY id LIMIT 1000`);
+    for (let last = -1; ; ) {
+      const page = chunks.all(last) as { id: number; heading: string; text: string }[];
+      if (!page.length) break;
+      for (const c of page) chunk.run(BigInt(c.id), chunkFtsText(c.heading, c.text));
+      last = page[page.length - 1]!.id;
+    }
+    const entry = this.db.prepare(`INSERT INTO entries_fts (rowid, title, body) VALUES (?, ?, ?)`);
+    for (const e of this.db.prepare(`SELECT rowid, title, aliases, summary FROM entries`).all() as { rowid: number; title: string; aliases: string; summary: string }[]) {
+      entry.run(BigInt(e.rowid), searchText([e.title, ...(JSON.parse(e.aliases) as string[])].join(' ')), searchText(e.summary));
+    }
+    this.setMeta('search_terms', SEARCH_TERMS_VERSION);
   }
 
   private stmt(sql: string): Stmt {
@@ -274,6 +293,75 @@ export class Store {
     return (this.stmt(`SELECT src FROM links WHERE dst = ? ORDER BY src`).all(id) as { src: string }[]).map((r) => r.src);
   }
 
+  allLinks(): { src: string; dst: string }[] {
+    return this.stmt(`SELECT src, dst FROM links`).all() as { src: string; dst: string }[];
+  }
+
+  // ---- search
+
+  /** Chunks matching an FTS5 expression, best BM25 first. */
+  searchChunks(match: string, limit: number): { id: number; score: number }[] {
+    return this.stmt(`SELECT rowid AS id, -bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?`).all(match, limit) as {
+      id: number;
+      score: number;
+    }[];
+  }
+
+  /** Entry rowids matching an FTS5 expression (titles weigh 3 times the summaries), best first. */
+  searchEntries(match: string, limit: number): number[] {
+    return (this.stmt(`SELECT rowid AS id FROM entries_fts WHERE entries_fts MATCH ? ORDER BY bm25(entries_fts, 3.0, 1.0) LIMIT ?`).all(match, limit) as { id: number }[]).map((r) => r.id);
+  }
+
+  /** Chunk ids nearest to a vector, nearest first. */
+  nearestChunks(v: Float32Array, k: number): number[] {
+    return (this.stmt(`SELECT rowid AS id FROM vec_chunks WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(v, Math.min(4096, k)) as { id: number | bigint }[]).map((r) => Number(r.id));
+  }
+
+  /** Entry rowids nearest to a vector, nearest first. */
+  nearestEntries(v: Float32Array, k: number): number[] {
+    return (this.stmt(`SELECT rowid AS id FROM vec_entries WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(v, Math.min(4096, k)) as { id: number | bigint }[]).map((r) => Number(r.id));
+  }
+
+  chunksByIds(ids: number[]): ChunkRow[] {
+    const out: ChunkRow[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const part = ids.slice(i, i + 500);
+      out.push(...(this.db.prepare(`SELECT * FROM chunks WHERE id IN (${part.map(() => '?').join(',')})`).all(...part) as ChunkRow[]));
+    }
+    return out;
+  }
+
+  /**
+   * How many chunks hold each term (as the index spells it: Latin words stemmed by FTS5), and how
+   * many chunks there are: the weights of a question's terms.
+   */
+  termStats(terms: string[]): { chunks: number; df: Map<string, number> } {
+    const chunks = (this.stmt(`SELECT count(*) AS n FROM chunks`).get() as { n: number }).n;
+    const df = new Map<string, number>();
+    const vocab = this.stmt(`SELECT doc FROM chunks_vocab WHERE term = ?`);
+    const count = this.stmt(`SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?`);
+    for (const t of new Set(terms)) {
+      let n = (vocab.get(t) as { doc: number } | undefined)?.doc;
+      // A Latin word the index holds only stemmed, or a phrase: let FTS5 count it.
+      if (n === undefined && /[a-z]|\s/.test(t)) n = (count.get(`"${t.replace(/"/g, '""')}"`) as { n: number }).n;
+      df.set(t, n ?? 0);
+    }
+    return { chunks, df };
+  }
+
+  /** The names of each entry and of each entity the compiler found (title or surface, then aliases). */
+  nameGroups(): string[][] {
+    const out: string[][] = [];
+    for (const r of this.stmt(`SELECT title, aliases FROM entries WHERE aliases != '[]'`).all() as { title: string; aliases: string }[]) out.push([r.title, ...(JSON.parse(r.aliases) as string[])]);
+    for (const r of this.stmt(`SELECT surface, aliases FROM doc_entities WHERE aliases != '[]'`).all() as { surface: string; aliases: string }[]) out.push([r.surface, ...(JSON.parse(r.aliases) as string[])]);
+    return out;
+  }
+
+  /** The languages of the documents compiled (`en`, `zh`, `mixed`). */
+  languages(): Set<string> {
+    return new Set((this.stmt(`SELECT DISTINCT lang FROM documents WHERE status = 'ok'`).all() as { lang: string }[]).map((r) => r.lang));
+  }
+
   // ---- chunks
 
   /** Replace the chunks of an entry (and the raw file they came from) with their vectors. */
@@ -287,7 +375,7 @@ export class Store {
       const heading = c.headings.join(' › ');
       const { lastInsertRowid } = ins.run(entryId, rawPath, c.ord, heading, c.text, c.tokens, c.line);
       const rowid = BigInt(lastInsertRowid);
-      fts.run(rowid, c.fts ?? chunkSearchText(c));
+      fts.run(rowid, c.fts ?? chunkFtsText(heading, c.text));
       const v = vectors[i];
       if (v) vec.run(rowid, v);
     });
@@ -384,6 +472,11 @@ export class Store {
       vectors: one(`SELECT count(*) n FROM vec_chunks`),
     };
   }
+}
+
+/** What the full-text index holds for a chunk: its heading path and its text (as chunkSearchText). */
+function chunkFtsText(heading: string, text: string): string {
+  return searchText(`${heading}\n${text}`);
 }
 
 type RawEntryRow = Omit<EntryRow, 'aliases' | 'source_ref' | 'human_edited'> & {

@@ -64,3 +64,26 @@ export function sentences(text: string): string[] {
 export function isHanWord(w: string): boolean {
   return HAN.test(w);
 }
+
+/**
+ * Sentences as [start, end) offsets into `text` (trimmed of surrounding space), by line and then by
+ * ICU's sentence rules: an excerpt cut from them keeps the text exactly as it was written.
+ */
+export function sentenceSpans(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  let lineStart = 0;
+  for (const line of text.split('\n')) {
+    for (const [win, offset] of windows(line)) {
+      for (const s of sentenceSegmenter.segment(win)) {
+        const raw = s.segment;
+        const lead = raw.length - raw.trimStart().length;
+        const body = raw.trim();
+        if (!body) continue;
+        const start = lineStart + offset + s.index + lead;
+        out.push([start, start + body.length]);
+      }
+    }
+    lineStart += line.length + 1;
+  }
+  return out;
+}

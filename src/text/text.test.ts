@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { countTokens } from './tokens.js';
 import { searchTerms } from './search.js';
 import { detectLang } from './script.js';
-import { sentences } from './segment.js';
+import { sentenceSpans, sentences } from './segment.js';
 
 describe('countTokens', () => {
   it.each([
@@ -26,10 +26,24 @@ describe('countTokens', () => {
 describe('searchTerms', () => {
   it.each([
     ['Vector Databases', ['vector', 'databases']],
-    ['向量数据库', ['向量', '量数', '数据', '据库']],
+    ['向量数据库', ['向', '量', '数', '据', '库', '向量', '量数', '数据', '据库']],
     ['检', ['检']],
-    ['RAG 检索', ['rag', '检索']],
+    ['RAG 检索', ['rag', '检', '索', '检索']],
+    // A number or a Latin word written against Han text is a term of its own.
+    ['1991年亚马逊', ['1991', '年', '亚', '马', '逊', '年亚', '亚马', '马逊']],
+    ['NASUWT是', ['nasuwt', '是']],
+    // Full-width letters and digits read as ASCII.
+    ['ＡＩ２０２４', ['ai2024']],
   ])('%j', (text, terms) => expect(searchTerms(text)).toEqual(terms));
+
+  it('folds Traditional Chinese to Simplified, so either finds the other', () => {
+    expect(searchTerms('資料庫與檢索')).toEqual(searchTerms('资料库与检索'));
+    expect(searchTerms('軟體開發')).toEqual(searchTerms('软体开发'));
+    expect(searchTerms('向量資料庫')[0]).toBe('向');
+    expect(searchTerms('臺灣的大熊貓')).toEqual(searchTerms('台湾的大熊猫'));
+    // Simplified and English text come through as they are.
+    expect(searchTerms('大熊猫 giant panda')).toEqual(['大', '熊', '猫', '大熊', '熊猫', 'giant', 'panda']);
+  });
 
   it('finds a Chinese word inside a longer run (the query and the text share bigrams)', () => {
     const doc = new Set(searchTerms('倒排索引需要中文分词'));
@@ -46,5 +60,13 @@ describe('detectLang and sentences', () => {
 
   it('splits Chinese and English sentences', () => {
     expect(sentences('第一句。第二句！Third one. Fourth?')).toEqual(['第一句。', '第二句！', 'Third one. ', 'Fourth?'].map((s) => s.trim()));
+  });
+});
+
+describe('sentenceSpans', () => {
+  it('gives each sentence as offsets into the text, as written', () => {
+    const text = 'First one. Second one!\n\n第一句。第二句？';
+    const spans = sentenceSpans(text);
+    expect(spans.map(([a, b]) => text.slice(a, b))).toEqual(['First one.', 'Second one!', '第一句。', '第二句？']);
   });
 });
