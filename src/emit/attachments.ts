@@ -1,6 +1,11 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** Raw files whose original is copied into the vault: attachments, and documents (PDF, Office, e-books) that Obsidian can open. */
+export function keepsOriginal(type: string): boolean {
+  return type === 'attachment' || type === 'document';
+}
+
 /**
  * Attachments from raw/ are copied into wiki/attachments/ so that the vault (wiki/) can embed
  * them (`![[diagram.png]]`); raw/ itself stays outside the vault and is never modified.

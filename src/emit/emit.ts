@@ -18,7 +18,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeIndexes } from './indexes.js';
 import { chunkMarkdown } from '../chunk/index.js';
-import { copyAttachments } from './attachments.js';
+import { copyAttachments, keepsOriginal } from './attachments.js';
 
 export interface PlannedEntry {
   kind: 'source';
@@ -102,7 +102,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   for (const f of input.scan.files) if (!f.endsWith('.md') || !entryPaths.has(f)) taken.set(linkKey(base(f)), `file:${f}`);
   // Attachments are copied into wiki/attachments/ under their own names: no entry may take one,
   // or `[[diagram.png]]` would name both the image and its entry.
-  for (const d of store.allDocuments()) if (d.type === 'attachment') taken.set(linkKey(d.raw_path.split('/').pop()!), `file:attachments/${d.raw_path}`);
+  for (const d of store.allDocuments()) if (keepsOriginal(d.type)) taken.set(linkKey(d.raw_path.split('/').pop()!), `file:attachments/${d.raw_path}`);
   const wanted: { id: string; kind: EntryKind; title: string }[] = [
     ...input.planned.map((p) => ({ id: p.id, kind: 'source' as const, title: p.draft?.title ?? oldById.get(p.id)?.fm.title ?? p.title })),
     ...input.groups.map((g) => ({ id: g.id!, kind: 'concept' as const, title: g.title })),
@@ -156,7 +156,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   const lookup = (t: string): LinkName | undefined => table.byKey.get(linkKey(t));
   const attachments = new Set([
     ...input.scan.files.filter((f) => !f.endsWith('.md')).map((f) => linkKey(f.split('/').pop()!)),
-    ...store.allDocuments().filter((d) => d.type === 'attachment').map((d) => linkKey(d.raw_path.split('/').pop()!)),
+    ...store.allDocuments().filter((d) => keepsOriginal(d.type)).map((d) => linkKey(d.raw_path.split('/').pop()!)),
   ]);
 
   // --- What to render.
@@ -414,7 +414,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     messages.push(message(`wiki/${e.path}`, 'deleted-source', 'Unexpected entry for sources that are gone, expected it to be removed; kept because a person edited it', { severity: 'warning', note: 'delete it yourself or run `kb lint --heal`' }));
   }
 
-  messages.push(...linksBrokenInEdited(input, finals, store.allDocuments().filter((d) => d.type === 'attachment').map((d) => d.raw_path)));
+  messages.push(...linksBrokenInEdited(input, finals, store.allDocuments().filter((d) => keepsOriginal(d.type)).map((d) => d.raw_path)));
 
   // --- Store: entry rows, links, summary vectors, and chunks of concept/answer bodies.
   if (input.scanCache && cacheRows.length) store.transaction(() => cacheRows.forEach(([p, row]) => input.scanCache!.put(p, row)));
@@ -450,7 +450,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   });
 
   input.onProgress?.({ phase: 'index', done: 0, total: 1 });
-  copyAttachments(paths.raw, wikiDir, store.allDocuments().filter((d) => d.type === 'attachment').map((d) => d.raw_path), input.rawAbs, changedDocs);
+  copyAttachments(paths.raw, wikiDir, store.allDocuments().filter((d) => keepsOriginal(d.type)).map((d) => d.raw_path), input.rawAbs, changedDocs);
   writeIndexes(wikiDir, [...finals.values()].map((f) => ({ id: f.id, kind: f.kind, title: f.title, path: f.path, summary: f.fm.summary, source_ref: f.fm.source_ref ?? [], links: [...f.links] })));
   return result;
 }
