@@ -15,8 +15,12 @@ export type ContentHash = Brand<string, 'ContentHash'>;
 
 export type EntryKind = 'source' | 'concept' | 'answer';
 
-/** What ingest recognised a raw file as. */
-export type RawType = 'markdown' | 'text' | 'html' | 'code' | 'url' | 'attachment';
+/**
+ * What ingest recognised a raw file as. `document`: PDF, Office files and e-books, read into text;
+ * `subtitle`: .srt/.vtt transcripts; `mail`: .eml/.mbox; `feed`: RSS/Atom. Images are attachments
+ * (copied into the vault) whose text, if OCR finds any, is part of the document.
+ */
+export type RawType = 'markdown' | 'text' | 'html' | 'code' | 'url' | 'attachment' | 'document' | 'subtitle' | 'mail' | 'feed';
 
 /** Severity of a diagnostic, as in remark-lint / vfile-message (`fatal: true` = error). */
 export type Severity = 'error' | 'warning' | 'info';
@@ -47,6 +51,8 @@ export interface RawDocument {
   mime?: string;
   /** Dominant language of the text. */
   lang: 'en' | 'zh' | 'mixed';
+  /** Character encoding of a text file that was not UTF-8, as guessed (shown by `kb compile --verbose`). */
+  encoding?: string;
 }
 
 /** A piece of a document sized for embedding and retrieval. */

@@ -1,8 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { KbContext } from '../kb/context.js';
 import type { KbMessage } from '../diagnostics/message.js';
 import type { ContentHash, EntryId } from '../types.js';
-import { ingestFile, type RawFile } from '../ingest/index.js';
+import { ingestFile, INGEST_VERSION, isHeavy, readsText, type RawFile } from '../ingest/index.js';
 import { preparePool } from './pool.js';
 import { embedText, type Prepared } from './prepare.js';
 import { entityKey } from '../entry/names.js';
@@ -65,14 +66,19 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
     batch = [];
     store.transaction(() => work.forEach((w) => w()));
   };
-  const pool = preparePool(changed.length, config, ctx.embedder);
+  const ingestCache = join(paths.state, 'ingest');
+  const pool = preparePool(changed.length, { ...config, ingestCache }, ctx.embedder, changed.some((s) => isHeavy(s.file.path)));
+  // Progress inside a long document (PDF pages) is shown while the loop waits for that document.
+  let waitingFor = -1;
   // Workers run ahead of the main thread by a bounded window, so results do not pile up in memory.
   // A result taken is released (undefined), never replaced by an empty one that would read as "nothing in it".
   const prepared: (Promise<Prepared> | undefined)[] = [];
   const submit = (upTo: number) => {
     for (let j = prepared.length; j < Math.min(upTo, changed.length); j++) {
       const s = changed[j]!;
-      const p = pool.run(s.file, contentOf(s), s.hash);
+      const p = pool.run(s.file, contentOf(s), s.hash, (d, t) => {
+        if (waitingFor === j) opts.onProgress?.({ phase: 'pages', done: d, total: t, file: s.file.path });
+      });
       p.catch(() => {});
       prepared.push(p);
       delete s.bytes; // the worker has its copy
@@ -89,6 +95,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
       const job = prepared[i];
       if (!job) throw new Error(`internal: raw/${file.path} prepared twice`);
       prepared[i] = undefined;
+      waitingFor = i;
       const res = await job;
       messages.push(...res.messages);
       const prev = known.get(file.path);
@@ -131,7 +138,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
         res.vectors && res.fingerprint === ctx.embedder.fingerprint
           ? res.vectors
           : chunks.length ? await ctx.embedder.embed(chunks.map((c) => embedText(doc.title, c.headings, c.text)), opts.signal) : [];
-      const entities = doc.type === 'attachment' || doc.type === 'url' ? [] : entitiesFor(draft.entities, res.offline!.entities);
+      const entities = readsText(doc) ? entitiesFor(draft.entities, res.offline!.entities) : [];
       const id = entryId;
       batch.push(() => {
         if (from) store.deleteDocument(from);
@@ -146,7 +153,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
       if (from) report.renamed++;
       else if (prev && prev.status === 'ok') report.updated++;
       else report.new++;
-      opts.onFile?.(`${from ? 'rename ' : prev ? 'update ' : 'new    '} raw/${file.path}${from ? ` (from raw/${from})` : ''}`);
+      opts.onFile?.(`${from ? 'rename ' : prev ? 'update ' : 'new    '} raw/${file.path}${from ? ` (from raw/${from})` : ''}${doc.encoding ? ` (read as ${doc.encoding}, guessed)` : ''}`);
     }
     flush();
   } finally {
@@ -175,7 +182,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
     const d = docOf.get(p.rawPath)!;
     const f: RawFile = { path: d.raw_path as RawFile['path'], absPath: rawAbs(d.raw_path), size: d.size, mtimeMs: 0 };
     const bytes = readFileSync(f.absPath);
-    const r = await ingestFile({ ...f, size: statSync(f.absPath).size }, bytes, d.hash as ContentHash, { maxFileBytes: config.ingest.maxFileBytes });
+    const r = await ingestFile({ ...f, size: statSync(f.absPath).size }, bytes, d.hash as ContentHash, { ...config.ingest, cacheDir: ingestCache });
     return r.doc ? (await writer.writeSource(r.doc, catalog, opts.signal)).draft : undefined;
   };
   const plan = { sources, concepts, scan, entities, force: Boolean(opts.force) };
@@ -202,6 +209,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
   store.transaction(() => {
     for (const d of store.allDocuments()) if (d.status === 'pending') store.putDocument({ ...d, status: 'ok' });
     store.setMeta('compile_pending', '0');
+    store.setMeta('ingest_version', INGEST_VERSION);
     store.setMeta('last_compile', String(now()));
   });
   report.elapsedMs = performance.now() - t0;

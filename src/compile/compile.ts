@@ -5,6 +5,7 @@ import { message } from '../diagnostics/message.js';
 import type { ContentHash } from '../types.js';
 import { sha256 } from '../util/hash.js';
 import { walkRaw } from '../ingest/walk.js';
+import { INGEST_VERSION, maxBytesFor, rereadOnUpgrade } from '../ingest/detect.js';
 import type { RawFile } from '../ingest/types.js';
 import { OfflineWriter } from './offline/writer.js';
 import { missingIndexes, restoreLog } from '../emit/indexes.js';
@@ -36,6 +37,8 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
   messages.push(...walk.messages);
   const known = new Map<string, DocumentRow>(store.allDocuments().map((d) => [d.raw_path, d]));
   const pendingBefore = store.getMeta('compile_pending') === '1';
+  // Made by an older ingest: what it could not read (PDF, Office, images, …) is read again once.
+  const olderIngest = store.getMeta('ingest_version') !== INGEST_VERSION && known.size > 0;
   const changed: Scanned[] = [];
   const seen = new Set<string>();
   let done = 0;
@@ -54,10 +57,11 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
     const prev = known.get(file.path);
     // Same size and modification time as when compiled: unchanged, without reading it (as git and
     // make do). A file modified within two seconds of that compile is read anyway (racy timestamps).
-    const statSame = prev && !opts.force && prev.size === file.size && prev.mtime_ms === file.mtimeMs && file.mtimeMs < prev.compiled_at * 1000 - 2000;
+    const reread = olderIngest && prev !== undefined && rereadOnUpgrade(file.path, prev.status);
+    const statSame = prev && !opts.force && !reread && prev.size === file.size && prev.mtime_ms === file.mtimeMs && file.mtimeMs < prev.compiled_at * 1000 - 2000;
     let s: Scanned;
     if (statSame) s = { file, hash: prev.hash as ContentHash };
-    else if (file.size > config.ingest.maxFileBytes) s = { file, hash: sha256(`too-large:${file.size}:${file.mtimeMs}`), tooLarge: true };
+    else if (file.size > maxBytesFor(file.path, config.ingest)) s = { file, hash: sha256(`too-large:${file.size}:${file.mtimeMs}`), tooLarge: true };
     else {
       const bytes = read(file);
       if (!bytes) continue;
@@ -73,9 +77,9 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
       if (!bytes) continue;
       s = { file, hash: sha256(bytes), bytes };
       const { ingestFileSync } = await import('../ingest/index.js');
-      if (ingestFileSync(file, bytes, s.hash, { maxFileBytes: config.ingest.maxFileBytes }).doc) same = false;
+      if (ingestFileSync(file, bytes, s.hash, config.ingest).doc) same = false;
     }
-    if (same && prev && !opts.force) {
+    if (same && prev && !opts.force && !reread) {
       if (prev.status === 'ok') report.unchanged++;
       else {
         report.skipped++;
@@ -99,6 +103,7 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
   const missing = compiledBefore ? missingIndexes(paths.wiki) : [];
   for (const f of missing) messages.push(message(`wiki/${f}`, 'restored', 'Unexpected missing generated file, expected it in the wiki; written again', { severity: 'info' }));
   if (compiledBefore && restoreLog(paths.wiki)) messages.push(message('wiki/log.md', 'restored', 'Unexpected missing log, expected it in the wiki; started again (the earlier history is gone unless git has it)', { severity: 'info' }));
+  if (!changed.length && store.getMeta('ingest_version') !== INGEST_VERSION) store.setMeta('ingest_version', INGEST_VERSION);
   if (changed.length || deletedPaths.length || pendingBefore || opts.force || missing.length) {
     // Work to do: load the heavy stages (Markdown, HTML, chunker, emitter) only now.
     const { compileChanges } = await import('./changes.js');

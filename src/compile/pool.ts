@@ -9,12 +9,16 @@ import { LocalEmbedder } from '../embed/index.js';
 import { prepare, type PrepareConfig, type Prepared } from './prepare.js';
 
 export interface PreparePool {
-  run(file: RawFile, bytes: Uint8Array, hash: ContentHash): Promise<Prepared>;
+  /** `onProgress` hears about progress inside the file (pages of a long PDF). */
+  run(file: RawFile, bytes: Uint8Array, hash: ContentHash, onProgress?: (done: number, total: number) => void): Promise<Prepared>;
   close(): Promise<void>;
 }
 
 /** Below this many documents, starting threads costs more than it saves. */
 const MIN_JOBS_FOR_THREADS = 24;
+
+/** Images OCR reads go to one worker: the OCR models take ~250 MB in each thread that loads them. */
+const IMAGE = /\.(?:png|jpe?g|webp|gif|tiff?)$/i;
 
 function workerEntry(): { path: string; bundled: boolean } | undefined {
   const bundled = packagePath('dist', 'worker.mjs');
@@ -26,26 +30,31 @@ function workerEntry(): { path: string; bundled: boolean } | undefined {
 /**
  * Prepares documents (ingest, offline draft, chunks, local vectors) on worker threads, one per
  * core, so a large compile uses the whole machine. Results come back in submission order because
- * callers await them in order. Small jobs, or no worker entry, run inline.
+ * callers await them in order. Small jobs, or no worker entry, run inline — unless some are slow
+ * to ingest (`heavy`: PDF, Office, OCR), which then run off the main thread however few they are.
  */
-export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder): PreparePool {
+export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder, heavy = false): PreparePool {
   const localDims = embedder instanceof LocalEmbedder ? embedder.dims : null;
   const inline: PreparePool = {
-    run: (file, bytes, hash) => prepare(file, bytes, hash, cfg, localDims ? embedder : undefined),
+    run: (file, bytes, hash, onProgress) => prepare(file, bytes, hash, cfg, localDims ? embedder : undefined, onProgress),
     close: async () => {},
   };
   const threads = Math.min(availableParallelism(), 4);
   const entry = workerEntry();
-  if (jobs < MIN_JOBS_FOR_THREADS || threads < 2 || !entry || process.env['KB_THREADS'] === '0') return inline;
+  if ((jobs < MIN_JOBS_FOR_THREADS && !heavy) || threads < 2 || !entry || process.env['KB_THREADS'] === '0') return inline;
 
   const workers: Worker[] = [];
-  const waiting = new Map<number, { resolve: (p: Prepared) => void; reject: (e: Error) => void }>();
+  const waiting = new Map<number, { resolve: (p: Prepared) => void; reject: (e: Error) => void; onProgress?: ((done: number, total: number) => void) | undefined }>();
   let next = 0;
   for (let i = 0; i < threads; i++) {
     const w = new Worker(entry.path, { workerData: { cfg, localDims } });
-    w.on('message', (m: { id: number; result?: Prepared; error?: string }) => {
+    w.on('message', (m: { id: number; result?: Prepared; error?: string; progress?: [number, number] }) => {
       const p = waiting.get(m.id);
       if (!p) return;
+      if (m.progress) {
+        p.onProgress?.(m.progress[0], m.progress[1]);
+        return;
+      }
       waiting.delete(m.id);
       if (m.error !== undefined) p.reject(new Error(m.error));
       else p.resolve(m.result!);
@@ -57,11 +66,11 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
     workers.push(w);
   }
   return {
-    run(file, bytes, hash) {
+    run(file, bytes, hash, onProgress) {
       const id = next++;
-      const worker = workers[id % workers.length]!;
+      const worker = IMAGE.test(file.path) ? workers[0]! : workers[id % workers.length]!;
       return new Promise<Prepared>((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
+        waiting.set(id, { resolve, reject, onProgress });
         worker.postMessage({ id, file, bytes, hash });
       });
     },

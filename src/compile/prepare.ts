@@ -19,15 +19,29 @@ export interface Prepared {
   fingerprint?: string;
 }
 
-export type PrepareConfig = Pick<KbConfig, 'ingest' | 'chunk'>;
+export type PrepareConfig = Pick<KbConfig, 'ingest' | 'chunk'> & {
+  /** `.kb/ingest`: converted documents and OCR text by content hash. */
+  ingestCache?: string;
+};
 
 /** What gets embedded for a chunk: the document title and heading path give the passage its topic. */
 export function embedText(title: string, headings: string[], text: string): string {
   return `${title}\n${headings.join(' / ')}\n${text}`;
 }
 
-export async function prepare(file: RawFile, bytes: Uint8Array, hash: ContentHash, cfg: PrepareConfig, embedder?: Embedder): Promise<Prepared> {
-  const res = await ingestFile(file, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), hash, { maxFileBytes: cfg.ingest.maxFileBytes });
+export async function prepare(
+  file: RawFile,
+  bytes: Uint8Array,
+  hash: ContentHash,
+  cfg: PrepareConfig,
+  embedder?: Embedder,
+  onProgress?: (done: number, total: number) => void,
+): Promise<Prepared> {
+  const res = await ingestFile(file, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), hash, {
+    ...cfg.ingest,
+    ...(cfg.ingestCache ? { cacheDir: cfg.ingestCache } : {}),
+    ...(onProgress ? { onProgress } : {}),
+  });
   if (!res.doc) return { messages: res.messages };
   const doc = res.doc;
   const offline = offlineSource(doc);

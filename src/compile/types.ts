@@ -53,7 +53,8 @@ export interface CompileReport {
 }
 
 export interface ProgressEvent {
-  phase: 'scan' | 'ingest' | 'write' | 'index';
+  /** `pages`: inside one long document (a PDF), while compile waits for it. */
+  phase: 'scan' | 'ingest' | 'pages' | 'write' | 'index';
   done: number;
   total: number;
   file?: string;

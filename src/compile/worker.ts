@@ -15,7 +15,8 @@ const { cfg, localDims } = workerData as { cfg: PrepareConfig; localDims: number
 const embedder = localDims ? new LocalEmbedder(localDims) : undefined;
 
 parentPort!.on('message', (job: Job) => {
-  prepare(job.file, job.bytes, job.hash, cfg, embedder).then(
+  const progress = (done: number, total: number) => parentPort!.postMessage({ id: job.id, progress: [done, total] });
+  prepare(job.file, job.bytes, job.hash, cfg, embedder, progress).then(
     (result) => parentPort!.postMessage({ id: job.id, result }),
     (err: unknown) => parentPort!.postMessage({ id: job.id, error: (err as Error).stack ?? String(err) }),
   );

@@ -28,6 +28,10 @@ export interface KbConfig {
   ingest: {
     /** Files larger than this are skipped with a diagnostic. */
     maxFileBytes: number;
+    /** The same for PDF, Office files, e-books and images, which are often larger than text. */
+    maxDocumentBytes: number;
+    /** Zip-based documents (DOCX, XLSX, PPTX, ODF, EPUB) may unpack to at most this (zip bombs). */
+    maxUnpackedBytes: number;
     /** Glob-like name patterns to ignore under raw/ (matched against the file name). */
     ignore: string[];
   };
@@ -67,7 +71,7 @@ export const DEFAULT_CONFIG: KbConfig = {
     batchSize: 64,
   },
   chunk: { maxTokens: 400, overlapTokens: 50 },
-  ingest: { maxFileBytes: 10 * 1024 * 1024, ignore: ['.DS_Store', 'Thumbs.db', '*.tmp', '*.swp', '~$*'] },
+  ingest: { maxFileBytes: 10 * 1024 * 1024, maxDocumentBytes: 200 * 1024 * 1024, maxUnpackedBytes: 256 * 1024 * 1024, ignore: ['.DS_Store', 'Thumbs.db', '*.tmp', '*.swp', '~$*'] },
   compile: { minConceptSources: 2, maxConcepts: 400 },
   ask: { budget: 4000, cacheTtlSeconds: 3600 },
   lint: { rules: {} },

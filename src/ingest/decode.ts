@@ -34,6 +34,100 @@ export function decodeText(bytes: Uint8Array, charset?: string): Decoded {
   return finish(text);
 }
 
+export type Guessed = Decoded & { encoding?: string };
+
+/** Guesses are made on the first bytes only: enough for a detector, and fast on a large file. */
+const GUESS_SAMPLE = 64 * 1024;
+
+/**
+ * `decodeText`, and when the bytes are neither UTF-8 nor the declared charset: the encoding
+ * chardet guesses (GB18030, Big5, Shift_JIS, EUC-KR, UTF-16 without a BOM, Windows-1252, …),
+ * tried in order of confidence with a strict TextDecoder. chardet loads only for such files.
+ */
+export async function decodeGuessing(bytes: Uint8Array, charset?: string): Promise<Guessed> {
+  const first = decodeText(bytes, charset);
+  if (first.ok || first.problem === 'empty') return first;
+  if (first.problem === 'binary') {
+    const utf16 = maybeUtf16(bytes);
+    const text = utf16 ? decodeAs(bytes, utf16, true) : undefined;
+    const done = text === undefined ? undefined : finish(text);
+    return done?.ok && looksLikeText(done.text) ? { ...done, encoding: utf16!.toUpperCase() } : first;
+  }
+  const { analyse } = await import('chardet');
+  const sample = bytes.length > GUESS_SAMPLE ? bytes.subarray(0, GUESS_SAMPLE) : bytes;
+  const top = analyse(sample)[0];
+  const attempt = (name: string): Guessed | undefined => {
+    const text = decodeAs(bytes, name, true);
+    const done = text === undefined ? undefined : finish(text);
+    if (!done?.ok || !looksLikeText(done.text)) return undefined;
+    if (CJK_ENCODINGS.includes(name) && !commonCjk(done.text)) return undefined;
+    return { ...done, encoding: name };
+  };
+  // Chinese, Japanese or Korean first when the bytes decode to common characters standing in runs
+  // (detectors are unsure on short texts with few non-ASCII bytes), chardet's choice first among
+  // them. A single-byte code page decodes any bytes at all: taken only when chardet is sure.
+  const order = top && CJK_ENCODINGS.includes(top.name) ? [top.name, ...CJK_ENCODINGS.filter((n) => n !== top.name)] : CJK_ENCODINGS;
+  for (const name of order) {
+    const cjk = attempt(name);
+    if (cjk) return cjk;
+  }
+  const confident = top && top.confidence >= 50 && !/^utf-8$/i.test(top.name) ? attempt(top.name) : undefined;
+  return confident ?? first;
+}
+
+const CJK_ENCODINGS = ['GB18030', 'Big5', 'Shift_JIS', 'EUC-JP', 'EUC-KR'];
+
+/** Almost every non-ASCII character is a common CJK one (ideographs, kana, hangul, CJK and full-width punctuation). */
+function commonCjk(text: string): boolean {
+  let other = 0;
+  let cjk = 0;
+  for (const ch of text.slice(0, 8192)) {
+    if (ch.charCodeAt(0) < 0x80) continue;
+    if (/[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff60\u2010-\u2027\u00b7]/u.test(ch)) cjk++;
+    else other++;
+  }
+  return cjk > 0 && other <= cjk * 0.05 && !gluedIntoWords(text);
+}
+
+/** Latin text with accents read as GBK shows lone ideographs inside words (`tr蠸 bon`); real CJK text has runs. */
+function gluedIntoWords(text: string): boolean {
+  const chars = [...text.slice(0, 8192)];
+  const isCjk = (c: string | undefined) => c !== undefined && c.charCodeAt(0) >= 0x2e80;
+  const isLetter = (c: string | undefined) => c !== undefined && /[A-Za-z]/.test(c);
+  let lone = 0;
+  let all = 0;
+  chars.forEach((c, i) => {
+    if (!isCjk(c)) return;
+    all++;
+    const prev = chars[i - 1];
+    const next = chars[i + 1];
+    if (!isCjk(prev) && !isCjk(next) && (isLetter(prev) || isLetter(next))) lone++;
+  });
+  return lone > all * 0.3;
+}
+
+/** Every other byte NUL in the first bytes: UTF-16 text without a byte order mark (its byte order). */
+function maybeUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  const n = Math.min(bytes.length, 512) & ~1;
+  if (n < 4 || bytes.length % 2 !== 0) return undefined;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) even++;
+    if (bytes[i + 1] === 0) odd++;
+  }
+  if (odd > n / 8 && even === 0) return 'utf-16le';
+  if (even > n / 8 && odd === 0) return 'utf-16be';
+  return undefined;
+}
+
+/** Decoded text that is not control characters in disguise (a wrong guess on binary bytes). */
+function looksLikeText(text: string): boolean {
+  const sample = text.slice(0, 4096);
+  const control = sample.match(/[\u0000-\u0008\u000e-\u001a\u001c-\u001f\u007f-\u009f\ufffd]/g)?.length ?? 0;
+  return control <= sample.length * 0.02;
+}
+
 /** NUL bytes, or more than 5% control characters in the first 8 KB (ESC is allowed: ANSI colours in logs). */
 export function looksBinary(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, SAMPLE);

@@ -1,4 +1,4 @@
-import type { RawType } from '../types.js';
+import type { RawDocument, RawType } from '../types.js';
 import { isText } from './decode.js';
 
 export interface Detected {
@@ -13,6 +13,25 @@ const MARKDOWN = new Set(['.md', '.markdown', '.mdx', '.mdown', '.mkd']);
 const TEXT = new Set(['.txt', '.text', '.log']);
 const HTML = new Set(['.html', '.htm', '.xhtml']);
 const URL_FILES = new Set(['.url', '.webloc']);
+// Not .ass/.ssa: subsrt-ts 2 drops the first character of their lines.
+const SUBTITLES = new Set(['.srt', '.vtt', '.sbv']);
+const MAIL = new Set(['.eml', '.mbox']);
+const FEEDS = new Set(['.rss', '.atom']);
+
+/** Binary documents kb reads the text of, by extension. */
+export const DOCUMENT_MIME: Readonly<Record<string, string>> = {
+  '.pdf': 'application/pdf',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  '.odt': 'application/vnd.oasis.opendocument.text',
+  '.ods': 'application/vnd.oasis.opendocument.spreadsheet',
+  '.odp': 'application/vnd.oasis.opendocument.presentation',
+  '.epub': 'application/epub+zip',
+};
+
+/** Images OCR reads (what sharp decodes). */
+export const OCR_MIME = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/tiff']);
 
 /** Code files by extension, with the fence language most highlighters know them by. */
 export const CODE_LANGUAGES: Readonly<Record<string, string>> = {
@@ -41,13 +60,8 @@ export const ATTACHMENT_MIME: Readonly<Record<string, string>> = {
   '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif',
   '.webp': 'image/webp', '.svg': 'image/svg+xml', '.bmp': 'image/bmp', '.ico': 'image/x-icon',
   '.tif': 'image/tiff', '.tiff': 'image/tiff', '.heic': 'image/heic', '.avif': 'image/avif',
-  '.pdf': 'application/pdf', '.epub': 'application/epub+zip', '.rtf': 'application/rtf',
-  '.doc': 'application/msword', '.xls': 'application/vnd.ms-excel', '.ppt': 'application/vnd.ms-powerpoint',
-  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  '.odt': 'application/vnd.oasis.opendocument.text', '.ods': 'application/vnd.oasis.opendocument.spreadsheet',
-  '.odp': 'application/vnd.oasis.opendocument.presentation', '.pages': 'application/vnd.apple.pages',
+  '.rtf': 'application/rtf', '.doc': 'application/msword', '.xls': 'application/vnd.ms-excel', '.ppt': 'application/vnd.ms-powerpoint',
+  '.pages': 'application/vnd.apple.pages',
   '.key': 'application/vnd.apple.keynote', '.numbers': 'application/vnd.apple.numbers',
   '.mp3': 'audio/mpeg', '.wav': 'audio/wav', '.ogg': 'audio/ogg', '.m4a': 'audio/mp4', '.flac': 'audio/flac', '.aac': 'audio/aac',
   '.mp4': 'video/mp4', '.m4v': 'video/mp4', '.mov': 'video/quicktime', '.webm': 'video/webm', '.mkv': 'video/x-matroska', '.avi': 'video/x-msvideo',
@@ -65,15 +79,60 @@ export function detectType(path: string, bytes: Uint8Array): Detected {
   if (TEXT.has(ext)) return { type: 'text' };
   if (HTML.has(ext)) return { type: 'html' };
   if (URL_FILES.has(ext)) return { type: 'url' };
+  if (SUBTITLES.has(ext)) return { type: 'subtitle' };
+  if (MAIL.has(ext)) return { type: 'mail' };
+  if (FEEDS.has(ext) || (ext === '.xml' && isFeed(bytes))) return { type: 'feed' };
+  const document = DOCUMENT_MIME[ext];
+  if (document) return { type: 'document', mime: document };
   const language = CODE_LANGUAGES[ext] ?? (ext === '' ? CODE_NAMES[fileName(path).toLowerCase()] : undefined);
   if (language) return { type: 'code', language };
   const mime = ATTACHMENT_MIME[ext];
   if (mime) return { type: 'attachment', mime };
   const sniffed = sniffMime(bytes);
+  if (sniffed === 'application/pdf') return { type: 'document', mime: sniffed };
   if (sniffed) return { type: 'attachment', mime: sniffed };
   if (isText(bytes)) return { type: 'text' };
   return { type: 'attachment', mime: 'application/octet-stream' };
 }
+
+/** An XML file whose root element is an RSS, RDF or Atom feed. */
+function isFeed(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).toString('utf8');
+  return /^(?:\uFEFF)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--[^]*?-->\s*|<\?[^>]*>\s*)*<(?:rss\b|rdf:RDF\b|feed\b[^>]*xmlns=["']http:\/\/www\.w3\.org\/2005\/Atom)/.test(head);
+}
+
+/** The largest file of this path's type that kb reads: documents and images may be larger than text. */
+export function maxBytesFor(path: string, limits: { maxFileBytes: number; maxDocumentBytes: number }): number {
+  const ext = extension(path);
+  return DOCUMENT_MIME[ext] || OCR_MIME.has(ATTACHMENT_MIME[ext] ?? '') ? Math.max(limits.maxFileBytes, limits.maxDocumentBytes) : limits.maxFileBytes;
+}
+
+/** Documents whose text kb reads: everything but links and attachments, and images in which OCR found text. */
+export function readsText(doc: Pick<RawDocument, 'type' | 'meta'>): boolean {
+  if (doc.type === 'url') return false;
+  return doc.type !== 'attachment' || typeof doc.meta['ocr'] === 'object';
+}
+
+/** Files whose ingest is slow (PDF, Office, e-books, OCR): worth worker threads even when few. */
+export function isHeavy(path: string): boolean {
+  const d = detectType(path, new Uint8Array(0));
+  return d.type === 'document' || (d.type === 'attachment' && OCR_MIME.has(d.mime ?? ''));
+}
+
+/**
+ * Bump when ingest reads files of some type differently (new formats, OCR): compile then reads
+ * again the files `rereadOnUpgrade` names, even though their bytes did not change.
+ */
+export const INGEST_VERSION = '2';
+
+/** Files an older kb filed as attachments or plain text, or could not read, that it now reads. */
+export function rereadOnUpgrade(path: string, prevStatus: string): boolean {
+  const t = detectType(path, new Uint8Array(0)).type;
+  return prevStatus !== 'ok' || isHeavy(path) || t === 'subtitle' || t === 'mail' || t === 'feed' || t === 'html';
+}
+
+/** Headings that only anchor a place (PDF pages, transcript times), not the document's outline. */
+export const PLACE_HEADING = /^(?:p\. \d+|\d{2}:\d{2}:\d{2})$/;
 
 /** MIME type from the magic bytes at the start of a file, for the common binary formats. */
 export function sniffMime(b: Uint8Array): string | undefined {

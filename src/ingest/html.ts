@@ -25,7 +25,7 @@ type Node = Root | RootContent | ElementContent;
  * dates), then the content of the single <article> or the <main> if there is one, else <body>,
  * without scripts, navigation, sidebars, footers and forms. Empty markdown means nothing readable.
  */
-export function convertHtml(html: string, fallbackTitle: string): Converted {
+export function convertHtml(html: string, fallbackTitle: string, opts: { headingOffset?: number } = {}): Converted {
   const tree = processor.parse(html);
   const head = readHead(tree);
 
@@ -34,12 +34,65 @@ export function convertHtml(html: string, fallbackTitle: string): Converted {
   const base = head.base ?? head.url;
   if (base) absolutise(content, base);
 
-  const mdast = processor.runSync({ type: 'root', children: content });
-  const markdown = processor.stringify(mdast).replace(/\n{3,}/g, '\n\n').trim();
-
-  const title = head.title ?? firstH1(content) ?? fallbackTitle;
+  const markdown = toMarkdown(content, opts.headingOffset ?? 0);
+  const h1 = firstH1(content);
+  const title = preferH1(head.title, h1) ?? fallbackTitle;
   const converted: Converted = { title, markdown: markdown ? `${markdown}\n` : '', meta: head.meta };
   if (head.url) converted.url = head.url;
+  return converted;
+}
+
+/** HTML nodes to Markdown; headings moved `headingOffset` levels down (a slide's headings under its section). */
+function toMarkdown(content: ElementContent[], headingOffset: number): string {
+  const mdast = processor.runSync({ type: 'root', children: content });
+  if (headingOffset) demote(mdast as MdNode, headingOffset);
+  return processor.stringify(mdast).replace(/\n{3,}/g, '\n\n').trim();
+}
+
+interface MdNode {
+  type: string;
+  depth?: number;
+  children?: MdNode[];
+}
+
+function demote(node: MdNode, by: number): void {
+  if (node.type === 'heading' && node.depth) node.depth = Math.min(6, node.depth + by);
+  for (const c of node.children ?? []) demote(c, by);
+}
+
+/** `<title>` is often the article's <h1> plus " _ Section _ Site": the <h1> then is the title. */
+function preferH1(headTitle: string | undefined, h1: string | undefined): string | undefined {
+  if (headTitle && h1 && headTitle !== h1 && headTitle.startsWith(h1) && /^\s*[-_|–—·:：｜]/.test(headTitle.slice(h1.length))) return h1;
+  return headTitle ?? h1;
+}
+
+/**
+ * A saved web page (a web clip) as Markdown: defuddle — what Obsidian's Web Clipper uses — finds
+ * the article and drops the page chrome that is not marked up as such (menus, share buttons,
+ * related posts, comments and sidebars in plain <div>s); kb's own HTML path then writes the
+ * Markdown, with the page's <head> metadata. A page defuddle finds little in keeps kb's own reading.
+ */
+export async function convertWebPage(html: string, fallbackTitle: string): Promise<Converted> {
+  const own = convertHtml(html, fallbackTitle);
+  let article: { content: string; author?: string; published?: string } | undefined;
+  try {
+    const [{ parseHTML }, { Defuddle }] = await Promise.all([import('linkedom'), import('defuddle/node')]);
+    const { document } = parseHTML(html);
+    // useAsync: false — defuddle would otherwise ask third-party APIs when a page holds little text.
+    const r = await Defuddle(document as unknown as Parameters<typeof Defuddle>[0], own.url ?? 'about:blank', { useAsync: false, markdown: false });
+    article = { content: r.content, ...(r.author ? { author: r.author } : {}), ...(r.published ? { published: r.published } : {}) };
+  } catch {
+    return own;
+  }
+  const clip = convertHtml(`<html><body>${article.content}</body></html>`, fallbackTitle);
+  const length = (md: string) => md.replace(/\s/g, '').length;
+  // Defuddle keeps the article or nothing much: if it lost most of the text, the page was not an article.
+  if (!clip.markdown || length(clip.markdown) < Math.min(100, length(own.markdown) * 0.3)) return own;
+  const meta = { ...own.meta };
+  if (article.author && meta['author'] === undefined) meta['author'] = article.author;
+  if (article.published && meta['published'] === undefined) meta['published'] = article.published.slice(0, 10);
+  const converted: Converted = { title: own.title, markdown: clip.markdown, meta };
+  if (own.url) converted.url = own.url;
   return converted;
 }
 
@@ -116,8 +169,23 @@ function prune(node: Root | Element, inArticle: boolean): void {
     if (tag === 'img' && typeof p.src === 'string' && p.src.startsWith('data:')) return false;
     if (tag === 'a' && typeof p.href === 'string' && /^\s*(javascript|vbscript|data):/i.test(p.href)) delete p.href;
     prune(child, inArticle || tag === 'article');
+    // Bookmarks (`<a id="_Toc1"></a>`, what Word exports) would become empty `[]()` links.
+    if (tag === 'a' && child.children.length === 0) return false;
+    if (tag === 'table') headerRow(child);
     return true;
   }) as typeof node.children;
+}
+
+/** A table without header cells: its first row is the header (else Markdown gets an empty one). */
+function headerRow(table: Element): void {
+  let hasTh = false;
+  let first: Element | undefined;
+  visit(table, (el) => {
+    if (el.tagName === 'th') hasTh = true;
+    else if (el.tagName === 'tr') first ??= el;
+  });
+  if (hasTh || !first) return;
+  for (const cell of first.children) if (cell.type === 'element' && cell.tagName === 'td') cell.tagName = 'th';
 }
 
 /** The single <article>, else <main> (or role=main), else every <article>, else everything. */

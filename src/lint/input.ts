@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { KbConfig } from '../config/defaults.js';
 import type { Embedder } from '../embed/types.js';
 import { scanWiki } from '../entry/wiki.js';
-import { ingestFileSync, walkRaw } from '../ingest/index.js';
+import { ingestFileSync, maxBytesFor, walkRaw } from '../ingest/index.js';
 import type { ContentHash, RawPath } from '../types.js';
 import type { KbPaths } from '../kb/paths.js';
 import type { ModelClient } from '../model/client.js';
@@ -26,7 +26,7 @@ export function loadLintInput(paths: KbPaths, config: KbConfig, opts: LoadOption
   const raw: RawState[] = [];
   for (const f of walk.files) {
     let hash: string;
-    if (f.size > config.ingest.maxFileBytes) hash = '';
+    if (f.size > maxBytesFor(f.path, config.ingest)) hash = '';
     else {
       try {
         hash = sha256(readFileSync(f.absPath));
@@ -77,5 +77,5 @@ function hasText(r: RawState, config: KbConfig): boolean {
   }
   if (bytes.length === 0) return false;
   const file = { path: r.path as RawPath, absPath: r.absPath, size: bytes.length, mtimeMs: 0 };
-  return Boolean(ingestFileSync(file, bytes, r.hash as ContentHash, { maxFileBytes: config.ingest.maxFileBytes }).doc);
+  return Boolean(ingestFileSync(file, bytes, r.hash as ContentHash, config.ingest).doc);
 }

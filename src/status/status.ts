@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import type { KbContext } from '../kb/context.js';
-import { walkRaw } from '../ingest/index.js';
+import { maxBytesFor, walkRaw } from '../ingest/index.js';
 import { sha256 } from '../util/hash.js';
 import { scanWiki } from '../entry/wiki.js';
 import { extractWikiLinks } from '../parse/links.js';
@@ -112,7 +112,7 @@ export function computeStatus(ctx: KbContext): KbStatus {
       continue;
     }
     let hash: string;
-    if (f.size > config.ingest.maxFileBytes) hash = sha256(`too-large:${f.size}:${f.mtimeMs}`);
+    if (f.size > maxBytesFor(f.path, config.ingest)) hash = sha256(`too-large:${f.size}:${f.mtimeMs}`);
     else {
       try {
         hash = sha256(readFileSync(f.absPath));

@@ -186,9 +186,12 @@ export class Store {
     return this.stmt(`SELECT * FROM documents ORDER BY raw_path`).all() as DocumentRow[];
   }
 
-  /** Raw paths of the attachments (copied into wiki/attachments/ under their own names). */
+  /**
+   * Raw paths of the files whose original is copied into wiki/attachments/ under its own name:
+   * attachments, and documents (PDF, Office, e-books) that Obsidian can open.
+   */
   attachmentPaths(): string[] {
-    return (this.stmt(`SELECT raw_path FROM documents WHERE type = 'attachment' ORDER BY raw_path`).all() as { raw_path: string }[]).map((r) => r.raw_path);
+    return (this.stmt(`SELECT raw_path FROM documents WHERE type IN ('attachment', 'document') ORDER BY raw_path`).all() as { raw_path: string }[]).map((r) => r.raw_path);
   }
 
   putDocument(row: DocumentRow): void {

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { KbContext } from '../../kb/context.js';
 import type { EntryId, RawDocument } from '../../types.js';
 import { sha256 } from '../../util/hash.js';
-import { ingestFile, walkRaw } from '../../ingest/index.js';
+import { ingestFile, maxBytesFor, walkRaw } from '../../ingest/index.js';
 import type { LoadedEntry } from '../../entry/wiki.js';
 import { scanWiki } from '../../entry/wiki.js';
 import type { Catalog } from '../types.js';
@@ -33,7 +34,7 @@ export async function documentsToCompile(ctx: KbContext, writerName: string, for
   const known = new Map(store.allDocuments().map((d) => [d.raw_path, d]));
   const out: RawDocument[] = [];
   for (const file of walkRaw(paths.raw, { ignore: config.ingest.ignore }).files) {
-    if (file.size > config.ingest.maxFileBytes) continue;
+    if (file.size > maxBytesFor(file.path, config.ingest)) continue;
     let bytes: Buffer;
     try {
       bytes = readFileSync(file.absPath);
@@ -43,7 +44,7 @@ export async function documentsToCompile(ctx: KbContext, writerName: string, for
     const hash = sha256(bytes);
     const prev = known.get(file.path);
     if (!force && prev && prev.hash === hash && prev.compiler === writerName && prev.status !== 'pending') continue;
-    const res = await ingestFile(file, bytes, hash, { maxFileBytes: config.ingest.maxFileBytes });
+    const res = await ingestFile(file, bytes, hash, { ...config.ingest, cacheDir: join(paths.state, 'ingest') });
     if (res.doc) out.push(res.doc);
   }
   return out;

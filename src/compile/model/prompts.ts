@@ -6,6 +6,7 @@ import { chunkMarkdown } from '../../chunk/index.js';
 import { countTokens } from '../../text/tokens.js';
 import { sha256 } from '../../util/hash.js';
 import type { RawDocument } from '../../types.js';
+import { readsText } from '../../ingest/detect.js';
 import type { Catalog, ConceptGroup } from '../types.js';
 
 /** A source longer than this (tokens) is read in parts, then the part notes are combined. */
@@ -77,7 +78,7 @@ export function modelWriterName(model: string, t: Templates): string {
 
 /** Documents the model has nothing to read in: they keep the offline entry. */
 export function modelReads(doc: RawDocument): boolean {
-  return doc.type !== 'attachment' && doc.type !== 'url' && doc.markdown.trim().length > 0;
+  return readsText(doc) && doc.markdown.trim().length > 0;
 }
 
 /** The request for one part (or the whole) of a source. */

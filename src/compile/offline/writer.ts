@@ -3,6 +3,7 @@ import type { RawDocument } from '../../types.js';
 import type { Catalog, ConceptDraft, ConceptGroup, EntryWriter, SourceDraft } from '../types.js';
 import { extractEntities } from './entities.js';
 import { extractSummary } from './summary.js';
+import { PLACE_HEADING, readsText } from '../../ingest/detect.js';
 
 export const OFFLINE_COMPILER = 'offline-v1';
 
@@ -11,6 +12,8 @@ const MAX_STATED_SOURCES = 40;
 
 function describeSource(doc: RawDocument): string[] {
   const lines = [`- File: \`raw/${doc.path}\` (${doc.type}${doc.language ? `, ${doc.language}` : ''}${doc.mime ? `, ${doc.mime}` : ''}, ${formatBytes(doc.size)})`];
+  // The original is copied into the vault's attachments/ folder (a plain link: Obsidian opens it, no viewer is embedded).
+  if (doc.type === 'document') lines.push(`- Original: [${doc.path.split('/').pop()}](<../attachments/${doc.path.split('/').pop()}>)${typeof doc.meta['pages'] === 'number' ? `, ${doc.meta['pages']} pages` : ''}`);
   if (doc.url) lines.push(`- URL: <${doc.url}>`);
   const m = doc.meta;
   if (typeof m['author'] === 'string') lines.push(`- Author: ${m['author']}`);
@@ -36,7 +39,7 @@ function outline(markdown: string): string[] {
     if (/^\s*(```|~~~)/.test(line)) fence = !fence;
     if (fence) continue;
     const m = /^(#{2,3})\s+(.+?)\s*#*\s*$/.exec(line);
-    if (m) heads.push(`${m[1]!.length === 3 ? '  ' : ''}- ${m[2]!.replace(/[[\]]/g, '')}`);
+    if (m && !PLACE_HEADING.test(m[2]!)) heads.push(`${m[1]!.length === 3 ? '  ' : ''}- ${m[2]!.replace(/[[\]]/g, '')}`);
   }
   return heads.slice(0, 20);
 }
@@ -65,6 +68,14 @@ export function offlineSource(doc: RawDocument): SourceDraft {
     const dims = typeof doc.meta['width'] === 'number' ? `, ${String(doc.meta['width'])}×${String(doc.meta['height'])} pixels` : '';
     summary = `${doc.mime?.startsWith('image/') ? 'Image' : 'Attachment'} \`${doc.title}\` (${doc.mime ?? 'binary'}${dims}) kept in raw/${doc.path.includes('/') ? doc.path.slice(0, doc.path.lastIndexOf('/') + 1) : ''}.`;
     if (doc.mime?.startsWith('image/')) sections.push(`![[${doc.path.split('/').pop()}]]`);
+    // Text OCR found in the image: what it says leads, the file details follow.
+    const read = readsText(doc) ? doc.markdown.split('\n## Text in the image\n')[1]?.trim() : undefined;
+    if (read) {
+      const ex = extractSummary(read);
+      summary = ex.summary || read.split('\n')[0]!;
+      keyPoints = ex.keyPoints;
+      sections.push(`## Text in the image\n\n${read}`);
+    }
   } else if (doc.type === 'url') {
     summary = `Web link to ${doc.url ?? 'a page'}, saved as a shortcut.`;
   } else {
@@ -82,7 +93,7 @@ export function offlineSource(doc: RawDocument): SourceDraft {
   const heads = outline(doc.markdown);
   if (heads.length > 1) sections.push(`## Outline\n\n${heads.join('\n')}`);
   sections.push(`## Source\n\n${describeSource(doc).join('\n')}`);
-  const found = doc.type === 'attachment' || doc.type === 'url' ? [] : extractEntities(doc.markdown, doc.title);
+  const found = readsText(doc) ? extractEntities(doc.markdown, doc.title) : [];
   return {
     title: doc.title,
     aliases: [],
