@@ -8,6 +8,8 @@
  * file, write as many files of the same size), so figures compare as ratios on a busy machine.
  * One JSON line per size on stdout (medians of the runs); progress and the load average on stderr.
  * `--profile <dir>` runs every kb process with --cpu-prof into <dir> (summarise: bench/profile.ts).
+ * A read-only command (status, lint, search, ask) still running after `--timeout-min` (default 30)
+ * is killed and its figure is null in the JSON line (stderr says so).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     runs: { type: 'string' },
     'kb-per-doc': { type: 'string' },
     profile: { type: 'string' },
+    'timeout-min': { type: 'string' },
     keep: { type: 'boolean' },
   },
 });
@@ -31,8 +34,9 @@ const sizes = (values.docs ?? '1000,10000').split(',').map((s) => Number(s.trim(
 const runs = Number(values.runs ?? 3);
 const kbPerDoc = Number(values['kb-per-doc'] ?? 5);
 const profileDir = values.profile ? resolve(values.profile) : undefined;
-if (sizes.some((n) => !Number.isInteger(n) || n < 2) || !Number.isInteger(runs) || runs < 1 || !(kbPerDoc > 0)) {
-  process.stderr.write('usage: npm run bench:scale -- [--docs 1000,10000] [--runs 3] [--kb-per-doc 5] [--profile <dir>] [--keep]\n');
+const timeoutMs = Number(values['timeout-min'] ?? 30) * 60_000;
+if (sizes.some((n) => !Number.isInteger(n) || n < 2) || !Number.isInteger(runs) || runs < 1 || !(kbPerDoc > 0) || !(timeoutMs > 0)) {
+  process.stderr.write('usage: npm run bench:scale -- [--docs 1000,10000] [--runs 3] [--kb-per-doc 5] [--timeout-min 30] [--profile <dir>] [--keep]\n');
   process.exit(2);
 }
 if (profileDir) mkdirSync(profileDir, { recursive: true });
@@ -42,6 +46,8 @@ const env = { ...process.env, ANTHROPIC_API_KEY: '', KB_REPORT_RSS: '1', NO_COLO
 const say = (s: string) => process.stderr.write(`${s}\n`);
 const load = () => `load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** Whole milliseconds; a step killed at the timeout (Infinity) becomes null in JSON. */
+const whole = (x: number) => (Number.isFinite(x) ? Math.round(x) : null);
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
@@ -52,11 +58,19 @@ function nodeArgs(tag: string): string[] {
   return profileDir ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, tag)] : [];
 }
 
-/** One whole `kb` process: wall time and its peak RSS (bin/kb.js reports it with KB_REPORT_RSS). */
-function kb(tag: string, args: string[], ok: number[] = [0]): { ms: number; rssMb: number } {
+/**
+ * One whole `kb` process: wall time and its peak RSS (bin/kb.js reports it with KB_REPORT_RSS).
+ * With a timeout, a process still running then is killed (kb treats SIGTERM as Ctrl-C, which a
+ * long synchronous step does not see) and its time is Infinity (null in JSON).
+ */
+function kb(tag: string, args: string[], ok: number[] = [0], timeout?: number): { ms: number; rssMb: number } {
   const t = performance.now();
-  const r = spawnSync(process.execPath, [...nodeArgs(tag), bin, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(process.execPath, [...nodeArgs(tag), bin, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 30, ...(timeout ? { timeout, killSignal: 'SIGKILL' as const } : {}) });
   const ms = performance.now() - t;
+  if (timeout && r.signal === 'SIGKILL' && ms >= timeout) {
+    say(`  kb ${args[0]} still running after ${(timeout / 60_000).toFixed(0)} min: killed, figure null`);
+    return { ms: Infinity, rssMb: NaN };
+  }
   if (r.error) throw r.error;
   if (!ok.includes(r.status ?? -1)) throw new Error(`kb ${args.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);
   const m = /kb-max-rss-kb=(\d+)/.exec(r.stderr);
@@ -173,6 +187,13 @@ function storeBytes(root: string): number {
   return [db, `${db}-wal`].reduce((s, p) => s + (existsSync(p) ? statSync(p).size : 0), 0);
 }
 
+/** Each whole-process figure over node start-up, and the compiles over the I/O floor too. */
+function ratios(out: Record<string, number | null>): string {
+  const r = (k: string, base: string) => (out[k] == null || !out[base] ? 'n/a' : (out[k]! / out[base]!).toFixed(1));
+  const procs = ['fullMs', 'noopMs', 'oneChangeMs', 'deleteMs', 'statusMs', 'lintMs', 'searchMs', 'askMs'];
+  return `×node start: ${procs.map((k) => `${k.replace(/Ms$/, '')} ${r(k, 'nodeStartMs')}`).join(', ')}; ×io floor: full ${r('fullMs', 'ioFloorMs')}, no-op ${r('noopMs', 'ioFloorMs')}, status ${r('statusMs', 'ioFloorMs')}, lint ${r('lintMs', 'ioFloorMs')}`;
+}
+
 const names = ['fullMs', 'noopMs', 'oneChangeMs', 'deleteMs', 'statusMs', 'lintMs', 'searchMs', 'askMs', 'searchP95InProcessMs', 'watchMs', 'storeMb', 'nodeStartMs', 'ioFloorMs'] as const;
 type Figure = (typeof names)[number];
 
@@ -210,7 +231,7 @@ for (const docs of sizes) {
       figures.storeMb.push(mb(storeBytes(root)));
 
       const read = (what: string, figure: Figure, args: string[], ok?: number[]) => {
-        const r = kb(tag(what), [...args, '--kb', root], ok);
+        const r = kb(tag(what), [...args, '--kb', root], ok, timeoutMs);
         figures[figure].push(r.ms);
         step(what, r);
       };
@@ -227,14 +248,14 @@ for (const docs of sizes) {
       else rmSync(root, { recursive: true, force: true });
     }
   }
-  const out: Record<string, number> = { docs };
+  const out: Record<string, number | null> = { docs };
   for (const n of names) {
     if (n === 'storeMb') continue;
-    out[n] = Math.round(median(figures[n]));
+    out[n] = whole(median(figures[n]));
     if (n === 'watchMs') out['peakRssMb'] = Math.round(peakRss);
   }
   out['storeMb'] = Math.round(median(figures.storeMb) * 10) / 10;
   const ordered = ['docs', 'fullMs', 'noopMs', 'oneChangeMs', 'deleteMs', 'statusMs', 'lintMs', 'searchMs', 'askMs', 'searchP95InProcessMs', 'watchMs', 'peakRssMb', 'storeMb', 'nodeStartMs', 'ioFloorMs'];
-  say(`== ${docs} documents done (${load()}); ratios: full/io floor ${(out['fullMs']! / out['ioFloorMs']!).toFixed(1)}, status/node start ${(out['statusMs']! / out['nodeStartMs']!).toFixed(1)}, lint/node start ${(out['lintMs']! / out['nodeStartMs']!).toFixed(1)}`);
+  say(`== ${docs} documents done (${load()}); ratios: ${ratios(out)}`);
   console.log(JSON.stringify(Object.fromEntries(ordered.map((k) => [k, out[k]]))));
 }
