@@ -1,5 +1,6 @@
 // npm run bench:compile [-- --docs 1000 --mb 5 --runs 3]
 // Wall time of whole `kb compile` processes on a synthetic corpus: full, no-op, one change.
+// The corpus is 5 KB a document unless --mb says otherwise (5 MB at 1,000, 50 MB at 10,000).
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ function arg(name: string, def: number): number {
 }
 
 const docs = arg('docs', 1000);
-const mb = arg('mb', 5);
+const mb = arg('mb', (docs * 5) / 1000);
 const runs = arg('runs', 3);
 const bin = resolve(import.meta.dirname, '..', 'bin', 'kb.js');
 
