@@ -30,7 +30,7 @@ export function listFiles(dir: string, rel = ''): string[] {
 
 export function refTerms(s: string): string[] {
   s = s.toLowerCase();
-  const out = s.match(/[a-z0-9]+/g) ?? [];
+  const out: string[] = [...(s.match(/[a-z0-9]+/g) ?? [])];
   const hs = s.match(HAN_G) ?? [];
   for (const c of hs) out.push(c);
   for (let i = 0; i + 1 < hs.length; i++) out.push(hs[i]! + hs[i + 1]!);
