@@ -219,7 +219,7 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Part
       .forEach(([id], i) => chunkBm25.push({ key: id, rank: i + 1 }));
     // A title that shares one Han character with the question (库 in 向量数据库) says little: titles
     // are matched by words and character pairs when the question has any.
-    const titleTerms = [...own.filter((t) => !single(t)), ...translated.map((t) => t.match)];
+    const titleTerms = [...terms.filter((t) => !single(t)), ...translated.map((t) => t.match)];
     const expr = matchExpression(titleTerms.length ? titleTerms : all);
     store.searchEntries(tune.titlesOnly ? `{title} : (${expr})` : expr, tune.depth).forEach((id, i) => entryBm25.push({ key: id, rank: i + 1 }));
   }
