@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -214,5 +214,29 @@ describe('kb watch', () => {
     expect(listTree(join(root, 'wiki'))).toEqual(expect.arrayContaining(['sources/Clipped Article.md', 'index.md', '.obsidian/graph.json']));
     expect(readFileSync(join(root, 'wiki/index.md'), 'utf8')).toContain('[[Clipped Article]]');
     await w.stop();
+  }, 60_000);
+
+  it('does not follow a link out of raw/: changes there neither trigger nor reach a compile', async () => {
+    const root = fixture({ 'raw/inside.md': '# Inside\n\nA note that lives in raw/.\n' });
+    const outside = mkdtempSync(join(tmpdir(), 'kb-watch-outside-'));
+    mkdirSync(join(outside, 'secrets'));
+    writeFileSync(join(outside, 'secrets', 'shadow.md'), '# Shadow\n\nroot:hash-that-must-stay-private\n');
+    symlinkSync(join(outside, 'secrets'), join(root, 'raw', 'etc'));
+    const w = new Watcher(root);
+    const ready = await w.next((e) => e.type === 'ready');
+    const first = w.events.find((e) => e.type === 'compiled')!;
+    expect(w.events.filter((e) => e.type === 'change')).toEqual([]);
+    expect(report(first).messages.map((m) => m.ruleId)).toContain('ingest-symlink-outside');
+
+    // A change behind the link first, then one inside raw/: only the second is seen.
+    writeFileSync(join(outside, 'secrets', 'passwd.md'), '# Passwd\n\nanother private file\n');
+    await new Promise((r) => setTimeout(r, 1500));
+    writeFile(root, 'raw/later.md', '# Later\n\nA second note in raw/.\n');
+    await w.next((e) => e.type === 'compiled' && report(e).new === 1, ready.index);
+    const seen = w.events.filter((e) => e.type === 'change').map((e) => e['path']);
+    expect(seen).toEqual(['later.md']);
+    expect(listTree(join(root, 'wiki')).filter((p) => /shadow|passwd/i.test(p))).toEqual([]);
+    await w.stop();
+    rmSync(outside, { recursive: true, force: true });
   }, 60_000);
 });
