@@ -5,16 +5,23 @@ import type { CliRuntime } from './runtime.js';
 import { COMMANDS } from './commands/index.js';
 
 
-/** The one exit point: parse, run, map typed errors to exit codes (0 ok, 1 failure, 2 usage, 130 interrupted). */
+/** Exit code of a run stopped by a signal: 130 for Ctrl-C (SIGINT), 143 for SIGTERM (128 + its number, as shells report it). */
+export function interruptedExit(signal: NodeJS.Signals | undefined): number {
+  return signal === 'SIGTERM' ? 143 : 130;
+}
+
+/** The one exit point: parse, run, map typed errors to exit codes (0 ok, 1 failure, 2 usage, 130/143 interrupted). */
 export async function main(argv: string[]): Promise<number> {
   const io = processIo();
   const abort = new AbortController();
   let exit = 0;
   let interrupts = 0;
-  const onSigint = () => {
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSigint = (signal: NodeJS.Signals) => {
     interrupts++;
-    if (interrupts > 1) process.exit(130);
-    io.err('Interrupted: finishing the current step (Ctrl-C again to quit at once)…');
+    stoppedBy ??= signal;
+    if (interrupts > 1) process.exit(interruptedExit(stoppedBy));
+    io.err(signal === 'SIGTERM' ? 'Terminated: stopping after the current step…' : 'Interrupted: finishing the current step (Ctrl-C again to quit at once)…');
     abort.abort();
   };
   process.on('SIGINT', onSigint);
@@ -36,14 +43,14 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (err instanceof KbError) {
       if (err.exitCode !== 130 || abort.signal.aborted) io.err(`kb: ${err.message}`);
-      return err.exitCode;
+      return err.exitCode === 130 && stoppedBy ? interruptedExit(stoppedBy) : err.exitCode;
     }
-    if (abort.signal.aborted) return 130;
+    if (abort.signal.aborted) return interruptedExit(stoppedBy);
     io.err(`kb: unexpected error: ${(err as Error).stack ?? String(err)}`);
     return 1;
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }
-  return abort.signal.aborted ? 130 : exit;
+  return abort.signal.aborted ? interruptedExit(stoppedBy) : exit;
 }
