@@ -1,0 +1,60 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixture, KB_BIN, listTree, runKb } from './helpers.js';
+
+/** Notes, a long line that once took minutes, and megabytes of Chinese that keep the threads busy for seconds. */
+function heavyKb(): string {
+  const files: Record<string, string> = { 'raw/long-line.md': 'x'.repeat(300_000) };
+  for (let i = 0; i < 3; i++) files[`raw/zh/长文-${i}.txt`] = `长文 ${i}\n\n${'检索增强生成向量数据库中文分词知识库。'.repeat(20_000)}\n`;
+  for (let i = 0; i < 20; i++) files[`raw/notes/note-${i}.md`] = `# Note ${i}\n\nRetrieval Augmented Generation (RAG) and BM25 appear in note ${i}.\n`;
+  return fixture(files);
+}
+
+/** `kb compile` sent `signal` once it has started working; its exit code and output. */
+async function interruptedCompile(root: string, signal: NodeJS.Signals): Promise<{ code: number | null; killedByUs: boolean; stdout: string; stderr: string }> {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: undefined };
+  delete env['ANTHROPIC_API_KEY'];
+  const child = spawn(process.execPath, [KB_BIN, 'compile'], { cwd: root, env: env as NodeJS.ProcessEnv });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const closed = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+  // Started: the store is open and the documents are being prepared.
+  for (let i = 0; i < 3000 && !existsSync(join(root, 'wiki', 'embeddings.db')); i++) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 1000));
+  child.kill(signal);
+  // A generous bound: the run stops within seconds; the long line alone took minutes before.
+  let killedByUs = false;
+  const guard = setTimeout(() => {
+    killedByUs = true;
+    child.kill('SIGKILL');
+  }, 60_000);
+  const code = await closed;
+  clearTimeout(guard);
+  return { code, killedByUs, stdout, stderr };
+}
+
+describe('a signal stops a compile', () => {
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('%s while threads work on big documents: exits %i soon, and the next compile finishes the job', async (signal, exit) => {
+    const root = heavyKb();
+    const r = await interruptedCompile(root, signal);
+    expect(r.killedByUs, r.stderr).toBe(false);
+    expect(r.code, r.stderr).toBe(exit);
+    expect(r.stderr).toMatch(/interrupted; run `kb compile` again to finish/);
+    expect(r.stdout).not.toMatch(/\d+ new, \d+ updated/);
+    expect(existsSync(join(root, '.kb', 'lock'))).toBe(false);
+
+    const again = await runKb(['compile'], { cwd: root });
+    expect(again.code, again.stderr).toBe(0);
+    const sources = listTree(join(root, 'wiki')).filter((f) => f.startsWith('sources/'));
+    expect(sources).toHaveLength(24);
+    const third = await runKb(['compile'], { cwd: root });
+    expect(third.stdout).toMatch(/0 new, 0 updated, 24 unchanged/);
+  }, 240_000);
+});
