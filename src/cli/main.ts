@@ -1,9 +1,20 @@
 import { Command, CommanderError } from 'commander';
 import { KbError } from '../diagnostics/errors.js';
-import { processIo } from './io.js';
+import { printMessages, processIo } from './io.js';
 import type { CliRuntime } from './runtime.js';
+import { isCorruption, onRecovery, recoverOpened, recoveryMessage } from '../store/recover.js';
 import { COMMANDS } from './commands/index.js';
 
+function program(rt: CliRuntime): Command {
+  const program = new Command('kb')
+    .description('Compile a folder of documents (raw/) into an Obsidian wiki (wiki/), ask it questions, keep it healthy.')
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
+  for (const define of COMMANDS) define(program, rt);
+  return program;
+}
 
 /** Exit code of a run stopped by a signal: 130 for Ctrl-C (SIGINT), 143 for SIGTERM (128 + its number, as shells report it). */
 export function interruptedExit(signal: NodeJS.Signals | undefined): number {
@@ -27,15 +38,16 @@ export async function main(argv: string[]): Promise<number> {
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   const rt: CliRuntime = { io, signal: abort.signal, setExit: (c) => (exit = Math.max(exit, c)) };
-  const program = new Command('kb')
-    .description('Compile a folder of documents (raw/) into an Obsidian wiki (wiki/), ask it questions, keep it healthy.')
-    .version('0.1.0')
-    .showHelpAfterError('(run with --help for usage)')
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
-  for (const define of COMMANDS) define(program, rt);
+  const stopRecoveries = onRecovery((r) => printMessages(io, [recoveryMessage(r)]));
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    try {
+      await program(rt).parseAsync(argv, { from: 'user' });
+    } catch (err) {
+      // A database found damaged while in use: set aside what is damaged and run the command once more.
+      if (!isCorruption(err) || abort.signal.aborted || recoverOpened().length === 0) throw err;
+      exit = 0;
+      await program(rt).parseAsync(argv, { from: 'user' });
+    }
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
@@ -49,6 +61,7 @@ export async function main(argv: string[]): Promise<number> {
     io.err(`kb: unexpected error: ${(err as Error).stack ?? String(err)}`);
     return 1;
   } finally {
+    stopRecoveries();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }

@@ -4,7 +4,7 @@ import { InterruptedError } from '../diagnostics/errors.js';
 import type { ContentHash, RawPath } from '../types.js';
 import { preparePool } from './pool.js';
 
-const cfg = { ingest: { maxFileBytes: 64 * 1024 * 1024, ignore: [] }, chunk: { maxTokens: 400, overlapTokens: 50 } };
+const cfg = { ingest: { maxFileBytes: 64 * 1024 * 1024, maxDocumentBytes: 64 * 1024 * 1024, maxUnpackedBytes: 64 * 1024 * 1024, ignore: [] }, chunk: { maxTokens: 400, overlapTokens: 50 } };
 
 describe('preparePool', () => {
   it('an abort stops a thread in the middle of a long document, and what waits is rejected', async () => {
