@@ -15,7 +15,7 @@ import type { Converted, ConvertOutcome, ConvertProblem, IngestOptions, IngestRe
 import { convertUrl, urlFromShortcut, urlFromWebloc } from './url.js';
 
 export type { Converted, IngestOptions, IngestResult, RawFile, WalkResult } from './types.js';
-export { walkRaw, compileIgnore } from './walk.js';
+export { walkRaw, compileIgnore, rawFileFinder } from './walk.js';
 export { detectType, INGEST_VERSION, isHeavy, maxBytesFor, PLACE_HEADING, readsText } from './detect.js';
 export { convertHtml } from './html.js';
 

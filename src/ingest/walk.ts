@@ -212,3 +212,17 @@ function unreadable(rel: string, err: unknown): KbMessage {
 function errorCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
 }
+
+/**
+ * Finds raw files by key (`notes/café.md`, with or without `raw/`) at the path the walker found
+ * them: a name written in NFD is found under its NFC key, a link out of raw/ is never found. Walks
+ * `rawDir` once, on the first look-up.
+ */
+export function rawFileFinder(rawDir: string, opts: { ignore: string[] } = { ignore: [] }): (key: string) => string | undefined {
+  let byKey: Map<string, string> | undefined;
+  return (key) => {
+    byKey ??= new Map(walkRaw(rawDir, opts).files.map((f) => [f.path, f.absPath]));
+    const k = key.replace(/^raw\//, '');
+    return byKey.get(k) ?? byKey.get(k.normalize('NFC'));
+  };
+}
