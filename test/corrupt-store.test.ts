@@ -161,3 +161,32 @@ describe('a damaged .kb/cache.db is set aside and started afresh', () => {
     expect(asides(join(kb, '.kb'), 'cache.db')).toHaveLength(2);
   });
 });
+
+describe('a damaged .kb/lexicon.db (Chinese–English retrieval) is set aside and built again', () => {
+  // Building a lexicon takes seconds: the damage found last (in use, past the check on open) only.
+  it.each(['garbled in the middle'] as const)('%s: `kb ask` in Chinese answers and says so once', async (how) => {
+    const kb = fixture(DOCS);
+    expect((await runKb(['compile'], { cwd: kb })).code).toBe(0);
+    const first = await runKb(['ask', '--offline', '--no-cache', '什么是向量数据库？'], { cwd: kb });
+    expect(first.code, first.stderr).toBe(0);
+    const lexicon = join(kb, '.kb', 'lexicon.db');
+    expect(existsSync(lexicon)).toBe(true);
+    damage(lexicon, how);
+    const r = await runKb(['ask', '--offline', '--no-cache', '什么是向量数据库？'], { cwd: kb });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/unexpected error/);
+    expect(r.stderr.split('\n').filter((l) => l.includes('[lexicon-corrupt]'))).toHaveLength(1);
+    expect(r.stdout).toBe(first.stdout);
+    expect(asides(join(kb, '.kb'), 'lexicon.db')).toHaveLength(1);
+  }, 120_000);
+
+  it('a damaged .kb/cache.db does not stop `kb ask` (its answer cache lives there)', async () => {
+    const kb = fixture(DOCS);
+    expect((await runKb(['compile'], { cwd: kb })).code).toBe(0);
+    expect((await runKb(['ask', '--offline', 'What is RAG?'], { cwd: kb })).code).toBe(0);
+    damage(join(kb, '.kb', 'cache.db'), 'random bytes');
+    const r = await runKb(['ask', '--offline', 'What is RAG?'], { cwd: kb });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l.includes('[cache-corrupt]'))).toHaveLength(1);
+  }, 120_000);
+});

@@ -4,14 +4,14 @@ import Database from 'better-sqlite3';
 import { message, type KbMessage } from '../diagnostics/message.js';
 
 /**
- * kb's two databases are caches: `wiki/embeddings.db` is rebuilt from raw/ and wiki/, `.kb/cache.db`
- * only saves model calls. A damaged one is set aside (renamed, never deleted) and started afresh,
+ * kb's databases are caches: `wiki/embeddings.db` is rebuilt from raw/ and wiki/, `.kb/cache.db`
+ * only saves model calls and answers, `.kb/lexicon.db` is built from the dictionary. A damaged one is set aside (renamed, never deleted) and started afresh,
  * and the person is told once. Damage is found when a database is opened (a header check always,
  * `PRAGMA quick_check` when the file is small enough for it to be cheap) and, past that, when a
  * command fails with SQLITE_CORRUPT or SQLITE_NOTADB: the CLI then checks every database the run
  * opened, sets the damaged ones aside and runs the command once more.
  */
-export type DatabaseKind = 'store' | 'cache';
+export type DatabaseKind = 'store' | 'cache' | 'lexicon';
 
 export interface Recovery {
   kind: DatabaseKind;
@@ -119,11 +119,13 @@ export function recoverOpened(): Recovery[] {
 
 /** The diagnostic for a database set aside, with the path shown relative to the knowledge base. */
 export function recoveryMessage(r: Recovery): KbMessage {
-  const shown = r.kind === 'store' ? `wiki/${basename(r.file)}` : `.kb/${basename(r.file)}`;
-  const aside = r.kind === 'store' ? `wiki/${basename(r.aside)}` : `.kb/${basename(r.aside)}`;
-  const note =
-    r.kind === 'store'
-      ? `kb set it aside as ${aside} and started a new one; \`kb compile\` fills it again from raw/ and wiki/ (model replies are cached: no new cost)`
-      : `kb set it aside as ${aside} and started a new one; model replies cached in it will be asked for again, and its record of spending stays in the old file`;
-  return message(shown, r.kind === 'store' ? 'store-corrupt' : 'cache-corrupt', `Unexpected damaged database (${r.reason}), expected a sound SQLite file`, { note });
+  const folder = r.kind === 'store' ? 'wiki' : '.kb';
+  const shown = `${folder}/${basename(r.file)}`;
+  const aside = `${folder}/${basename(r.aside)}`;
+  const notes: Record<DatabaseKind, string> = {
+    store: `kb set it aside as ${aside} and started a new one; \`kb compile\` fills it again from raw/ and wiki/ (model replies are cached: no new cost)`,
+    cache: `kb set it aside as ${aside} and started a new one; model replies cached in it will be asked for again, and its record of spending stays in the old file`,
+    lexicon: `kb set it aside as ${aside} and built a new one from its dictionary`,
+  };
+  return message(shown, `${r.kind}-corrupt`, `Unexpected damaged database (${r.reason}), expected a sound SQLite file`, { note: notes[r.kind] });
 }
