@@ -239,3 +239,21 @@ describe('kb ask --save with an empty or malformed model reply', () => {
     }
   }, 120_000);
 });
+
+describe('kb ask after the embedder changed', () => {
+  it('says, as kb search does, that it uses keywords only until `kb compile` embeds the wiki again', async () => {
+    const root = await compiledKb();
+    writeFileSync(join(root, 'kb.config.json'), JSON.stringify({ embedding: { dims: 256 } }));
+    const search = await runKb(['search', 'what causes tides'], { cwd: root });
+    expect(search.stderr).toMatch(/uses keywords only until `kb compile`/);
+    const r = await runKb(['ask', 'what causes tides', '--offline', '--no-cache'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning: .*uses keywords only until `kb compile` embeds the wiki again/);
+    expect(r.stdout).toContain('Tides');
+    const j = await runKb(['ask', 'what causes tides', '--offline', '--no-cache', '--json'], { cwd: root });
+    expect((JSON.parse(j.stdout) as { warnings?: string[] }).warnings?.join(' ')).toMatch(/keywords only/);
+    expect((await runKb(['compile'], { cwd: root })).code).toBe(0);
+    const after = await runKb(['ask', 'what causes tides', '--offline', '--no-cache'], { cwd: root });
+    expect(after.stderr).not.toMatch(/keywords only/);
+  }, 120_000);
+});

@@ -7,15 +7,16 @@ import { fixture, read, runKb } from './helpers.js';
 const d = today();
 
 /** A concept that says 300 m where its source (and the source's entry) say 330 m. */
-function contradictingKb(): string {
+function contradictingKb(rawName = 'paris.md'): string {
+  const ref = `raw/${rawName.normalize('NFC')}`;
   const root = fixture({
-    'raw/paris.md': '# Paris Guide\n\nThe Eiffel Tower is 330 metres tall, antennas included.\n',
+    [`raw/${rawName}`]: '# Paris Guide\n\nThe Eiffel Tower is 330 metres tall, antennas included.\n',
     'wiki/sources/Paris Guide.md': exampleEntry(
-      { title: 'Paris Guide', kind: 'source', source_ref: ['raw/paris.md'], backlinks: ['concept/eiffel-tower'], summary: 'A guide to Paris.' },
+      { title: 'Paris Guide', kind: 'source', source_ref: [ref], backlinks: ['concept/eiffel-tower'], summary: 'A guide to Paris.' },
       '# Paris Guide\n\nThe Eiffel Tower is 330 metres tall, antennas included.\n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[Eiffel Tower]]\n<!-- /kb:backlinks -->\n',
     ),
     'wiki/concepts/Eiffel Tower.md': exampleEntry(
-      { title: 'Eiffel Tower', source_ref: ['raw/paris.md'], summary: 'The tower in Paris.' },
+      { title: 'Eiffel Tower', source_ref: [ref], summary: 'The tower in Paris.' },
       '# Eiffel Tower\n\nThe tower in Paris.\n\nThe Eiffel Tower is 300 metres tall, says [[Paris Guide]].\n',
     ),
   });
@@ -91,6 +92,18 @@ describe('kb lint --heal with a model', { timeout: 400_000 }, () => {
     expect(branches(root)).toEqual(['main']);
     const log = read(root, `changelog/${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}.md`);
     expect(log).toContain('The rewrite cites a height no source states.');
+  });
+
+  it('gives the writer and the judge a source whose file name is spelled in NFD (as macOS writes it)', async () => {
+    const root = contradictingKb('caf\u00e9-paris.md'.normalize('NFD'));
+    const { r, requests } = await healWith(root, 'accept');
+    expect(r.code, r.stderr).toBe(0);
+    const asks = requests.filter((q) => system(q).includes('skeptical') || system(q).includes('Rewrite that entry'));
+    expect(asks.length).toBeGreaterThan(1);
+    for (const q of asks) {
+      expect(prompt(q)).toContain('<source path="raw/caf\u00e9-paris.md"');
+      expect(prompt(q)).not.toContain('(no source files found)');
+    }
   });
 
   it('without a model, says that content fixes need one', async () => {

@@ -64,3 +64,32 @@ export function read(root: string, p: string): string {
 export function mtime(root: string, p: string): number {
   return statSync(join(root, p)).mtimeMs;
 }
+
+/** A separate process holding the kb lock of `root` as `kb <command>` would, until `release()` or `kill()`. */
+export interface LockHolder {
+  pid: number;
+  release(): Promise<void>;
+  kill(): Promise<void>;
+}
+
+export async function holdLock(root: string, command = 'compile'): Promise<LockHolder> {
+  const child = spawn(process.execPath, [join(REPO, 'test', 'lock-holder.mjs'), join(root, '.kb', 'lock'), command], { cwd: REPO });
+  const closed = new Promise<void>((r) => child.on('close', () => r()));
+  let out = '';
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('held') && resolve()));
+    void closed.then(() => reject(new Error(`the lock holder exited: ${out}`)));
+  });
+  return {
+    pid: child.pid ?? 0,
+    release: async () => {
+      child.stdin.end();
+      await closed;
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await closed;
+    },
+  };
+}

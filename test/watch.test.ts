@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixture, KB_BIN, listTree, runKb, writeFile } from './helpers.js';
+import { fixture, holdLock, KB_BIN, listTree, runKb, writeFile } from './helpers.js';
 
 interface Event {
   type: string;
@@ -139,14 +139,18 @@ describe('kb watch', () => {
     expect(c.event.type).toBe('compiled');
     expect(report(c.event).messages.map((m) => m.ruleId)).toContain('ingest-frontmatter');
 
-    // Another kb process holds the lock: this round fails, watch says why and tries again.
-    writeFileSync(join(root, '.kb', 'lock'), JSON.stringify({ pid: process.pid, host: hostname(), command: 'compile', started: Math.floor(Date.now() / 1000) }));
+    // Another kb process holds the lock: the round that sees good.md fails, watch says why and tries again.
+    const holder = await holdLock(root, 'compile');
     writeFile(root, 'raw/good.md', '# Good Note\n\nThis one is fine.\n');
-    c = await w.compiled(c.index + 1);
-    expect(c.event.type).toBe('compile-failed');
-    expect(String(c.event['reason'])).toMatch(/Another kb process holds the lock: `kb compile`/);
-    rmSync(join(root, '.kb', 'lock'));
-    c = await w.next((e) => e.type === 'compiled', c.index + 1);
+    const failed = await w.next((e) => e.type === 'compile-failed', c.index + 1);
+    expect(String(failed.event['reason'])).toMatch(/Another kb process holds the lock: `kb compile` \(pid \d+/);
+    expect(String(failed.event['reason'])).toContain(`pid ${holder.pid}`);
+    // Nothing was compiled while the lock was held.
+    const compiledWhileHeld = w.events.slice(c.index + 1, failed.index).filter((e) => e.type === 'compiled');
+    expect(compiledWhileHeld.map((e) => report(e).new)).not.toContain(1);
+    // The holder dies without a word (kill -9): the operating system frees its lock, and the retry compiles.
+    await holder.kill();
+    c = await w.next((e) => e.type === 'compiled' && report(e).new > 0, failed.index + 1);
     expect(report(c.event).new).toBe(1);
     expect(listTree(join(root, 'wiki'))).toContain('sources/Good Note.md');
     await w.stop();
@@ -214,5 +218,29 @@ describe('kb watch', () => {
     expect(listTree(join(root, 'wiki'))).toEqual(expect.arrayContaining(['sources/Clipped Article.md', 'index.md', '.obsidian/graph.json']));
     expect(readFileSync(join(root, 'wiki/index.md'), 'utf8')).toContain('[[Clipped Article]]');
     await w.stop();
+  }, 60_000);
+
+  it('does not follow a link out of raw/: changes there neither trigger nor reach a compile', async () => {
+    const root = fixture({ 'raw/inside.md': '# Inside\n\nA note that lives in raw/.\n' });
+    const outside = mkdtempSync(join(tmpdir(), 'kb-watch-outside-'));
+    mkdirSync(join(outside, 'secrets'));
+    writeFileSync(join(outside, 'secrets', 'shadow.md'), '# Shadow\n\nroot:hash-that-must-stay-private\n');
+    symlinkSync(join(outside, 'secrets'), join(root, 'raw', 'etc'));
+    const w = new Watcher(root);
+    const ready = await w.next((e) => e.type === 'ready');
+    const first = w.events.find((e) => e.type === 'compiled')!;
+    expect(w.events.filter((e) => e.type === 'change')).toEqual([]);
+    expect(report(first).messages.map((m) => m.ruleId)).toContain('ingest-symlink-outside');
+
+    // A change behind the link first, then one inside raw/: only the second is seen.
+    writeFileSync(join(outside, 'secrets', 'passwd.md'), '# Passwd\n\nanother private file\n');
+    await new Promise((r) => setTimeout(r, 1500));
+    writeFile(root, 'raw/later.md', '# Later\n\nA second note in raw/.\n');
+    await w.next((e) => e.type === 'compiled' && report(e).new === 1, ready.index);
+    const seen = w.events.filter((e) => e.type === 'change').map((e) => e['path']);
+    expect(seen).toEqual(['later.md']);
+    expect(listTree(join(root, 'wiki')).filter((p) => /shadow|passwd/i.test(p))).toEqual([]);
+    await w.stop();
+    rmSync(outside, { recursive: true, force: true });
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import { expandQuery, modelAnswer, offlineAnswer, type Citation, type DraftAnswe
 import { AnswerCache, wikiVersion } from './cache.js';
 import { packContext, type PackedContext } from './pack.js';
 import { questionKey } from './question.js';
-import { retrieve, type Retrieval } from './retrieve.js';
+import { retrieve, staleVectorsWarning, type Retrieval } from './retrieve.js';
 
 export interface AskOptions {
   budget?: number;
@@ -50,6 +50,8 @@ export async function ask(ctx: KbContext, question: string, opts: AskOptions = {
     let queries: string[] = [];
     const t1 = performance.now();
     const warnings: string[] = [];
+    const stale = staleVectorsWarning(ctx.store);
+    if (stale) warnings.push(stale);
     if (opts.model) {
       try {
         queries = await expandQuery(opts.model, ctx.paths.root, question, opts.signal);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { checkOnOpen } from '../store/recover.js';
 import type { KbPaths } from '../kb/paths.js';
 import type { Store } from '../store/store.js';
 import { sha256 } from '../util/hash.js';
@@ -37,6 +38,7 @@ export class AnswerCache {
 
   static open(paths: KbPaths, ttlSeconds: number): AnswerCache {
     mkdirSync(paths.state, { recursive: true });
+    checkOnOpen(join(paths.state, 'cache.db'), 'cache');
     const db = new Database(join(paths.state, 'cache.db'));
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');

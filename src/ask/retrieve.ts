@@ -1,5 +1,5 @@
 import type { KbContext } from '../kb/context.js';
-import type { ChunkRow, EntryRow, Store } from '../store/store.js';
+import { VECTORS_STALE, type ChunkRow, type EntryRow, type Store } from '../store/store.js';
 import { searchTerms } from '../text/search.js';
 import { EN_STOP } from '../compile/offline/stopwords.js';
 import { sentences } from '../text/segment.js';
@@ -100,6 +100,11 @@ export interface Tuning {
   translationWeight: number;
   /** Weight of single Han characters' BM25 against words and character pairs. */
   charWeight: number;
+}
+
+/** What search and ask say while the vectors were made by another embedder (they are not used). */
+export function staleVectorsWarning(store: Store): string | undefined {
+  return store.getMeta(VECTORS_STALE) === '1' ? 'The embedder changed: search uses keywords only until `kb compile` embeds the wiki again.' : undefined;
 }
 
 export const DEFAULT_TUNING: Tuning = {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store } from '../store/store.js';
 import { baseForm, Lexicon } from '../text/lexicon.js';
@@ -33,6 +34,11 @@ const lexicons = new Map<string, Lexicon>();
 export function lexiconFor(stateDir: string): Lexicon {
   const path = join(stateDir, 'lexicon.db');
   let lex = lexicons.get(path);
+  // A lexicon found damaged in use is set aside (renamed): the next look-up builds a new one.
+  if (lex && !existsSync(path)) {
+    lex.close();
+    lex = undefined;
+  }
   if (!lex) {
     lex = Lexicon.open(path);
     lexicons.set(path, lex);

@@ -283,12 +283,13 @@ function interruptsParagraph(lines: Lines, i: number, tables = true): boolean {
 export function headingText(raw: string): string {
   if (!/[#*`_[\]~\\]|\s\s/.test(raw)) return raw.trim();
   return raw
-    .replace(/(?:^|[ \t]+)#+[ \t]*$/, '')
-    .replace(/!?\[\[([^\]|]+)\|([^\]]+)\]\]/g, '$2')
-    .replace(/!?\[\[([^\]]+)\]\]/g, '$1')
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    // Lookbehinds and bracket classes without their opener keep each pattern linear on a long heading.
+    .replace(/(?:^|(?<![ \t])[ \t]+)#+[ \t]*$/, '')
+    .replace(/!?\[\[([^[\]|]+)\|([^[\]]+)\]\]/g, '$2')
+    .replace(/!?\[\[([^[\]]+)\]\]/g, '$1')
+    .replace(/!?\[([^[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, '$1')
     .replace(/(^|[^\\])[*`]+/g, '$1')
-    .replace(/(^|\s)_+|_+(?=\s|$)/g, '$1')
+    .replace(/(^|\s)_+|(?<!_)_+(?=\s|$)/g, '$1')
     .replace(/~~/g, '')
     .replace(/\\([!-/:-@[-`{-~])/g, '$1')
     .replace(/\s+/g, ' ')

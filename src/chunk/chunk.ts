@@ -1,5 +1,6 @@
 import type { Chunk } from '../types.js';
 import { countTokens } from '../text/tokens.js';
+import { cutComments } from '../text/comments.js';
 import { type Block, type Lines, parseBlocks } from './blocks.js';
 import { type Unit, sentenceSpans, splitBlock } from './split.js';
 
@@ -102,7 +103,7 @@ export function chunkMarkdown(markdown: string, opts: ChunkOptions): Chunk[] {
 /** Blocks that are not chunk content: they appear in a chunk only between two blocks that are. */
 function isSkipped(src: string, block: Block): boolean {
   if (block.kind === 'frontmatter' || block.kind === 'thematicBreak') return true;
-  return block.kind === 'html' && src.slice(block.start, block.end).replace(/<!--[^]*?-->/g, '').trim() === '';
+  return block.kind === 'html' && cutComments(src.slice(block.start, block.end), '').trim() === '';
 }
 
 /** What goes between two units of a chunk: the original text, or a blank line next to a rewritten piece. */

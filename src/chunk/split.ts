@@ -98,8 +98,10 @@ export function sentenceSpans(src: string, start: number, end: number): Span[] {
     }
     // One sentence longer than the window: cut it at the window's last space, if it has one.
     const from = found[0]?.start ?? pos;
-    const space = src.lastIndexOf(' ', stop - 1);
-    const cut = space > from + WINDOW / 2 ? space : stop;
+    // Searched within the window only: a search back from `stop` would rescan the whole line each time.
+    const half = from + WINDOW / 2;
+    const space = stop - 1 > half ? src.slice(half + 1, stop).lastIndexOf(' ') : -1;
+    const cut = space >= 0 ? half + 1 + space : stop;
     if (src.slice(from, cut).trim()) spans.push({ start: from, end: from + src.slice(from, cut).trimEnd().length });
     pos = cut;
   }

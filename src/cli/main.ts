@@ -1,25 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { KbError } from '../diagnostics/errors.js';
-import { processIo } from './io.js';
+import { printMessages, processIo } from './io.js';
 import type { CliRuntime } from './runtime.js';
+import { isCorruption, onRecovery, recoverOpened, recoveryMessage } from '../store/recover.js';
 import { COMMANDS } from './commands/index.js';
 
-
-/** The one exit point: parse, run, map typed errors to exit codes (0 ok, 1 failure, 2 usage, 130 interrupted). */
-export async function main(argv: string[]): Promise<number> {
-  const io = processIo();
-  const abort = new AbortController();
-  let exit = 0;
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(130);
-    io.err('Interrupted: finishing the current step (Ctrl-C again to quit at once)…');
-    abort.abort();
-  };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
-  const rt: CliRuntime = { io, signal: abort.signal, setExit: (c) => (exit = Math.max(exit, c)) };
+function program(rt: CliRuntime): Command {
   const program = new Command('kb')
     .description('Compile a folder of documents (raw/) into an Obsidian wiki (wiki/), ask it questions, keep it healthy.')
     .version('0.1.0')
@@ -27,8 +13,41 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
   for (const define of COMMANDS) define(program, rt);
+  return program;
+}
+
+/** Exit code of a run stopped by a signal: 130 for Ctrl-C (SIGINT), 143 for SIGTERM (128 + its number, as shells report it). */
+export function interruptedExit(signal: NodeJS.Signals | undefined): number {
+  return signal === 'SIGTERM' ? 143 : 130;
+}
+
+/** The one exit point: parse, run, map typed errors to exit codes (0 ok, 1 failure, 2 usage, 130/143 interrupted). */
+export async function main(argv: string[]): Promise<number> {
+  const io = processIo();
+  const abort = new AbortController();
+  let exit = 0;
+  let interrupts = 0;
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSigint = (signal: NodeJS.Signals) => {
+    interrupts++;
+    stoppedBy ??= signal;
+    if (interrupts > 1) process.exit(interruptedExit(stoppedBy));
+    io.err(signal === 'SIGTERM' ? 'Terminated: stopping after the current step…' : 'Interrupted: finishing the current step (Ctrl-C again to quit at once)…');
+    abort.abort();
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  const rt: CliRuntime = { io, signal: abort.signal, setExit: (c) => (exit = Math.max(exit, c)) };
+  const stopRecoveries = onRecovery((r) => printMessages(io, [recoveryMessage(r)]));
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    try {
+      await program(rt).parseAsync(argv, { from: 'user' });
+    } catch (err) {
+      // A database found damaged while in use: set aside what is damaged and run the command once more.
+      if (!isCorruption(err) || abort.signal.aborted || recoverOpened().length === 0) throw err;
+      exit = 0;
+      await program(rt).parseAsync(argv, { from: 'user' });
+    }
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
@@ -36,14 +55,15 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (err instanceof KbError) {
       if (err.exitCode !== 130 || abort.signal.aborted) io.err(`kb: ${err.message}`);
-      return err.exitCode;
+      return err.exitCode === 130 && stoppedBy ? interruptedExit(stoppedBy) : err.exitCode;
     }
-    if (abort.signal.aborted) return 130;
+    if (abort.signal.aborted) return interruptedExit(stoppedBy);
     io.err(`kb: unexpected error: ${(err as Error).stack ?? String(err)}`);
     return 1;
   } finally {
+    stopRecoveries();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }
-  return abort.signal.aborted ? 130 : exit;
+  return abort.signal.aborted ? interruptedExit(stoppedBy) : exit;
 }

@@ -67,7 +67,12 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
     store.transaction(() => work.forEach((w) => w()));
   };
   const ingestCache = join(paths.state, 'ingest');
-  const pool = preparePool(changed.length, { ...config, ingestCache }, ctx.embedder, changed.some((s) => isHeavy(s.file.path)));
+  const poolOpts = {
+    bytes: changed.reduce((n, s) => n + s.file.size, 0),
+    heavy: changed.some((s) => isHeavy(s.file.path)),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  };
+  const pool = preparePool(changed.length, { ...config, ingestCache }, ctx.embedder, poolOpts);
   // Progress inside a long document (PDF pages) is shown while the loop waits for that document.
   let waitingFor = -1;
   // Workers run ahead of the main thread by a bounded window, so results do not pile up in memory.
@@ -96,7 +101,14 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
       if (!job) throw new Error(`internal: raw/${file.path} prepared twice`);
       prepared[i] = undefined;
       waitingFor = i;
-      const res = await job;
+      let res: Prepared;
+      try {
+        res = await job;
+      } catch (err) {
+        // Interrupted while a thread worked: keep the documents already done, then stop.
+        if (opts.signal?.aborted) flush();
+        throw err;
+      }
       messages.push(...res.messages);
       const prev = known.get(file.path);
       if (!res.doc) {

@@ -7,6 +7,7 @@ import type { RawFile } from '../ingest/index.js';
 import type { Embedder } from '../embed/index.js';
 import { LocalEmbedder } from '../embed/index.js';
 import { prepare, type PrepareConfig, type Prepared } from './prepare.js';
+import { InterruptedError } from '../diagnostics/errors.js';
 
 export interface PreparePool {
   /** `onProgress` hears about progress inside the file (pages of a long PDF). */
@@ -14,8 +15,19 @@ export interface PreparePool {
   close(): Promise<void>;
 }
 
-/** Below this many documents, starting threads costs more than it saves. */
+/** Below this many documents, starting threads costs more than it saves… */
 const MIN_JOBS_FOR_THREADS = 24;
+/** …unless they are big: work that takes seconds goes to a thread, where a signal can stop it at once. */
+const MIN_BYTES_FOR_THREADS = 1024 * 1024;
+
+export interface PoolOptions {
+  /** Bytes of all the documents to prepare. */
+  bytes?: number;
+  /** Some documents are slow to ingest (PDF, Office, OCR). */
+  heavy?: boolean;
+  /** Aborting terminates the threads at once, whatever they are doing, and rejects what is waiting. */
+  signal?: AbortSignal;
+}
 
 /** Images OCR reads go to one worker: the OCR models take ~250 MB in each thread that loads them. */
 const IMAGE = /\.(?:png|jpe?g|webp|gif|tiff?)$/i;
@@ -29,19 +41,23 @@ function workerEntry(): { path: string; bundled: boolean } | undefined {
 
 /**
  * Prepares documents (ingest, offline draft, chunks, local vectors) on worker threads, one per
- * core, so a large compile uses the whole machine. Results come back in submission order because
- * callers await them in order. Small jobs, or no worker entry, run inline — unless some are slow
- * to ingest (`heavy`: PDF, Office, OCR), which then run off the main thread however few they are.
+ * core, so a large compile uses the whole machine and the main thread stays free to hear a signal.
+ * Results come back in submission order because callers await them in order. Small jobs, or no
+ * worker entry, run inline — unless some are big or slow to ingest (`heavy`: PDF, Office, OCR),
+ * which then run off the main thread however few they are.
  */
-export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder, heavy = false): PreparePool {
+export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder, opts: PoolOptions = {}): PreparePool {
   const localDims = embedder instanceof LocalEmbedder ? embedder.dims : null;
   const inline: PreparePool = {
     run: (file, bytes, hash, onProgress) => prepare(file, bytes, hash, cfg, localDims ? embedder : undefined, onProgress),
     close: async () => {},
   };
-  const threads = Math.min(availableParallelism(), 4);
+  const threads = Math.min(availableParallelism(), 4, jobs);
+  const slow = opts.heavy === true || (opts.bytes ?? 0) >= MIN_BYTES_FOR_THREADS;
+  const worth = slow ? threads >= 1 : jobs >= MIN_JOBS_FOR_THREADS && threads >= 2;
   const entry = workerEntry();
-  if ((jobs < MIN_JOBS_FOR_THREADS && !heavy) || threads < 2 || !entry || process.env['KB_THREADS'] === '0') return inline;
+  if (!worth || !entry || process.env['KB_THREADS'] === '0') return inline;
+  const { signal } = opts;
 
   const workers: Worker[] = [];
   const waiting = new Map<number, { resolve: (p: Prepared) => void; reject: (e: Error) => void; onProgress?: ((done: number, total: number) => void) | undefined }>();
@@ -65,16 +81,28 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
     });
     workers.push(w);
   }
+  const stop = () => {
+    const err = new InterruptedError('Compile interrupted; run `kb compile` again to finish (work done so far is kept).');
+    for (const p of waiting.values()) p.reject(err);
+    waiting.clear();
+    for (const w of workers) void w.terminate();
+  };
+  signal?.addEventListener('abort', stop, { once: true });
   return {
     run(file, bytes, hash, onProgress) {
       const id = next++;
       const worker = IMAGE.test(file.path) ? workers[0]! : workers[id % workers.length]!;
       return new Promise<Prepared>((resolve, reject) => {
+        if (signal?.aborted) {
+          reject(new InterruptedError('Compile interrupted; run `kb compile` again to finish (work done so far is kept).'));
+          return;
+        }
         waiting.set(id, { resolve, reject, onProgress });
         worker.postMessage({ id, file, bytes, hash });
       });
     },
     async close() {
+      signal?.removeEventListener('abort', stop);
       await Promise.all(workers.map((w) => w.terminate()));
     },
   };

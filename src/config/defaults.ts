@@ -5,6 +5,10 @@ export interface KbConfig {
     name: string;
     maxTokens: number;
     concurrency: number;
+    /** Seconds to wait for one reply before giving up on that try (a long reply takes a minute or two). */
+    timeoutSeconds: number;
+    /** Tries after a timeout, a dropped connection, 429, 529 or 5xx, with growing pauses; 0 gives up at once. */
+    maxRetries: number;
     /** USD per million tokens, by model name. */
     prices: Record<string, { input: number; output: number; cacheWrite: number; cacheRead: number }>;
   };
@@ -56,6 +60,8 @@ export const DEFAULT_CONFIG: KbConfig = {
     name: 'claude-sonnet-4-5',
     maxTokens: 4096,
     concurrency: 4,
+    timeoutSeconds: 600,
+    maxRetries: 4,
     prices: {
       'claude-sonnet-4-5': { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 },
       'claude-opus-4-1': { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 },

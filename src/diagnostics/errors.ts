@@ -1,6 +1,6 @@
 /**
  * Typed errors. The core throws these; only the CLI entry point turns them into exit codes
- * (changesets' ExitError): 1 failure, 2 usage, 130 interrupted.
+ * (changesets' ExitError): 1 failure, 2 usage, 130 interrupted (143 for SIGTERM).
  */
 export class KbError extends Error {
   readonly exitCode: number;
@@ -29,7 +29,7 @@ export class LockError extends KbError {
   }
 }
 
-/** The run was interrupted (SIGINT). Exit 130. */
+/** The run was interrupted by a signal. Exit 130 (the CLI reports 143 when it was SIGTERM). */
 export class InterruptedError extends KbError {
   constructor(message = 'Interrupted') {
     super(message, 130);

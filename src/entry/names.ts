@@ -84,7 +84,8 @@ export function makeEntryId(kind: EntryKind, title: string, taken: (id: string) 
 export function entityKey(name: string): string {
   let k = name.normalize('NFKC').toLowerCase().replace(/[\s_‐-―-]+/g, ' ').replace(/[’']/g, "'").trim();
   // Plural → singular for the last English word ("vector databases" → "vector database").
-  k = k.replace(/([a-z]{3,})(ies)$/, '$1y').replace(/([a-z]{3,}[^s])s$/, '$1');
+  // The lookbehinds start a try only at a word's first letter: linear on a word of any length.
+  k = k.replace(/(?<![a-z])([a-z]{3,})(ies)$/, '$1y').replace(/(?<![a-z])([a-z]{3,}[^s])s$/, '$1');
   return k;
 }
 

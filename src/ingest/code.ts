@@ -9,7 +9,7 @@ const MAX_INTRO = 1500;
  * docstring (not a licence header) also goes before the fence as prose, for summaries and search.
  */
 export function convertCode(text: string, name: string, language: string): Converted {
-  const code = text.replace(/\n+$/, '');
+  const code = text.replace(/(?<!\n)\n+$/, '');
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(code) + 1));
   const intro = leadingComment(code, language);
   const markdown = `# ${name}\n\n${intro ? `${intro}\n\n` : ''}${fence}${language}\n${code}\n${fence}\n`;

@@ -15,7 +15,7 @@ import type { Converted, ConvertOutcome, ConvertProblem, IngestOptions, IngestRe
 import { convertUrl, urlFromShortcut, urlFromWebloc } from './url.js';
 
 export type { Converted, IngestOptions, IngestResult, RawFile, WalkResult } from './types.js';
-export { walkRaw, compileIgnore } from './walk.js';
+export { walkRaw, compileIgnore, rawFileFinder } from './walk.js';
 export { detectType, INGEST_VERSION, isHeavy, maxBytesFor, PLACE_HEADING, readsText } from './detect.js';
 export { convertHtml } from './html.js';
 
@@ -34,6 +34,20 @@ const TYPE_NAMES: Readonly<Record<RawType, string>> = {
   mail: 'mail file',
   feed: 'feed',
 };
+
+/** Longest title kept, in characters: a heading that runs on for a page is not a title. */
+export const MAX_TITLE = 200;
+
+/** A title cut to `MAX_TITLE` characters, at a space when there is one near the end, marked with `…`. */
+export function boundedTitle(title: string): string {
+  if (title.length <= MAX_TITLE) return title;
+  const chars = Array.from(title.slice(0, 4 * MAX_TITLE));
+  if (chars.length <= MAX_TITLE && title.length <= 4 * MAX_TITLE) return title;
+  let cut = chars.slice(0, MAX_TITLE - 1).join('');
+  const space = cut.lastIndexOf(' ');
+  if (space > MAX_TITLE / 2) cut = cut.slice(0, space);
+  return `${cut.trimEnd()}…`;
+}
 
 /**
  * Turn the bytes of one raw file into a RawDocument (Markdown text), or diagnostics saying why
@@ -67,7 +81,7 @@ export function ingestFileSync(file: RawFile, bytes: Buffer, hash: ContentHash, 
     return { messages: [message(shown, 'ingest-too-large', `Unexpected file of ${formatBytes(size)}, expected a smaller one`, { note: 'raise the limit in kb.config.json' })] };
   }
   const doc = (c: Converted, type: RawType = detected.type): IngestResult => ({
-    doc: { path: file.path, absPath: file.absPath, type, hash, size, title: cleanTitle(c.title) || stem(file.path), markdown: c.markdown, meta: c.meta, lang: detectLang(c.markdown), ...(c.url ? { url: c.url } : {}), ...(detected.mime ? { mime: detected.mime } : {}), ...(detected.language ? { language: detected.language } : {}) },
+    doc: { path: file.path, absPath: file.absPath, type, hash, size, title: boundedTitle(cleanTitle(c.title) || stem(file.path)), markdown: c.markdown, meta: c.meta, lang: detectLang(c.markdown), ...(c.url ? { url: c.url } : {}), ...(detected.mime ? { mime: detected.mime } : {}), ...(detected.language ? { language: detected.language } : {}) },
     messages,
   });
   try {
@@ -111,7 +125,7 @@ async function ingest(file: RawFile, bytes: Buffer, hash: ContentHash, opts: Ing
       hash,
       size,
       // A title becomes a file name and a link: no right-to-left override or other invisible character.
-      title: cleanTitle(c.title) || stem(file.path),
+      title: boundedTitle(cleanTitle(c.title) || stem(file.path)),
       markdown: c.markdown,
       meta: c.meta,
       lang: detectLang(c.markdown),

@@ -98,9 +98,9 @@ export function firstHeading(markdown: string): string | undefined {
       continue;
     }
     if (fence) continue;
-    const atx = /^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/.exec(line);
+    const atx = /^ {0,3}#[ \t]+(\S.*)$/.exec(line);
     const setext = !atx && /^ {0,3}=+[ \t]*$/.test(lines[i + 1] ?? '') && /\S/.test(line) && !/^ {0,3}[-*>#]/.test(line);
-    const raw = atx ? (atx[1] as string) : setext ? line : undefined;
+    const raw = atx ? withoutClosingHashes(atx[1] as string) : setext ? line : undefined;
     if (raw) {
       const title = plainInline(raw);
       if (title) return title;
@@ -109,12 +109,24 @@ export function firstHeading(markdown: string): string | undefined {
   return undefined;
 }
 
+/**
+ * An ATX heading's text without its closing sequence (`# Title ##` → `Title`; `# C#` keeps its #).
+ * By hand: a pattern with a lazy text and optional trailing runs is quadratic on a long line of spaces.
+ */
+export function withoutClosingHashes(text: string): string {
+  let t = text.trimEnd();
+  let k = t.length;
+  while (k > 0 && t[k - 1] === '#') k--;
+  if (k < t.length && (k === 0 || t[k - 1] === ' ' || t[k - 1] === '\t')) t = t.slice(0, k).trimEnd();
+  return t;
+}
+
 /** Inline Markdown to plain text, enough for a title: links, images, code spans, emphasis. */
 export function plainInline(s: string): string {
   return s
-    .replace(/!?\[\[([^\]|]+)\|([^\]]+)\]\]/g, '$2')
-    .replace(/!?\[\[([^\]]+)\]\]/g, '$1')
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/!?\[\[([^[\]|]+)\|([^[\]]+)\]\]/g, '$2')
+    .replace(/!?\[\[([^[\]]+)\]\]/g, '$1')
+    .replace(/!?\[([^[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, '$1')
     .replace(/`([^`]+)`/g, '$1')
     .replace(/(\*\*|__)(.+?)\1/g, '$2')
     .replace(/(^|[^\w*])[*_]([^*_\s][^*_]*?)[*_](?=[^\w*]|$)/g, '$1$2')

@@ -14,8 +14,10 @@ function textTitle(text: string): string | undefined {
   if (!first) return undefined;
   const end = text.indexOf('\n', first.index);
   const line = text.slice(first.index, end === -1 ? undefined : end).trim();
+  // A first line this long is no title (and is not worth a pattern's time).
+  if (line.length > MAX_TITLE * 8) return undefined;
   // Heading marks are not part of the title.
-  const title = line.replace(/^#+\s+/, '').replace(/\s+#+$/, '').trim();
+  const title = line.replace(/^#+\s+/, '').replace(/(?<!\s)\s+#+$/, '').trim();
   if (!title || [...title].length > MAX_TITLE || SENTENCE_END.test(title)) return undefined;
   if (!/[\p{L}\p{N}]/u.test(title)) return undefined;
   return title;

@@ -79,32 +79,78 @@ describe('walkRaw', () => {
     for (const m of messages) expect(m.reason).toMatch(/^Unexpected .+, expected /);
   });
 
-  it('a link to a folder above raw/ is a loop', () => {
+  it('a link to a folder above raw/ leaves raw/: not followed', () => {
     const raw = fixture({ 'a.md': 'a' });
     fs.symlinkSync(path.dirname(raw), path.join(raw, 'up'));
     const { files, messages } = walkRaw(raw, { ignore: [] });
     expect(files.map((f) => f.path)).toEqual(['a.md']);
-    expect(messages.map((m) => m.ruleId)).toEqual(['ingest-symlink-loop']);
+    expect(messages.map((m) => m.ruleId)).toEqual(['ingest-symlink-outside']);
   });
 
-  it('follows links to folders and files outside raw/, once per folder', () => {
-    const raw = fixture({ 'a.md': 'a' });
+  /** A folder outside raw/ holding `sub/o.md` and `single.txt`, removed after the tests. */
+  function outsideFolder(): string {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-outside-'));
     roots.push(outside);
     fs.mkdirSync(path.join(outside, 'sub'));
-    fs.writeFileSync(path.join(outside, 'sub', 'o.md'), 'outside');
+    fs.writeFileSync(path.join(outside, 'sub', 'o.md'), 'outside secret');
     fs.writeFileSync(path.join(outside, 'single.txt'), 'one file');
-    fs.symlinkSync(path.join(outside, 'sub'), path.join(raw, 'linked'));
-    fs.symlinkSync(path.join(outside, 'sub'), path.join(raw, 'linked-again'));
-    fs.symlinkSync(path.join(outside, 'single.txt'), path.join(raw, 'single.txt'));
-    fs.symlinkSync(path.join(outside, 'sub'), path.join(outside, 'sub', 'self'));
+    return outside;
+  }
+
+  it('does not follow a link to a folder outside raw/, and says so', () => {
+    const raw = fixture({ 'a.md': 'a' });
+    const outside = outsideFolder();
+    fs.symlinkSync(path.join(outside, 'sub'), path.join(raw, 'etc'));
     const { files, messages } = walkRaw(raw, { ignore: [] });
-    expect(files.map((f) => f.path)).toEqual(['a.md', 'linked/o.md', 'single.txt']);
-    expect(files.find((f) => f.path === 'single.txt')?.size).toBe(8);
+    expect(files.map((f) => f.path)).toEqual(['a.md']);
+    expect(messages.map((m) => [m.file, m.ruleId])).toEqual([['raw/etc', 'ingest-symlink-outside']]);
+    expect(messages[0]?.reason).toMatch(/^Unexpected symlink to `.+sub`, outside raw\/, expected /);
+    expect(messages[0]?.note).toMatch(/did not follow it/);
+  });
+
+  it('does not follow a link to a file outside raw/', () => {
+    const raw = fixture({ 'a.md': 'a' });
+    const outside = outsideFolder();
+    fs.symlinkSync(path.join(outside, 'single.txt'), path.join(raw, 'single.txt'));
+    const { files, messages } = walkRaw(raw, { ignore: [] });
+    expect(files.map((f) => f.path)).toEqual(['a.md']);
+    expect(messages.map((m) => [m.file, m.ruleId])).toEqual([['raw/single.txt', 'ingest-symlink-outside']]);
+  });
+
+  it('does not follow a relative link that escapes raw/ through ..', () => {
+    const raw = fixture({ 'a.md': 'a', 'notes/b.md': 'b' });
+    fs.writeFileSync(path.join(path.dirname(raw), 'private.md'), 'next to raw/, not in it');
+    fs.symlinkSync('../../private.md', path.join(raw, 'notes', 'p.md'));
+    // A link to a link inside raw/ that itself leaves: judged by where the chain ends.
+    fs.symlinkSync('../..', path.join(raw, 'notes', 'up'));
+    fs.symlinkSync('notes/up/private.md', path.join(raw, 'chain.md'));
+    const { files, messages } = walkRaw(raw, { ignore: [] });
+    expect(files.map((f) => f.path)).toEqual(['a.md', 'notes/b.md']);
     expect(messages.map((m) => [m.file, m.ruleId])).toEqual([
-      ['raw/linked/self', 'ingest-symlink-loop'],
-      ['raw/linked-again', 'ingest-symlink-loop'],
+      ['raw/chain.md', 'ingest-symlink-outside'],
+      ['raw/notes/p.md', 'ingest-symlink-outside'],
+      ['raw/notes/up', 'ingest-symlink-outside'],
     ]);
+  });
+
+  it('follows a link to a file inside raw/, also a relative one', () => {
+    const raw = fixture({ 'a.md': 'a', 'sub/b.md': 'bee' });
+    fs.symlinkSync(path.join(raw, 'sub', 'b.md'), path.join(raw, 'abs-link.md'));
+    fs.symlinkSync('../a.md', path.join(raw, 'sub', 'rel-link.md'));
+    const { files, messages } = walkRaw(raw, { ignore: [] });
+    expect(messages).toEqual([]);
+    expect(files.map((f) => f.path)).toEqual(['a.md', 'abs-link.md', 'sub/b.md', 'sub/rel-link.md']);
+    expect(files.find((f) => f.path === 'abs-link.md')?.size).toBe(3);
+  });
+
+  it('raw/ reached through a link is walked, and links inside it judged by its real path', () => {
+    const raw = fixture({ 'a.md': 'a' });
+    const alias = path.join(path.dirname(raw), 'raw-alias');
+    fs.symlinkSync(raw, alias);
+    fs.symlinkSync(path.join(raw, 'a.md'), path.join(raw, 'b.md'));
+    const { files, messages } = walkRaw(alias, { ignore: [] });
+    expect(messages).toEqual([]);
+    expect(files.map((f) => f.path)).toEqual(['a.md', 'b.md']);
   });
 
   it('a broken symlink is unreadable', () => {

@@ -35,9 +35,7 @@ export function compileIgnore(patterns: readonly string[]): (name: string, rel: 
 interface Walker {
   rawDir: string;
   ignored: (name: string, rel: string) => boolean;
-  /** Real paths of the folders outside raw/ already entered through links. */
-  visited: Set<string>;
-  /** Real path of raw/ itself: a link to it or to a folder above it would walk raw/ again. */
+  /** Real path of raw/ itself: a link may only lead inside it. */
   realRoot: string;
   files: RawFile[];
   messages: KbMessage[];
@@ -47,8 +45,10 @@ const shown = (rel: string): string => (rel ? `raw/${rel}` : 'raw/');
 
 /**
  * Every file under `rawDir` at any depth, sorted by path. Hidden names are skipped silently,
- * `ignore` patterns skip files and folders, symlinks are followed except into a folder already
- * walked (one `ingest-symlink-loop` diagnostic each); broken links get `ingest-unreadable`.
+ * `ignore` patterns skip files and folders. A symlink to a file inside raw/ is read under the link's
+ * path; a link whose real path leaves raw/ is never followed (`ingest-symlink-outside`: nothing
+ * outside raw/ is read, e.g. `ln -s /etc raw/etc`), nor one to a folder inside raw/, read under its
+ * own path anyway (`ingest-symlink-loop`); broken links get `ingest-unreadable`.
  * A missing `rawDir` is an empty result: there is nothing to ingest yet.
  */
 export function walkRaw(rawDir: string, opts: { ignore: string[] }): WalkResult {
@@ -56,7 +56,6 @@ export function walkRaw(rawDir: string, opts: { ignore: string[] }): WalkResult 
   const w: Walker = {
     rawDir: root,
     ignored: compileIgnore(opts.ignore),
-    visited: new Set(),
     realRoot: root,
     files: [],
     messages: [],
@@ -109,16 +108,18 @@ function walkDir(w: Walker, abs: string, rel: string): void {
 }
 
 function followLink(w: Walker, abs: string, rel: string): void {
+  let target = '';
+  try {
+    target = fs.readlinkSync(abs);
+  } catch {
+    // unknown target
+  }
+  let real: string;
   let stat: fs.Stats;
   try {
-    stat = fs.statSync(abs);
+    real = fs.realpathSync(abs);
+    stat = fs.statSync(real);
   } catch (err) {
-    let target = '';
-    try {
-      target = fs.readlinkSync(abs);
-    } catch {
-      // unknown target
-    }
     const code = errorCode(err);
     if (code === 'ELOOP') {
       w.messages.push(loop(rel, target, 'a chain of links that never ends'));
@@ -131,39 +132,18 @@ function followLink(w: Walker, abs: string, rel: string): void {
     );
     return;
   }
+  // Checked on the real path, so that `../..` chains and links to links cannot smuggle a file in.
+  if (real !== w.realRoot && !isInside(real, w.realRoot)) {
+    w.messages.push(outside(rel, target || real));
+    return;
+  }
   if (stat.isFile()) {
     w.files.push(rawFile(abs, rel, stat));
     return;
   }
   if (!stat.isDirectory()) return;
-  let real: string;
-  try {
-    real = fs.realpathSync(abs);
-  } catch (err) {
-    w.messages.push(unreadable(rel, err));
-    return;
-  }
-  const why = linkProblem(w, real);
-  if (why) {
-    w.messages.push(loop(rel, real, why));
-    return;
-  }
-  w.visited.add(real);
-  walkDir(w, abs, rel);
-}
-
-/**
- * Only links lead to a folder twice, so only links are checked: one into raw/ (its files are read
- * under their own path), to raw/ or above it, or into, above or at a folder outside already read.
- */
-function linkProblem(w: Walker, real: string): string | undefined {
-  if (real === w.realRoot) return 'raw/ itself';
-  if (isInside(w.realRoot, real)) return 'a folder that contains raw/';
-  if (isInside(real, w.realRoot)) return 'a folder inside raw/, read under its own path';
-  for (const seen of w.visited) {
-    if (real === seen || isInside(real, seen) || isInside(seen, real)) return 'a folder already read';
-  }
-  return undefined;
+  // Every folder inside raw/ is read under its own path: following a link to one would read it twice.
+  w.messages.push(loop(rel, real, real === w.realRoot ? 'raw/ itself' : 'a folder inside raw/, read under its own path'));
 }
 
 function isInside(child: string, parent: string): boolean {
@@ -210,8 +190,14 @@ function rawFile(abs: string, rel: string, stat: fs.Stats): RawFile {
 }
 
 function loop(rel: string, target: string, what: string): KbMessage {
-  return message(shown(rel), 'ingest-symlink-loop', `Unexpected symlink to ${what}${target ? ` (\`${target}\`)` : ''}, expected a link to a folder outside raw/ not read yet`, {
+  return message(shown(rel), 'ingest-symlink-loop', `Unexpected symlink to ${what}${target ? ` (\`${target}\`)` : ''}, expected a link to a file inside raw/`, {
     note: 'kb does not follow it; remove the link or point it elsewhere',
+  });
+}
+
+function outside(rel: string, target: string): KbMessage {
+  return message(shown(rel), 'ingest-symlink-outside', `Unexpected symlink to \`${target}\`, outside raw/, expected a link to a file inside raw/`, {
+    note: 'kb did not follow it, so nothing outside raw/ is read; copy or move what you want compiled into raw/',
   });
 }
 
@@ -225,4 +211,18 @@ function unreadable(rel: string, err: unknown): KbMessage {
 
 function errorCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+}
+
+/**
+ * Finds raw files by key (`notes/café.md`, with or without `raw/`) at the path the walker found
+ * them: a name written in NFD is found under its NFC key, a link out of raw/ is never found. Walks
+ * `rawDir` once, on the first look-up.
+ */
+export function rawFileFinder(rawDir: string, opts: { ignore: string[] } = { ignore: [] }): (key: string) => string | undefined {
+  let byKey: Map<string, string> | undefined;
+  return (key) => {
+    byKey ??= new Map(walkRaw(rawDir, opts).files.map((f) => [f.path, f.absPath]));
+    const k = key.replace(/^raw\//, '');
+    return byKey.get(k) ?? byKey.get(k.normalize('NFC'));
+  };
 }

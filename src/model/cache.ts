@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { KbPaths } from '../kb/paths.js';
 import { addUsage, zeroUsage, type ModelResponse, type ModelUsage } from './usage.js';
+import { checkOnOpen } from '../store/recover.js';
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS responses (
@@ -43,6 +44,7 @@ export class ResponseCache {
 
   static open(paths: KbPaths): ResponseCache {
     mkdirSync(paths.state, { recursive: true });
+    checkOnOpen(cachePath(paths), 'cache');
     const db = new Database(cachePath(paths));
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');

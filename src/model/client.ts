@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { KbConfig } from '../config/defaults.js';
+import { DEFAULT_CONFIG, type KbConfig } from '../config/defaults.js';
 import type { KbPaths } from '../kb/paths.js';
 import { KbError } from '../diagnostics/errors.js';
 import { countTokens } from '../text/tokens.js';
@@ -52,15 +52,41 @@ export class BudgetExceededError extends KbError {
   }
 }
 
+/**
+ * The model could not be reached in time, or answered with something that is not a Messages API
+ * reply (a 200 with broken JSON, a proxy's page). Transient, like a 529: the entry falls back to
+ * the offline compiler and the next compile asks again. Not a KbError: it does not stop a compile.
+ */
+export class ModelUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ModelUnavailableError';
+  }
+}
+
+/** Calls waiting for a reply: how long the oldest has waited. */
+export interface ModelWait {
+  seconds: number;
+  calls: number;
+}
+
 export interface ModelClientOptions {
   baseURL?: string;
-  /** Retries of 429/529/5xx/timeouts by the SDK (honours retry-after). Default 4. */
+  /** Retries of 429/529/5xx/timeouts by the SDK (honours retry-after). Default: model.maxRetries. */
   maxRetries?: number;
-  /** Per-request timeout in ms. Default 10 minutes. */
+  /** Per-request timeout in ms. Default: model.timeoutSeconds. */
   timeoutMs?: number;
   /** Refuse (BudgetExceededError) any call whose worst-case cost would take the total past this. */
   maxCostUsd?: number;
+  /**
+   * Told every second while a call has waited `WAIT_NOTICE_SECONDS` or more, and `undefined` when
+   * nothing waits any more: the CLI shows "waiting for the model (45 s)…" on a terminal.
+   */
+  onWaiting?: (wait: ModelWait | undefined) => void;
 }
+
+/** A reply is "slow" after this long: below it, nothing is shown. */
+export const WAIT_NOTICE_SECONDS = 3;
 
 /** The cache key of a request: sha256 over every part that changes the answer. */
 export function requestKey(model: string, req: ModelRequest): string {
@@ -90,8 +116,29 @@ export function messageParams(model: string, defaultMaxTokens: number, req: Mode
   return params;
 }
 
+/** The SDK returns whatever JSON came back: a message has a list of content blocks. */
+export function isMessage(msg: unknown): msg is Anthropic.Message {
+  return typeof msg === 'object' && msg !== null && Array.isArray((msg as { content?: unknown }).content);
+}
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Anthropic.APIUserAbortError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Anthropic.APIUserAbortError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /** Text and usage out of a Messages API reply. */
 export function readMessage(msg: Anthropic.Message): Omit<ModelResponse, 'cached'> {
+  if (!isMessage(msg)) throw new ModelUnavailableError('reply from the Anthropic API that is not a message (no `content` list), expected a Messages API reply');
   const text = msg.content
     .filter((b): b is Anthropic.TextBlock => b.type === 'text')
     .map((b) => b.text)
@@ -123,8 +170,8 @@ export function sdkClient(env: NodeJS.ProcessEnv, opts: ModelClientOptions = {})
     apiKey: env['ANTHROPIC_API_KEY'] ?? null,
     authToken: null,
     ...(baseURL ? { baseURL } : {}),
-    maxRetries: opts.maxRetries ?? 4,
-    timeout: opts.timeoutMs ?? 10 * 60 * 1000,
+    maxRetries: opts.maxRetries ?? DEFAULT_CONFIG.model.maxRetries,
+    timeout: opts.timeoutMs ?? DEFAULT_CONFIG.model.timeoutSeconds * 1000,
     // The SDK's own warnings could echo request details; kb reports errors itself.
     logLevel: 'off',
   });
@@ -141,6 +188,12 @@ class AnthropicModelClient implements ModelClient {
   private reserved = 0;
   private hits = 0;
   private readonly seen = new Set<string>();
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  /** Start times of the calls waiting for a reply. */
+  private readonly waiting = new Map<number, number>();
+  private nextWait = 0;
+  private ticker: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly config: KbConfig,
@@ -149,9 +202,62 @@ class AnthropicModelClient implements ModelClient {
     private readonly opts: ModelClientOptions,
   ) {
     this.model = config.model.name;
-    this.sdk = sdkClient(env, opts);
+    this.timeoutMs = opts.timeoutMs ?? config.model.timeoutSeconds * 1000;
+    this.maxRetries = opts.maxRetries ?? config.model.maxRetries;
+    this.sdk = sdkClient(env, { ...opts, timeoutMs: this.timeoutMs, maxRetries: this.maxRetries });
     this.cache = ResponseCache.open(paths);
     this.gate = new Semaphore(Math.max(1, config.model.concurrency));
+  }
+
+  /**
+   * One API call, with its time waited reported. A timeout, or a reply that is not a message (a 200
+   * with broken JSON, a proxy's page), becomes a ModelUnavailableError; a reply that is not a
+   * message is tried again like a 5xx (the SDK retries those itself), up to `maxRetries` times.
+   */
+  private async send(params: Anthropic.MessageCreateParamsNonStreaming, signal?: AbortSignal): Promise<Anthropic.Message> {
+    const id = this.nextWait++;
+    this.waiting.set(id, Date.now());
+    this.tick();
+    try {
+      for (let attempt = 0; ; attempt++) {
+        let problem: ModelUnavailableError;
+        try {
+          const msg = await this.sdk.messages.create(params, signal ? { signal } : {});
+          if (isMessage(msg)) return msg;
+          problem = new ModelUnavailableError('reply from the Anthropic API that is not a message (no `content` list), expected a Messages API reply');
+        } catch (err) {
+          if (err instanceof Anthropic.APIConnectionTimeoutError) {
+            const tries = this.maxRetries ? `, tried ${this.maxRetries + 1} times` : '';
+            throw new ModelUnavailableError(`no reply from the model within ${this.timeoutMs / 1000} s (model.timeoutSeconds in kb.config.json)${tries}`, { cause: err });
+          }
+          // The SDK parses a 200's body outside its own error types: broken JSON is a SyntaxError.
+          if (!(err instanceof SyntaxError)) throw err;
+          problem = new ModelUnavailableError(`reply from the Anthropic API that is not valid JSON (${err.message})`, { cause: err });
+        }
+        if (attempt >= this.maxRetries) throw problem;
+        await pause(Math.min(8000, 500 * 2 ** attempt), signal);
+      }
+    } finally {
+      this.waiting.delete(id);
+      this.tick();
+    }
+  }
+
+  /** Report waiting calls each second while there are some; clear the report when there are none. */
+  private tick(): void {
+    const report = this.opts.onWaiting;
+    if (!report) return;
+    if (this.waiting.size === 0) {
+      if (this.ticker) clearInterval(this.ticker);
+      this.ticker = undefined;
+      report(undefined);
+      return;
+    }
+    this.ticker ??= setInterval(() => {
+      const oldest = Math.min(...this.waiting.values());
+      const seconds = Math.floor((Date.now() - oldest) / 1000);
+      if (seconds >= WAIT_NOTICE_SECONDS) report({ seconds, calls: this.waiting.size });
+    }, 1000).unref();
   }
 
   async complete(req: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
@@ -172,12 +278,12 @@ class AnthropicModelClient implements ModelClient {
         if (this.usd + this.reserved + worst > this.opts.maxCostUsd) throw new BudgetExceededError(this.opts.maxCostUsd, this.usd);
         this.reserved += worst;
         try {
-          return await this.sdk.messages.create(params, signal ? { signal } : {});
+          return await this.send(params, signal);
         } finally {
           this.reserved -= worst;
         }
       }
-      return this.sdk.messages.create(params, signal ? { signal } : {});
+      return this.send(params, signal);
     });
     const res = readMessage(msg);
     const usd = costUsd(res.usage, priceFor(this.config, this.model));

@@ -6,6 +6,7 @@ import type { Chunk, EntryFrontmatter } from '../types.js';
 import type { ScanCache } from '../entry/wiki.js';
 import { SEARCH_TERMS_VERSION, chunkSearchText, searchText } from '../text/search.js';
 import { STORE_VERSION, TABLES, vecTables } from './schema.js';
+import { checkOnOpen, type Recovery } from './recover.js';
 
 export interface DocumentRow {
   raw_path: string;
@@ -82,10 +83,16 @@ export class Store {
   readonly dims: number;
   /** True when this open found vectors of another fingerprint and dropped them. */
   readonly vectorsReset: boolean;
+  /** Set when the file was damaged: it was set aside, and this store starts empty. */
+  readonly recovered: Recovery | undefined;
   private readonly stmts = new Map<string, Stmt>();
 
   constructor(path: string, opts: StoreOptions) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true });
+      // Damage found later, in use, is handled by the CLI (it checks again and reruns the command).
+      this.recovered = checkOnOpen(path, 'store');
+    }
     let db = openDb(path);
     if (storeVersion(db) !== undefined && storeVersion(db) !== STORE_VERSION && path !== ':memory:') {
       // An older layout: the store is derived from raw/ and wiki/, so start over.

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { checkOnOpen } from '../store/recover.js';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -135,6 +136,7 @@ export class Lexicon {
 
   /** The lexicon at `path`, built there first when it is missing or of another version. */
   static open(path: string): Lexicon {
+    checkOnOpen(path, 'lexicon');
     const current = (p: string): Database.Database | undefined => {
       if (!existsSync(p)) return undefined;
       try {

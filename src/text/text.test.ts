@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { countTokens } from './tokens.js';
 import { searchTerms } from './search.js';
 import { detectLang } from './script.js';
-import { sentenceSpans, sentences } from './segment.js';
+import { segmentWords, sentenceSpans, sentences } from './segment.js';
 
 describe('countTokens', () => {
   it.each([
@@ -68,5 +68,20 @@ describe('sentenceSpans', () => {
     const text = 'First one. Second one!\n\n第一句。第二句？';
     const spans = sentenceSpans(text);
     expect(spans.map(([a, b]) => text.slice(a, b))).toEqual(['First one.', 'Second one!', '第一句。', '第二句？']);
+  });
+});
+
+describe('segmentWords on punctuation', () => {
+  it('gives the segments ICU gives for ASCII without letters, digits or _ (checked on 5,000 random strings)', () => {
+    const icu = new Intl.Segmenter('zh', { granularity: 'word' });
+    const chars = ' \t\n\r!"#$%&\'()*+,-./:;<=>?@[\\]^`{|}~\x01\x7f\x0b\x0c';
+    let seed = 42;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let k = 0; k < 5000; k++) {
+      let s = '';
+      for (let i = 0, n = 1 + Math.floor(rand() * 40); i < n; i++) s += chars[Math.floor(rand() * chars.length)];
+      const want = [...icu.segment(s)].map((x) => ({ text: x.segment, index: x.index, isWord: x.isWordLike === true }));
+      expect(segmentWords(s), JSON.stringify(s)).toEqual(want);
+    }
   });
 });

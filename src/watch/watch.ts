@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Stats } from 'node:fs';
@@ -84,7 +84,9 @@ export async function watchKb(ctx: KbContext, opts: WatchOptions): Promise<void>
   const awaitWriteFinish = { stabilityThreshold: stabilityMs, pollInterval: 50 };
   const common = { ignoreInitial: true, awaitWriteFinish, persistent: true, usePolling: Boolean(opts.usePolling), interval: 100 };
   const watchers: FSWatcher[] = [
-    watch(paths.raw, { ...common, ignored: rawIgnored }),
+    // Links are not followed: one leading out of raw/ must not be read (the walk reports it), and
+    // a link inside raw/ leads to a file that is watched under its own path anyway.
+    watch(paths.raw, { ...common, ignored: rawIgnored, followSymlinks: false }),
     watch(paths.wiki, { ...common, ignored: wikiIgnored }),
   ];
 
@@ -134,7 +136,10 @@ export async function watchKb(ctx: KbContext, opts: WatchOptions): Promise<void>
       lock?.release();
     }
   };
+  let scanned = false;
   const onRaw = (change: RawChange) => (abs: string) => {
+    // chokidar reports every link it does not follow as added during its first scan, ignoreInitial or not.
+    if (!scanned && change === 'add' && isSymlink(abs)) return;
     const rel = relative(paths.raw, abs).split(sep).join('/');
     emit({ type: 'change', change, path: rel });
     // A new folder needs no compile of its own: its files arrive as `add` once fully written.
@@ -188,6 +193,7 @@ export async function watchKb(ctx: KbContext, opts: WatchOptions): Promise<void>
   for (const w of watchers) w.on('error', (err) => emit({ type: 'error', reason: (err as Error).message }));
 
   await Promise.all(watchers.map((w) => new Promise<void>((res) => w.once('ready', () => res()))));
+  scanned = true;
   if (opts.initialCompile !== false && !signal.aborted) {
     queued = true;
     enqueue(runCompile);
@@ -202,4 +208,12 @@ export async function watchKb(ctx: KbContext, opts: WatchOptions): Promise<void>
   await Promise.all(watchers.map((w) => w.close()));
   await chain;
   emit({ type: 'stopped' });
+}
+
+function isSymlink(abs: string): boolean {
+  try {
+    return lstatSync(abs).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }

@@ -3,10 +3,11 @@ import { closeKb, openKb } from '../../kb/context.js';
 import { acquireLock } from '../../kb/lock.js';
 import { findKbRoot } from '../../kb/paths.js';
 import { paint, printMessages } from '../io.js';
-import { progressBar } from '../progress.js';
+import { progressBar, type Progress } from '../progress.js';
 import type { CliRuntime } from '../runtime.js';
 import type { CompileFlags } from '../flags.js';
 import { UsageError } from '../../diagnostics/errors.js';
+import type { ModelWait } from '../../model/client.js';
 import { formatUsd } from '../../model/price.js';
 import { createModelWriter } from '../../compile/model/index.js';
 import type { CompileEstimate } from '../../compile/model/estimate.js';
@@ -35,6 +36,13 @@ function parseMaxCost(v: string | undefined): number | undefined {
   return x;
 }
 
+/** A slow reply is shown as it waits: on the bar's line on a terminal; with --verbose elsewhere, a line every 30 s. */
+function showWaiting(rt: CliRuntime, bar: Progress, verbose: boolean, w: ModelWait | undefined): void {
+  const text = w ? `waiting for the model (${w.seconds} s${w.calls > 1 ? `, ${w.calls} calls` : ''})…` : undefined;
+  if (rt.io.isTTY) bar.note(text);
+  else if (verbose && w && w.seconds % 30 === 0) rt.io.err(text!);
+}
+
 export async function runCompile(flags: CompileFlags, rt: CliRuntime): Promise<number> {
   const root = findKbRoot(flags.kb);
   const maxCost = parseMaxCost(flags.maxCost);
@@ -52,7 +60,11 @@ export async function runCompile(flags: CompileFlags, rt: CliRuntime): Promise<n
   const lock = await acquireLock(join(ctx.paths.state, 'lock'), 'compile');
   const bar = progressBar(rt.io);
   try {
-    const writer = createModelWriter(ctx, { offline: Boolean(flags.offline), ...(maxCost !== undefined ? { maxCostUsd: maxCost } : {}) });
+    const writer = createModelWriter(ctx, {
+      offline: Boolean(flags.offline),
+      ...(maxCost !== undefined ? { maxCostUsd: maxCost } : {}),
+      onWaiting: (w) => showWaiting(rt, bar, Boolean(flags.verbose), w),
+    });
     if (!flags.offline && !writer && !flags.json) {
       rt.io.err(paint(rt.io, 'dim', 'No ANTHROPIC_API_KEY: using the offline compiler (extractive summaries, heuristic concepts).'));
     }

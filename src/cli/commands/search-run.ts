@@ -1,7 +1,6 @@
 import { closeKb, openKb } from '../../kb/context.js';
 import { findKbRoot } from '../../kb/paths.js';
-import { retrieve } from '../../ask/retrieve.js';
-import { VECTORS_STALE } from '../../store/store.js';
+import { retrieve, staleVectorsWarning } from '../../ask/retrieve.js';
 import { paint } from '../io.js';
 import type { CliRuntime } from '../runtime.js';
 import type { SearchFlags } from '../flags.js';
@@ -13,9 +12,8 @@ export async function runSearch(words: string, flags: SearchFlags, rt: CliRuntim
   const passages = positiveInt('--passages', flags.passages, 5);
   const ctx = openKb(findKbRoot(flags.kb));
   try {
-    if (ctx.store.getMeta(VECTORS_STALE) === '1') {
-      rt.io.err(paint(rt.io, 'dim', 'The embedder changed: search uses keywords only until `kb compile` embeds the wiki again.'));
-    }
+    const stale = staleVectorsWarning(ctx.store);
+    if (stale) rt.io.err(paint(rt.io, 'dim', stale));
     const r = await retrieve(ctx, query, { limit, passageLimit: passages, signal: rt.signal });
     if (flags.json) {
       rt.io.out(JSON.stringify({ query, entries: r.entries, passages: r.passages, timings: r.timings }, null, 2));

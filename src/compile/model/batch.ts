@@ -4,6 +4,7 @@ import {
   addUsage,
   BudgetExceededError,
   messageParams,
+  isMessage,
   readMessage,
   requestKey,
   sdkClient,
@@ -28,6 +29,7 @@ export async function prefetchSources(
   writer: ModelWriter,
   opts: { force?: boolean; signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<void> {
+  writer.startRound();
   const docs = (await documentsToCompile(ctx, writer.name, Boolean(opts.force))).filter(modelReads);
   if (docs.length < 2) return;
   const catalog = catalogOfWiki(ctx);
@@ -84,7 +86,7 @@ export async function runSourceBatch(
     maxCostUsd?: number;
   } = {},
 ): Promise<BatchSummary> {
-  const sdk = sdkClient(ctx.env);
+  const sdk = sdkClient(ctx.env, { maxRetries: ctx.config.model.maxRetries, timeoutMs: ctx.config.model.timeoutSeconds * 1000 });
   const cache = ResponseCache.open(ctx.paths);
   const summary: BatchSummary = { id: undefined, submitted: 0, succeeded: 0, failed: 0, resumed: false, usage: zeroUsage(), usd: 0 };
   const pollMs = opts.pollMs ?? Number(ctx.env['KB_BATCH_POLL_MS'] ?? 10_000);
@@ -150,7 +152,8 @@ export async function runSourceBatch(
     for await (const r of await sdk.messages.batches.results(pending.id)) {
       const item = pending.items[r.custom_id];
       if (!item) continue;
-      if (r.result.type !== 'succeeded') {
+      // A result that is not a message is a failed one: compiled directly afterwards, like an errored one.
+      if (r.result.type !== 'succeeded' || !isMessage(r.result.message)) {
         summary.failed++;
         continue;
       }

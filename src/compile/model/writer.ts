@@ -3,7 +3,7 @@ import type { KbContext } from '../../kb/context.js';
 import type { KbMessage } from '../../diagnostics/message.js';
 import { message } from '../../diagnostics/message.js';
 import { InterruptedError, KbError } from '../../diagnostics/errors.js';
-import { BudgetExceededError, type ModelClient, type ModelRequest } from '../../model/client.js';
+import { BudgetExceededError, ModelUnavailableError, requestKey, type ModelClient, type ModelRequest } from '../../model/client.js';
 import { escapeXml, parseKbEntry, type KbEntryXml } from '../../model/xml.js';
 import { sentences } from '../../text/segment.js';
 import { safeFileName } from '../../entry/names.js';
@@ -48,6 +48,12 @@ export class ModelWriter implements EntryWriter {
   readonly fallbacks = new Set<string>();
   private readonly offline = new OfflineWriter();
   private readonly summaries = new Map<string, string>();
+  /**
+   * Requests that failed for a transient reason in this run (a timeout, an outage): asked again by
+   * the next compile, not a second time in this one (the prefetch and the compile would otherwise
+   * each wait out the whole timeout).
+   */
+  private readonly unavailable = new Map<string, AskResult>();
 
   constructor(
     private readonly ctx: KbContext,
@@ -55,6 +61,11 @@ export class ModelWriter implements EntryWriter {
   ) {
     this.templates = loadTemplates(ctx.paths.root);
     this.name = modelWriterName(client.model, this.templates);
+  }
+
+  /** A new round of compiling (watch keeps one writer): what failed in the last round is asked again. */
+  startRound(): void {
+    this.unavailable.clear();
   }
 
   async writeSource(doc: RawDocument, catalog: Catalog, signal?: AbortSignal): Promise<{ draft: SourceDraft; messages: KbMessage[] }> {
@@ -156,6 +167,9 @@ export class ModelWriter implements EntryWriter {
 
   /** The reply text, or why there is none. */
   private async call(req: ModelRequest, signal?: AbortSignal): Promise<string | AskResult> {
+    const key = requestKey(this.client.model, req);
+    const failed = this.unavailable.get(key);
+    if (failed) return failed;
     let res;
     try {
       res = await this.client.complete(req, signal);
@@ -164,7 +178,9 @@ export class ModelWriter implements EntryWriter {
         if (more > (req.maxTokens ?? 0)) res = await this.client.complete({ ...req, maxTokens: more }, signal);
       }
     } catch (err) {
-      return apiFailure(err, signal);
+      const failure = apiFailure(err, signal);
+      if (failure.transient) this.unavailable.set(key, failure);
+      return failure;
     }
     if (res.stopReason === 'max_tokens') {
       return { error: `Unexpected reply cut off at max_tokens (${req.maxTokens ?? this.ctx.config.model.maxTokens}, then retried with more), expected a complete <kb_entry>` };
@@ -186,6 +202,7 @@ function apiFailure(err: unknown, signal?: AbortSignal): AskResult {
   if (signal?.aborted || err instanceof Anthropic.APIUserAbortError) {
     throw new InterruptedError('Compile interrupted; run `kb compile` again to finish (model replies received so far are cached).');
   }
+  if (err instanceof ModelUnavailableError) return { error: `Unexpected ${err.message}`, transient: true };
   if (err instanceof Anthropic.APIError) {
     const status = err.status;
     if (status === 401 || status === 403) {

@@ -1,5 +1,6 @@
 import { HAN } from '../../text/script.js';
 import { segmentWords, sentences } from '../../text/segment.js';
+import { cutComments } from '../../text/comments.js';
 import { EN_STOP, ZH_STOP, CAP_STOP } from './stopwords.js';
 import { entityKey } from '../../entry/names.js';
 
@@ -23,12 +24,22 @@ interface Candidate {
   strong: boolean;
 }
 
-const ACRONYM = /\b[A-Z][A-Za-z]*[A-Z][A-Z0-9]*s?\b|\b[A-Z]{2,}[0-9]*\b/g;
-const CAP_PHRASE = /\b(?:[A-Z][\p{L}\p{N}]*(?:-[A-Za-z][\p{L}\p{N}]*)*)(?:[ \t]+(?:(?:of|and|for|the|in|de|von|van)[ \t]+)?[A-Z][\p{L}\p{N}]*(?:-[A-Za-z][\p{L}\p{N}]*)*){0,4}/gu;
-const PAREN_EN = /([A-Za-z][\p{L}\p{N}-]*(?:[ \t]+[A-Za-z][\p{L}\p{N}-]*){0,6})[ \t]*[（(][ \t]*([A-Z][A-Za-z0-9-]{1,10})[ \t]*[)）]/gu;
+/*
+ * Every pattern here runs on whole documents, where one line may be megabytes long: each must be
+ * linear. A match may only start where a word starts (a lookbehind), so a long word is scanned
+ * once, not once per letter; and the words inside a match are bounded (no name has a 40-letter
+ * word), so a try that fails costs a few dozen steps.
+ */
+const ACRONYM = /\b[A-Z][A-Za-z]{0,40}[A-Z][A-Z0-9]{0,20}s?\b|\b[A-Z]{2,40}[0-9]{0,10}\b/g;
+/** A capitalised word: Han may stand right before it ("使用Transformer"), a Latin letter may not. */
+const CAP_WORD = String.raw`(?<![\w\u00C0-\u024F])[A-Z][\p{L}\p{N}]{0,40}(?:-[A-Za-z][\p{L}\p{N}]{0,40}){0,4}(?![\p{L}\p{N}])`;
+const CAP_PHRASE = new RegExp(String.raw`${CAP_WORD}(?:[ \t]+(?:(?:of|and|for|the|in|de|von|van)[ \t]+)?${CAP_WORD}){0,4}`, 'gu');
+const PAREN_EN = /(?<![A-Za-z])([A-Za-z][\p{L}\p{N}-]{0,40}(?:[ \t]+[A-Za-z][\p{L}\p{N}-]{0,40}){0,6})[ \t]*[（(][ \t]*([A-Z][A-Za-z0-9-]{1,10})[ \t]*[)）]/gu;
 const PAREN_ZH = /([\u3400-\u9fff]{2,16})[ \t]*[（(][ \t]*([A-Za-z][A-Za-z0-9 .\-,，;；、]{1,60}?)[ \t]*[)）]/gu;
-const PAREN_EN_ZH = /([A-Za-z][A-Za-z0-9.\-]*(?:[ \t][A-Za-z][A-Za-z0-9.\-]*){0,4})[ \t]*[（(][ \t]*([\u3400-\u9fff]{2,10})[ \t]*[)）]/gu;
-const EMPHASIS = /\*\*([^*\n]{2,60})\*\*|__([^_\n]{2,60})__|《([^》\n]{2,30})》|「([^」\n]{2,30})」|\[\[([^\]|#\n]{2,60})(?:[|#][^\]\n]*)?\]\]/g;
+const PAREN_EN_ZH = /(?<![A-Za-z])([A-Za-z][A-Za-z0-9.\-]{0,40}(?:[ \t][A-Za-z][A-Za-z0-9.\-]{0,40}){0,4})[ \t]*[（(][ \t]*([\u3400-\u9fff]{2,10})[ \t]*[)）]/gu;
+const EMPHASIS = /\*\*([^*\n]{2,60})\*\*|__([^_\n]{2,60})__|《([^》\n]{2,30})》|「([^」\n]{2,30})」|\[\[([^[\]|#\n]{2,60})(?:[|#][^[\]\n]{0,200})?\]\]/g;
+/** Distinct names from parentheses and emphasis that are counted or checked by a search of the whole text: more than any real page has. */
+const MAX_COUNTED = 300;
 
 const lowerPhraseCache = new Map<string, boolean>();
 /** Function characters that never start or end a Chinese term. */
@@ -39,7 +50,7 @@ function isStopCap(word: string): boolean {
 }
 
 function clean(s: string): string {
-  return s.replace(/\s+/g, ' ').replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '').trim();
+  return s.replace(/\s+/g, ' ').replace(/^[\s\p{P}]+|(?<![\s\p{P}])[\s\p{P}]+$/gu, '').trim();
 }
 
 function validName(name: string): boolean {
@@ -63,12 +74,13 @@ function validName(name: string): boolean {
  */
 export function extractEntities(markdown: string, title: string): FoundEntity[] {
   const text = stripMarkdown(markdown);
+  const titleKey = entityKey(title);
   const cands = new Map<string, Candidate>();
   const add = (name: string, strong: boolean, n = 1): Candidate | undefined => {
     const surface = clean(name);
     if (!validName(surface)) return undefined;
     const key = entityKey(surface);
-    if (!key || key === entityKey(title)) return undefined;
+    if (!key || key === titleKey) return undefined;
     let c = cands.get(key);
     if (!c) {
       c = { surfaces: new Map(), count: 0, aliases: new Set(), strong: false };
@@ -98,7 +110,10 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
       }
     }
   }
+  let zhParens = 0;
   for (const m of text.matchAll(PAREN_ZH)) {
+    // Each one searches the whole text: a bounded number keeps a page of thousands linear.
+    if (++zhParens > MAX_COUNTED) break;
     const zh = trimZhPrefix(m[1] ?? '', text);
     // "倒数排名融合（Reciprocal Rank Fusion，RRF）": every name in the parentheses is an alias.
     for (const alias of (m[2] ?? '').split(/[,，;；、]/)) if (alias.trim()) pairAlias(zh, alias.trim());
@@ -143,10 +158,13 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
   // Chinese compounds from the word segmenter.
   if (HAN.test(text)) for (const [term, n] of chineseTerms(text)) add(term, false, n);
 
-  // Count real mentions for emphasised / paired names that were added with 0.
+  // Count real mentions for emphasised / paired names that were added with 0: each count reads the
+  // whole text, so only so many are counted; the rest keep the one mention that made them.
   const lower = text.toLowerCase();
+  let counted = 0;
   for (const c of cands.values()) {
-    if (c.count === 0) {
+    if (c.count === 0 && ++counted > MAX_COUNTED) c.count = 1;
+    else if (c.count === 0) {
       let n = 0;
       for (const s of c.surfaces.keys()) n += countOccurrences(lower, s.toLowerCase());
       for (const a of c.aliases) n += countOccurrences(lower, a.toLowerCase());
@@ -166,7 +184,12 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
     void key;
   }
 
-  // Drop terms that only ever occur inside a longer candidate.
+  // Drop terms that only ever occur inside a longer candidate. That compares every pair: on a long
+  // text, only the candidates that could still make the final list take part.
+  if (cands.size > MAX_COMPARED) {
+    const keep = new Set([...cands].sort((a, b) => rank(b[1]) - rank(a[1]) || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_COMPARED).map(([k]) => k));
+    for (const k of [...cands.keys()]) if (!keep.has(k)) cands.delete(k);
+  }
   const keys = [...cands.keys()];
   for (const k of keys) {
     const c = cands.get(k)!;
@@ -182,24 +205,36 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
     }
   }
 
-  const out: FoundEntity[] = [];
-  // What a document says about a name is in its sentences, not in its headings.
-  const sents = sentences(stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, ''))).map((s) => ({ s, lower: s.toLowerCase() }));
+  const kept: [string, Candidate][] = [];
   for (const [key, c] of cands) {
     // Weak single mentions are noise; keep them only when strong or repeated.
     if (!c.strong && c.count < 2 && !isAcronymLike(key, c)) continue;
+    kept.push([key, c]);
+  }
+  kept.sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]));
+  // What a document says about a name is in its sentences, not in its headings.
+  const sents = sentences(stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, ''))).map((s) => ({ s, lower: s.toLowerCase() }));
+  // Snippets read every sentence: only for the names returned.
+  return kept.slice(0, MAX_ENTITIES).map(([key, c]) => {
     const surface = [...c.surfaces.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length)[0]![0];
     const names = [surface, ...c.surfaces.keys(), ...c.aliases].map((s) => s.toLowerCase());
-    out.push({
+    return {
       key,
       surface,
       aliases: [...new Set([...c.aliases, ...[...c.surfaces.keys()].filter((s) => s !== surface && entityKey(s) !== key)])],
       count: c.count,
       snippets: pickSnippets(sents, names),
-    });
-  }
-  out.sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
-  return out.slice(0, 60);
+    };
+  });
+}
+
+const MAX_ENTITIES = 60;
+/** Candidates compared pairwise for containment (a million comparisons at most). */
+const MAX_COMPARED = 1000;
+
+/** What makes a candidate likely to be kept: strong first, then by mentions. */
+function rank(c: Candidate): number {
+  return (c.strong || c.aliases.size ? 1e9 : 0) + c.count;
 }
 
 function isAcronymLike(key: string, c: Candidate): boolean {
@@ -221,7 +256,7 @@ function trimZhPrefix(s: string, text: string): string {
   for (let k = Math.min(3, segs.length); k >= 1; k--) {
     const tail = segs.slice(-k).join('');
     if (ZH_STOP.has(segs[segs.length - k]!)) continue;
-    if (tail.length >= 3 && countOccurrences(text, tail) >= 2) return tail;
+    if (tail.length >= 3 && countOccurrences(text, tail, 2) >= 2) return tail;
   }
   const tail = segs.slice(-Math.min(3, segs.length));
   while (tail.length > 1 && ZH_STOP.has(tail[0]!)) tail.shift();
@@ -242,10 +277,10 @@ function initialsMatch(full: string, abbr: string): boolean {
   return i >= Math.min(letters.length, 2) && letters[0] === initials[0];
 }
 
-function countOccurrences(hay: string, needle: string): number {
+function countOccurrences(hay: string, needle: string, stopAt = Infinity): number {
   if (!needle) return 0;
   let n = 0;
-  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + needle.length)) n++;
+  for (let i = hay.indexOf(needle); i >= 0 && n < stopAt; i = hay.indexOf(needle, i + needle.length)) n++;
   return n;
 }
 
@@ -277,18 +312,21 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Markdown to plain sentences: no code, links reduced to their text, no markup. */
+/**
+ * Markdown to plain sentences: no code, links reduced to their text, no markup. Linear on any
+ * input: a bracket class never holds the bracket that opens the match (so a try stops at the next
+ * opener), and comments are cut by `indexOf`, not by a lazy pattern that rescans for every `<!--`.
+ */
 export function stripMarkdown(md: string): string {
-  return md
-    .replace(/^---\n[\s\S]*?\n---\n/, '')
+  return cutComments(md.replace(/^---\n[\s\S]*?\n---\n/, ''))
     .replace(/```[\s\S]*?```/g, '\n')
     .replace(/~~~[\s\S]*?~~~/g, '\n')
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
-    .replace(/!\[\[[^\]]*\]\]/g, ' ')
-    .replace(/\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]/g, (_m, a: string, b?: string) => b ?? a)
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, ' ')
+    .replace(/!\[[^[\]]*\]\((?:[^()\n]|\([^()\n]*\))*\)/g, ' ')
+    .replace(/!\[\[[^[\]]*\]\]/g, ' ')
+    .replace(/\[\[([^[\]|#]+)(?:#[^[\]|]*)?(?:\|([^[\]]+))?\]\]/g, (_m, a: string, b?: string) => b ?? a)
+    .replace(/\[([^[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, '$1')
+    // A tag opens with a letter, `/` or `!`: "<1MB … >" or "a < b … c > d" is text, not a tag to drop.
+    .replace(/<[A-Za-z/!][^<>]*>/g, ' ')
     .replace(/^\s{0,3}(#{1,6}|[-*+]|\d+[.)]|>)\s+/gm, '')
     .replace(/^\|.*\|$/gm, (row) => row.replace(/\|/g, ' ; ').replace(/-{3,}/g, ''))
     .replace(/[*_`~]+/g, '');
@@ -309,7 +347,7 @@ function lowerPhrases(text: string): Map<string, number> {
         let ok = lowerPhraseCache.get(phrase);
         if (ok === undefined) {
           ok = !/^\d/.test(phrase) && !/ly$/.test(gram[0]!) && !/(ing|ed)$/.test(gram[gram.length - 1]!);
-          if (lowerPhraseCache.size < 200_000) lowerPhraseCache.set(phrase, ok);
+          if (lowerPhraseCache.size < 200_000 && phrase.length <= 100) lowerPhraseCache.set(phrase, ok);
         }
         if (ok) counts.set(phrase, (counts.get(phrase) ?? 0) + 1);
       }

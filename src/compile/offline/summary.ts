@@ -74,7 +74,7 @@ export function extractSummary(markdown: string, opts: { maxChars?: number; keyP
   return { summary, keyPoints };
 }
 
-function clip(s: string, max: number): string {
+export function clip(s: string, max: number): string {
   const chars = Array.from(s);
   return chars.length > max ? `${chars.slice(0, Math.floor(max) - 1).join('').trimEnd()}…` : s;
 }

@@ -2,8 +2,9 @@ import type { KbMessage } from '../../diagnostics/message.js';
 import type { RawDocument } from '../../types.js';
 import type { Catalog, ConceptDraft, ConceptGroup, EntryWriter, SourceDraft } from '../types.js';
 import { extractEntities } from './entities.js';
-import { extractSummary } from './summary.js';
+import { clip, extractSummary } from './summary.js';
 import { PLACE_HEADING, readsText } from '../../ingest/detect.js';
+import { withoutClosingHashes } from '../../ingest/markdown.js';
 
 export const OFFLINE_COMPILER = 'offline-v1';
 
@@ -38,8 +39,9 @@ function outline(markdown: string): string[] {
   for (const line of markdown.split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) fence = !fence;
     if (fence) continue;
-    const m = /^(#{2,3})\s+(.+?)\s*#*\s*$/.exec(line);
-    if (m && !PLACE_HEADING.test(m[2]!)) heads.push(`${m[1]!.length === 3 ? '  ' : ''}- ${m[2]!.replace(/[[\]]/g, '')}`);
+    const m = /^(#{2,3})[ \t]+(\S.*)$/.exec(line);
+    const text = m ? withoutClosingHashes(m[2]!) : '';
+    if (text && !PLACE_HEADING.test(text)) heads.push(`${m![1]!.length === 3 ? '  ' : ''}- ${clip(text.replace(/[[\]]/g, ''), 200)}`);
   }
   return heads.slice(0, 20);
 }
@@ -106,7 +108,8 @@ export function offlineSource(doc: RawDocument): SourceDraft {
 
 function codeDefinitions(markdown: string): string[] {
   const out: string[] = [];
-  const re = /^\s*(?:export\s+)?(?:async\s+)?(?:def|class|function|func|fn|interface|type|struct|enum)\s+([A-Za-z_][\w]*)/gm;
+  // [ \t], not \s: \s would let every line start rescan the blank lines after it.
+  const re = /^[ \t]*(?:export[ \t]+)?(?:async[ \t]+)?(?:def|class|function|func|fn|interface|type|struct|enum)[ \t]+([A-Za-z_][\w]*)/gm;
   for (const m of markdown.matchAll(re)) if (!out.includes(m[1]!)) out.push(m[1]!);
   return out.slice(0, 30);
 }
@@ -160,8 +163,8 @@ function definingSentence(group: ConceptGroup): string | undefined {
 /** Local images a document embeds (`![[diagram.png]]`, `![alt](../images/diagram.png)`), by file name. */
 function embeddedImages(markdown: string): string[] {
   const out = new Set<string>();
-  for (const m of markdown.matchAll(/!\[\[([^\]|#\n]+\.(?:png|jpe?g|gif|webp|svg|bmp|avif))(?:\|[^\]\n]*)?\]\]/gi)) out.add(m[1]!.split('/').pop()!.trim());
-  for (const m of markdown.matchAll(/!\[[^\]\n]*\]\(<?([^)\s>]+\.(?:png|jpe?g|gif|webp|svg|bmp|avif))>?(?:\s+"[^"]*")?\)/gi)) {
+  for (const m of markdown.matchAll(/!\[\[([^[\]|#\n]+\.(?:png|jpe?g|gif|webp|svg|bmp|avif))(?:\|[^[\]\n]*)?\]\]/gi)) out.add(m[1]!.split('/').pop()!.trim());
+  for (const m of markdown.matchAll(/!\[[^[\]\n]*\]\(<?([^()\s<>]+\.(?:png|jpe?g|gif|webp|svg|bmp|avif))>?(?:[ \t]+"[^"\n]*")?\)/gi)) {
     if (/^[a-z]+:/i.test(m[1]!)) continue; // remote images stay in the raw document
     out.add(decodeURIComponent(m[1]!.split('/').pop()!));
   }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { scanWiki, type LoadedEntry } from '../../entry/wiki.js';
 import { stringifyEntry, stringifyEntryKeepingBody } from '../../entry/frontmatter.js';
@@ -14,6 +14,7 @@ import { loadTemplate, renderTemplate, splitTemplate, type Template } from '../.
 import { parseKbEntry } from '../../model/xml.js';
 import type { EntryFrontmatter } from '../../types.js';
 import { writeFileAtomic } from '../../util/atomic.js';
+import { rawFileFinder } from '../../ingest/walk.js';
 import { sha256 } from '../../util/hash.js';
 import type { HealGroup } from '../plan.js';
 import type { FixLog } from './structural.js';
@@ -35,8 +36,14 @@ export function isolate(text: string): string {
   return text.replace(/<(\/?)(source|sources|entry|related|problem|before|after|kb_entry|verdict|reason)\b/gi, '&lt;$1$2');
 }
 
+/** Raw files at the paths the walker finds them (NFD names, never a link out of raw/): the worktree's, then the checkout's. */
+interface RawFinder {
+  wt: (key: string) => string | undefined;
+  main: (key: string) => string | undefined;
+}
+
 /** The raw text of the sources an entry is built from or cites, with the link to cite each by. */
-function sourcesOf(entries: LoadedEntry[], all: LoadedEntry[], files: string[], wt: KbPaths, mainRaw: string): string {
+function sourcesOf(entries: LoadedEntry[], all: LoadedEntry[], files: string[], find: RawFinder): string {
   const r = makeResolver(all, files);
   const refs = new Map<string, string>();
   const cite = (rawRef: string) => {
@@ -53,9 +60,8 @@ function sourcesOf(entries: LoadedEntry[], all: LoadedEntry[], files: string[], 
   const parts: string[] = [];
   let used = 0;
   for (const [ref, link] of refs) {
-    const p = ref.replace(/^raw\//, '');
-    const abs = existsSync(join(wt.raw, p)) ? join(wt.raw, p) : join(mainRaw, p);
-    if (!existsSync(abs)) continue;
+    const abs = find.wt(ref) ?? find.main(ref);
+    if (!abs) continue;
     let text = readFileSync(abs, 'utf8');
     if (text.length > SOURCE_CHARS) text = `${text.slice(0, SOURCE_CHARS)}\n[…cut]`;
     if (used + text.length > SOURCES_CHARS) break;
@@ -81,11 +87,11 @@ function urls(s: string): string[] {
 }
 
 /** sha256 of each of the entry's raw files as they are now in the worktree. */
-function currentHashes(e: LoadedEntry, wt: KbPaths): Record<string, string> {
+function currentHashes(e: LoadedEntry, find: RawFinder): Record<string, string> {
   const out: Record<string, string> = { ...(e.fm.source_hashes ?? {}) };
   for (const ref of Object.keys(out)) {
-    const abs = join(wt.raw, ref.replace(/^raw\//, ''));
-    if (existsSync(abs)) out[ref] = sha256(readFileSync(abs));
+    const abs = find.wt(ref);
+    if (abs) out[ref] = sha256(readFileSync(abs));
   }
   return out;
 }
@@ -143,6 +149,8 @@ export async function applyContentFix(
 ): Promise<ContentResult> {
   const { wt } = kb;
   const scan = scanWiki(wt.wiki);
+  const ignore = { ignore: kb.main.config.ingest.ignore };
+  const find: RawFinder = { wt: rawFileFinder(wt.raw, ignore), main: rawFileFinder(kb.main.paths.raw, ignore) };
   const byFile = new Map(scan.entries.map((e) => [`wiki/${e.path}`, e]));
   const problem = targets.map((f) => `${f.file}${f.place ? `:${f.place.line}` : ''}: ${f.reason}`).join('\n');
   const touched = new Set<string>();
@@ -154,7 +162,7 @@ export async function applyContentFix(
     const keep = byFile.get(String(f.data?.path ?? ''));
     const other = byFile.get(String(f.data?.other ?? ''));
     if (!keep || !other) return { ok: false, web: [], touched, judge: { verdict: 'reject', reason: 'one of the two entries is not in the committed tree' } };
-    const sources = sourcesOf([keep, other], scan.entries, scan.files, wt, kb.main.paths.raw);
+    const sources = sourcesOf([keep, other], scan.entries, scan.files, find);
     const tpl = loadTemplate(kb.main.paths.root, 'heal-merge');
     const res = await model.complete(
       request(tpl, 'heal-merge', { problem: isolate(problem), keep_id: keep.fm.id, keep: entryText(keep), other_id: other.fm.id, other: entryText(other), sources }, opts.web),
@@ -174,7 +182,7 @@ export async function applyContentFix(
       if (group.topic.startsWith('contradiction-') && typeof f.data?.path === 'string') files.add(f.data.path);
     }
     const entries = [...files].map((p) => byFile.get(p)).filter((e): e is LoadedEntry => Boolean(e));
-    const sources = sourcesOf(entries, scan.entries, scan.files, wt, kb.main.paths.raw);
+    const sources = sourcesOf(entries, scan.entries, scan.files, find);
     const tpl = loadTemplate(kb.main.paths.root, 'heal-rewrite');
     for (const e of entries) {
       const related = entries.filter((x) => x !== e).map((x) => `<entry id="${x.fm.id}">\n${entryText(x)}\n</entry>`).join('\n') || '(none)';
@@ -184,13 +192,13 @@ export async function applyContentFix(
       const res = await model.complete(request(tpl, 'heal-rewrite', { problem: isolate(task), id: e.fm.id, entry: entryText(e), related, sources }, opts.web), opts.signal);
       const rw = applyReply(e, res.text);
       if (typeof rw === 'string') return { ok: false, web: [], touched, judge: { verdict: 'reject', reason: `the rewrite of wiki/${e.path} did not parse: ${rw}` } };
-      if (update) rw.fm.source_hashes = currentHashes(e, wt);
+      if (update) rw.fm.source_hashes = currentHashes(e, find);
       rewrites.push(rw);
     }
   }
 
   const all = [...rewrites.map((r) => r.entry), ...(removed ? [removed] : [])];
-  const sources = sourcesOf(all, scan.entries, scan.files, wt, kb.main.paths.raw);
+  const sources = sourcesOf(all, scan.entries, scan.files, find);
   const before = all.map((e) => `<entry id="${e.fm.id}" path="wiki/${e.path}">\n${entryText(e)}\n</entry>`).join('\n');
   const after =
     rewrites.map((r) => `<entry id="${r.fm.id}" path="wiki/${r.entry.path}">\n${isolate(`title: ${r.fm.title}\naliases: ${r.fm.aliases.join(', ')}\nsummary: ${r.fm.summary}\n\n${withoutBacklinks(r.body)}`)}\n</entry>`).join('\n') +

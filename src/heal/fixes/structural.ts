@@ -1,5 +1,5 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { writeIndexes } from '../../emit/indexes.js';
 import { mapOutsideBacklinks, setBacklinks } from '../../entry/backlinks.js';
 import { scanWiki, type LoadedEntry } from '../../entry/wiki.js';
@@ -11,6 +11,7 @@ import { backlinkSectionTargets, makeResolver, ownLinks } from '../../lint/entry
 import type { Finding } from '../../lint/types.js';
 import type { EntryFrontmatter, EntryKind } from '../../types.js';
 import { writeFileAtomic } from '../../util/atomic.js';
+import { rawFileFinder } from '../../ingest/walk.js';
 
 /** What a fix did, for the commit message and the changelog. */
 export interface FixLog {
@@ -187,17 +188,25 @@ function sameSet(a: string[], b: string[]): boolean {
 
 // ---- sources
 
-/** Make the worktree's raw files match the person's checkout for the paths the findings name. */
+/**
+ * Make the worktree's raw files match the person's checkout for the paths the findings name. Files
+ * are found where the walker finds them (a name in NFD under its NFC key); a link out of raw/ is
+ * never followed, so nothing outside raw/ is copied in.
+ */
 export function syncRaw(fromRaw: string, toRaw: string, rawPaths: Iterable<string>, log: FixLog): void {
+  const from = rawFileFinder(fromRaw);
+  const to = rawFileFinder(toRaw);
   for (const p of new Set(rawPaths)) {
-    const src = join(fromRaw, p);
-    const dst = join(toRaw, p);
-    if (existsSync(src)) {
+    const src = from(p);
+    const dst = to(p) ?? (src ? join(toRaw, relative(fromRaw, src)) : undefined);
+    if (src && dst) {
       if (existsSync(dst) && readFileSync(src).equals(readFileSync(dst))) continue;
       mkdirSync(dirname(dst), { recursive: true });
+      // Replaced, not written through: a link in heal's worktree must not carry the copy elsewhere.
+      rmSync(dst, { force: true });
       copyFileSync(src, dst);
       log.changes.push(`raw/${p}: taken from your checkout`);
-    } else if (existsSync(dst)) {
+    } else if (dst) {
       rmSync(dst);
       log.changes.push(`raw/${p}: removed, as in your checkout`);
     }
@@ -218,11 +227,13 @@ export function removeDeletedSources(paths: KbPaths, findings: Finding[], log: F
     const file = String(f.data?.path ?? f.file);
     (gone.get(file) ?? gone.set(file, new Set()).get(file)!).add(`raw/${String(f.data?.rawPath ?? '')}`);
   }
+  const find = rawFileFinder(paths.raw);
+  const present = (ref: string) => find(ref) !== undefined;
   for (const [file, refs] of gone) {
     const e = byFile.get(file);
     if (!e) continue;
-    if (existsSync(join(paths.raw, [...refs][0]!.slice(4)))) continue;
-    const left = (e.fm.source_ref ?? []).filter((r) => !refs.has(r) && existsSync(join(paths.raw, r.replace(/^raw\//, ''))));
+    if (present([...refs][0]!)) continue;
+    const left = (e.fm.source_ref ?? []).filter((r) => !refs.has(r) && present(r));
     if (left.length === 0 && e.fm.kind === 'source') {
       if (e.humanEdited) {
         log.cannot.push({ file, why: 'its source is gone, but a person edited it: delete it yourself if it is no longer wanted' });

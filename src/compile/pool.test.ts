@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { LocalEmbedder } from '../embed/index.js';
+import { InterruptedError } from '../diagnostics/errors.js';
+import type { ContentHash, RawPath } from '../types.js';
+import { preparePool } from './pool.js';
+
+const cfg = { ingest: { maxFileBytes: 64 * 1024 * 1024, maxDocumentBytes: 64 * 1024 * 1024, maxUnpackedBytes: 64 * 1024 * 1024, ignore: [] }, chunk: { maxTokens: 400, overlapTokens: 50 } };
+
+describe('preparePool', () => {
+  it('an abort stops a thread in the middle of a long document, and what waits is rejected', async () => {
+    // Seconds of CPU-bound work (ICU segmentation of megabytes of Chinese), on a thread since it is big.
+    const bytes = Buffer.from('检索增强生成向量数据库中文分词知识库。'.repeat(200_000));
+    const abort = new AbortController();
+    const pool = preparePool(2, cfg, new LocalEmbedder(64), { bytes: bytes.length * 2, signal: abort.signal });
+    const file = (n: number) => ({ path: `zh-${n}.txt` as RawPath, absPath: `/nowhere/zh-${n}.txt`, size: bytes.length, mtimeMs: 0 });
+    const first = pool.run(file(1), bytes, 'h1' as ContentHash);
+    const second = pool.run(file(2), bytes, 'h2' as ContentHash);
+    // Well after the threads have started, long before they could finish.
+    await new Promise((r) => setTimeout(r, 3000));
+    abort.abort();
+    await expect(first).rejects.toBeInstanceOf(InterruptedError);
+    await expect(second).rejects.toBeInstanceOf(InterruptedError);
+    await expect(pool.run(file(3), bytes, 'h3' as ContentHash)).rejects.toBeInstanceOf(InterruptedError);
+    await pool.close();
+  }, 120_000);
+});
