@@ -12,7 +12,7 @@ export function wikiVersion(store: Store): string {
   const entries = store.entryHashes();
   const docs = store.documentHashes();
   const h = sha256(
-    entries.map((e) => `${e.id}\t${e.content_hash}\t${e.path}`).join('\n') + '\n--\n' + docs.map((d) => `${d.raw_path}\t${d.hash}`).join('\n'),
+    `${entries.map((e) => `${e.id}\t${e.content_hash}\t${e.path}`).join('\n')}\n--\n${docs.map((d) => `${d.raw_path}\t${d.hash}`).join('\n')}`,
   );
   return h.slice(0, 32);
 }

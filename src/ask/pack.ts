@@ -132,7 +132,7 @@ function cutOf(hit: PassageHit, w: Map<string, number>, focusShare: number): Cut
     para.push(n);
   });
   const paraScore = new Map<number, number>();
-  scores.forEach((sc, i) => paraScore.set(para[i]!, (paraScore.get(para[i]!) ?? 0) + sc));
+  for (const [i, sc] of scores.entries()) paraScore.set(para[i]!, (paraScore.get(para[i]!) ?? 0) + sc);
   const top = Math.max(0, ...paraScore.values());
   const focus = new Set(spans.map((_, i) => i).filter((i) => top > 0 && (paraScore.get(para[i]!) ?? 0) >= top * focusShare));
   return { hit, spans, scores, best, focus, chosen: undefined };
@@ -315,7 +315,7 @@ export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passag
 
   const rank = new Map(r.entries.map((e, i) => [e.id, i]));
   const firstPassage = new Map<string, number>();
-  r.passages.forEach((p, i) => firstPassage.has(p.entryId) || firstPassage.set(p.entryId, i));
+  for (const [i, p] of r.passages.entries()) if (!firstPassage.has(p.entryId)) firstPassage.set(p.entryId, i);
   const order = [...blocks.keys()].sort((a, b) => (rank.get(a) ?? 1e9) - (rank.get(b) ?? 1e9) || (firstPassage.get(a) ?? 1e9) - (firstPassage.get(b) ?? 1e9));
   const entries = order.map((id) => {
     const e = render(blocks.get(id)!, cutsOf.get(id) ?? []);

@@ -102,7 +102,7 @@ export function chunkMarkdown(markdown: string, opts: ChunkOptions): Chunk[] {
 /** Blocks that are not chunk content: they appear in a chunk only between two blocks that are. */
 function isSkipped(src: string, block: Block): boolean {
   if (block.kind === 'frontmatter' || block.kind === 'thematicBreak') return true;
-  return block.kind === 'html' && src.slice(block.start, block.end).replace(/<!--[^]*?-->/g, '').trim() === '';
+  return block.kind === 'html' && src.slice(block.start, block.end).replace(/<!--[\s\S]*?-->/g, '').trim() === '';
 }
 
 /** What goes between two units of a chunk: the original text, or a blank line next to a rewritten piece. */
@@ -145,7 +145,7 @@ function overlapOf(src: string, draft: Draft, limit: number): Unit | undefined {
   let next: Unit | undefined;
   outer: for (let k = units.length - 1; k >= 0; k--) {
     const u = units[k];
-    if (!u || !u.prose || u.text !== undefined) break;
+    if (!u?.prose || u.text !== undefined) break;
     if (next && /\S/.test(src.slice(u.end, next.start))) break;
     const spans = u.sentence ? [{ start: u.start, end: u.end, tokens: u.tokens }] : tailSentences(src, u, limit);
     for (let j = spans.length - 1; j >= 0; j--) {

@@ -151,7 +151,9 @@ function storeBatch(ctx: KbContext): { add(work: () => void): void; flush(): voi
     if (!batch.length) return;
     const work = batch;
     batch = [];
-    ctx.store.transaction(() => work.forEach((w) => w()));
+    ctx.store.transaction(() => {
+      for (const w of work) w();
+    });
   };
   return {
     flush,

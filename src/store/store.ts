@@ -4,7 +4,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Chunk, EntryFrontmatter } from '../types.js';
 import type { ScanCache } from '../entry/wiki.js';
-import { SEARCH_TERMS_VERSION, chunkSearchText, searchText } from '../text/search.js';
+import { SEARCH_TERMS_VERSION, searchText } from '../text/search.js';
 import { STORE_VERSION, TABLES, vecTables } from './schema.js';
 
 export interface DocumentRow {

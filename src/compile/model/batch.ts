@@ -131,7 +131,7 @@ export async function runSourceBatch(
     // Poll until the batch has ended.
     for (;;) {
       if (opts.signal?.aborted) throw interrupted(pending.id);
-      let b;
+      let b: Awaited<ReturnType<typeof sdk.messages.batches.retrieve>>;
       try {
         b = await sdk.messages.batches.retrieve(pending.id, {}, opts.signal ? { signal: opts.signal } : {});
       } catch (err) {

@@ -46,7 +46,6 @@ export class ModelWriter implements EntryWriter {
   /** Raw paths whose model call failed for a transient reason: compile them again next time. */
   readonly retryLater = new Set<string>();
   readonly fallbacks = new Set<string>();
-  private readonly offline = new OfflineWriter();
   private readonly summaries = new Map<string, string>();
 
   constructor(
@@ -103,7 +102,11 @@ export class ModelWriter implements EntryWriter {
     const others = new Set(catalog.entries.flatMap((c) => [c.title, ...c.aliases]).map((a) => a.toLowerCase()).filter((a) => !own.has(a)));
     const seen = new Set([group.title.toLowerCase()]);
     const aliases: string[] = [];
-    for (const a of [...group.aliases, ...e.aliases.filter((x) => !others.has(x.toLowerCase()))]) if (!seen.has(a.toLowerCase())) seen.add(a.toLowerCase()), aliases.push(a);
+    for (const a of [...group.aliases, ...e.aliases.filter((x) => !others.has(x.toLowerCase()))]) {
+      if (seen.has(a.toLowerCase())) continue;
+      seen.add(a.toLowerCase());
+      aliases.push(a);
+    }
     return {
       draft: { title: group.title, aliases, summary: e.summary, body: cleanBody(e.body, group.title), compiledBy: this.name },
       messages: [],
@@ -156,7 +159,7 @@ export class ModelWriter implements EntryWriter {
 
   /** The reply text, or why there is none. */
   private async call(req: ModelRequest, signal?: AbortSignal): Promise<string | AskResult> {
-    let res;
+    let res: Awaited<ReturnType<ModelClient['complete']>>;
     try {
       res = await this.client.complete(req, signal);
       if (res.stopReason === 'max_tokens') {

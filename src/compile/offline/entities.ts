@@ -27,7 +27,7 @@ const ACRONYM = /\b[A-Z][A-Za-z]*[A-Z][A-Z0-9]*s?\b|\b[A-Z]{2,}[0-9]*\b/g;
 const CAP_PHRASE = /\b(?:[A-Z][\p{L}\p{N}]*(?:-[A-Za-z][\p{L}\p{N}]*)*)(?:[ \t]+(?:(?:of|and|for|the|in|de|von|van)[ \t]+)?[A-Z][\p{L}\p{N}]*(?:-[A-Za-z][\p{L}\p{N}]*)*){0,4}/gu;
 const PAREN_EN = /([A-Za-z][\p{L}\p{N}-]*(?:[ \t]+[A-Za-z][\p{L}\p{N}-]*){0,6})[ \t]*[（(][ \t]*([A-Z][A-Za-z0-9-]{1,10})[ \t]*[)）]/gu;
 const PAREN_ZH = /([\u3400-\u9fff]{2,16})[ \t]*[（(][ \t]*([A-Za-z][A-Za-z0-9 .\-,，;；、]{1,60}?)[ \t]*[)）]/gu;
-const PAREN_EN_ZH = /([A-Za-z][A-Za-z0-9.\-]*(?:[ \t][A-Za-z][A-Za-z0-9.\-]*){0,4})[ \t]*[（(][ \t]*([\u3400-\u9fff]{2,10})[ \t]*[)）]/gu;
+const PAREN_EN_ZH = /([A-Za-z][A-Za-z0-9.-]*(?:[ \t][A-Za-z][A-Za-z0-9.-]*){0,4})[ \t]*[（(][ \t]*([\u3400-\u9fff]{2,10})[ \t]*[)）]/gu;
 const EMPHASIS = /\*\*([^*\n]{2,60})\*\*|__([^_\n]{2,60})__|《([^》\n]{2,30})》|「([^」\n]{2,30})」|\[\[([^\]|#\n]{2,60})(?:[|#][^\]\n]*)?\]\]/g;
 
 const lowerPhraseCache = new Map<string, boolean>();
@@ -160,7 +160,10 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
       const ak = entityKey(a);
       const other = cands.get(ak);
       if (!other || other === c) continue;
-      for (const [s, n] of other.surfaces) c.aliases.add(s), (c.count += n);
+      for (const [s, n] of other.surfaces) {
+        c.aliases.add(s);
+        c.count += n;
+      }
       cands.delete(ak);
     }
     void key;
