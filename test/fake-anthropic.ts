@@ -63,6 +63,7 @@ function errorBody(status: number): unknown {
   return { type: 'error', error: { type, message: `fake ${status}` } };
 }
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one HTTP handler with a branch per API route the SDK calls (messages, batches, results), sharing the recorded requests
 export async function startFakeAnthropic(handler: FakeHandler, batchOpts: FakeBatchOptions = {}): Promise<FakeAnthropic> {
   const requests: FakeRequest[] = [];
   const batches: FakeAnthropic['batches'] = new Map();

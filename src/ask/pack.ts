@@ -192,6 +192,7 @@ export function cutPassage(p: PassageHit, terms: string[], room: number, weights
  * 3. then the summaries of the top entries, when there is room left.
  * Blocks keep the order their entries were ranked in.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the three packing passes (best sentences, whole passages, summaries) spend one shared token budget and one list of blocks
 export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passages'> & { terms?: string[]; weights?: Record<string, number> }, opts: PackOptions): PackedContext {
   const budget = Math.max(0, Math.floor(opts.budget));
   const maxBacklinks = opts.maxBacklinks ?? Math.max(1, Math.min(5, Math.round(budget / 1000)));

@@ -171,6 +171,7 @@ function rrf(lists: { items: Ranked[]; weight: number }[], k: number): Map<numbe
  * entry titles/summaries, fused by reciprocal rank; then one hop along links and backlinks from
  * the top entries, so that the second entry of a two-step question comes along.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one ranking pipeline whose steps (BM25 groups, vectors, fusion, one hop, language weights) share the same candidate maps and tuning; split once the retrieval work of issue 10 settles
 export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Partial<Pick<KbContext, 'paths'>>, question: string, opts: RetrieveOptions = {}): Promise<Retrieval> {
   const t0 = performance.now();
   const tune: Tuning = { ...DEFAULT_TUNING, ...opts.tuning };

@@ -139,22 +139,7 @@ async function fileAnswer(ctx: KbContext, input: SaveInput, signal: AbortSignal 
   const backlinksIn = old?.fm.backlinks ?? store.linksTo(id);
   body = setBacklinks(body, backlinkItems(backlinksIn, new Map(scan.entries.map((e) => [e.fm.id, { title: e.fm.title, path: e.path }]))));
   const now = Math.floor(Date.now() / 1000);
-  const fm: EntryFrontmatter = {
-    ...(input.extraFrontmatter ?? {}),
-    id,
-    kind: 'answer',
-    title,
-    aliases: old?.fm.aliases ?? [],
-    summary,
-    source_ref: sourceRef,
-    entities,
-    backlinks: backlinksIn,
-    version: (old?.fm.version ?? 0) + 1,
-    last_heal_timestamp: old?.fm.last_heal_timestamp ?? 0,
-    content_hash: '',
-    compiled_by: input.by,
-    updated: now,
-  };
+  const fm = answerFrontmatter(input, old, { id, title, summary, sourceRef, entities, backlinks: backlinksIn, now });
   writeEntry(paths.wiki, path, fm, body, validate);
 
   // Links out of the answer: every [[link]] in its body that names an entry.
@@ -182,6 +167,30 @@ async function fileAnswer(ctx: KbContext, input: SaveInput, signal: AbortSignal 
   const what = replaced ? `updated [[${base(path)}]] (version ${fm.version} replaces version ${replaced.version} by ${replaced.by})` : `filed [[${base(path)}]]`;
   appendLog(paths.wiki, 'ask --save', `${what}${backlinked.length ? `, backlinks in ${backlinked.length} entr${backlinked.length === 1 ? 'y' : 'ies'}` : ''}`);
   return { id, path, title, updated: Boolean(old), backlinked, ...(replaced ? { replaced } : {}) };
+}
+
+/** The answer's frontmatter: a new version of the one it replaces, if any. */
+function answerFrontmatter(
+  input: SaveInput,
+  old: LoadedEntry | undefined,
+  f: { id: EntryId; title: string; summary: string; sourceRef: string[]; entities: string[]; backlinks: string[]; now: number },
+): EntryFrontmatter {
+  return {
+    ...(input.extraFrontmatter ?? {}),
+    id: f.id,
+    kind: 'answer',
+    title: f.title,
+    aliases: old?.fm.aliases ?? [],
+    summary: f.summary,
+    source_ref: f.sourceRef,
+    entities: f.entities,
+    backlinks: f.backlinks,
+    version: (old?.fm.version ?? 0) + 1,
+    last_heal_timestamp: old?.fm.last_heal_timestamp ?? 0,
+    content_hash: '',
+    compiled_by: input.by,
+    updated: f.now,
+  };
 }
 
 /**

@@ -40,6 +40,7 @@ class UnionFind {
  * abbreviation, translation given in parentheses) are merged into one group; a group mentioned by
  * at least `minSources` documents becomes a concept. Existing concept entries keep their title and id.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: merging names into groups, then titles, aliases and mentions for each group, over shared union-find tables
 export function groupConcepts(
   entities: EntityRow[],
   docs: DocumentRow[],

@@ -54,6 +54,7 @@ const WIKI_FOLDERS = new Set(Object.values(KIND_FOLDER));
  * at a time, holding the lock only while it works; a failed compile is reported and watching goes on.
  * Resolves when `signal` aborts, after the work in hand has stopped.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the watcher state (pending changes, timers, the one chain of work, the lock) is shared by every event handler in this closure
 export async function watchKb(ctx: KbContext, opts: WatchOptions): Promise<void> {
   const { paths } = ctx;
   const debounceMs = opts.debounceMs ?? 300;

@@ -61,6 +61,7 @@ function validName(name: string): boolean {
  * terms (bold, 《》, wikilinks), repeated lowercase noun phrases, and repeated Chinese compounds
  * found with the ICU word segmenter.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one pass per kind of name (acronyms, capitalised phrases, parentheses, emphasis, noun phrases, Chinese compounds) filling one candidate table
 export function extractEntities(markdown: string, title: string): FoundEntity[] {
   const text = stripMarkdown(markdown);
   const cands = new Map<string, Candidate>();
