@@ -1,7 +1,7 @@
 import type { KbContext } from '../kb/context.js';
 import type { ChunkRow, EntryRow, Store } from '../store/store.js';
 import { searchTerms } from '../text/search.js';
-import { EN_STOP } from '../compile/offline/stopwords.js';
+import { EN_STOP } from '../text/stopwords.js';
 import { sentences } from '../text/segment.js';
 import { lexiconFor, translateQuestion, type TranslatedTerm } from './translate.js';
 

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { EN_STOP } from '../compile/offline/stopwords.js';
+import { EN_STOP } from './stopwords.js';
 
 /**
  * A Chinese–English lexicon for questions asked in one language about notes in the other, with no

@@ -1,6 +1,6 @@
 import { HAN } from '../../text/script.js';
 import { segmentWords, sentences } from '../../text/segment.js';
-import { EN_STOP, ZH_STOP, CAP_STOP } from './stopwords.js';
+import { EN_STOP, ZH_STOP, CAP_STOP } from '../../text/stopwords.js';
 import { entityKey } from '../../entry/names.js';
 
 /** An entity found in one document. */
