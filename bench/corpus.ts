@@ -51,7 +51,7 @@ export function makeDoc(i: number, bytes: number): { path: string; text: string 
   let size = parts.join('\n').length;
   let section = 0;
   while (size < bytes) {
-    if (section % 3 === 0) parts.push(`## ${zh ? '第' + (section / 3 + 1) + '节' : 'Part ' + (section / 3 + 1)}\n`);
+    if (section % 3 === 0) parts.push(`## ${zh ? `第${section / 3 + 1}节` : `Part ${section / 3 + 1}`}\n`);
     const para = Array.from({ length: 3 + Math.floor(r() * 4) }, () => (zh ? zhSentence(r) : enSentence(r))).join(zh ? '' : ' ');
     parts.push(`${para}\n`);
     if (r() < 0.05) parts.push('```python\nscore = bm25(query, doc)\nprint(score)\n```\n');

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { startFakeAnthropic, type FakeAnthropic, type FakeHandler, type FakeReply, type FakeRequest } from './fake-anthropic.js';
+import { startFakeAnthropic, type FakeAnthropic, type FakeHandler, type FakeReply } from './fake-anthropic.js';
 import { faithfulClaude } from './model-fixtures.js';
 import { KB_BIN, REPO, fixture, listTree, read, runKb, writeFile } from './helpers.js';
 import { parseEntryFile } from '../src/entry/frontmatter.js';
@@ -63,7 +63,7 @@ interface Snapshot {
   concepts: { title: string; keys: string[] }[];
 }
 
-function entries(root: string): { path: string; fm: Record<string, any>; body: string; text: string }[] {
+function entries(root: string): { path: string; fm: Record<string, unknown>; body: string; text: string }[] {
   const wiki = join(root, 'wiki');
   return listTree(wiki)
     .filter((f) => /^(sources|concepts|answers)\/.*\.md$/.test(f))
@@ -99,7 +99,7 @@ function unmatchedConcepts(s: Snapshot, clean: Snapshot): { missing: string[]; e
 }
 
 /** Every `[[link]]` in the vault that names no file, resolved as Obsidian does (base name or path, any case). */
-export function brokenLinks(root: string): string[] {
+function brokenLinks(root: string): string[] {
   const wiki = join(root, 'wiki');
   const files = listTree(wiki).filter((f) => !f.endsWith('.db') && !/\.db-(wal|shm)$/.test(f));
   const names = new Set<string>();
@@ -395,7 +395,7 @@ describe('an entry a person edited, then a deletion', () => {
     // kb's sections no longer name the concept and the source that are gone.
     expect(after).toMatch(/<!-- kb:concepts -->\n## Concepts\n\n- \[\[BM25\]\]\n<!-- \/kb:concepts -->/);
     expect(after).not.toMatch(/<!-- kb:backlinks -->[\s\S]*Zettelkasten[\s\S]*<!-- \/kb:backlinks -->/);
-    expect(after).toMatch(/backlinks:\n  - concept\/bm25\n/);
+    expect(after).toMatch(/backlinks:\n {2}- concept\/bm25\n/);
     // Still the person's: not rewritten, not claimed as kb's.
     expect(after).toContain(`content_hash: ${/content_hash: (\w+)/.exec(kbText)![1]}`);
     // Compile says what it left broken in their text (the summary's link kb wrote is theirs now too).
@@ -549,4 +549,3 @@ describe('size and time shortcuts', () => {
   });
 });
 
-export type { FakeRequest };

@@ -10,6 +10,7 @@ export interface FakeRequest {
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
+  // biome-ignore lint/suspicious/noExplicitAny: the request JSON as the SDK sent it; each test reads the fields it checks
   body: any;
 }
 
@@ -40,7 +41,7 @@ export interface FakeAnthropic {
   /** Only POST /v1/messages requests. */
   messages(): FakeRequest[];
   /** Batches created so far, by id. */
-  batches: Map<string, { requests: { custom_id: string; params: any }[]; polls: number; canceled: boolean }>;
+  batches: Map<string, { requests: { custom_id: string; params: { model?: string } }[]; polls: number; canceled: boolean }>;
   close(): Promise<void>;
 }
 
@@ -62,6 +63,7 @@ function errorBody(status: number): unknown {
   return { type: 'error', error: { type, message: `fake ${status}` } };
 }
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one HTTP handler with a branch per API route the SDK calls (messages, batches, results), sharing the recorded requests
 export async function startFakeAnthropic(handler: FakeHandler, batchOpts: FakeBatchOptions = {}): Promise<FakeAnthropic> {
   const requests: FakeRequest[] = [];
   const batches: FakeAnthropic['batches'] = new Map();
@@ -108,6 +110,7 @@ export async function startFakeAnthropic(handler: FakeHandler, batchOpts: FakeBa
     req.on('end', () => {
       void (async () => {
         const raw = Buffer.concat(chunks).toString('utf8');
+        // biome-ignore lint/suspicious/noExplicitAny: parsed request JSON, checked field by field below
         let body: any = null;
         try {
           body = raw ? JSON.parse(raw) : null;
@@ -159,7 +162,7 @@ export async function startFakeAnthropic(handler: FakeHandler, batchOpts: FakeBa
                 lines.push(JSON.stringify({ custom_id: r.custom_id, result }));
               }
               res.writeHead(200, { 'content-type': 'application/binary' });
-              res.end(lines.join('\n') + '\n');
+              res.end(`${lines.join('\n')}\n`);
               return;
             }
           }

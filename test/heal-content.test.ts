@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bodyHash, parseEntryFile } from '../src/entry/frontmatter.js';
 import { startFakeAnthropic, type FakeRequest } from './fake-anthropic.js';
 import { branches, exampleEntry, git, gitInit, GIT_ENV, today } from './heal-helpers.js';
-import { fixture, read, runKb } from './helpers.js';
+import { type CliResult, fixture, read, runKb } from './helpers.js';
 
 const d = today();
 
@@ -137,7 +137,7 @@ describe('kb lint --heal merging duplicates, with --web', { timeout: 400_000 }, 
       }
       return { text: '<verdict>consistent</verdict><subject></subject><reason>Fine.</reason>' };
     });
-    let r;
+    let r: CliResult;
     try {
       r = await runKb(['lint', '--heal', '--web'], { cwd: root, env: { ...GIT_ENV, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url }, timeoutMs: 120_000 });
     } finally {
@@ -178,7 +178,7 @@ describe('kb lint --heal on an entry a person edited whose source changed', { ti
       }
       return { text: '<verdict>consistent</verdict>' };
     });
-    let r;
+    let r: CliResult;
     try {
       r = await runKb(['lint', '--heal'], { cwd: root, env: { ...GIT_ENV, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url }, timeoutMs: 120_000 });
     } finally {

@@ -50,8 +50,8 @@ describe('kb compile with the model', () => {
     expect(src).toContain('grounds answers in retrieved passages & why chunking matters');
     expect(src).toContain('recall < 100% otherwise');
     const concept = read(root, 'wiki/concepts/检索增强生成.md');
-    expect(concept).toMatch(/aliases:\n(  - .*\n)*  - RAG\n/);
-    expect(concept).toMatch(/aliases:\n(  - .*\n)*  - Retrieval-Augmented Generation\n/);
+    expect(concept).toMatch(/aliases:\n( {2}- .*\n)* {2}- RAG\n/);
+    expect(concept).toMatch(/aliases:\n( {2}- .*\n)* {2}- Retrieval-Augmented Generation\n/);
     expect(concept).toContain('[[Notes on Retrieval-Augmented Generation]]');
     expect(concept).toContain('[[检索增强生成笔记]]');
     const log = read(root, 'wiki/log.md');

@@ -26,8 +26,7 @@ class Watcher {
     let buf = '';
     this.child.stdout!.on('data', (d: Buffer) => {
       buf += d.toString();
-      let i;
-      while ((i = buf.indexOf('\n')) >= 0) {
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
         const line = buf.slice(0, i);
         buf = buf.slice(i + 1);
         if (line.trim()) this.events.push(JSON.parse(line) as Event);

@@ -95,13 +95,13 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
   const cands: Candidate[] = [];
   packed.entries.forEach((e, rank) => {
     const texts = [e.summary, ...e.passages.map((p) => p.text)];
-    texts.forEach((t, ti) =>
+    texts.forEach((t, ti) => {
       statements(t).forEach((s, si) => {
         const key = norm(s);
         if (Array.from(key).length < 6 || titles.has(key) || looksLikeCode(s)) return;
         cands.push({ text: s, entry: e, at: [rank, ti, si], terms: new Set(searchTerms(s)) });
-      }),
-    );
+      });
+    });
   });
   // Weights: the wiki's idf when the context carries it, else how rare a term is among the candidates.
   let weight: (t: string) => number;

@@ -1,7 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { checkOnOpen } from '../store/recover.js';
+import type Database from 'better-sqlite3';
+import { openCacheDb } from '../kb/cache-db.js';
 import type { KbPaths } from '../kb/paths.js';
 import type { Store } from '../store/store.js';
 import { sha256 } from '../util/hash.js';
@@ -14,7 +12,7 @@ export function wikiVersion(store: Store): string {
   const entries = store.entryHashes();
   const docs = store.documentHashes();
   const h = sha256(
-    entries.map((e) => `${e.id}\t${e.content_hash}\t${e.path}`).join('\n') + '\n--\n' + docs.map((d) => `${d.raw_path}\t${d.hash}`).join('\n'),
+    `${entries.map((e) => `${e.id}\t${e.content_hash}\t${e.path}`).join('\n')}\n--\n${docs.map((d) => `${d.raw_path}\t${d.hash}`).join('\n')}`,
   );
   return h.slice(0, 32);
 }
@@ -37,18 +35,16 @@ export class AnswerCache {
   private constructor(private readonly db: Database.Database, private readonly ttlSeconds: number) {}
 
   static open(paths: KbPaths, ttlSeconds: number): AnswerCache {
-    mkdirSync(paths.state, { recursive: true });
-    checkOnOpen(join(paths.state, 'cache.db'), 'cache');
-    const db = new Database(join(paths.state, 'cache.db'));
-    db.pragma('journal_mode = WAL');
-    db.pragma('busy_timeout = 5000');
-    db.exec(`CREATE TABLE IF NOT EXISTS answers (
+    const db = openCacheDb(
+      paths,
+      `CREATE TABLE IF NOT EXISTS answers (
       key TEXT PRIMARY KEY,
       question TEXT NOT NULL,
       wiki_version TEXT NOT NULL,
       created INTEGER NOT NULL,
       payload TEXT NOT NULL
-    )`);
+    )`,
+    );
     return new AnswerCache(db, ttlSeconds);
   }
 

@@ -132,7 +132,7 @@ function cutOf(hit: PassageHit, w: Map<string, number>, focusShare: number): Cut
     para.push(n);
   });
   const paraScore = new Map<number, number>();
-  scores.forEach((sc, i) => paraScore.set(para[i]!, (paraScore.get(para[i]!) ?? 0) + sc));
+  for (const [i, sc] of scores.entries()) paraScore.set(para[i]!, (paraScore.get(para[i]!) ?? 0) + sc);
   const top = Math.max(0, ...paraScore.values());
   const focus = new Set(spans.map((_, i) => i).filter((i) => top > 0 && (paraScore.get(para[i]!) ?? 0) >= top * focusShare));
   return { hit, spans, scores, best, focus, chosen: undefined };
@@ -192,6 +192,7 @@ export function cutPassage(p: PassageHit, terms: string[], room: number, weights
  * 3. then the summaries of the top entries, when there is room left.
  * Blocks keep the order their entries were ranked in.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the three packing passes (best sentences, whole passages, summaries) spend one shared token budget and one list of blocks
 export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passages'> & { terms?: string[]; weights?: Record<string, number> }, opts: PackOptions): PackedContext {
   const budget = Math.max(0, Math.floor(opts.budget));
   const maxBacklinks = opts.maxBacklinks ?? Math.max(1, Math.min(5, Math.round(budget / 1000)));
@@ -315,7 +316,7 @@ export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passag
 
   const rank = new Map(r.entries.map((e, i) => [e.id, i]));
   const firstPassage = new Map<string, number>();
-  r.passages.forEach((p, i) => firstPassage.has(p.entryId) || firstPassage.set(p.entryId, i));
+  for (const [i, p] of r.passages.entries()) if (!firstPassage.has(p.entryId)) firstPassage.set(p.entryId, i);
   const order = [...blocks.keys()].sort((a, b) => (rank.get(a) ?? 1e9) - (rank.get(b) ?? 1e9) || (firstPassage.get(a) ?? 1e9) - (firstPassage.get(b) ?? 1e9));
   const entries = order.map((id) => {
     const e = render(blocks.get(id)!, cutsOf.get(id) ?? []);

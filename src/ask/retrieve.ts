@@ -1,7 +1,7 @@
 import type { KbContext } from '../kb/context.js';
 import { VECTORS_STALE, type ChunkRow, type EntryRow, type Store } from '../store/store.js';
 import { searchTerms } from '../text/search.js';
-import { EN_STOP } from '../compile/offline/stopwords.js';
+import { EN_STOP } from '../text/stopwords.js';
 import { sentences } from '../text/segment.js';
 import { lexiconFor, translateQuestion, type TranslatedTerm } from './translate.js';
 
@@ -176,6 +176,7 @@ function rrf(lists: { items: Ranked[]; weight: number }[], k: number): Map<numbe
  * entry titles/summaries, fused by reciprocal rank; then one hop along links and backlinks from
  * the top entries, so that the second entry of a two-step question comes along.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one ranking pipeline whose steps (BM25 groups, vectors, fusion, one hop, language weights) share the same candidate maps and tuning; split once the retrieval work of issue 10 settles
 export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Partial<Pick<KbContext, 'paths'>>, question: string, opts: RetrieveOptions = {}): Promise<Retrieval> {
   const t0 = performance.now();
   const tune: Tuning = { ...DEFAULT_TUNING, ...opts.tuning };
@@ -221,12 +222,15 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Part
     [...fused]
       .sort((a, b) => b[1] - a[1])
       .slice(0, tune.depth)
-      .forEach(([id], i) => chunkBm25.push({ key: id, rank: i + 1 }));
+      .forEach(([id], i) => {
+        chunkBm25.push({ key: id, rank: i + 1 });
+      });
     // A title that shares one Han character with the question (库 in 向量数据库) says little: titles
     // are matched by words and character pairs when the question has any.
     const titleTerms = [...terms.filter((t) => !single(t)), ...translated.map((t) => t.match)];
     const expr = matchExpression(titleTerms.length ? titleTerms : all);
-    store.searchEntries(tune.titlesOnly ? `{title} : (${expr})` : expr, tune.depth).forEach((id, i) => entryBm25.push({ key: id, rank: i + 1 }));
+    const titled = tune.titlesOnly ? `{title} : (${expr})` : expr;
+    for (const [i, id] of store.searchEntries(titled, tune.depth).entries()) entryBm25.push({ key: id, rank: i + 1 });
   }
   const t1 = performance.now();
   timings.ftsMs = t1 - t0;
@@ -237,8 +241,8 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Part
   if (opts.vectors !== false && question.trim()) {
     const [v] = await ctx.embedder.embed([[question, ...(opts.queries ?? []), translated.map((t) => t.match.replace(/ /g, '')).join(' ')].join('\n')], opts.signal);
     if (v) {
-      store.nearestChunks(v, tune.depth).forEach((id, i) => chunkVec.push({ key: id, rank: i + 1 }));
-      if (tune.entryVectors) store.nearestEntries(v, tune.depth).forEach((id, i) => entryVec.push({ key: id, rank: i + 1 }));
+      for (const [i, id] of store.nearestChunks(v, tune.depth).entries()) chunkVec.push({ key: id, rank: i + 1 });
+      if (tune.entryVectors) for (const [i, id] of store.nearestEntries(v, tune.depth).entries()) entryVec.push({ key: id, rank: i + 1 });
     }
   }
   const t2 = performance.now();

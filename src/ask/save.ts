@@ -3,7 +3,7 @@ import type { KbContext } from '../kb/context.js';
 import { acquireLock } from '../kb/lock.js';
 import type { EntryFrontmatter, EntryId } from '../types.js';
 import { prepareIndex } from '../index/entries.js';
-import { scanWiki, writeEntry, type LoadedEntry } from '../entry/wiki.js';
+import { scanWiki, writeEntry, type LoadedEntry, type WikiScan } from '../entry/wiki.js';
 import { appendLog, writeIndexes } from '../emit/indexes.js';
 import { linkMarkup, linkResolver } from '../entry/links.js';
 import { setBacklinks, type BacklinkItem } from '../entry/backlinks.js';
@@ -92,118 +92,150 @@ export async function saveAnswer(ctx: KbContext, input: SaveInput, opts: { signa
   if (problems.length) throw new NotSavedError(`Not filed: ${problems.join('; ')}.`);
   const lock = await acquireLock(join(ctx.paths.state, 'lock'), 'ask --save', { waitMs: opts.lockWaitMs ?? 30_000 });
   try {
-    const { store, paths } = ctx;
-    const validate = entryValidator(paths.root);
-    const scan = scanWiki(paths.wiki);
-    const byId = new Map<string, LoadedEntry>(scan.entries.map((e) => [e.fm.id, e]));
-
-    // The same question filed before keeps its entry (id, file and title); otherwise a new unique name.
-    const existing = filedAnswerFor(
-      scan.entries.map((e) => ({ kind: e.fm.kind, title: e.fm.title, e })),
-      input.question,
-    )?.e;
-    const keep = existing && keepReason(existing, input.by);
-    if (keep) throw new NotSavedError(`Not filed: ${keep}.`);
-    const title = existing?.fm.title ?? answerTitle(input.question);
-    const id = (existing?.fm.id ?? makeEntryId('answer', title, (x) => byId.has(x) || store.getEntry(x) !== undefined)) as EntryId;
-    let path = existing?.path as string | undefined;
-    if (!path) {
-      const takenNames = new Set(scan.files.map((f) => linkKey(base(f))));
-      const b = safeFileName(title);
-      let name = b;
-      for (let n = 1; takenNames.has(linkKey(name)); n++) name = n === 1 ? `${b} (answer)` : `${b} (answer ${n})`;
-      path = `${KIND_FOLDER.answer}/${name}.md`;
-    }
-
-    const cited = input.citations.filter((c) => c.id !== id && (byId.has(c.id) || store.getEntry(c.id)));
-    const citedRows = cited.map((c) => ({ c, e: byId.get(c.id), row: store.getEntry(c.id) }));
-    const firstSentence = sentences(plain(input.answer))[0] ?? plain(input.answer);
-    const summary = (firstSentence || `Answer to: ${title}`).slice(0, 3900);
-    const sources = citedRows.map(({ c, e, row }) => `- ${linkMarkup(base(e?.path ?? row?.path ?? c.file), e?.fm.title ?? row?.title ?? c.title)}`);
-    // Text from the asker or the model can never pass for one of kb's marked sections.
-    let body = neutralizeMarkers(
-      input.body ?? `# ${title}\n\n${summary}\n\n## Answer\n\n${input.answer.trim()}\n\n## Sources\n\n${sources.length ? sources.join('\n') : '- (none)'}\n`,
-    );
-    const sourceRef = [...new Set(citedRows.flatMap(({ e, row }) => e?.fm.source_ref ?? row?.source_ref ?? []))].filter((r) => /^raw\//.test(r));
-    const entities = [...new Set(citedRows.filter(({ e, row }) => (e?.fm.kind ?? row?.kind) === 'concept').map(({ c, e, row }) => e?.fm.title ?? row?.title ?? c.title))];
-    const old = existing;
-    const backlinksIn = old?.fm.backlinks ?? store.linksTo(id);
-    body = setBacklinks(body, backlinkItems(backlinksIn, new Map(scan.entries.map((e) => [e.fm.id, { title: e.fm.title, path: e.path }]))));
-    const now = Math.floor(Date.now() / 1000);
-    const fm: EntryFrontmatter = {
-      ...(input.extraFrontmatter ?? {}),
-      id,
-      kind: 'answer',
-      title,
-      aliases: old?.fm.aliases ?? [],
-      summary,
-      source_ref: sourceRef,
-      entities,
-      backlinks: backlinksIn,
-      version: (old?.fm.version ?? 0) + 1,
-      last_heal_timestamp: old?.fm.last_heal_timestamp ?? 0,
-      content_hash: '',
-      compiled_by: input.by,
-      updated: now,
-    };
-    writeEntry(paths.wiki, path, fm, body, validate);
-
-    // Links out of the answer: every [[link]] in its body that names an entry.
-    const r = linkResolver(scan.entries, (e) => e.path, { namesOf: (e) => [e.fm.title] });
-    const linked = extractWikiLinks(body).map((l) => (r.entry(l.target) ?? r.named(l.target))?.fm.id);
-    const links = [...new Set([...cited.map((c) => c.id), ...linked.filter((x): x is EntryId => Boolean(x))])].filter((x) => x !== id);
-
-    // Backlinks of the cited entries; entries the replaced answer cited and this one does not lose theirs.
-    const backlinked: string[] = [];
-    const titles = new Map<string, { title: string; path: string }>(scan.entries.map((e) => [e.fm.id, { title: e.fm.title, path: e.path }]));
-    titles.set(id, { title, path });
-    const touched: LoadedEntry[] = [];
-    const dropped = old ? store.linksFrom(id).filter((x) => !links.includes(x)) : [];
-    for (const target of [...links, ...dropped]) {
-      const e = byId.get(target);
-      if (!e || e.humanEdited) continue;
-      const have = e.fm.backlinks ?? [];
-      const link = links.includes(target);
-      if (have.includes(id) === link) continue;
-      const bl = link ? [...new Set([...have, id])] : have.filter((x) => x !== id);
-      const sorted = bl.sort((a, b) => (titles.get(a)?.title ?? a).localeCompare(titles.get(b)?.title ?? b));
-      const newBody = setBacklinks(e.body, backlinkItems(sorted, titles));
-      const efm: EntryFrontmatter = { ...e.fm, backlinks: sorted };
-      writeEntry(paths.wiki, e.path, efm, newBody, validate);
-      touched.push({ ...e, fm: efm, body: newBody });
-      if (link) backlinked.push(e.path);
-    }
-
-    // Index at once: the answer's row, links, vector and chunks; the new hashes of the touched entries.
-    const answer = { id, kind: 'answer', title, path, aliases: fm.aliases, summary, source_ref: sourceRef, content_hash: bodyHash(body), human_edited: false, updated: now };
-    const indexAnswer = await prepareIndex(ctx, [{ ...answer, links, body: () => body }], opts.signal);
-    store.transaction(() => {
-      indexAnswer();
-      for (const t of touched) {
-        const row = store.getEntry(t.fm.id);
-        if (row) store.putEntry({ ...row, content_hash: bodyHash(t.body) }, store.linksFrom(t.fm.id));
-      }
-    });
-
-    // Catalog and log.
-    const after = scanWiki(paths.wiki);
-    writeIndexes(
-      paths.wiki,
-      after.entries.map((e) => ({
-        id: e.fm.id,
-        kind: e.fm.kind,
-        title: e.fm.title,
-        path: e.path,
-        summary: e.fm.summary ?? '',
-        source_ref: e.fm.source_ref ?? [],
-        links: store.getEntry(e.fm.id) ? store.linksFrom(e.fm.id) : [],
-      })),
-    );
-    const replaced = old ? { version: Number(old.fm.version) || 1, by: String(old.fm.compiled_by ?? 'unknown') } : undefined;
-    const what = replaced ? `updated [[${base(path)}]] (version ${fm.version} replaces version ${replaced.version} by ${replaced.by})` : `filed [[${base(path)}]]`;
-    appendLog(paths.wiki, 'ask --save', `${what}${backlinked.length ? `, backlinks in ${backlinked.length} entr${backlinked.length === 1 ? 'y' : 'ies'}` : ''}`);
-    return { id, path, title, updated: Boolean(old), backlinked, ...(replaced ? { replaced } : {}) };
+    return await fileAnswer(ctx, input, opts.signal);
   } finally {
     lock.release();
   }
+}
+
+/** Where the answer goes: the entry of the same question filed before (id, file and title), else a new unique name. */
+function placeAnswer(ctx: KbContext, scan: WikiScan, input: SaveInput): { existing: LoadedEntry | undefined; title: string; id: EntryId; path: string } {
+  const existing = filedAnswerFor(
+    scan.entries.map((e) => ({ kind: e.fm.kind, title: e.fm.title, e })),
+    input.question,
+  )?.e;
+  const keep = existing && keepReason(existing, input.by);
+  if (keep) throw new NotSavedError(`Not filed: ${keep}.`);
+  const title = existing?.fm.title ?? answerTitle(input.question);
+  const ids = new Set(scan.entries.map((e) => e.fm.id as string));
+  const id = (existing?.fm.id ?? makeEntryId('answer', title, (x) => ids.has(x) || ctx.store.getEntry(x) !== undefined)) as EntryId;
+  if (existing) return { existing, title, id, path: existing.path };
+  const takenNames = new Set(scan.files.map((f) => linkKey(base(f))));
+  const b = safeFileName(title);
+  let name = b;
+  for (let n = 1; takenNames.has(linkKey(name)); n++) name = n === 1 ? `${b} (answer)` : `${b} (answer ${n})`;
+  return { existing, title, id, path: `${KIND_FOLDER.answer}/${name}.md` };
+}
+
+async function fileAnswer(ctx: KbContext, input: SaveInput, signal: AbortSignal | undefined): Promise<SaveResult> {
+  const { store, paths } = ctx;
+  const validate = entryValidator(paths.root);
+  const scan = scanWiki(paths.wiki);
+  const byId = new Map<string, LoadedEntry>(scan.entries.map((e) => [e.fm.id, e]));
+  const { existing, title, id, path } = placeAnswer(ctx, scan, input);
+
+  const cited = input.citations.filter((c) => c.id !== id && (byId.has(c.id) || store.getEntry(c.id)));
+  const citedRows = cited.map((c) => ({ c, e: byId.get(c.id), row: store.getEntry(c.id) }));
+  const firstSentence = sentences(plain(input.answer))[0] ?? plain(input.answer);
+  const summary = (firstSentence || `Answer to: ${title}`).slice(0, 3900);
+  const sources = citedRows.map(({ c, e, row }) => `- ${linkMarkup(base(e?.path ?? row?.path ?? c.file), e?.fm.title ?? row?.title ?? c.title)}`);
+  // Text from the asker or the model can never pass for one of kb's marked sections.
+  let body = neutralizeMarkers(
+    input.body ?? `# ${title}\n\n${summary}\n\n## Answer\n\n${input.answer.trim()}\n\n## Sources\n\n${sources.length ? sources.join('\n') : '- (none)'}\n`,
+  );
+  const sourceRef = [...new Set(citedRows.flatMap(({ e, row }) => e?.fm.source_ref ?? row?.source_ref ?? []))].filter((r) => /^raw\//.test(r));
+  const entities = [...new Set(citedRows.filter(({ e, row }) => (e?.fm.kind ?? row?.kind) === 'concept').map(({ c, e, row }) => e?.fm.title ?? row?.title ?? c.title))];
+  const old = existing;
+  const backlinksIn = old?.fm.backlinks ?? store.linksTo(id);
+  body = setBacklinks(body, backlinkItems(backlinksIn, new Map(scan.entries.map((e) => [e.fm.id, { title: e.fm.title, path: e.path }]))));
+  const now = Math.floor(Date.now() / 1000);
+  const fm = answerFrontmatter(input, old, { id, title, summary, sourceRef, entities, backlinks: backlinksIn, now });
+  writeEntry(paths.wiki, path, fm, body, validate);
+
+  // Links out of the answer: every [[link]] in its body that names an entry.
+  const r = linkResolver(scan.entries, (e) => e.path, { namesOf: (e) => [e.fm.title] });
+  const linked = extractWikiLinks(body).map((l) => (r.entry(l.target) ?? r.named(l.target))?.fm.id);
+  const links = [...new Set([...cited.map((c) => c.id), ...linked.filter((x): x is EntryId => Boolean(x))])].filter((x) => x !== id);
+
+  const dropped = old ? store.linksFrom(id).filter((x) => !links.includes(x)) : [];
+  const { backlinked, touched } = backlinkCited(ctx, scan, { id, title, path }, links, dropped);
+
+  // Index at once: the answer's row, links, vector and chunks; the new hashes of the touched entries.
+  const answer = { id, kind: 'answer', title, path, aliases: fm.aliases, summary, source_ref: sourceRef, content_hash: bodyHash(body), human_edited: false, updated: now };
+  const indexAnswer = await prepareIndex(ctx, [{ ...answer, links, body: () => body }], signal);
+  store.transaction(() => {
+    indexAnswer();
+    for (const t of touched) {
+      const row = store.getEntry(t.fm.id);
+      if (row) store.putEntry({ ...row, content_hash: bodyHash(t.body) }, store.linksFrom(t.fm.id));
+    }
+  });
+
+  // Catalog and log.
+  refreshCatalog(ctx);
+  const replaced = old ? { version: Number(old.fm.version) || 1, by: String(old.fm.compiled_by ?? 'unknown') } : undefined;
+  const what = replaced ? `updated [[${base(path)}]] (version ${fm.version} replaces version ${replaced.version} by ${replaced.by})` : `filed [[${base(path)}]]`;
+  appendLog(paths.wiki, 'ask --save', `${what}${backlinked.length ? `, backlinks in ${backlinked.length} entr${backlinked.length === 1 ? 'y' : 'ies'}` : ''}`);
+  return { id, path, title, updated: Boolean(old), backlinked, ...(replaced ? { replaced } : {}) };
+}
+
+/** The answer's frontmatter: a new version of the one it replaces, if any. */
+function answerFrontmatter(
+  input: SaveInput,
+  old: LoadedEntry | undefined,
+  f: { id: EntryId; title: string; summary: string; sourceRef: string[]; entities: string[]; backlinks: string[]; now: number },
+): EntryFrontmatter {
+  return {
+    ...(input.extraFrontmatter ?? {}),
+    id: f.id,
+    kind: 'answer',
+    title: f.title,
+    aliases: old?.fm.aliases ?? [],
+    summary: f.summary,
+    source_ref: f.sourceRef,
+    entities: f.entities,
+    backlinks: f.backlinks,
+    version: (old?.fm.version ?? 0) + 1,
+    last_heal_timestamp: old?.fm.last_heal_timestamp ?? 0,
+    content_hash: '',
+    compiled_by: input.by,
+    updated: f.now,
+  };
+}
+
+/**
+ * Backlinks of the cited entries (and of those the replaced answer cited and this one does not):
+ * rewritten unless a person edited them. Returns the paths that now list the answer, and the
+ * entries whose file changed.
+ */
+function backlinkCited(ctx: KbContext, scan: WikiScan, answer: BacklinkItem & { id: EntryId }, links: string[], dropped: string[]): { backlinked: string[]; touched: LoadedEntry[] } {
+  const validate = entryValidator(ctx.paths.root);
+  const byId = new Map<string, LoadedEntry>(scan.entries.map((e) => [e.fm.id, e]));
+  const { id } = answer;
+  const backlinked: string[] = [];
+  const titles = new Map<string, BacklinkItem>(scan.entries.map((e) => [e.fm.id, { title: e.fm.title, path: e.path }]));
+  titles.set(id, { title: answer.title, path: answer.path });
+  const touched: LoadedEntry[] = [];
+  for (const target of [...links, ...dropped]) {
+    const e = byId.get(target);
+    if (!e || e.humanEdited) continue;
+    const have = e.fm.backlinks ?? [];
+    const link = links.includes(target);
+    if (have.includes(id) === link) continue;
+    const bl = link ? [...new Set([...have, id])] : have.filter((x) => x !== id);
+    const sorted = bl.sort((a, b) => (titles.get(a)?.title ?? a).localeCompare(titles.get(b)?.title ?? b));
+    const newBody = setBacklinks(e.body, backlinkItems(sorted, titles));
+    const efm: EntryFrontmatter = { ...e.fm, backlinks: sorted };
+    writeEntry(ctx.paths.wiki, e.path, efm, newBody, validate);
+    touched.push({ ...e, fm: efm, body: newBody });
+    if (link) backlinked.push(e.path);
+  }
+  return { backlinked, touched };
+}
+
+/** wiki/index.md and index.json from the entries on disk, with the links the store knows. */
+function refreshCatalog(ctx: KbContext): void {
+  const { store } = ctx;
+  writeIndexes(
+    ctx.paths.wiki,
+    scanWiki(ctx.paths.wiki).entries.map((e) => ({
+      id: e.fm.id,
+      kind: e.fm.kind,
+      title: e.fm.title,
+      path: e.path,
+      summary: e.fm.summary ?? '',
+      source_ref: e.fm.source_ref ?? [],
+      links: store.getEntry(e.fm.id) ? store.linksFrom(e.fm.id) : [],
+    })),
+  );
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Store } from '../store/store.js';
 import { baseForm, Lexicon } from '../text/lexicon.js';
 import { foldText } from '../text/fold.js';
-import { EN_STOP } from '../compile/offline/stopwords.js';
+import { EN_STOP } from '../text/stopwords.js';
 
 /**
  * Query-time translation for questions asked in one language about notes in the other: each word

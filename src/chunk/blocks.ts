@@ -297,6 +297,7 @@ export function headingText(raw: string): string {
 }
 
 /** Split a Markdown document into its top-level blocks, in order. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a line scanner: one state machine with a branch per Markdown block kind
 export function scanBlocks(lines: Lines): Block[] {
   const blocks: Block[] = [];
   const n = lines.length;

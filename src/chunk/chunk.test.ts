@@ -213,7 +213,7 @@ describe('chunkMarkdown', () => {
     const bodies: string[] = [];
     for (const p of pieces) {
       expect(p.tokens).toBeLessThanOrEqual(150);
-      const m = /~~~python title="big.py"\n([^]*?)\n~~~/.exec(p.text);
+      const m = /~~~python title="big.py"\n([\s\S]*?)\n~~~/.exec(p.text);
       expect(m, p.text).not.toBeNull();
       bodies.push(m?.[1] ?? '');
     }
@@ -276,7 +276,7 @@ describe('chunkMarkdown', () => {
     for (let k = 0; k < 150; k++) {
       const parts = Array.from({ length: 1 + rnd(12) }, () => (pieces[rnd(pieces.length)] ?? (() => ''))());
       parts.push(numbered(rnd(1000), 1));
-      const md = parts.join('\n\n') + '\n';
+      const md = `${parts.join('\n\n')}\n`;
       const opts = { maxTokens: 40 + rnd(400), overlapTokens: rnd(60) };
       const chunks = chunkMarkdown(md, opts);
       checkInvariants(md, chunks, opts);

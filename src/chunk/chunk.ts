@@ -146,7 +146,7 @@ function overlapOf(src: string, draft: Draft, limit: number): Unit | undefined {
   let next: Unit | undefined;
   outer: for (let k = units.length - 1; k >= 0; k--) {
     const u = units[k];
-    if (!u || !u.prose || u.text !== undefined) break;
+    if (!u?.prose || u.text !== undefined) break;
     if (next && /\S/.test(src.slice(u.end, next.start))) break;
     const spans = u.sentence ? [{ start: u.start, end: u.end, tokens: u.tokens }] : tailSentences(src, u, limit);
     for (let j = spans.length - 1; j >= 0; j--) {

@@ -9,7 +9,7 @@ import { INGEST_VERSION, maxBytesFor, rereadOnUpgrade } from '../ingest/detect.j
 import type { RawFile } from '../ingest/types.js';
 import { OfflineWriter } from './offline/writer.js';
 import { missingIndexes, restoreLog } from '../emit/indexes.js';
-import type { CompileOptions, CompileReport } from './types.js';
+import type { CompileOptions, CompileReport, EntryWriter } from './types.js';
 import { checkAbort, type Scanned } from './scan.js';
 import { emptySkip, type DocumentRow } from '../store/store.js';
 
@@ -23,7 +23,7 @@ export type { Scanned } from './scan.js';
 
 export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promise<CompileReport> {
   const t0 = performance.now();
-  const { store, config, paths } = ctx;
+  const { store } = ctx;
   const writer = opts.writer ?? new OfflineWriter();
   const messages: KbMessage[] = [];
   const report: CompileReport = {
@@ -31,83 +31,18 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
     concepts: { created: 0, updated: 0, deleted: 0 },
     protected: [], written: 0, messages, elapsedMs: 0, compiler: writer.name,
   };
+  const pendingBefore = store.getMeta('compile_pending') === '1';
 
   // 1. What is in raw/ now, and what changed since the last compile.
-  const walk = walkRaw(paths.raw, { ignore: config.ingest.ignore });
-  messages.push(...walk.messages);
-  const known = new Map<string, DocumentRow>(store.allDocuments().map((d) => [d.raw_path, d]));
-  const pendingBefore = store.getMeta('compile_pending') === '1';
-  // Made by an older ingest: what it could not read (PDF, Office, images, …) is read again once.
-  const olderIngest = store.getMeta('ingest_version') !== INGEST_VERSION && known.size > 0;
-  const changed: Scanned[] = [];
-  const seen = new Set<string>();
-  let done = 0;
-  const read = (file: RawFile): Buffer | undefined => {
-    try {
-      return readFileSync(file.absPath);
-    } catch (err) {
-      messages.push(message(`raw/${file.path}`, 'ingest-unreadable', `Cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`));
-      report.failed++;
-      return undefined;
-    }
-  };
-  for (const file of walk.files) {
-    checkAbort(opts.signal);
-    seen.add(file.path);
-    const prev = known.get(file.path);
-    // Same size and modification time as when compiled: unchanged, without reading it (as git and
-    // make do). A file modified within two seconds of that compile is read anyway (racy timestamps).
-    const reread = olderIngest && prev !== undefined && rereadOnUpgrade(file.path, prev.status);
-    const statSame = prev && !opts.force && !reread && prev.size === file.size && prev.mtime_ms === file.mtimeMs && file.mtimeMs < prev.compiled_at * 1000 - 2000;
-    let s: Scanned;
-    if (statSame) s = { file, hash: prev.hash as ContentHash };
-    else if (file.size > maxBytesFor(file.path, config.ingest)) s = { file, hash: sha256(`too-large:${file.size}:${file.mtimeMs}`), tooLarge: true };
-    else {
-      const bytes = read(file);
-      if (!bytes) continue;
-      s = { file, hash: sha256(bytes), bytes };
-    }
-    // Without a key, documents Claude compiled stay as they are (the offline compiler would only make them worse).
-    const sameCompiler = prev && (prev.compiler === writer.name || (writer.name.startsWith('offline') && prev.compiler.startsWith('model:')));
-    let same = prev && sameCompiler && prev.hash === s.hash && prev.status !== 'pending';
-    // A file recorded as empty that has bytes: compiles before this check existed could take a file
-    // they had not read for an empty one. Ingest it again; if it has text after all, compile it.
-    if (same && prev && !opts.force && emptySkip(prev) && file.size > 0 && !s.tooLarge) {
-      const bytes = s.bytes ?? read(file);
-      if (!bytes) continue;
-      s = { file, hash: sha256(bytes), bytes };
-      const { ingestFileSync } = await import('../ingest/index.js');
-      if (ingestFileSync(file, bytes, s.hash, config.ingest).doc) same = false;
-    }
-    if (same && prev && !opts.force && !reread) {
-      if (prev.status === 'ok') report.unchanged++;
-      else {
-        report.skipped++;
-        if (prev.error) messages.push(message(`raw/${file.path}`, prev.error.split('\t')[0] ?? 'ingest', prev.error.split('\t')[1] ?? prev.error));
-      }
-    } else {
-      // It is compiled again (another compiler, an interrupted run…): its text is needed now.
-      if (!s.bytes && !s.tooLarge) {
-        const bytes = read(file);
-        if (!bytes) continue;
-        s = { file, hash: sha256(bytes), bytes };
-      }
-      changed.push(s);
-    }
-    opts.onProgress?.({ phase: 'scan', done: ++done, total: walk.files.length, file: file.path });
-  }
-  const deletedPaths = [...known.keys()].filter((p) => !seen.has(p));
-
-  // Generated files a person or a tool deleted are written again, even when nothing else changed.
-  const compiledBefore = store.getMeta('last_compile') !== undefined;
-  const missing = compiledBefore ? missingIndexes(paths.wiki) : [];
-  for (const f of missing) messages.push(message(`wiki/${f}`, 'restored', 'Unexpected missing generated file, expected it in the wiki; written again', { severity: 'info' }));
-  if (compiledBefore && restoreLog(paths.wiki)) messages.push(message('wiki/log.md', 'restored', 'Unexpected missing log, expected it in the wiki; started again (the earlier history is gone unless git has it)', { severity: 'info' }));
+  const raw = await scanRaw(ctx, opts, { writer, messages, report });
+  const { changed, deletedPaths } = raw;
+  const missing = restoreGenerated(ctx, messages);
   if (!changed.length && store.getMeta('ingest_version') !== INGEST_VERSION) store.setMeta('ingest_version', INGEST_VERSION);
   if (changed.length || deletedPaths.length || pendingBefore || opts.force || missing.length) {
     // Work to do: load the heavy stages (Markdown, HTML, chunker, emitter) only now.
     const { compileChanges } = await import('./changes.js');
-    await compileChanges(ctx, opts, { t0, writer, messages, report, known, changed, deletedPaths, rawFiles: new Map(walk.files.map((f) => [f.path as string, f])) });
+    const rawFiles = new Map(raw.files.map((f) => [f.path as string, f]));
+    await compileChanges(ctx, opts, { t0, writer, messages, report, known: raw.known, changed, deletedPaths, rawFiles });
   }
   // After an embedder change every vector is made again from the stored text (no model call).
   if (store.vectorsMissing()) {
@@ -116,4 +51,108 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
   }
   report.elapsedMs = performance.now() - t0;
   return report;
+}
+
+interface ScanSink {
+  writer: EntryWriter;
+  messages: KbMessage[];
+  report: CompileReport;
+}
+
+/** raw/ walked and compared with the store: the files to compile again, and the ones gone. */
+async function scanRaw(
+  ctx: KbContext,
+  opts: CompileOptions,
+  sink: ScanSink,
+): Promise<{ files: RawFile[]; known: Map<string, DocumentRow>; changed: Scanned[]; deletedPaths: string[] }> {
+  const { store, config, paths } = ctx;
+  const walk = walkRaw(paths.raw, { ignore: config.ingest.ignore });
+  sink.messages.push(...walk.messages);
+  const known = new Map<string, DocumentRow>(store.allDocuments().map((d) => [d.raw_path, d]));
+  // Made by an older ingest: what it could not read (PDF, Office, images, …) is read again once.
+  const olderIngest = store.getMeta('ingest_version') !== INGEST_VERSION && known.size > 0;
+  const changed: Scanned[] = [];
+  const seen = new Set<string>();
+  let done = 0;
+  for (const file of walk.files) {
+    checkAbort(opts.signal);
+    seen.add(file.path);
+    const prev = known.get(file.path);
+    const reread = olderIngest && prev !== undefined && rereadOnUpgrade(file.path, prev.status);
+    const s = await scanFile(ctx, opts, sink, file, prev, reread);
+    if (s === undefined) continue;
+    if (s !== 'same') changed.push(s);
+    opts.onProgress?.({ phase: 'scan', done: ++done, total: walk.files.length, file: file.path });
+  }
+  return { files: walk.files, known, changed, deletedPaths: [...known.keys()].filter((p) => !seen.has(p)) };
+}
+
+/** One file of raw/: 'same' when it needs no compile, what to compile otherwise, undefined when unreadable. */
+async function scanFile(
+  ctx: KbContext,
+  opts: CompileOptions,
+  sink: ScanSink,
+  file: RawFile,
+  prev: DocumentRow | undefined,
+  reread: boolean,
+): Promise<Scanned | 'same' | undefined> {
+  const { config } = ctx;
+  const { writer, messages, report } = sink;
+  const read = (f: RawFile): Buffer | undefined => {
+    try {
+      return readFileSync(f.absPath);
+    } catch (err) {
+      messages.push(message(`raw/${f.path}`, 'ingest-unreadable', `Cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`));
+      report.failed++;
+      return undefined;
+    }
+  };
+  // Same size and modification time as when compiled: unchanged, without reading it (as git and
+  // make do). A file modified within two seconds of that compile is read anyway (racy timestamps).
+  const statSame = prev && !opts.force && !reread && prev.size === file.size && prev.mtime_ms === file.mtimeMs && file.mtimeMs < prev.compiled_at * 1000 - 2000;
+  let s: Scanned;
+  if (statSame) s = { file, hash: prev.hash as ContentHash };
+  else if (file.size > maxBytesFor(file.path, config.ingest)) s = { file, hash: sha256(`too-large:${file.size}:${file.mtimeMs}`), tooLarge: true };
+  else {
+    const bytes = read(file);
+    if (!bytes) return undefined;
+    s = { file, hash: sha256(bytes), bytes };
+  }
+  // Without a key, documents Claude compiled stay as they are (the offline compiler would only make them worse).
+  const sameCompiler = prev && (prev.compiler === writer.name || (writer.name.startsWith('offline') && prev.compiler.startsWith('model:')));
+  let same = prev && sameCompiler && prev.hash === s.hash && prev.status !== 'pending';
+  // A file recorded as empty that has bytes: compiles before this check existed could take a file
+  // they had not read for an empty one. Ingest it again; if it has text after all, compile it.
+  if (same && prev && !opts.force && emptySkip(prev) && file.size > 0 && !s.tooLarge) {
+    const bytes = s.bytes ?? read(file);
+    if (!bytes) return undefined;
+    s = { file, hash: sha256(bytes), bytes };
+    const { ingestFileSync } = await import('../ingest/index.js');
+    if (ingestFileSync(file, bytes, s.hash, config.ingest).doc) same = false;
+  }
+  if (same && prev && !opts.force && !reread) {
+    if (prev.status === 'ok') report.unchanged++;
+    else {
+      report.skipped++;
+      if (prev.error) messages.push(message(`raw/${file.path}`, prev.error.split('\t')[0] ?? 'ingest', prev.error.split('\t')[1] ?? prev.error));
+    }
+    return 'same';
+  }
+  // It is compiled again (another compiler, an interrupted run…): its text is needed now.
+  if (!s.bytes && !s.tooLarge) {
+    const bytes = read(file);
+    if (!bytes) return undefined;
+    s = { file, hash: sha256(bytes), bytes };
+  }
+  return s;
+}
+
+/** Generated files a person or a tool deleted are written again, even when nothing else changed. */
+function restoreGenerated(ctx: KbContext, messages: KbMessage[]): string[] {
+  const { store, paths } = ctx;
+  const compiledBefore = store.getMeta('last_compile') !== undefined;
+  const missing = compiledBefore ? missingIndexes(paths.wiki) : [];
+  for (const f of missing) messages.push(message(`wiki/${f}`, 'restored', 'Unexpected missing generated file, expected it in the wiki; written again', { severity: 'info' }));
+  if (compiledBefore && restoreLog(paths.wiki)) messages.push(message('wiki/log.md', 'restored', 'Unexpected missing log, expected it in the wiki; started again (the earlier history is gone unless git has it)', { severity: 'info' }));
+  return missing;
 }

@@ -40,6 +40,7 @@ class UnionFind {
  * abbreviation, translation given in parentheses) are merged into one group; a group mentioned by
  * at least `minSources` documents becomes a concept. Existing concept entries keep their title and id.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: merging names into groups, then titles, aliases and mentions for each group, over shared union-find tables
 export function groupConcepts(
   entities: EntityRow[],
   docs: DocumentRow[],
@@ -103,7 +104,11 @@ export function groupConcepts(
       for (const r of rows) {
         if (!seenHere.has(r.surface)) votes.set(r.surface, (votes.get(r.surface) ?? 0) + 1);
         seenHere.add(r.surface);
-        for (const a of r.aliases) if (!seenHere.has(a)) votes.set(a, (votes.get(a) ?? 0) + 0.6), seenHere.add(a);
+        for (const a of r.aliases) {
+          if (seenHere.has(a)) continue;
+          votes.set(a, (votes.get(a) ?? 0) + 0.6);
+          seenHere.add(a);
+        }
       }
     }
     const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || a[0].localeCompare(b[0]));
@@ -111,7 +116,10 @@ export function groupConcepts(
     const top = ranked[0]![0];
     if (/^[A-Z][A-Z0-9]+s?$/.test(top)) {
       const expansion = ranked.find(([n]) => n.includes(' ') && /^[A-Za-z]/.test(n) && initials(n).startsWith(top[0]!.toLowerCase()));
-      if (expansion) ranked.splice(ranked.indexOf(expansion), 1), ranked.unshift(expansion);
+      if (expansion) {
+        ranked.splice(ranked.indexOf(expansion), 1);
+        ranked.unshift(expansion);
+      }
     }
     const prior = [...g.keys].map((k) => existingByKey.get(k)).find(Boolean);
     const title = prior?.fm.title ?? ranked[0]![0];
@@ -123,7 +131,11 @@ export function groupConcepts(
       seenKeys.add(k);
       aliases.push(name);
     }
-    for (const a of prior?.fm.aliases ?? []) if (!seenKeys.has(entityKey(a))) seenKeys.add(entityKey(a)), aliases.push(a);
+    for (const a of prior?.fm.aliases ?? []) {
+      if (seenKeys.has(entityKey(a))) continue;
+      seenKeys.add(entityKey(a));
+      aliases.push(a);
+    }
     const mentions = [...g.byDoc.entries()]
       .map(([rawPath, rows]) => ({
         rawPath,

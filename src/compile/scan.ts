@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { InterruptedError } from '../diagnostics/errors.js';
 import type { RawFile } from '../ingest/types.js';
 import type { ContentHash } from '../types.js';
+import type { KbMessage } from '../diagnostics/message.js';
+import type { DocumentRow } from '../store/store.js';
+import type { CompileReport, EntryWriter } from './types.js';
 
 /** A raw file that goes to the compile, with what is known of its content. */
 export interface Scanned {
@@ -23,4 +26,17 @@ export function contentOf(s: Scanned): Buffer {
 
 export function checkAbort(signal?: AbortSignal): void {
   if (signal?.aborted) throw new InterruptedError('Compile interrupted; run `kb compile` again to finish (work done so far is kept).');
+}
+
+/** What the scan of raw/ found, handed to the part of compile that works on the changes. */
+export interface ScanState {
+  t0: number;
+  writer: EntryWriter;
+  messages: KbMessage[];
+  report: CompileReport;
+  known: Map<string, DocumentRow>;
+  changed: Scanned[];
+  deletedPaths: string[];
+  /** Every file in raw/ by key: the key is NFC, the file on disk may be spelled otherwise. */
+  rawFiles: Map<string, RawFile>;
 }

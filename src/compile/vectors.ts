@@ -27,7 +27,9 @@ export async function rebuildVectors(ctx: KbContext, opts: { signal?: AbortSigna
       return entryChunkText(store.getEntry(c.entry_id)?.title ?? '', c.text);
     });
     const vectors = await embedder.embed(texts, opts.signal);
-    store.transaction(() => rows.forEach((c, i) => store.putChunkVector(c.id, vectors[i]!)));
+    store.transaction(() => {
+      for (const [i, c] of rows.entries()) store.putChunkVector(c.id, vectors[i]!);
+    });
     chunks += rows.length;
     opts.onProgress?.({ phase: 'index', done: chunks, total });
   }
@@ -35,7 +37,9 @@ export async function rebuildVectors(ctx: KbContext, opts: { signal?: AbortSigna
   for (let i = 0; i < entries.length; i += BATCH) {
     const part = entries.slice(i, i + BATCH);
     const vectors = await embedder.embed(part.map(summaryText), opts.signal);
-    store.transaction(() => part.forEach((e, k) => store.putEntryVector(e.id, vectors[k]!)));
+    store.transaction(() => {
+      for (const [k, e] of part.entries()) store.putEntryVector(e.id, vectors[k]!);
+    });
   }
   store.setMeta(VECTORS_STALE, '0');
   if (!chunks && !entries.length) return [];

@@ -71,7 +71,7 @@ export class HttpEmbedder implements Embedder {
     for (let b = 0; b < todo.length; b += this.opts.batchSize) {
       const at = todo.slice(b, b + this.opts.batchSize);
       const vectors = await this.embedBatch(at.map((i) => texts[i] ?? ''), signal);
-      vectors.forEach((v, k) => (out[at[k] ?? 0] = v));
+      for (const [k, v] of vectors.entries()) out[at[k] ?? 0] = v;
     }
     return out;
   }

@@ -69,7 +69,10 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     onFile: input.onFile,
   });
   const messages = [...w.messages, ...linksBrokenInEdited(input.scan, finals, attachments)];
-  if (input.scanCache && w.cacheRows.length) store.transaction(() => w.cacheRows.forEach(([p, row]) => input.scanCache!.put(p, row)));
+  if (input.scanCache && w.cacheRows.length)
+    store.transaction(() => {
+      for (const [p, row] of w.cacheRows) input.scanCache!.put(p, row);
+    });
   input.onIndex?.();
   copyAttachments(paths.raw, paths.wiki, attachments, input.rawAbs, renders.changedDocs);
   await indexWiki(ctx, finals, w.written, deleted);

@@ -80,7 +80,7 @@ export function setSection(body: string, name: string, content: string | null): 
   if (span) {
     const before = dropTrailingBlankLines(body.slice(0, span.start));
     const after = dropTrailingBlankLines(body.slice(span.end).replace(/^(?:[ \t]*\r?\n)+/, ''));
-    return [before, block, after].filter((x) => x.trim()).join('\n\n') + '\n';
+    return `${[before, block, after].filter((x) => x.trim()).join('\n\n')}\n`;
   }
   if (!block) return body;
   return `${dropTrailingBlankLines(body)}\n\n${block}\n`;

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EntryFrontmatter, EntryKind, WikiPath } from '../types.js';
 import { bodyHash, parseEntryFile, stringifyEntry } from './frontmatter.js';
@@ -29,7 +29,7 @@ export interface WikiScan {
 const KINDS: EntryKind[] = ['source', 'concept', 'answer'];
 
 function listFiles(dir: string, rel: string, out: string[]): void {
-  let items;
+  let items: Dirent[];
   try {
     items = readdirSync(dir, { withFileTypes: true });
   } catch {

@@ -62,7 +62,7 @@ const BY_HAND: Record<string, string> = {
 };
 
 export function stillNote(f: Finding): string | undefined {
-  if (!f.note || !f.note.includes('kb lint --heal')) return f.note;
+  if (!f.note?.includes('kb lint --heal')) return f.note;
   return BY_HAND[f.ruleId] ?? f.note.replace(/,? or (?:let |run )?`kb lint --heal`[^,;]*/g, '').trim();
 }
 

@@ -117,23 +117,7 @@ export async function heal(ctx: KbContext, opts: HealOptions = {}): Promise<Heal
     if (b.status === 'created') branches.add(name);
   }
 
-  if (opts.merge && !opts.dryRun) {
-    checkAbort(opts.signal);
-    const headBefore = (await git.run(['rev-parse', 'HEAD'])).trim();
-    const merged = await mergeBranches(git, ctx.paths.state, report.branches);
-    if (merged > 0) {
-      // The merged entries changed under the store: index those (and only those) again.
-      try {
-        const changed = (await git.at(ctx.paths.root).run(['diff', '--name-only', '-z', '--relative', '--no-renames', headBefore, 'HEAD', '--', 'wiki'])).split('\0').filter(Boolean);
-        await reindexEntries(ctx, changed, opts.signal);
-        report.refreshed = true;
-      } catch (err) {
-        if (opts.signal?.aborted) throw new InterruptedError();
-        report.refreshed = false;
-        report.refreshError = `${(err as Error).message}; run \`kb compile\` to bring the store up to date`;
-      }
-    }
-  }
+  if (opts.merge && !opts.dryRun) await mergeAndRefresh(ctx, git, report, opts.signal);
   if (!opts.dryRun) report.changelog = writeChangelog(ctx.paths.changelog, report, at);
   return report;
 }
@@ -168,6 +152,25 @@ async function lintAt(paths: KbPaths, ctx: KbContext, model?: ModelClient): Prom
   return lint(loadLintInput(paths, ctx.config, { embedder: ctx.embedder, model, store: ctx.store }));
 }
 
+/** --merge: the branches made are merged into the checkout, and the entries they changed indexed again. */
+async function mergeAndRefresh(ctx: KbContext, git: Git, report: HealReport, signal: AbortSignal | undefined): Promise<void> {
+  checkAbort(signal);
+  const headBefore = (await git.run(['rev-parse', 'HEAD'])).trim();
+  const merged = await mergeBranches(git, ctx.paths.state, report.branches);
+  if (merged === 0) return;
+  // The merged entries changed under the store: index those (and only those) again.
+  try {
+    const changed = (await git.at(ctx.paths.root).run(['diff', '--name-only', '-z', '--relative', '--no-renames', headBefore, 'HEAD', '--', 'wiki'])).split('\0').filter(Boolean);
+    await reindexEntries(ctx, changed, signal);
+    report.refreshed = true;
+  } catch (err) {
+    if (signal?.aborted) throw new InterruptedError();
+    report.refreshed = false;
+    report.refreshError = `${(err as Error).message}; run \`kb compile\` to bring the store up to date`;
+  }
+}
+
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the steps of one heal branch (worktree, fix, compile, re-lint, commit, clean up) must run in order under one try/finally that removes the worktree
 async function healGroup(ctx: KbContext, git: Git, rel: string, dir: string, group: HealGroup, b: HealBranch, at: Date, opts: HealOptions): Promise<void> {
   await addWorktree(git, dir, 'HEAD');
   try {

@@ -124,6 +124,7 @@ function maybeUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
 /** Decoded text that is not control characters in disguise (a wrong guess on binary bytes). */
 function looksLikeText(text: string): boolean {
   const sample = text.slice(0, 4096);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: counting control characters is the point (binary sniffing)
   const control = sample.match(/[\u0000-\u0008\u000e-\u001a\u001c-\u001f\u007f-\u009f\ufffd]/g)?.length ?? 0;
   return control <= sample.length * 0.02;
 }

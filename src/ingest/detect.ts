@@ -98,7 +98,7 @@ export function detectType(path: string, bytes: Uint8Array): Detected {
 /** An XML file whose root element is an RSS, RDF or Atom feed. */
 function isFeed(bytes: Uint8Array): boolean {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).toString('utf8');
-  return /^(?:\uFEFF)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--[^]*?-->\s*|<\?[^>]*>\s*)*<(?:rss\b|rdf:RDF\b|feed\b[^>]*xmlns=["']http:\/\/www\.w3\.org\/2005\/Atom)/.test(head);
+  return /^(?:\uFEFF)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*|<\?[^>]*>\s*)*<(?:rss\b|rdf:RDF\b|feed\b[^>]*xmlns=["']http:\/\/www\.w3\.org\/2005\/Atom)/.test(head);
 }
 
 /** The largest file of this path's type that kb reads: documents and images may be larger than text. */

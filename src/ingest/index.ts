@@ -103,6 +103,7 @@ export function ingestFileSync(file: RawFile, bytes: Buffer, hash: ContentHash, 
   }
 }
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one case per document format: the dispatch reads best as a single table from file type to reader
 async function ingest(file: RawFile, bytes: Buffer, hash: ContentHash, opts: IngestOptions, shown: string): Promise<IngestResult> {
   const size = Math.max(file.size, bytes.length);
   const limit = maxBytesFor(file.path, { maxFileBytes: opts.maxFileBytes, maxDocumentBytes: opts.maxDocumentBytes ?? opts.maxFileBytes });

@@ -10,6 +10,8 @@ export interface KbPaths {
   schemas: string;
   templates: string;
   state: string;
+  /** What ingest read from documents slow to read (PDF, OCR), by content hash. */
+  ingestCache: string;
   config: string;
   db: string;
 }
@@ -24,6 +26,7 @@ export function kbPaths(root: string): KbPaths {
     schemas: join(r, 'schemas'),
     templates: join(r, 'templates'),
     state: join(r, '.kb'),
+    ingestCache: join(r, '.kb', 'ingest'),
     config: join(r, 'kb.config.json'),
     db: join(r, 'wiki', 'embeddings.db'),
   };

@@ -1,9 +1,7 @@
 import type { LintCounts, LintReport } from './lint.js';
 import type { Finding } from './types.js';
 
-export interface Painter {
-  (color: 'red' | 'yellow' | 'dim' | 'bold' | 'green' | 'cyan', text: string): string;
-}
+export type Painter = (color: 'red' | 'yellow' | 'dim' | 'bold' | 'green' | 'cyan', text: string) => string;
 
 const plainPaint: Painter = (_c, t) => t;
 

@@ -26,6 +26,8 @@ async function reply(work: () => Promise<{ text: string; structured?: Record<str
   }
 }
 
+const RO = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
 const json = (o: object) => ({ text: JSON.stringify(o, null, 2), structured: o as Record<string, unknown> });
 
 /**
@@ -41,9 +43,15 @@ export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServe
         'Use `search` or `context` to find what it knows, `read` for a whole entry, `ask` for a cited answer, and `save` to file an answer or note back so it is there next time.',
     },
   );
-  const model = modelFor(ctx, Boolean(opts.offline));
-  const ro = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+  registerFindTools(server, ctx, opts);
+  registerWorkTools(server, ctx);
+  registerResources(server, ctx);
+  return server;
+}
 
+/** Tools that find: search, ask and read. */
+function registerFindTools(server: McpServer, ctx: KbContext, opts: McpOptions): void {
+  const model = modelFor(ctx, Boolean(opts.offline));
   server.registerTool(
     'search',
     {
@@ -54,7 +62,7 @@ export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServe
         limit: z.number().int().min(1).max(50).optional().describe('entries and passages to return (default 10)'),
         kind: z.enum(['source', 'concept', 'answer']).optional().describe('only entries of this kind'),
       },
-      annotations: ro,
+      annotations: RO,
     },
     (args, extra) => reply(async () => json(await searchTool(ctx, args, extra.signal))),
   );
@@ -68,7 +76,7 @@ export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServe
         question: boundedText('question', MCP_LIMITS.question),
         budget: z.number().int().min(200).max(100_000).optional().describe('context token budget (default from kb.config.json)'),
       },
-      annotations: { ...ro, idempotentHint: false, openWorldHint: !opts.offline },
+      annotations: { ...RO, idempotentHint: false, openWorldHint: !opts.offline },
     },
     (args, extra) =>
       reply(async () => {
@@ -84,7 +92,7 @@ export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServe
       title: 'Read an entry',
       description: 'The whole Markdown file of one wiki entry (frontmatter and body), named by id, title, file name or alias.',
       inputSchema: { entry: boundedText('entry', MCP_LIMITS.entryName).describe('id (e.g. concept/vector-database), title, file name or alias') },
-      annotations: ro,
+      annotations: RO,
     },
     (args) =>
       reply(async () => {
@@ -92,7 +100,10 @@ export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServe
         return { text: r.text, structured: r };
       }),
   );
+}
 
+/** Tools that work with what was found: packed context, save, status. */
+function registerWorkTools(server: McpServer, ctx: KbContext): void {
   server.registerTool(
     'context',
     {
@@ -102,7 +113,7 @@ export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServe
         topic: boundedText('topic', MCP_LIMITS.query),
         budget: z.number().int().min(200).max(100_000).optional().describe('token budget (default from kb.config.json)'),
       },
-      annotations: ro,
+      annotations: RO,
     },
     (args, extra) =>
       reply(async () => {
@@ -137,12 +148,14 @@ export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServe
       title: 'Knowledge base status',
       description: 'Sources compiled, pending, stale and failed; entries by kind; links and broken links; last compile and heal; store size; model spend.',
       inputSchema: {},
-      annotations: ro,
+      annotations: RO,
     },
     () => reply(async () => json(statusTool(ctx))),
   );
+}
 
-  // The same knowledge as resources, for clients that let a person attach them: the index and every entry.
+/** The same knowledge as resources, for clients that let a person attach them: the index and every entry. */
+function registerResources(server: McpServer, ctx: KbContext): void {
   server.registerResource(
     'index',
     'kb://wiki/index.md',
@@ -176,7 +189,6 @@ export function createMcpServer(ctx: KbContext, opts: McpOptions = {}): McpServe
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: r.text }] };
     },
   );
-  return server;
 }
 
 /** `kb://entry/concept/vector-database`; ids may hold any letters, so each part is percent-encoded. */

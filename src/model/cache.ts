@@ -1,9 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+import { cachePath, openCacheDb } from '../kb/cache-db.js';
 import type { KbPaths } from '../kb/paths.js';
 import { addUsage, zeroUsage, type ModelResponse, type ModelUsage } from './usage.js';
-import { checkOnOpen } from '../store/recover.js';
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS responses (
@@ -31,25 +30,17 @@ CREATE TABLE IF NOT EXISTS usage (
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
-export function cachePath(paths: KbPaths): string {
-  return join(paths.state, 'cache.db');
-}
+export { cachePath };
 
 /**
  * `.kb/cache.db`: model replies by request hash, the usage of every paid call, and small state
  * (a pending batch id). Lives outside wiki/ so deleting the wiki keeps what was paid for.
  */
 export class ResponseCache {
-  private constructor(readonly db: Database.Database) {}
+  private constructor(private readonly db: Database.Database) {}
 
   static open(paths: KbPaths): ResponseCache {
-    mkdirSync(paths.state, { recursive: true });
-    checkOnOpen(cachePath(paths), 'cache');
-    const db = new Database(cachePath(paths));
-    db.pragma('journal_mode = WAL');
-    db.pragma('busy_timeout = 5000');
-    db.exec(TABLES);
-    return new ResponseCache(db);
+    return new ResponseCache(openCacheDb(paths, TABLES));
   }
 
   get(key: string): Omit<ModelResponse, 'cached'> | undefined {
@@ -84,6 +75,22 @@ export class ResponseCache {
     else this.db.prepare(`INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)`).run(key, value);
   }
 
+  /** Every paid call's usage added up, and how many replies are kept. */
+  spend(): SpendSummary {
+    const row = this.db
+      .prepare(
+        `SELECT COUNT(*) AS calls, COALESCE(SUM(input_tokens),0) AS i, COALESCE(SUM(output_tokens),0) AS o,
+                COALESCE(SUM(cache_creation_input_tokens),0) AS cw, COALESCE(SUM(cache_read_input_tokens),0) AS cr, COALESCE(SUM(usd),0) AS usd FROM usage`,
+      )
+      .get() as { calls: number; i: number; o: number; cw: number; cr: number; usd: number };
+    return {
+      calls: row.calls,
+      usage: addUsage(zeroUsage(), { input_tokens: row.i, output_tokens: row.o, cache_creation_input_tokens: row.cw, cache_read_input_tokens: row.cr }),
+      usd: row.usd,
+      cachedReplies: (this.db.prepare(`SELECT COUNT(*) AS n FROM responses`).get() as { n: number }).n,
+    };
+  }
+
   close(): void {
     this.db.close();
   }
@@ -107,18 +114,8 @@ export function readSpend(paths: KbPaths): SpendSummary {
     return out;
   }
   try {
-    const row = cache.db
-      .prepare(
-        `SELECT COUNT(*) AS calls, COALESCE(SUM(input_tokens),0) AS i, COALESCE(SUM(output_tokens),0) AS o,
-                COALESCE(SUM(cache_creation_input_tokens),0) AS cw, COALESCE(SUM(cache_read_input_tokens),0) AS cr, COALESCE(SUM(usd),0) AS usd FROM usage`,
-      )
-      .get() as { calls: number; i: number; o: number; cw: number; cr: number; usd: number };
-    out.calls = row.calls;
-    out.usage = addUsage(zeroUsage(), { input_tokens: row.i, output_tokens: row.o, cache_creation_input_tokens: row.cw, cache_read_input_tokens: row.cr });
-    out.usd = row.usd;
-    out.cachedReplies = (cache.db.prepare(`SELECT COUNT(*) AS n FROM responses`).get() as { n: number }).n;
+    return cache.spend();
   } finally {
     cache.close();
   }
-  return out;
 }

@@ -66,6 +66,7 @@ function text(v: unknown): string {
 /** One line, no link syntax, no control characters: what a title may be. */
 export function cleanTitle(t: string): string {
   return t
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: a title must hold no control characters
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
     .replace(/\[\[|\]\]/g, '')
     .replace(/[|#^]/g, ' ')

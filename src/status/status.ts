@@ -88,14 +88,9 @@ function healBranches(root: string): { name: string; committed: number; merged: 
 
 const num = (v: string | undefined): number | null => (v !== undefined && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : null);
 
-/**
- * `kb status`: where the knowledge base stands. Reads raw/ (hashing every file, as compile does),
- * the store, the wiki files and git; changes nothing.
- */
-export function computeStatus(ctx: KbContext): KbStatus {
+/** Sources: raw/ now against what the store recorded at the last compile. */
+function sourceStatus(ctx: KbContext): KbStatus['sources'] {
   const { paths, store, config } = ctx;
-
-  // Sources: raw/ now against what the store recorded at the last compile.
   const walk = walkRaw(paths.raw, { ignore: config.ingest.ignore });
   const docs = new Map(store.allDocuments().map((d) => [d.raw_path, d]));
   const sources: KbStatus['sources'] = {
@@ -136,6 +131,16 @@ export function computeStatus(ctx: KbContext): KbStatus {
     sources.removed++;
     sources.removedPaths.push(p);
   }
+  return sources;
+}
+
+/**
+ * `kb status`: where the knowledge base stands. Reads raw/ (hashing every file, as compile does),
+ * the store, the wiki files and git; changes nothing.
+ */
+export function computeStatus(ctx: KbContext): KbStatus {
+  const { paths, store } = ctx;
+  const sources = sourceStatus(ctx);
 
   // Entries and links: the wiki files are the truth (a person may have edited them).
   const scan = scanWiki(paths.wiki);

@@ -6,7 +6,9 @@ import { Store } from './store.js';
 
 const opts = { fingerprint: 'test', dims: 8 };
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 describe('the full-text index', () => {
   it('is built again from the stored text when the search terms change', () => {

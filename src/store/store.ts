@@ -4,7 +4,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Chunk, EntryFrontmatter } from '../types.js';
 import type { ScanCache } from '../entry/wiki.js';
-import { SEARCH_TERMS_VERSION, chunkSearchText, searchText } from '../text/search.js';
+import { SEARCH_TERMS_VERSION, searchText } from '../text/search.js';
 import { STORE_VERSION, TABLES, vecTables } from './schema.js';
 import { checkOnOpen, type Recovery } from './recover.js';
 
@@ -78,8 +78,8 @@ type Stmt = Database.Statement<unknown[], unknown>;
  * FTS5 indexes and sqlite-vec vectors. Everything here can be rebuilt from raw/ and wiki/.
  */
 export class Store {
-  /** Callers use the named queries below; ask/retrieve.ts still runs its own SQL until it moves here (issue 14). */
-  readonly db: Database.Database;
+  /** Private: every caller uses a named query below, so the SQL of the store lives in this file. */
+  private readonly db: Database.Database;
   readonly dims: number;
   /** True when this open found vectors of another fingerprint and dropped them. */
   readonly vectorsReset: boolean;
@@ -289,7 +289,7 @@ export class Store {
     this.deleteChunksOfEntry(id);
   }
 
-  setLinks(src: string, dsts: string[]): void {
+  private setLinks(src: string, dsts: string[]): void {
     this.stmt(`DELETE FROM links WHERE src = ?`).run(src);
     const ins = this.stmt(`INSERT OR IGNORE INTO links (src, dst) VALUES (?, ?)`);
     for (const d of dsts) if (d !== src) ins.run(src, d);
@@ -301,10 +301,6 @@ export class Store {
 
   linksTo(id: string): string[] {
     return (this.stmt(`SELECT src FROM links WHERE dst = ? ORDER BY src`).all(id) as { src: string }[]).map((r) => r.src);
-  }
-
-  allLinks(): { src: string; dst: string }[] {
-    return this.stmt(`SELECT src, dst FROM links`).all() as { src: string; dst: string }[];
   }
 
   // ---- search
@@ -406,7 +402,7 @@ export class Store {
     this.deleteChunksWhere('raw_path = ?', rawPath);
   }
 
-  deleteChunksOfEntry(entryId: string): void {
+  private deleteChunksOfEntry(entryId: string): void {
     this.deleteChunksWhere('entry_id = ?', entryId);
   }
 

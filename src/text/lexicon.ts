@@ -3,7 +3,7 @@ import { checkOnOpen } from '../store/recover.js';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { EN_STOP } from '../compile/offline/stopwords.js';
+import { EN_STOP } from './stopwords.js';
 
 /**
  * A Chinese–English lexicon for questions asked in one language about notes in the other, with no

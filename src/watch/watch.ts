@@ -3,7 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Stats } from 'node:fs';
 import type { KbContext } from '../kb/context.js';
-import { acquireLock } from '../kb/lock.js';
+import { acquireLock, type Lock } from '../kb/lock.js';
 import { compileKb, type CompileKbOptions } from '../compile/run.js';
 import type { CompileReport } from '../compile/types.js';
 import { compileIgnore } from '../ingest/index.js';
@@ -54,6 +54,7 @@ const WIKI_FOLDERS = new Set(Object.values(KIND_FOLDER));
  * at a time, holding the lock only while it works; a failed compile is reported and watching goes on.
  * Resolves when `signal` aborts, after the work in hand has stopped.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the watcher state (pending changes, timers, the one chain of work, the lock) is shared by every event handler in this closure
 export async function watchKb(ctx: KbContext, opts: WatchOptions): Promise<void> {
   const { paths } = ctx;
   const debounceMs = opts.debounceMs ?? 300;
@@ -118,7 +119,7 @@ export async function watchKb(ctx: KbContext, opts: WatchOptions): Promise<void>
     pending.clear();
     firstPendingAt = 0;
     emit({ type: 'compile-start', changes });
-    let lock;
+    let lock: Lock | undefined;
     try {
       lock = await acquireLock(lockPath, 'watch', { waitMs: opts.lockWaitMs ?? 10_000 });
       const { report } = await compileKb(ctx, { ...opts.compile, command: 'watch', signal });
@@ -156,7 +157,7 @@ export async function watchKb(ctx: KbContext, opts: WatchOptions): Promise<void>
   // A compile writes many entries at once: their events are drained together, under one lock.
   const wikiPending = new Set<string>();
   const reindexPending = async () => {
-    let lock;
+    let lock: Lock | undefined;
     try {
       lock = await acquireLock(lockPath, 'watch', { waitMs: opts.lockWaitMs ?? 10_000 });
       // A Set's iteration also visits what is added meanwhile: nothing waits for another event.

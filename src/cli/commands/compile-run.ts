@@ -71,7 +71,7 @@ export async function runCompile(flags: CompileFlags, rt: CliRuntime): Promise<n
     if ((flags.batch || maxCost !== undefined) && !writer && !flags.json) {
       rt.io.err(paint(rt.io, 'dim', `${flags.batch ? '--batch' : '--max-cost'} applies to the model compiler only; nothing to pay for.`));
     }
-    let result;
+    let result: Awaited<ReturnType<typeof compileKb>>;
     try {
       result = await compileKb(ctx, {
         force: Boolean(flags.force),

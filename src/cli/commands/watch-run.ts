@@ -8,6 +8,7 @@ import type { CliRuntime } from '../runtime.js';
 import { createModelWriter } from '../../compile/model/index.js';
 import { summaryLine } from '../../compile/report.js';
 import { formatUsd } from '../../model/price.js';
+import type { ModelClient } from '../../model/client.js';
 import type { WatchFlags } from '../flags.js';
 
 const clock = () => new Date().toTimeString().slice(0, 8);
@@ -22,11 +23,35 @@ export async function runWatch(flags: WatchFlags, rt: CliRuntime): Promise<numbe
   const { io } = rt;
   // The model compiler when ANTHROPIC_API_KEY is set (as `kb compile`); one for the whole watch.
   const writer = createModelWriter(ctx, { offline: Boolean(flags.offline) });
-  const client = writer?.client;
-  const say = (line: string, color?: 'green' | 'yellow' | 'red' | 'dim') => io.out(`${paint(io, 'dim', clock())} ${color ? paint(io, color, line) : line}`);
-  let initial = flags.initial !== false;
+  const say = sayer(io);
+  const onEvent = watchPrinter(flags, io, say, writer?.client);
+  try {
+    await watchKb(ctx, {
+      signal: rt.signal,
+      onEvent,
+      debounceMs,
+      lockWaitMs,
+      initialCompile: flags.initial !== false,
+      usePolling: Boolean(flags.poll),
+      compile: { writer, ...(flags.verbose ? { onFile: (l: string) => say(l, 'dim') } : {}) },
+    });
+  } finally {
+    closeKb(ctx);
+  }
+  return 0;
+}
 
-  const onEvent = (e: WatchEvent) => {
+type Say = (line: string, color?: 'green' | 'yellow' | 'red' | 'dim') => void;
+
+/** One line of `kb watch` output, after the time. */
+function sayer(io: CliRuntime['io']): Say {
+  return (line, color) => io.out(`${paint(io, 'dim', clock())} ${color ? paint(io, color, line) : line}`);
+}
+
+/** What `kb watch` prints for each event: one line with the time, or JSON lines with --json. */
+function watchPrinter(flags: WatchFlags, io: CliRuntime['io'], say: Say, client: ModelClient | undefined): (e: WatchEvent) => void {
+  let initial = flags.initial !== false;
+  return (e: WatchEvent) => {
     if (flags.json) {
       const { type, ...rest } = e;
       io.out(JSON.stringify({ type, at: new Date().toISOString(), ...rest }));
@@ -79,18 +104,4 @@ export async function runWatch(flags: WatchFlags, rt: CliRuntime): Promise<numbe
         break;
     }
   };
-  try {
-    await watchKb(ctx, {
-      signal: rt.signal,
-      onEvent,
-      debounceMs,
-      lockWaitMs,
-      initialCompile: flags.initial !== false,
-      usePolling: Boolean(flags.poll),
-      compile: { writer, ...(flags.verbose ? { onFile: (l: string) => say(l, 'dim') } : {}) },
-    });
-  } finally {
-    closeKb(ctx);
-  }
-  return 0;
 }

@@ -67,6 +67,22 @@ export interface BatchSummary {
 
 const STATE_KEY = 'pending_batch';
 
+/** The source requests compile would make, by request key, less those whose reply is cached. */
+async function uncachedRequests(ctx: KbContext, writer: ModelWriter, force: boolean): Promise<Map<string, ModelRequest>> {
+  const docs = (await documentsToCompile(ctx, writer.name, force)).filter(modelReads);
+  const catalog = catalogOfWiki(ctx);
+  const reqs = new Map<string, ModelRequest>();
+  for (const doc of docs) {
+    const parts = sourceParts(doc);
+    const list =
+      parts.length === 1
+        ? [sourceRequest(writer.templates, ctx.config, doc, catalog)]
+        : parts.map((text, i) => sourceRequest(writer.templates, ctx.config, doc, catalog, { n: i + 1, of: parts.length, text }));
+    for (const r of list) if (!writer.client.isCached?.(r)) reqs.set(requestKey(writer.client.model, r), r);
+  }
+  return reqs;
+}
+
 /**
  * `kb compile --batch`: the source compiles go through the Message Batches API (half price). The
  * batch id is stored in .kb/cache.db as soon as it exists, so an interrupted run resumes polling
@@ -96,18 +112,8 @@ export async function runSourceBatch(
       summary.resumed = true;
       opts.onStatus?.(`Resuming batch ${pending.id} (${Object.keys(pending.items).length} requests, submitted ${new Date(pending.created * 1000).toISOString()}).`);
     } else {
-      const docs = (await documentsToCompile(ctx, writer.name, Boolean(opts.force))).filter(modelReads);
-      const catalog = catalogOfWiki(ctx);
       const model = writer.client.model;
-      const reqs = new Map<string, ModelRequest>();
-      for (const doc of docs) {
-        const parts = sourceParts(doc);
-        const list =
-          parts.length === 1
-            ? [sourceRequest(writer.templates, ctx.config, doc, catalog)]
-            : parts.map((text, i) => sourceRequest(writer.templates, ctx.config, doc, catalog, { n: i + 1, of: parts.length, text }));
-        for (const r of list) if (!writer.client.isCached?.(r)) reqs.set(requestKey(model, r), r);
-      }
+      const reqs = await uncachedRequests(ctx, writer, Boolean(opts.force));
       if (reqs.size === 0) {
         opts.onStatus?.('Batch: nothing to send (every source reply is cached).');
         return summary;
@@ -133,7 +139,7 @@ export async function runSourceBatch(
     // Poll until the batch has ended.
     for (;;) {
       if (opts.signal?.aborted) throw interrupted(pending.id);
-      let b;
+      let b: Awaited<ReturnType<typeof sdk.messages.batches.retrieve>>;
       try {
         b = await sdk.messages.batches.retrieve(pending.id, {}, opts.signal ? { signal: opts.signal } : {});
       } catch (err) {

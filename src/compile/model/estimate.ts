@@ -47,6 +47,7 @@ const PER_MENTION_TOKENS = 350;
  * would pick, the real prompts for them (token counts by kb's estimator), concepts predicted from
  * the offline entity extractor. Calls already in the cache cost nothing.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: mirrors compile step by step (scan, sources, long-source parts, concepts, repairs) so the estimate stays easy to check against it
 export async function estimateCompile(ctx: KbContext, opts: { force?: boolean; isCached?: (req: ModelRequest) => boolean } = {}): Promise<CompileEstimate> {
   const { config, store } = ctx;
   const model = config.model.name;

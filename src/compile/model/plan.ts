@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { KbContext } from '../../kb/context.js';
 import type { EntryId, RawDocument } from '../../types.js';
 import { sha256 } from '../../util/hash.js';
@@ -44,7 +43,7 @@ export async function documentsToCompile(ctx: KbContext, writerName: string, for
     const hash = sha256(bytes);
     const prev = known.get(file.path);
     if (!force && prev && prev.hash === hash && prev.compiler === writerName && prev.status !== 'pending') continue;
-    const res = await ingestFile(file, bytes, hash, { ...config.ingest, cacheDir: join(paths.state, 'ingest') });
+    const res = await ingestFile(file, bytes, hash, { ...config.ingest, cacheDir: paths.ingestCache });
     if (res.doc) out.push(res.doc);
   }
   return out;

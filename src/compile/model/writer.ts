@@ -46,7 +46,6 @@ export class ModelWriter implements EntryWriter {
   /** Raw paths whose model call failed for a transient reason: compile them again next time. */
   readonly retryLater = new Set<string>();
   readonly fallbacks = new Set<string>();
-  private readonly offline = new OfflineWriter();
   private readonly summaries = new Map<string, string>();
   /**
    * Requests that failed for a transient reason in this run (a timeout, an outage): asked again by
@@ -114,7 +113,11 @@ export class ModelWriter implements EntryWriter {
     const others = new Set(catalog.entries.flatMap((c) => [c.title, ...c.aliases]).map((a) => a.toLowerCase()).filter((a) => !own.has(a)));
     const seen = new Set([group.title.toLowerCase()]);
     const aliases: string[] = [];
-    for (const a of [...group.aliases, ...e.aliases.filter((x) => !others.has(x.toLowerCase()))]) if (!seen.has(a.toLowerCase())) seen.add(a.toLowerCase()), aliases.push(a);
+    for (const a of [...group.aliases, ...e.aliases.filter((x) => !others.has(x.toLowerCase()))]) {
+      if (seen.has(a.toLowerCase())) continue;
+      seen.add(a.toLowerCase());
+      aliases.push(a);
+    }
     return {
       draft: { title: group.title, aliases, summary: e.summary, body: cleanBody(e.body, group.title), compiledBy: this.name },
       messages: [],
@@ -170,7 +173,7 @@ export class ModelWriter implements EntryWriter {
     const key = requestKey(this.client.model, req);
     const failed = this.unavailable.get(key);
     if (failed) return failed;
-    let res;
+    let res: Awaited<ReturnType<ModelClient['complete']>>;
     try {
       res = await this.client.complete(req, signal);
       if (res.stopReason === 'max_tokens') {

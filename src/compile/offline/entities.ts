@@ -1,7 +1,7 @@
 import { HAN } from '../../text/script.js';
 import { segmentWords, sentences } from '../../text/segment.js';
 import { cutComments } from '../../text/comments.js';
-import { EN_STOP, ZH_STOP, CAP_STOP } from './stopwords.js';
+import { EN_STOP, ZH_STOP, CAP_STOP } from '../../text/stopwords.js';
 import { entityKey } from '../../entry/names.js';
 
 /** An entity found in one document. */
@@ -72,6 +72,7 @@ function validName(name: string): boolean {
  * terms (bold, 《》, wikilinks), repeated lowercase noun phrases, and repeated Chinese compounds
  * found with the ICU word segmenter.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one pass per kind of name (acronyms, capitalised phrases, parentheses, emphasis, noun phrases, Chinese compounds) filling one candidate table
 export function extractEntities(markdown: string, title: string): FoundEntity[] {
   const text = stripMarkdown(markdown);
   const titleKey = entityKey(title);
@@ -178,7 +179,10 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
       const ak = entityKey(a);
       const other = cands.get(ak);
       if (!other || other === c) continue;
-      for (const [s, n] of other.surfaces) c.aliases.add(s), (c.count += n);
+      for (const [s, n] of other.surfaces) {
+        c.aliases.add(s);
+        c.count += n;
+      }
       cands.delete(ak);
     }
     void key;

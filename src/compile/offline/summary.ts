@@ -1,6 +1,6 @@
 import { HAN } from '../../text/script.js';
 import { sentences, words } from '../../text/segment.js';
-import { EN_STOP, ZH_STOP } from './stopwords.js';
+import { EN_STOP, ZH_STOP } from '../../text/stopwords.js';
 import { stripMarkdown } from './entities.js';
 
 export interface Extract {

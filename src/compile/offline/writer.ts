@@ -151,6 +151,7 @@ function definingSentence(group: ConceptGroup): string | undefined {
       else if (at < 40) score += 1;
       if (/\b(is|are|refers to|means|was)\b/.test(l.slice(0, 160))) score += 2;
       if (/是|指|即|称为/.test(s.slice(0, 60))) score += 2;
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
       if (latinTitle === /^[\x00-\x7f“”’‘—–-]*$/.test(s.slice(0, 40))) score += 1.5;
       if (s.length < 40 || s.length > 320) score -= 1.5;
       if (/^[-*>|]|\?$|？$/.test(s)) score -= 2;

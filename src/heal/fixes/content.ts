@@ -138,6 +138,7 @@ async function judge(
  * A content fix: the writer (one template) proposes the rewrite, the judge (another template,
  * told to be skeptical) compares it with the sources. Only an accepted rewrite is written.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: writer, judge and write are the three stages of one fix sharing the prompt, the sources and the verdict; each stage is a few lines
 export async function applyContentFix(
   group: HealGroup,
   targets: Finding[],

@@ -88,7 +88,7 @@ export function fixFrontmatter(paths: KbPaths, findings: Finding[], log: FixLog)
     const rel = file.slice('wiki/'.length);
     const abs = join(paths.wiki, rel);
     if (!existsSync(abs)) continue;
-    let parsed;
+    let parsed: ReturnType<typeof parseEntryFile>;
     try {
       parsed = parseEntryFile(readFileSync(abs, 'utf8'));
     } catch {

@@ -60,7 +60,7 @@ export const missingCitation: LintRule = {
         }
         for (const c of n.children ?? []) visit(c, false);
       };
-      top.forEach((n, i) => visit(n, i === summaryIdx));
+      for (const [i, n] of top.entries()) visit(n, i === summaryIdx);
     }
     return out;
   },

@@ -1,0 +1,246 @@
+import type { KbContext } from '../kb/context.js';
+import type { EntryId } from '../types.js';
+import type { LoadedEntry } from '../entry/wiki.js';
+import { entityKey, makeEntryId } from '../entry/names.js';
+import { isHeavy, readsText } from '../ingest/index.js';
+import { preparePool } from './pool.js';
+import { embedText, type Prepared } from './prepare.js';
+import { checkAbort, contentOf, type Scanned, type ScanState } from './scan.js';
+import type { Catalog, CompileOptions, SourceDraft } from './types.js';
+
+const STORE_BATCH = 32;
+const PREPARE_AHEAD = 48;
+
+/** What the wiki holds before this run, as the ingest of changed documents needs it. */
+export interface WikiState {
+  catalog: Catalog;
+  /** Raw path → the source entry built from it. */
+  bySourceRef: Map<string, LoadedEntry>;
+  /** Entry ids in use (new ones are added). */
+  takenIds: Set<string>;
+}
+
+export interface Ingested {
+  /** Raw path → the draft written this run. */
+  drafts: Map<string, SourceDraft>;
+  /** New raw path → the vanished path whose entry it keeps (same bytes). */
+  renamedFrom: Map<string, string>;
+}
+
+/**
+ * Ingest, chunk, embed and store each changed document, and write its source draft. Workers run
+ * ahead of this loop by a bounded window; store updates go in batches of whole documents (each
+ * document all in or all out, one commit per batch instead of per document).
+ */
+export async function ingestChanged(ctx: KbContext, opts: CompileOptions, st: ScanState, wiki: WikiState): Promise<Ingested> {
+  const out: Ingested = { drafts: new Map(), renamedFrom: new Map() };
+  // Renames: a new path whose bytes equal those of a vanished one keeps that one's entry.
+  const vanishedByHash = new Map<string, string>();
+  for (const p of st.deletedPaths) {
+    const d = st.known.get(p);
+    if (d?.entry_id && d.status === 'ok') vanishedByHash.set(d.hash, p);
+  }
+  const batch = storeBatch(ctx);
+  const prepared = prepareAhead(ctx, st.changed, opts.signal, (s, d, t) =>
+    opts.onProgress?.({ phase: 'pages', done: d, total: t, file: s.file.path }),
+  );
+  try {
+    for (const [i, s] of st.changed.entries()) {
+      if (opts.signal?.aborted) batch.flush();
+      checkAbort(opts.signal);
+      opts.onProgress?.({ phase: 'ingest', done: i, total: st.changed.length, file: s.file.path });
+      let res: Prepared;
+      try {
+        res = await prepared.take(i);
+      } catch (err) {
+        // Interrupted while a thread worked: keep the documents already done, then stop.
+        if (opts.signal?.aborted) batch.flush();
+        throw err;
+      }
+      st.messages.push(...res.messages);
+      if (!res.doc) {
+        storeSkipped(ctx, st, s, res);
+        opts.onFile?.(`skip    raw/${s.file.path}`);
+        continue;
+      }
+      const prev = st.known.get(s.file.path);
+      const from = !prev ? vanishedByHash.get(s.hash) : undefined;
+      if (from) {
+        vanishedByHash.delete(s.hash);
+        out.renamedFrom.set(s.file.path, from);
+      }
+      const work = await ingestOne(ctx, opts, st, wiki, s, res, from);
+      out.drafts.set(s.file.path, work.draft);
+      batch.add(work.store);
+      if (from) st.report.renamed++;
+      else if (prev && prev.status === 'ok') st.report.updated++;
+      else st.report.new++;
+      const how = `${from ? ` (from raw/${from})` : ''}${work.encoding ? ` (read as ${work.encoding}, guessed)` : ''}`;
+      opts.onFile?.(`${from ? 'rename ' : prev ? 'update ' : 'new    '} raw/${s.file.path}${how}`);
+    }
+    batch.flush();
+  } finally {
+    await prepared.close();
+  }
+  return out;
+}
+
+/** One changed document: its entry id, its draft, its vectors, and the store update that records it. */
+async function ingestOne(
+  ctx: KbContext,
+  opts: CompileOptions,
+  st: ScanState,
+  wiki: WikiState,
+  s: Scanned,
+  res: Prepared,
+  from: string | undefined,
+): Promise<{ draft: SourceDraft; store: () => void; encoding: string | undefined }> {
+  const { store } = ctx;
+  const { file } = s;
+  const { writer } = st;
+  const doc = res.doc!;
+  const prev = st.known.get(file.path);
+  const existing = wiki.bySourceRef.get(file.path) ?? (from ? wiki.bySourceRef.get(from) : undefined);
+  let entryId = (existing?.fm.id ?? prev?.entry_id ?? (from ? st.known.get(from)?.entry_id : undefined)) as EntryId | undefined;
+  if (!entryId) {
+    entryId = makeEntryId('source', doc.title, (id) => wiki.takenIds.has(id));
+    wiki.takenIds.add(entryId);
+  }
+  let draft = res.offline!;
+  if (!writer.name.startsWith('offline')) {
+    const written = await writer.writeSource(doc, wiki.catalog, opts.signal);
+    st.messages.push(...written.messages);
+    draft = written.draft;
+  }
+  const chunks = res.chunks ?? [];
+  const vectors =
+    res.vectors && res.fingerprint === ctx.embedder.fingerprint
+      ? res.vectors
+      : chunks.length ? await ctx.embedder.embed(chunks.map((c) => embedText(doc.title, c.headings, c.text)), opts.signal) : [];
+  const entities = readsText(doc) ? entitiesFor(draft.entities, res.offline!.entities) : [];
+  const id = entryId;
+  return {
+    draft,
+    encoding: doc.encoding,
+    store: () => {
+      if (from) store.deleteDocument(from);
+      store.putDocument({
+        raw_path: file.path, hash: s.hash, type: doc.type, title: doc.title, entry_id: id,
+        size: file.size, mtime_ms: file.mtimeMs, lang: doc.lang, status: 'pending', error: null, compiled_at: now(), compiler: writer.name,
+      });
+      store.putEntities(file.path, entities);
+      store.putChunks(id, file.path, chunks, vectors);
+    },
+  };
+}
+
+/** A document ingest found nothing in: recorded as skipped, with the first reason. */
+function storeSkipped(ctx: KbContext, st: ScanState, s: Scanned, res: Prepared): void {
+  const { store } = ctx;
+  const { file } = s;
+  const first = res.messages[0];
+  store.transaction(() => {
+    store.deleteChunksOfRaw(file.path);
+    store.putEntities(file.path, []);
+    store.putDocument({
+      raw_path: file.path, hash: s.hash, type: 'unknown', title: file.path, entry_id: st.known.get(file.path)?.entry_id ?? null,
+      size: file.size, mtime_ms: file.mtimeMs, lang: 'en', status: 'skipped', error: first ? `${first.ruleId}\t${first.reason}` : null,
+      compiled_at: now(), compiler: st.writer.name,
+    });
+  });
+  st.report.skipped++;
+}
+
+/** Store updates of whole documents, committed STORE_BATCH at a time. */
+function storeBatch(ctx: KbContext): { add(work: () => void): void; flush(): void } {
+  let batch: (() => void)[] = [];
+  const flush = () => {
+    if (!batch.length) return;
+    const work = batch;
+    batch = [];
+    ctx.store.transaction(() => {
+      for (const w of work) w();
+    });
+  };
+  return {
+    flush,
+    add: (work) => {
+      batch.push(work);
+      if (batch.length >= STORE_BATCH) flush();
+    },
+  };
+}
+
+/**
+ * The prepare pool, run ahead of the loop by a bounded window so results do not pile up in memory.
+ * A result taken is released (undefined), never replaced by an empty one that would read as "nothing in it".
+ * Progress inside a long document (PDF pages) is reported while the loop waits for that document.
+ */
+function prepareAhead(
+  ctx: KbContext,
+  changed: Scanned[],
+  signal: AbortSignal | undefined,
+  onPages: (s: Scanned, done: number, total: number) => void,
+): { take(i: number): Promise<Prepared>; close(): Promise<void> } {
+  const cfg = { ...ctx.config, ingestCache: ctx.paths.ingestCache };
+  const poolOpts = {
+    bytes: changed.reduce((n, s) => n + s.file.size, 0),
+    heavy: changed.some((s) => isHeavy(s.file.path)),
+    ...(signal ? { signal } : {}),
+  };
+  const pool = preparePool(changed.length, cfg, ctx.embedder, poolOpts);
+  let waitingFor = -1;
+  const prepared: (Promise<Prepared> | undefined)[] = [];
+  const submit = (upTo: number) => {
+    for (let j = prepared.length; j < Math.min(upTo, changed.length); j++) {
+      const s = changed[j]!;
+      const p = pool.run(s.file, contentOf(s), s.hash, (d, t) => {
+        if (waitingFor === j) onPages(s, d, t);
+      });
+      p.catch(() => {});
+      prepared.push(p);
+      delete s.bytes; // the worker has its copy
+    }
+  };
+  submit(PREPARE_AHEAD);
+  return {
+    take: (i) => {
+      submit(i + PREPARE_AHEAD);
+      const job = prepared[i];
+      if (!job) throw new Error(`internal: raw/${changed[i]?.file.path} prepared twice`);
+      prepared[i] = undefined;
+      waitingFor = i;
+      return job;
+    },
+    close: () => pool.close(),
+  };
+}
+
+function now(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** The offline extractor's entities (counts, snippets), with the names a model gave merged in. */
+function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entities']) {
+  const byKey = new Map<string, EntityRowInput>();
+  for (const n of offline) byKey.set(entityKey(n.name), { key: entityKey(n.name), surface: n.name, aliases: n.aliases, count: n.count ?? 1, snippets: n.snippets ?? [] });
+  if (named !== offline) {
+    for (const n of named) {
+      const key = entityKey(n.name);
+      const had = byKey.get(key);
+      if (had) had.aliases = [...new Set([...had.aliases, ...n.aliases])];
+      else byKey.set(key, { key, surface: n.name, aliases: n.aliases, count: n.count ?? 1, snippets: n.snippets ?? [] });
+    }
+  }
+  return [...byKey.values()];
+}
+
+interface EntityRowInput {
+  key: string;
+  surface: string;
+  aliases: string[];
+  count: number;
+  snippets: string[];
+}
+
+
