@@ -5,6 +5,7 @@ import { BudgetExceededError, requestKey, type ModelUsage } from '../model/clien
 import { cachePath, ResponseCache } from '../model/cache.js';
 import { compile } from './compile.js';
 import { prefetchSources, runSourceBatch, type BatchSummary } from './model/batch.js';
+import { modelPlan, settingsForTask } from '../model/provider.js';
 import { estimateCompile, type CompileEstimate } from './model/estimate.js';
 import type { ModelWriter } from './model/writer.js';
 import { batchLine, changedSomething, summaryLine, usageLine } from './report.js';
@@ -100,10 +101,10 @@ export async function compileKb(ctx: KbContext, opts: CompileKbOptions = {}): Pr
 export async function estimateKb(ctx: KbContext, opts: { force?: boolean } = {}): Promise<CompileEstimate> {
   const cache = existsSync(cachePath(ctx.paths)) ? ResponseCache.open(ctx.paths) : undefined;
   try {
-    const model = ctx.config.model.name;
+    const plan = modelPlan(ctx.config, ctx.env);
     return await estimateCompile(ctx, {
       force: Boolean(opts.force),
-      ...(cache ? { isCached: (r) => cache.get(requestKey(model, r)) !== undefined } : {}),
+      ...(cache ? { isCached: (r) => cache.get(requestKey(settingsForTask(plan, r.task).id, r)) !== undefined } : {}),
     });
   } finally {
     cache?.close();

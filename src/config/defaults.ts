@@ -1,12 +1,32 @@
 /** Every setting of kb.config.json with its default. `kb init` writes this object out in full. */
 export interface KbConfig {
-  /** Model used when ANTHROPIC_API_KEY is set. */
+  /** The model: Claude when ANTHROPIC_API_KEY is set, or any OpenAI-compatible provider (src/model/presets.ts). */
   model: {
+    /**
+     * `anthropic` (the default), `openai` (any OpenAI-compatible endpoint) or a preset name: ollama,
+     * llamacpp, vllm, lmstudio, deepseek, qwen, kimi. `KB_PROVIDER` and `--provider` override it.
+     */
+    provider: string;
+    /** Model name; a Claude name with another provider means "the preset's model". `--model` overrides it. */
     name: string;
+    /** Endpoint of an OpenAI-compatible provider (default: the preset's, else OPENAI_BASE_URL). */
+    baseURL?: string;
+    /** Name of the environment variable holding the provider's key (never the key itself). */
+    apiKeyEnv?: string;
+    /** Context window of the model in tokens (default: the preset's); long sources are read in parts that fit. */
+    contextTokens?: number;
+    /**
+     * Seconds to wait for one reply before giving up on that try (a long reply takes a minute or two).
+     * Default 600; 1800 for a model on this machine or network.
+     */
+    timeoutSeconds?: number;
+    /**
+     * A model per task: `sources`, `concepts`, `expand`, `answer`, `heal`, `judge`. A name (same
+     * provider) or `{ provider, name, baseURL, apiKeyEnv }`.
+     */
+    tasks: Partial<Record<ModelTask, string | TaskModel>>;
     maxTokens: number;
     concurrency: number;
-    /** Seconds to wait for one reply before giving up on that try (a long reply takes a minute or two). */
-    timeoutSeconds: number;
     /** Tries after a timeout, a dropped connection, 429, 529 or 5xx, with growing pauses; 0 gives up at once. */
     maxRetries: number;
     /** USD per million tokens, by model name. */
@@ -55,13 +75,26 @@ export interface KbConfig {
   };
 }
 
+export const MODEL_TASKS = ['sources', 'concepts', 'expand', 'answer', 'heal', 'judge'] as const;
+export type ModelTask = (typeof MODEL_TASKS)[number];
+
+/** The model of one task, when it differs from `model`. */
+export interface TaskModel {
+  provider?: string;
+  name?: string;
+  baseURL?: string;
+  apiKeyEnv?: string;
+  contextTokens?: number;
+}
+
 export const DEFAULT_CONFIG: KbConfig = {
   model: {
+    provider: 'anthropic',
     name: 'claude-sonnet-4-5',
     maxTokens: 4096,
     concurrency: 4,
-    timeoutSeconds: 600,
     maxRetries: 4,
+    tasks: {},
     prices: {
       'claude-sonnet-4-5': { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 },
       'claude-opus-4-1': { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 },

@@ -1,5 +1,5 @@
 import type { KbContext } from '../../kb/context.js';
-import { InterruptedError, KbError } from '../../diagnostics/errors.js';
+import { InterruptedError, KbError, UsageError } from '../../diagnostics/errors.js';
 import {
   addUsage,
   BudgetExceededError,
@@ -15,6 +15,7 @@ import {
 } from '../../model/client.js';
 import { ResponseCache } from '../../model/cache.js';
 import { costUsd, priceFor } from '../../model/price.js';
+import { describeProvider } from '../../model/provider.js';
 import { catalogOfWiki, documentsToCompile } from './plan.js';
 import { modelReads, sourceParts, sourceRequest } from './prompts.js';
 import type { ModelWriter } from './writer.js';
@@ -73,12 +74,13 @@ async function uncachedRequests(ctx: KbContext, writer: ModelWriter, force: bool
   const catalog = catalogOfWiki(ctx);
   const reqs = new Map<string, ModelRequest>();
   for (const doc of docs) {
-    const parts = sourceParts(doc);
+    const parts = sourceParts(doc, writer.budget.partTokens);
     const list =
       parts.length === 1
-        ? [sourceRequest(writer.templates, ctx.config, doc, catalog)]
-        : parts.map((text, i) => sourceRequest(writer.templates, ctx.config, doc, catalog, { n: i + 1, of: parts.length, text }));
-    for (const r of list) if (!writer.client.isCached?.(r)) reqs.set(requestKey(writer.client.model, r), r);
+        ? [sourceRequest(writer.templates, writer.budget, doc, catalog)]
+        : parts.map((text, i) => sourceRequest(writer.templates, writer.budget, doc, catalog, { n: i + 1, of: parts.length, text }));
+    const model = (writer.client.settingsFor?.('compile-source') ?? writer.client.settings)?.model ?? writer.client.model;
+    for (const r of list) if (!writer.client.isCached?.(r)) reqs.set(requestKey(model, r), r);
   }
   return reqs;
 }
@@ -102,7 +104,13 @@ export async function runSourceBatch(
     maxCostUsd?: number;
   } = {},
 ): Promise<BatchSummary> {
-  const sdk = sdkClient(ctx.env, { maxRetries: ctx.config.model.maxRetries, timeoutMs: ctx.config.model.timeoutSeconds * 1000 });
+  const settings = writer.client.settingsFor?.('compile-source') ?? writer.client.settings;
+  if (settings && settings.kind !== 'anthropic') {
+    throw new UsageError(
+      `--batch uses Anthropic's Message Batches API; source entries go to ${describeProvider(settings)}, which has none. Run \`kb compile\` without --batch.`,
+    );
+  }
+  const sdk = sdkClient(ctx.env, { maxRetries: settings?.maxRetries ?? ctx.config.model.maxRetries, timeoutMs: settings?.timeoutMs ?? 600_000 });
   const cache = ResponseCache.open(ctx.paths);
   const summary: BatchSummary = { id: undefined, submitted: 0, succeeded: 0, failed: 0, resumed: false, usage: zeroUsage(), usd: 0 };
   const pollMs = opts.pollMs ?? Number(ctx.env['KB_BATCH_POLL_MS'] ?? 10_000);
@@ -112,21 +120,21 @@ export async function runSourceBatch(
       summary.resumed = true;
       opts.onStatus?.(`Resuming batch ${pending.id} (${Object.keys(pending.items).length} requests, submitted ${new Date(pending.created * 1000).toISOString()}).`);
     } else {
-      const model = writer.client.model;
+      const model = settings?.model ?? writer.client.model;
       const reqs = await uncachedRequests(ctx, writer, Boolean(opts.force));
       if (reqs.size === 0) {
         opts.onStatus?.('Batch: nothing to send (every source reply is cached).');
         return summary;
       }
       if (opts.maxCostUsd !== undefined) {
-        const worst = [...reqs.values()].reduce((sum, r) => sum + worstCaseUsd(ctx.config, model, r) / 2, 0);
+        const worst = [...reqs.values()].reduce((sum, r) => sum + worstCaseUsd(ctx.config, priceFor(ctx.config, model), r) / 2, 0);
         if (worst > opts.maxCostUsd) throw new BudgetExceededError(opts.maxCostUsd, 0);
       }
       const items: PendingBatch['items'] = {};
       const requests = [...reqs].map(([key, r], i) => {
         const custom_id = `kb-${i}`;
         items[custom_id] = { key, task: r.task };
-        return { custom_id, params: messageParams(model, ctx.config.model.maxTokens, r) };
+        return { custom_id, params: messageParams(model, writer.budget.maxTokens, r) };
       });
       const created = await sdk.messages.batches.create({ requests }, opts.signal ? { signal: opts.signal } : {});
       pending = { id: created.id, model, created: Math.floor(Date.now() / 1000), items };

@@ -1,14 +1,16 @@
 import type { KbContext } from '../../kb/context.js';
 import type { ModelRequest, ModelUsage } from '../../model/client.js';
 import { requestTokens, zeroUsage } from '../../model/client.js';
-import { costUsd, priceFor } from '../../model/price.js';
+import { costUsd } from '../../model/price.js';
+import { priceOf } from '../../model/cached.js';
+import { modelPlan, settingsForTask } from '../../model/provider.js';
 import type { DocumentRow, EntityRow } from '../../store/store.js';
 import { countTokens } from '../../text/tokens.js';
 import { scanWiki } from '../../entry/wiki.js';
 import { extractEntities } from '../offline/entities.js';
 import { groupConcepts } from '../concepts.js';
 import { buildCatalog, documentsToCompile } from './plan.js';
-import { catalogXml, loadTemplates, modelReads, modelWriterName, sourceParts, sourceRequest } from './prompts.js';
+import { catalogXml, loadTemplates, modelReads, modelWriterName, promptBudget, sourceParts, sourceRequest } from './prompts.js';
 
 export interface CompileEstimate {
   model: string;
@@ -50,20 +52,26 @@ const PER_MENTION_TOKENS = 350;
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: mirrors compile step by step (scan, sources, long-source parts, concepts, repairs) so the estimate stays easy to check against it
 export async function estimateCompile(ctx: KbContext, opts: { force?: boolean; isCached?: (req: ModelRequest) => boolean } = {}): Promise<CompileEstimate> {
   const { config, store } = ctx;
-  const model = config.model.name;
+  const plan = modelPlan(config, ctx.env);
+  const sources = settingsForTask(plan, 'compile-source');
+  const concepts = settingsForTask(plan, 'concept');
+  const model = plan.name;
+  const budget = promptBudget(config, sources.contextTokens);
   const tpl = loadTemplates(ctx.paths.root);
   const scan = scanWiki(ctx.paths.wiki);
   const catalog = buildCatalog(scan.entries);
-  const catalogTokens = countTokens(catalogXml(catalog));
+  const catalogTokens = countTokens(catalogXml(catalog, budget.catalogTokens));
   const docs = await documentsToCompile(ctx, modelWriterName(model, tpl), Boolean(opts.force));
-  const usage: ModelUsage = zeroUsage();
+  // Sources and concepts may go to different models (model.tasks), priced apiece.
+  const usages: Record<string, ModelUsage> = { source: zeroUsage(), concept: zeroUsage() };
   const est: CompileEstimate = {
     model, documents: docs.length, modelDocuments: 0, longDocuments: 0, sourceCalls: 0, conceptCalls: 0, cachedCalls: 0,
-    inputTokens: 0, outputTokens: 0, catalogTokens, usd: 0, batchUsd: 0, priced: priceFor(config, model) !== undefined,
+    inputTokens: 0, outputTokens: 0, catalogTokens, usd: 0, batchUsd: 0, priced: priceOf(config, sources) !== undefined && priceOf(config, concepts) !== undefined,
   };
   // Calls per cached prefix (instructions + catalog): the first writes the prompt cache, the rest read it.
   const prefixes = new Map<string, { tokens: number; calls: number }>();
   const add = (input: number, output: number, prefix?: { name: string; tokens: number }) => {
+    const usage = usages[prefix?.name ?? 'source']!;
     usage.input_tokens += input;
     usage.output_tokens += output;
     if (prefix) {
@@ -76,11 +84,11 @@ export async function estimateCompile(ctx: KbContext, opts: { force?: boolean; i
   for (const doc of docs) {
     if (!modelReads(doc)) continue;
     est.modelDocuments++;
-    const parts = sourceParts(doc);
+    const parts = sourceParts(doc, budget.partTokens);
     const reqs =
       parts.length === 1
-        ? [sourceRequest(tpl, config, doc, catalog)]
-        : parts.map((text, i) => sourceRequest(tpl, config, doc, catalog, { n: i + 1, of: parts.length, text }));
+        ? [sourceRequest(tpl, budget, doc, catalog)]
+        : parts.map((text, i) => sourceRequest(tpl, budget, doc, catalog, { n: i + 1, of: parts.length, text }));
     if (parts.length > 1) est.longDocuments++;
     for (const r of reqs) {
       est.sourceCalls++;
@@ -89,7 +97,7 @@ export async function estimateCompile(ctx: KbContext, opts: { force?: boolean; i
         continue;
       }
       const input = requestTokens(r);
-      add(input, sourceOutputTokens(input - catalogTokens, config.model.maxTokens), sourcePrefix);
+      add(input, sourceOutputTokens(input - catalogTokens, budget.maxTokens), sourcePrefix);
     }
     if (parts.length > 1) {
       est.sourceCalls++;
@@ -114,17 +122,18 @@ export async function estimateCompile(ctx: KbContext, opts: { force?: boolean; i
     add(conceptSystem + Math.min(g.mentions.length, 12) * PER_MENTION_TOKENS, CONCEPT_OUTPUT, { name: 'concept', tokens: conceptSystem });
   }
 
-  est.inputTokens = usage.input_tokens;
-  for (const p of prefixes.values()) {
+  est.inputTokens = usages['source']!.input_tokens + usages['concept']!.input_tokens;
+  est.outputTokens = usages['source']!.output_tokens + usages['concept']!.output_tokens;
+  for (const [name, p] of prefixes) {
     // The API caches a prefix of at least 1024 tokens; a shorter one is plain input every time.
     if (p.tokens < 1024 || p.calls < 2) continue;
+    const usage = usages[name]!;
     usage.input_tokens -= p.tokens * p.calls;
     usage.cache_creation_input_tokens += p.tokens;
     usage.cache_read_input_tokens += p.tokens * (p.calls - 1);
   }
-  est.outputTokens = usage.output_tokens;
-  const price = priceFor(config, model);
-  est.usd = costUsd(usage, price);
-  est.batchUsd = costUsd(usage, price, true);
+  const [sp, cp] = [priceOf(config, sources), priceOf(config, concepts)];
+  est.usd = costUsd(usages['source']!, sp) + costUsd(usages['concept']!, cp);
+  est.batchUsd = costUsd(usages['source']!, sp, true) + costUsd(usages['concept']!, cp);
   return est;
 }

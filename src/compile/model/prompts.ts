@@ -14,6 +14,30 @@ export const PART_TOKENS = 12_000;
 /** The catalog sent with every prompt is cut to this many tokens (most useful entries first). */
 const CATALOG_TOKENS = 12_000;
 
+/** How much of the model's context a prompt may use: the reply, a part of a source, the catalog. */
+export interface PromptBudget {
+  maxTokens: number;
+  partTokens: number;
+  catalogTokens: number;
+}
+
+/** Room kept for the instructions of a template. */
+const INSTRUCTION_TOKENS = 1500;
+
+/**
+ * The budget for a model with this context window: the defaults for a large one (Claude's
+ * 200K); for a small local model, a shorter reply and smaller parts and catalog that fit.
+ */
+export function promptBudget(config: KbConfig, contextTokens = 200_000): PromptBudget {
+  const maxTokens = Math.min(config.model.maxTokens, Math.max(512, Math.floor(contextTokens / 4)));
+  const room = Math.max(1000, contextTokens - maxTokens - INSTRUCTION_TOKENS);
+  return {
+    maxTokens,
+    partTokens: Math.min(PART_TOKENS, Math.max(400, Math.floor(room * 0.6))),
+    catalogTokens: Math.min(CATALOG_TOKENS, Math.max(200, Math.floor(room * 0.4))),
+  };
+}
+
 export interface Templates {
   source: Template;
   combine: Template;
@@ -39,7 +63,7 @@ export function isolate(text: string): string {
 }
 
 /** `<catalog>` of existing entries (titles and aliases) for the cached part of the prompt. */
-export function catalogXml(catalog: Catalog): string {
+export function catalogXml(catalog: Catalog, maxTokens = CATALOG_TOKENS): string {
   const order = { concept: 0, source: 1, answer: 2 } as Record<string, number>;
   const items = [...catalog.entries].sort((a, b) => (order[a.kind] ?? 3) - (order[b.kind] ?? 3) || a.title.localeCompare(b.title));
   const lines: string[] = [];
@@ -48,7 +72,7 @@ export function catalogXml(catalog: Catalog): string {
     const aliases = e.aliases.map((a) => `<alias>${escapeXml(a)}</alias>`).join('');
     const line = `<entry kind="${escapeXml(e.kind)}" title="${escapeXml(e.title)}">${aliases}</entry>`;
     used += countTokens(line);
-    if (used > CATALOG_TOKENS) {
+    if (used > maxTokens) {
       lines.push(`<!-- ${items.length - lines.length} more entries not shown -->`);
       break;
     }
@@ -62,9 +86,9 @@ function split(t: Template): { system: string; input: string } {
 }
 
 /** The Markdown a source is compiled from, cut into parts when it is long. */
-export function sourceParts(doc: RawDocument): string[] {
-  if (countTokens(doc.markdown) <= PART_TOKENS) return [doc.markdown];
-  return chunkMarkdown(doc.markdown, { maxTokens: PART_TOKENS, overlapTokens: 0 }).map((c) => c.text);
+export function sourceParts(doc: RawDocument, partTokens = PART_TOKENS): string[] {
+  if (countTokens(doc.markdown) <= partTokens) return [doc.markdown];
+  return chunkMarkdown(doc.markdown, { maxTokens: partTokens, overlapTokens: 0 }).map((c) => c.text);
 }
 
 /**
@@ -82,7 +106,7 @@ export function modelReads(doc: RawDocument): boolean {
 }
 
 /** The request for one part (or the whole) of a source. */
-export function sourceRequest(tpl: Templates, config: KbConfig, doc: RawDocument, catalog: Catalog, part?: { n: number; of: number; text: string }): ModelRequest {
+export function sourceRequest(tpl: Templates, budget: PromptBudget, doc: RawDocument, catalog: Catalog, part?: { n: number; of: number; text: string }): ModelRequest {
   const { system, input } = split(tpl.source);
   const content = part?.text ?? doc.markdown;
   const prompt = renderTemplate(input, {
@@ -97,15 +121,15 @@ export function sourceRequest(tpl: Templates, config: KbConfig, doc: RawDocument
     task: part ? 'compile-source-part' : 'compile-source',
     templateHash: tpl.source.hash,
     system: renderTemplate(system, {}),
-    cachedPrefix: catalogXml(catalog),
+    cachedPrefix: catalogXml(catalog, budget.catalogTokens),
     prompt,
-    maxTokens: config.model.maxTokens,
+    maxTokens: budget.maxTokens,
     cacheKey: sha256(prompt),
   };
 }
 
 /** The request that combines the notes on each part of a long source into one entry. */
-export function combineRequest(tpl: Templates, config: KbConfig, doc: RawDocument, catalog: Catalog, notes: string[]): ModelRequest {
+export function combineRequest(tpl: Templates, budget: PromptBudget, doc: RawDocument, catalog: Catalog, notes: string[]): ModelRequest {
   const { system, input } = split(tpl.combine);
   const prompt = renderTemplate(input, {
     path: escapeXml(`raw/${doc.path}`),
@@ -117,9 +141,9 @@ export function combineRequest(tpl: Templates, config: KbConfig, doc: RawDocumen
     task: 'combine-source',
     templateHash: tpl.combine.hash,
     system: renderTemplate(system, {}),
-    cachedPrefix: catalogXml(catalog),
+    cachedPrefix: catalogXml(catalog, budget.catalogTokens),
     prompt,
-    maxTokens: config.model.maxTokens,
+    maxTokens: budget.maxTokens,
     cacheKey: sha256(prompt),
   };
 }
@@ -135,7 +159,7 @@ export interface ConceptSource {
 /** The request that writes or updates one concept entry from what its sources say. */
 export function conceptRequest(
   tpl: Templates,
-  config: KbConfig,
+  budget: PromptBudget,
   group: ConceptGroup,
   sources: ConceptSource[],
   catalog: Catalog,
@@ -158,9 +182,9 @@ export function conceptRequest(
     task: 'concept',
     templateHash: tpl.concept.hash,
     system: renderTemplate(system, {}),
-    cachedPrefix: catalogXml(catalog),
+    cachedPrefix: catalogXml(catalog, budget.catalogTokens),
     prompt,
-    maxTokens: config.model.maxTokens,
+    maxTokens: budget.maxTokens,
     cacheKey: sha256(prompt),
   };
 }

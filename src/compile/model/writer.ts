@@ -1,9 +1,10 @@
-import Anthropic from '@anthropic-ai/sdk';
 import type { KbContext } from '../../kb/context.js';
 import type { KbMessage } from '../../diagnostics/message.js';
 import { message } from '../../diagnostics/message.js';
 import { InterruptedError, KbError } from '../../diagnostics/errors.js';
 import { BudgetExceededError, ModelUnavailableError, requestKey, type ModelClient, type ModelRequest } from '../../model/client.js';
+import { apiFailure as failureOf, isAbortError, isTransient } from '../../model/errors.js';
+import { describeEndpoint, type ProviderSettings } from '../../model/provider.js';
 import { escapeXml, parseKbEntry, type KbEntryXml } from '../../model/xml.js';
 import { sentences } from '../../text/segment.js';
 import { safeFileName } from '../../entry/names.js';
@@ -16,10 +17,12 @@ import {
   loadTemplates,
   modelReads,
   modelWriterName,
+  promptBudget,
   repairRequest,
   sourceParts,
   sourceRequest,
   type ConceptSource,
+  type PromptBudget,
   type Templates,
 } from './prompts.js';
 
@@ -53,6 +56,8 @@ export class ModelWriter implements EntryWriter {
    * each wait out the whole timeout).
    */
   private readonly unavailable = new Map<string, AskResult>();
+  /** Sized for the model of source entries (a small local model gets smaller parts). */
+  readonly budget: PromptBudget;
 
   constructor(
     private readonly ctx: KbContext,
@@ -60,6 +65,7 @@ export class ModelWriter implements EntryWriter {
   ) {
     this.templates = loadTemplates(ctx.paths.root);
     this.name = modelWriterName(client.model, this.templates);
+    this.budget = promptBudget(ctx.config, (client.settingsFor?.('compile-source') ?? client.settings)?.contextTokens);
   }
 
   /** A new round of compiling (watch keeps one writer): what failed in the last round is asked again. */
@@ -71,17 +77,17 @@ export class ModelWriter implements EntryWriter {
     const offline = offlineSource(doc);
     if (!modelReads(doc)) return { draft: { ...offline, compiledBy: this.name }, messages: [] };
     const file = `raw/${doc.path}`;
-    const parts = sourceParts(doc);
+    const parts = sourceParts(doc, this.budget.partTokens);
     let res: AskResult;
     if (parts.length === 1) {
-      res = await this.ask(sourceRequest(this.templates, this.ctx.config, doc, catalog), () => undefined, signal);
+      res = await this.ask(sourceRequest(this.templates, this.budget, doc, catalog), () => undefined, signal);
     } else {
       const notes = await Promise.all(
-        parts.map((text, i) => this.ask(sourceRequest(this.templates, this.ctx.config, doc, catalog, { n: i + 1, of: parts.length, text }), () => undefined, signal)),
+        parts.map((text, i) => this.ask(sourceRequest(this.templates, this.budget, doc, catalog, { n: i + 1, of: parts.length, text }), () => undefined, signal)),
       );
       const bad = notes.findIndex((n) => !n.entry);
       if (bad >= 0) res = { error: `part ${bad + 1} of ${parts.length}: ${notes[bad]!.error ?? ''}`, ...(notes[bad]!.transient ? { transient: true } : {}) };
-      else res = await this.ask(combineRequest(this.templates, this.ctx.config, doc, catalog, notes.map((n) => entryXml(n.entry!))), () => undefined, signal);
+      else res = await this.ask(combineRequest(this.templates, this.budget, doc, catalog, notes.map((n) => entryXml(n.entry!))), () => undefined, signal);
     }
     if (!res.entry) return { draft: offline, messages: [this.fallback(file, res)] };
     const e = res.entry;
@@ -101,7 +107,7 @@ export class ModelWriter implements EntryWriter {
   async writeConcept(group: ConceptGroup, catalog: Catalog, signal?: AbortSignal): Promise<{ draft: ConceptDraft; messages: KbMessage[] }> {
     const sources = this.conceptSources(group);
     const titles = sources.map((s) => s.title);
-    const req = conceptRequest(this.templates, this.ctx.config, group, sources, catalog, undefined);
+    const req = conceptRequest(this.templates, this.budget, group, sources, catalog, undefined);
     const res = await this.ask(req, (e) => checkCitations(e, titles), signal);
     if (!res.entry) {
       const file = `wiki/concepts/${safeFileName(group.title)}.md`;
@@ -129,7 +135,7 @@ export class ModelWriter implements EntryWriter {
     if (res.transient && file.startsWith('raw/')) this.retryLater.add(file.slice(4));
     return message(file, res.transient ? 'model-unavailable' : 'model-output', `${res.error ?? 'Unexpected model failure'}; used the offline compiler for this entry`, {
       severity: 'warning',
-      note: res.transient ? 'the next `kb compile` tries the model again' : 'edit the template or run `kb compile --force` after changing the model',
+      note: res.transient ? 'the next `kb compile` tries the model again' : weakModelNote(this.client.settings),
     });
   }
 
@@ -181,7 +187,7 @@ export class ModelWriter implements EntryWriter {
         if (more > (req.maxTokens ?? 0)) res = await this.client.complete({ ...req, maxTokens: more }, signal);
       }
     } catch (err) {
-      const failure = apiFailure(err, signal);
+      const failure = apiFailure(err, this.client.settingsFor?.(req.task) ?? this.client.settings, signal);
       if (failure.transient) this.unavailable.set(key, failure);
       return failure;
     }
@@ -200,23 +206,34 @@ function checked(text: string, check: (e: KbEntryXml) => string | undefined): As
 }
 
 /** Errors that must stop the compile are thrown; the rest become a fallback for one entry. */
-function apiFailure(err: unknown, signal?: AbortSignal): AskResult {
+function apiFailure(err: unknown, settings: ProviderSettings | undefined, signal?: AbortSignal): AskResult {
   if (err instanceof BudgetExceededError || err instanceof KbError) throw err;
-  if (signal?.aborted || err instanceof Anthropic.APIUserAbortError) {
+  if (signal?.aborted || isAbortError(err)) {
     throw new InterruptedError('Compile interrupted; run `kb compile` again to finish (model replies received so far are cached).');
   }
   if (err instanceof ModelUnavailableError) return { error: `Unexpected ${err.message}`, transient: true };
-  if (err instanceof Anthropic.APIError) {
-    const status = err.status;
-    if (status === 401 || status === 403) {
-      throw new KbError(`The Anthropic API refused the key (HTTP ${status}); check ANTHROPIC_API_KEY, or run \`kb compile --offline\`.`);
-    }
-    if (status === 404) throw new KbError(`The Anthropic API does not know the model (HTTP 404); check model.name in kb.config.json.`);
-    const transient = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
-    const what = status === undefined ? `no answer from the Anthropic API (${err.message})` : `Anthropic API error ${status}`;
-    return { error: `Unexpected ${what} after retries`, transient };
+  const f = failureOf(err);
+  if (!f) throw err;
+  const api = settings && settings.kind !== 'anthropic' ? `${settings.label} at ${describeEndpoint(settings)}` : 'the Anthropic API';
+  const keyEnv = settings?.keyEnv ?? 'ANTHROPIC_API_KEY';
+  const status = f.status;
+  if (status === 401 || status === 403) {
+    throw new KbError(`${cap(api)} refused the key (HTTP ${status}); check ${keyEnv}, or run \`kb compile --offline\`.`);
   }
-  throw err;
+  if (status === 404) {
+    const model = settings && settings.kind !== 'anthropic' ? ` "${settings.model}"` : '';
+    throw new KbError(`${cap(api)} does not know the model${model} (HTTP 404); check model.name in kb.config.json${settings?.local ? ' (pulled or loaded on the server?)' : ''}.`);
+  }
+  const what = f.code === 'malformed' ? `reply from ${api} (${f.detail})` : status === undefined ? `no answer from ${api} (${f.detail})` : `${api.replace(/^the /, '')} error ${status}`;
+  return { error: `Unexpected ${what} after retries`, transient: isTransient(f) };
+}
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function weakModelNote(s: ProviderSettings | undefined): string {
+  const base = 'edit the template or run `kb compile --force` after changing the model';
+  if (!s || s.kind === 'anthropic') return base;
+  return `${base}; a small model may not follow the <kb_entry> format: try a larger one, or a stronger one for sources in model.tasks`;
 }
 
 /** A `<kb_entry>` as XML again (part notes handed to the combine step). */

@@ -1,0 +1,159 @@
+import type { KbConfig, ModelTask } from '../config/defaults.js';
+import type { KbPaths } from '../kb/paths.js';
+import { ResponseCache } from './cache.js';
+import { costUsd, priceFor, type ModelPrice } from './price.js';
+import { routedName, taskOf, type ProviderSettings } from './provider.js';
+import {
+  BudgetExceededError,
+  requestKey,
+  worstCaseUsd,
+  type ModelClient,
+  type ModelClientOptions,
+  type ModelRequest,
+  type ModelSpend,
+} from './request.js';
+import { addUsage, zeroUsage, type ModelResponse } from './usage.js';
+
+/** One API call to a provider, whatever its protocol: text, stop reason and usage back. */
+export interface Transport {
+  send(req: ModelRequest, maxTokens: number, signal?: AbortSignal): Promise<Omit<ModelResponse, 'cached'>>;
+}
+
+class Semaphore {
+  private active = 0;
+  private waiting: (() => void)[] = [];
+  constructor(private readonly max: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.max) await new Promise<void>((r) => this.waiting.push(r));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+/** The price of a model: model.prices in kb.config.json first, then the provider preset's. */
+export function priceOf(config: KbConfig, s: ProviderSettings): ModelPrice | undefined {
+  return priceFor(config, s.model) ?? s.price;
+}
+
+/**
+ * A model behind a transport, with what every provider gets alike: the reply cache (keyed by
+ * provider and model), the concurrency gate, `--max-cost`, and spending.
+ */
+export class CachedModelClient implements ModelClient {
+  readonly model: string;
+  private readonly cache: ResponseCache;
+  private readonly gate: Semaphore;
+  private readonly price: ModelPrice | undefined;
+  private calls = 0;
+  private usage = zeroUsage();
+  private usd = 0;
+  private reserved = 0;
+  private hits = 0;
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly config: KbConfig,
+    paths: KbPaths,
+    readonly settings: ProviderSettings,
+    private readonly transport: Transport,
+    private readonly opts: ModelClientOptions,
+  ) {
+    this.model = settings.id;
+    this.price = priceOf(config, settings);
+    this.cache = ResponseCache.open(paths);
+    this.gate = new Semaphore(Math.max(1, config.model.concurrency));
+  }
+
+  async complete(req: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
+    const key = requestKey(this.model, req);
+    const cachedReply = this.cache.get(key);
+    const hit = cachedReply && (!req.keep || req.keep(cachedReply)) ? cachedReply : undefined;
+    if (hit) {
+      // A reply this run already paid for or counted is not "from the cache" a second time.
+      if (!this.seen.has(key)) this.hits++;
+      this.seen.add(key);
+      return { ...hit, cached: true };
+    }
+    const maxTokens = req.maxTokens ?? this.config.model.maxTokens;
+    const res = await this.gate.run(async () => {
+      // Checked inside the gate: concurrent calls see each other's spending.
+      if (this.opts.maxCostUsd === undefined) return this.transport.send(req, maxTokens, signal);
+      const worst = worstCaseUsd(this.config, this.price, req);
+      if (this.usd + this.reserved + worst > this.opts.maxCostUsd) throw new BudgetExceededError(this.opts.maxCostUsd, this.usd);
+      this.reserved += worst;
+      try {
+        return await this.transport.send(req, maxTokens, signal);
+      } finally {
+        this.reserved -= worst;
+      }
+    });
+    const usd = costUsd(res.usage, this.price);
+    this.calls++;
+    this.usage = addUsage(this.usage, res.usage);
+    this.usd += usd;
+    if (!req.keep || req.keep(res)) this.cache.put(key, this.model, req.task, res, usd);
+    this.seen.add(key);
+    return { ...res, cached: false };
+  }
+
+  settingsFor(): ProviderSettings {
+    return this.settings;
+  }
+
+  spent(): ModelSpend {
+    return { calls: this.calls, usage: { ...this.usage }, usd: this.usd, cached: this.hits };
+  }
+
+  isCached(req: ModelRequest): boolean {
+    return this.cache.get(requestKey(this.model, req)) !== undefined;
+  }
+}
+
+/** `model.tasks`: each request goes to the model of its task, the rest to the default model. */
+export class RoutedModelClient implements ModelClient {
+  readonly model: string;
+  readonly settings: ProviderSettings | undefined;
+
+  constructor(
+    private readonly base: ModelClient,
+    private readonly byTask: Map<ModelTask, ModelClient>,
+  ) {
+    this.settings = base.settings;
+    // Part of the writer's name: changing a task's model recompiles what it wrote.
+    this.model = routedName(base.model, [...byTask].map(([t, c]) => [t, c.model]));
+  }
+
+  /** The client that answers a request of this task. */
+  clientFor(requestTask: string): ModelClient {
+    const t = taskOf(requestTask);
+    return (t && this.byTask.get(t)) || this.base;
+  }
+
+  settingsFor(task: string): ProviderSettings | undefined {
+    const c = this.clientFor(task);
+    return c.settingsFor?.(task) ?? c.settings;
+  }
+
+  complete(req: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
+    return this.clientFor(req.task).complete(req, signal);
+  }
+
+  spent(): ModelSpend {
+    const all = [this.base, ...new Set(this.byTask.values())].map((c) => c.spent());
+    return all.reduce((a, b) => ({
+      calls: a.calls + b.calls,
+      usage: addUsage(a.usage, b.usage),
+      usd: a.usd + b.usd,
+      cached: (a.cached ?? 0) + (b.cached ?? 0),
+    }));
+  }
+
+  isCached(req: ModelRequest): boolean {
+    return this.clientFor(req.task).isCached?.(req) ?? false;
+  }
+}

@@ -1,0 +1,38 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { MalformedReplyError } from './openai.js';
+
+/** What went wrong with a call, whichever SDK made it. */
+export interface ApiFailure {
+  /** HTTP status; undefined when no answer came (connection refused, timeout). */
+  status: number | undefined;
+  timeout: boolean;
+  /** The server's own words, for diagnosis (the SDKs never put keys in them). */
+  detail: string;
+  /** `code` of the error body (`model_not_found`) or the connection error's cause (`ECONNREFUSED`). */
+  code: string | undefined;
+}
+
+export function isAbortError(err: unknown): boolean {
+  return err instanceof Anthropic.APIUserAbortError || err instanceof OpenAI.APIUserAbortError;
+}
+
+/** The failure of an API call, or undefined when `err` did not come from an SDK. */
+export function apiFailure(err: unknown): ApiFailure | undefined {
+  if (err instanceof MalformedReplyError || err instanceof SyntaxError) {
+    return { status: undefined, timeout: false, detail: `malformed reply: ${err.message}`, code: 'malformed' };
+  }
+  const isApi = err instanceof Anthropic.APIError || err instanceof OpenAI.APIError;
+  if (!isApi || isAbortError(err)) return undefined;
+  const e = err as Error & { status?: number; code?: unknown; cause?: unknown };
+  const timeout = err instanceof Anthropic.APIConnectionTimeoutError || err instanceof OpenAI.APIConnectionTimeoutError;
+  const cause = e.cause as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = typeof e.code === 'string' ? e.code : String(cause?.code ?? cause?.cause?.code ?? '') || undefined;
+  return { status: e.status, timeout, detail: e.message, code };
+}
+
+/** A status worth trying again later (the SDK already retried it). */
+export function isTransient(f: ApiFailure): boolean {
+  const s = f.status;
+  return s === undefined || s === 408 || s === 409 || s === 429 || s >= 500;
+}
