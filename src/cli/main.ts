@@ -4,6 +4,7 @@ import { printMessages, processIo } from './io.js';
 import type { CliRuntime } from './runtime.js';
 import { isCorruption, onRecovery, recoverOpened, recoveryMessage } from '../store/recover.js';
 import { COMMANDS } from './commands/index.js';
+import { applyModelOptions } from './model-options.js';
 
 function program(rt: CliRuntime): Command {
   const program = new Command('kb')
@@ -13,6 +14,7 @@ function program(rt: CliRuntime): Command {
     .exitOverride()
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
   for (const define of COMMANDS) define(program, rt);
+  program.hook('preAction', (_program, command) => applyModelOptions(command.opts()));
   return program;
 }
 

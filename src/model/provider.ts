@@ -79,7 +79,9 @@ export function resolveProvider(config: KbConfig, env: NodeJS.ProcessEnv, task?:
   const base: Spec = chosen.fromConfig
     ? { provider: chosen.name, name: env['KB_MODEL'] || m.name, baseURL: m.baseURL, apiKeyEnv: m.apiKeyEnv, contextTokens: m.contextTokens }
     : { provider: chosen.name, name: env['KB_MODEL'] || undefined };
-  const t: string | TaskModel | undefined = task ? m.tasks[task] : undefined;
+  // A model chosen for one run (`--model`, `--provider`) answers every task.
+  const oneModel = Boolean(env['KB_MODEL']) || !chosen.fromConfig;
+  const t: string | TaskModel | undefined = task && !oneModel ? m.tasks[task] : undefined;
   let spec = base;
   if (typeof t === 'string') spec = { ...base, name: t };
   else if (t) {
@@ -168,6 +170,7 @@ export function modelPlan(config: KbConfig, env: NodeJS.ProcessEnv): ModelPlan {
   const tasks = new Map<ModelTask, ProviderSettings>();
   for (const task of MODEL_TASKS) {
     if (config.model.tasks[task] === undefined) continue;
+    // resolveProvider ignores the task when one model was chosen for the run: then s is main.
     const s = resolveProvider(config, env, task);
     if (s.id !== main.id || s.baseURL !== main.baseURL) tasks.set(task, s);
   }
@@ -182,4 +185,9 @@ export function routedName(mainId: string, tasks: [string, string][]): string {
 export function settingsForTask(plan: ModelPlan, requestTask: string): ProviderSettings {
   const t = taskOf(requestTask);
   return (t && plan.tasks.get(t)) || plan.main;
+}
+
+/** Why this run has no model ("No DEEPSEEK_API_KEY"), or undefined when it has one. */
+export function noModelReason(config: KbConfig, env: NodeJS.ProcessEnv): string | undefined {
+  return whyNoModel(resolveProvider(config, env), env);
 }

@@ -5,6 +5,7 @@ import { ask } from '../../ask/ask.js';
 import { answerProblems, answerTitle, saveAnswer } from '../../ask/save.js';
 import { marpBody, MARP_FRONTMATTER } from '../../ask/marp.js';
 import { createModelClient } from '../../model/client.js';
+import { noModelReason } from '../../model/provider.js';
 import { paint } from '../io.js';
 import type { CliRuntime } from '../runtime.js';
 import type { AskFlags } from '../flags.js';
@@ -18,7 +19,9 @@ export async function runAsk(words: string, flags: AskFlags, rt: CliRuntime): Pr
   try {
     const budget = positiveInt('--budget', flags.budget, ctx.config.ask.budget);
     const model = flags.offline ? undefined : createModelClient(ctx);
-    if (!model && !flags.offline && !flags.json) rt.io.err(paint(rt.io, 'dim', 'No ANTHROPIC_API_KEY: extractive answer from the wiki (no model).'));
+    if (!model && !flags.offline && !flags.json) {
+      rt.io.err(paint(rt.io, 'dim', `${noModelReason(ctx.config, ctx.env) ?? 'No model'}: extractive answer from the wiki (no model).`));
+    }
     const res = await ask(ctx, question, { budget, model, cache: flags.cache !== false, signal: rt.signal });
     let saved: Awaited<ReturnType<typeof saveAnswer>> | undefined;
     let notSaved: NotSavedError | undefined;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
+import { MODEL_OPTION, PROVIDER_OPTION } from '../model-options.js';
 import type { AskFlags } from '../flags.js';
 
 export function defineAsk(program: Command, rt: CliRuntime): void {
@@ -9,6 +10,8 @@ export function defineAsk(program: Command, rt: CliRuntime): void {
     .argument('<question...>', 'the question')
     .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
     .option('--budget <tokens>', 'context budget in tokens (default: ask.budget in kb.config.json, 4000)')
+    .option(...PROVIDER_OPTION)
+    .option(...MODEL_OPTION)
     .option('--offline', 'extractive answer without the model, even when ANTHROPIC_API_KEY is set')
     .option('--save', 'file the answer into wiki/answers/ and link it from the entries it cites')
     .option('--format <format>', 'answer format: markdown or marp (a slide deck; implies --save)', 'markdown')

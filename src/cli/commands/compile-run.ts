@@ -9,6 +9,7 @@ import type { CompileFlags } from '../flags.js';
 import { UsageError } from '../../diagnostics/errors.js';
 import type { ModelWait } from '../../model/client.js';
 import { formatUsd } from '../../model/price.js';
+import { noModelReason } from '../../model/provider.js';
 import { createModelWriter } from '../../compile/model/index.js';
 import type { CompileEstimate } from '../../compile/model/estimate.js';
 import { compileKb, estimateKb } from '../../compile/run.js';
@@ -66,7 +67,8 @@ export async function runCompile(flags: CompileFlags, rt: CliRuntime): Promise<n
       onWaiting: (w) => showWaiting(rt, bar, Boolean(flags.verbose), w),
     });
     if (!flags.offline && !writer && !flags.json) {
-      rt.io.err(paint(rt.io, 'dim', 'No ANTHROPIC_API_KEY: using the offline compiler (extractive summaries, heuristic concepts).'));
+      const why = noModelReason(ctx.config, ctx.env) ?? 'No model';
+      rt.io.err(paint(rt.io, 'dim', `${why}: using the offline compiler (extractive summaries, heuristic concepts).`));
     }
     if ((flags.batch || maxCost !== undefined) && !writer && !flags.json) {
       rt.io.err(paint(rt.io, 'dim', `${flags.batch ? '--batch' : '--max-cost'} applies to the model compiler only; nothing to pay for.`));

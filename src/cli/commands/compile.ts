@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
+import { MODEL_OPTION, PROVIDER_OPTION } from '../model-options.js';
 import type { CompileFlags } from '../flags.js';
 
 export function defineCompile(program: Command, rt: CliRuntime): void {
@@ -8,6 +9,8 @@ export function defineCompile(program: Command, rt: CliRuntime): void {
     .description('compile what changed in raw/ into wiki/')
     .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
     .option('--force', 'recompile every document, changed or not')
+    .option(...PROVIDER_OPTION)
+    .option(...MODEL_OPTION)
     .option('--offline', 'use the offline compiler even when ANTHROPIC_API_KEY is set')
     .option('--estimate', 'print the calls, tokens and dollars a model compile would take, without calling the API')
     .option('--max-cost <usd>', 'stop before model spending would pass this many US dollars')

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
+import { MODEL_OPTION, PROVIDER_OPTION } from '../model-options.js';
 import type { LintFlags } from '../flags.js';
 
 export function defineLint(program: Command, rt: CliRuntime): void {
@@ -11,6 +12,8 @@ export function defineLint(program: Command, rt: CliRuntime): void {
     .option('--json', 'print findings (or the heal report) as JSON')
     .option('--frail', 'exit 1 on warnings too, not only on errors')
     .option('--network', 'also check web links (dead-url)')
+    .option(...PROVIDER_OPTION)
+    .option(...MODEL_OPTION)
     .option('--offline', 'never call the model, even when ANTHROPIC_API_KEY is set')
     .option('--heal', 'fix what can be fixed, one git branch per topic, report in changelog/')
     .option('--merge', 'with --heal: merge each branch whose re-lint is clean and that merges without conflict')

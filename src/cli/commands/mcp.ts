@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
+import { MODEL_OPTION, PROVIDER_OPTION } from '../model-options.js';
 import type { McpFlags } from '../flags.js';
 
 export function defineMcp(program: Command, rt: CliRuntime): void {
@@ -7,6 +8,8 @@ export function defineMcp(program: Command, rt: CliRuntime): void {
     .command('mcp')
     .description('serve the knowledge base to agents over MCP on stdio (tools: search, ask, read, context, save, status)')
     .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
+    .option(...PROVIDER_OPTION)
+    .option(...MODEL_OPTION)
     .option('--offline', 'never call the model, even when ANTHROPIC_API_KEY is set')
     .action(async (opts: McpFlags) => {
       const { runMcp } = await import('./mcp-run.js');

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
+import { MODEL_OPTION, PROVIDER_OPTION } from '../model-options.js';
 import type { WatchFlags } from '../flags.js';
 
 export function defineWatch(program: Command, rt: CliRuntime): void {
@@ -10,6 +11,8 @@ export function defineWatch(program: Command, rt: CliRuntime): void {
     .option('--debounce <ms>', 'quiet time after the last change before compiling', '300')
     .option('--lock-wait <ms>', 'how long to wait for another kb process holding the lock before trying later', '10000')
     .option('--no-initial', 'do not compile at start (only on changes)')
+    .option(...PROVIDER_OPTION)
+    .option(...MODEL_OPTION)
     .option('--offline', 'use the offline compiler even when ANTHROPIC_API_KEY is set')
     .option('--poll', 'poll the file system instead of native events (network drives)')
     .option('--json', 'print one JSON event per line')
