@@ -88,6 +88,12 @@ export class ResponseCache {
       usage: addUsage(zeroUsage(), { input_tokens: row.i, output_tokens: row.o, cache_creation_input_tokens: row.cw, cache_read_input_tokens: row.cr }),
       usd: row.usd,
       cachedReplies: (this.db.prepare(`SELECT COUNT(*) AS n FROM responses`).get() as { n: number }).n,
+      byModel: this.db
+        .prepare(
+          `SELECT model, COUNT(*) AS calls, SUM(input_tokens + cache_creation_input_tokens + cache_read_input_tokens) AS inputTokens,
+                  SUM(output_tokens) AS outputTokens, SUM(usd) AS usd FROM usage GROUP BY model ORDER BY calls DESC, model`,
+        )
+        .all() as SpendSummary['byModel'],
     };
   }
 
@@ -101,11 +107,13 @@ export interface SpendSummary {
   usage: ModelUsage;
   usd: number;
   cachedReplies: number;
+  /** The same per model (provider/name for providers other than Claude), most calls first. */
+  byModel: { model: string; calls: number; inputTokens: number; outputTokens: number; usd: number }[];
 }
 
 /** Total model spend recorded in `.kb/cache.db` (for `kb status`); zero when there is none. */
 export function readSpend(paths: KbPaths): SpendSummary {
-  const out: SpendSummary = { calls: 0, usage: zeroUsage(), usd: 0, cachedReplies: 0 };
+  const out: SpendSummary = { calls: 0, usage: zeroUsage(), usd: 0, cachedReplies: 0, byModel: [] };
   if (!existsSync(cachePath(paths))) return out;
   let cache: ResponseCache;
   try {

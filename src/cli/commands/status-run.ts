@@ -58,6 +58,9 @@ export function printStatus(io: Io, s: KbStatus, verbose: boolean): void {
   io.out(`  store     ${bytes(s.store.bytes)} (${s.store.documents} documents, ${s.store.chunks} chunks, ${s.store.vectors} vectors)`);
   const u = s.spend.usage;
   io.out(`  spend     ${formatUsd(s.spend.usd)} in ${s.spend.calls} model call${s.spend.calls === 1 ? '' : 's'} (${u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens} tokens in, ${u.output_tokens} out; ${s.spend.cachedReplies} cached replies)`);
+  if (s.spend.byModel.length > 1 || (s.spend.byModel[0] && s.spend.byModel[0].model.includes('/'))) {
+    for (const m of s.spend.byModel) io.out(`            ${m.model}: ${formatUsd(m.usd)} in ${m.calls} call${m.calls === 1 ? '' : 's'} (${m.inputTokens} tokens in, ${m.outputTokens} out)`);
+  }
   if (src.pending + src.stale + src.removed > 0) io.out(paint(io, 'dim', '  run `kb compile` (or leave `kb watch` running) to bring the wiki up to date'));
   if (s.healBranches?.length) {
     io.out(paint(io, 'dim', '  review a heal branch with `git log -p HEAD..heal/<name>` and take it with `git merge heal/<name>`,'));

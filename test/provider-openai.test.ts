@@ -1,0 +1,192 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFakeOpenAI, type FakeOpenAI } from './fake-openai.js';
+import { claude } from './model-fixtures.js';
+import { fixture, listTree, read, runKb, writeFile, type CliResult } from './helpers.js';
+import type { FakeRequest } from './fake-anthropic.js';
+
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+const KEY = 'sk-test-SECRET-4f9a1c77';
+
+const RAW = {
+  'raw/rag-notes.md': `# Retrieval notes
+
+Retrieval-Augmented Generation (RAG) combines a search step with a language model. The retriever finds
+passages and the model answers from them, which keeps answers grounded.
+
+A vector database stores the embeddings that RAG systems search. Good chunking matters for RAG quality.
+`,
+  'raw/zh/rag-zh.md': `# 检索增强生成笔记
+
+检索增强生成（RAG）先检索相关段落，再让模型根据这些段落回答问题。RAG 通常使用向量数据库来保存嵌入。
+
+这种方法减少了模型编造事实的情况。
+`,
+};
+
+function env(url: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { KB_PROVIDER: 'openai', OPENAI_BASE_URL: url, OPENAI_API_KEY: KEY, ...extra };
+}
+
+function config(root: string, model: Record<string, unknown>): void {
+  writeFile(root, 'kb.config.json', JSON.stringify({ model }));
+}
+
+/** The key must not be in any file kb wrote (wiki, cache, logs, git) nor in anything it printed. */
+function expectNoKey(root: string, ...outputs: CliResult[]): void {
+  for (const f of listTree(root)) expect(readFileSync(join(root, f)).includes(KEY), f).toBe(false);
+  for (const o of outputs) expect(o.stdout + o.stderr).not.toContain(KEY);
+}
+
+describe('kb compile through an OpenAI-compatible provider', () => {
+  it('writes model entries with the real openai SDK, caches by provider and model, and never shows the key', async () => {
+    fake = await startFakeOpenAI(claude);
+    const root = fixture(RAW);
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('offline compiler');
+    expect(r.stdout).toMatch(/model openai\/gpt-4\.1-mini: \d+ calls/);
+    const src = read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md');
+    expect(src).toMatch(/compiled_by: '?model:openai\/gpt-4\.1-mini/);
+    expect(listTree(join(root, 'wiki')).filter((f) => f.startsWith('concepts/')).length).toBeGreaterThan(0);
+    const first = fake.chats()[0]!;
+    expect(first.headers['authorization']).toBe(`Bearer ${KEY}`);
+    expect(first.body.model).toBe('gpt-4.1-mini');
+    expect(first.body.messages[0].role).toBe('system');
+    expect(first.body.messages[0].content).toContain('<catalog>');
+    expect(first.body.messages[1].content).toContain('<source path=');
+    expect(read(root, 'wiki/log.md')).toMatch(/model openai\/gpt-4\.1-mini: \d+ calls.*input.*output tokens/);
+
+    // Same provider and model: every reply from the cache. Another model: asked again.
+    const calls = fake.chats().length;
+    const again = await runKb(['compile', '--force'], { cwd: root, env: env(fake.url) });
+    expect(again.code, again.stderr).toBe(0);
+    expect(fake.chats()).toHaveLength(calls);
+    const other = await runKb(['compile', '--force', '--model', 'qwen-max'], { cwd: root, env: env(fake.url) });
+    expect(other.code, other.stderr).toBe(0);
+    expect(fake.chats().length).toBeGreaterThan(calls);
+    expect(fake.chats().at(-1)!.body.model).toBe('qwen-max');
+
+    const status = await runKb(['status'], { cwd: root, env: env(fake.url) });
+    expect(status.stdout).toMatch(/openai\/gpt-4\.1-mini/);
+    expect(status.stdout).toMatch(/openai\/qwen-max/);
+    expectNoKey(root, r, again, other, status);
+  });
+
+  it('repairs a malformed reply in one more call', async () => {
+    let n = 0;
+    fake = await startFakeOpenAI((req) => (n++ === 0 ? { text: 'Sure! Here is a summary of the notes, in prose.' } : claude(req)));
+    const root = fixture({ 'raw/rag-notes.md': RAW['raw/rag-notes.md'] });
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fake.chats()[1]!.body.messages[1].content).toContain('Sure! Here is a summary');
+    expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:/);
+    expect(r.stderr).not.toContain('model-output');
+  });
+
+  it('falls back to the offline compiler for a model that cannot follow the format, with one warning', async () => {
+    fake = await startFakeOpenAI(() => ({ text: 'I am a small model and I like prose.' }));
+    const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
+    config(root, { provider: 'ollama', baseURL: fake.url, name: 'qwen2.5:7b' });
+    const s = await runKb(['compile'], { cwd: root, env: {} });
+    expect(s.code, s.stderr).toBe(0);
+    expect(fake.chats()).toHaveLength(2);
+    expect(s.stderr.match(/raw\/a\.md: warning Unexpected model output twice/g)).toHaveLength(1);
+    expect(s.stderr).toMatch(/small model may not follow the <kb_entry> format/);
+    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v1');
+  });
+
+  it('waits as retry-after says after a 429 and retries a 500, then writes the entry', async () => {
+    let n = 0;
+    fake = await startFakeOpenAI((req) => {
+      n++;
+      if (n === 1) return { status: 429, headers: { 'retry-after': '0' } };
+      if (n === 2) return { status: 500 };
+      return claude(req);
+    });
+    const root = fixture({ 'raw/rag-notes.md': RAW['raw/rag-notes.md'] });
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    const bodies = fake.chats().map((c) => JSON.stringify(c.body.messages));
+    expect(bodies[0]).toBe(bodies[1]);
+    expect(bodies[1]).toBe(bodies[2]);
+    expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:/);
+  });
+
+  it('gives up on a server that keeps failing: the entry falls back and the next compile asks again', async () => {
+    fake = await startFakeOpenAI(() => ({ status: 500 }));
+    const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
+    config(root, { maxRetries: 1 });
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code).toBe(0);
+    expect(fake.chats()).toHaveLength(2);
+    expect(r.stderr).toMatch(/raw\/a\.md: warning Unexpected OpenAI-compatible endpoint at http:\/\/127\.0\.0\.1:\d+\/v1 error 500 after retries.*\[model-unavailable\]/);
+    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v1');
+  });
+
+  it('times out a reply that never comes (model.timeoutSeconds) and falls back for that document', async () => {
+    fake = await startFakeOpenAI(() => ({ delayMs: 5000, text: 'late' }));
+    const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
+    config(root, { timeoutSeconds: 0.3, maxRetries: 1 });
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code).toBe(0);
+    expect(fake.chats()).toHaveLength(2);
+    expect(r.stderr).toMatch(/raw\/a\.md: warning Unexpected no answer from OpenAI-compatible endpoint.*timed out.*\[model-unavailable\]/i);
+    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v1');
+  });
+
+  it('estimates a local model at $0 and refuses --batch, which is Anthropic only', async () => {
+    fake = await startFakeOpenAI(claude);
+    const root = fixture(RAW);
+    config(root, { provider: 'ollama', baseURL: fake.url });
+    const e = await runKb(['compile', '--estimate', '--json'], { cwd: root, env: {} });
+    expect(e.code, e.stderr).toBe(0);
+    const est = JSON.parse(e.stdout) as { model: string; usd: number; priced: boolean; sourceCalls: number };
+    expect(est).toMatchObject({ model: 'ollama/qwen2.5:7b', usd: 0, priced: true });
+    expect(est.sourceCalls).toBe(2);
+    const b = await runKb(['compile', '--batch'], { cwd: root, env: {} });
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/--batch uses Anthropic's Message Batches API.*qwen2\.5:7b \(Ollama at http:\/\/127\.0\.0\.1:\d+\/v1\).*without --batch/);
+    expect(fake.chats()).toHaveLength(0);
+  });
+
+  it('reads a long source in smaller parts when the model has a small context', async () => {
+    fake = await startFakeOpenAI(claude);
+    const para = (i: number) => `Paragraph ${i} explains retrieval and grounding with enough words to take some room in the context window of a small model. `.repeat(6);
+    const long = `# Long notes\n\n${Array.from({ length: 40 }, (_, i) => para(i)).join('\n\n')}\n`;
+    const root = fixture({ 'raw/long.md': long });
+    config(root, { provider: 'ollama', baseURL: fake.url, contextTokens: 4096 });
+    const small = await runKb(['compile', '--estimate', '--json'], { cwd: root, env: {} });
+    config(root, { provider: 'ollama', baseURL: fake.url, contextTokens: 128000 });
+    const large = await runKb(['compile', '--estimate', '--json'], { cwd: root, env: {} });
+    expect(JSON.parse(small.stdout).longDocuments).toBe(1);
+    expect(JSON.parse(large.stdout).longDocuments).toBe(0);
+  });
+});
+
+describe('kb ask and heal through an OpenAI-compatible provider', () => {
+  it('answers with citations from the provider', async () => {
+    fake = await startFakeOpenAI((req: FakeRequest) => {
+      const p = JSON.stringify(req.body.messages);
+      if (p.includes('<question>') && /expand|search terms|queries/i.test(JSON.stringify(req.body.system))) return { text: '<queries><query>retrieval</query></queries>' };
+      if (p.includes('<kb_entry')) return { text: 'RAG retrieves passages before answering [[Retrieval notes]].' };
+      return claude(req);
+    });
+    const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
+    const c = await runKb(['compile', '--offline'], { cwd: root, env: env(fake.url) });
+    expect(c.code, c.stderr).toBe(0);
+    const a = await runKb(['ask', 'What does RAG do?', '--json'], { cwd: root, env: env(fake.url) });
+    expect(a.code, a.stderr).toBe(0);
+    const res = JSON.parse(a.stdout) as { mode: string; model: string; answer: string };
+    expect(res.mode).toBe('model');
+    expect(res.model).toBe('openai/gpt-4.1-mini');
+    expect(res.answer).toContain('[[Retrieval notes]]');
+    expectNoKey(root, c, a);
+  });
+});
