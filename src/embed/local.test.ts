@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../config/defaults.js';
-import { createEmbedder, HttpEmbedder, LocalEmbedder } from './index.js';
+import { createEmbedder, OpenAIEmbedder, LocalEmbedder } from './index.js';
 
 function cosine(a: Float32Array | undefined, b: Float32Array | undefined): number {
   if (!a || !b) throw new Error('missing vector');
@@ -107,10 +107,10 @@ describe('createEmbedder', () => {
   it('makes an HTTP embedder for openai, with or without a key', () => {
     const cfg = { ...DEFAULT_CONFIG.embedding, provider: 'openai' as const, model: 'nomic-embed-text', dims: 768 };
     const e = createEmbedder(cfg, { KB_EMBEDDING_API_KEY: 'sk-test' });
-    expect(e).toBeInstanceOf(HttpEmbedder);
+    expect(e).toBeInstanceOf(OpenAIEmbedder);
     expect(e.fingerprint).toBe('openai:http://127.0.0.1:11434/v1:nomic-embed-text:768');
     expect(e.dims).toBe(768);
-    expect(createEmbedder(cfg, {})).toBeInstanceOf(HttpEmbedder);
+    expect(createEmbedder(cfg, {})).toBeInstanceOf(OpenAIEmbedder);
   });
 
   it('rejects an unknown provider', () => {

@@ -1,6 +1,13 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { MalformedReplyError } from './openai.js';
+
+/** A 200 whose body is not a chat completion (a proxy's page, a half-implemented server). */
+export class MalformedReplyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MalformedReplyError';
+  }
+}
 
 /** What went wrong with a call, whichever SDK made it. */
 export interface ApiFailure {
@@ -35,4 +42,18 @@ export function apiFailure(err: unknown): ApiFailure | undefined {
 export function isTransient(f: ApiFailure): boolean {
   const s = f.status;
   return s === undefined || s === 408 || s === 409 || s === 429 || s >= 500;
+}
+
+/**
+ * `p`, or a rejection as soon as `signal` aborts. The SDKs sleep between retries without looking
+ * at the signal (a 429 may ask for a minute); Ctrl-C must not wait for that.
+ */
+export function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

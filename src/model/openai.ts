@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { Transport } from './cached.js';
+import { MalformedReplyError, untilAborted } from './errors.js';
 import { providerKey, type ProviderSettings } from './provider.js';
 import type { ModelClientOptions, ModelRequest } from './request.js';
 import { zeroUsage, type ModelResponse, type ModelUsage } from './usage.js';
@@ -22,6 +23,8 @@ export function openaiSdk(
     timeout: opts.timeoutMs ?? s.timeoutMs,
     // The SDK's own warnings could echo request details; kb reports errors itself.
     logLevel: 'off',
+    // No key, no Authorization header: a local server should not see a made-up one.
+    ...(apiKey ? {} : { defaultHeaders: { authorization: null } }),
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
 }
@@ -71,20 +74,12 @@ export function readCompletion(c: OpenAI.Chat.ChatCompletion): Omit<ModelRespons
   return { text, stopReason: STOP[reason] ?? reason, usage };
 }
 
-/** A 200 whose body is not a chat completion (a proxy's page, a half-implemented server). */
-export class MalformedReplyError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MalformedReplyError';
-  }
-}
-
 /** A model behind an OpenAI-compatible endpoint. Tools (Anthropic's web search) are not sent. */
 export function openaiTransport(s: ProviderSettings, env: NodeJS.ProcessEnv, opts: ModelClientOptions): Transport {
   const sdk = openaiSdk(s, providerKey(s, env), opts);
   return {
     async send(req, maxTokens, signal) {
-      const c = await sdk.chat.completions.create(chatParams(s, maxTokens, req), signal ? { signal } : {});
+      const c = await untilAborted(sdk.chat.completions.create(chatParams(s, maxTokens, req), signal ? { signal } : {}), signal);
       return readCompletion(c);
     },
   };

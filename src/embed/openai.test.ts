@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EmbedError, HttpEmbedder } from './index.js';
-import { parseRetryAfter } from './http.js';
+import { EmbedError, OpenAIEmbedder } from './index.js';
 
 interface Seen {
   method: string | undefined;
@@ -61,10 +60,10 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 const ok: Reply = (req, res) => json(res, 200, { object: 'list', data: vectorsFor(req.body.input, 4), model: req.body.model });
 
-describe('HttpEmbedder', () => {
+describe('OpenAIEmbedder', () => {
   it('posts batches to {baseURL}/embeddings with the model and returns unit vectors in order', async () => {
     const { baseURL, seen } = await serve(ok);
-    const e = new HttpEmbedder({ baseURL: `${baseURL}/`, model: 'nomic-embed-text', dims: 4, batchSize: 2 });
+    const e = new OpenAIEmbedder({ baseURL: `${baseURL}/`, model: 'nomic-embed-text', dims: 4, batchSize: 2 });
     const texts = ['t0', 't1', 't2', 't3', 't4'];
     const vs = await e.embed(texts);
     expect(seen.map((s) => [s.method, s.url, s.body.model, s.body.input])).toEqual([
@@ -87,7 +86,7 @@ describe('HttpEmbedder', () => {
 
   it('does not send blank texts, which get the unit vector along dimension 0', async () => {
     const { baseURL, seen } = await serve(ok);
-    const e = new HttpEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 2 });
+    const e = new OpenAIEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 2 });
     const vs = await e.embed(['', 'a1', '  ', 'a2', 'a3']);
     expect(seen.map((s) => s.body.input)).toEqual([['a1', 'a2'], ['a3']]);
     expect(vs.map((v) => [...v].map((x) => Math.round(x * 100) / 100))).toEqual([
@@ -101,45 +100,43 @@ describe('HttpEmbedder', () => {
 
   it('orders vectors by index when the server answers out of order', async () => {
     const { baseURL } = await serve((req, res) => json(res, 200, { data: vectorsFor(req.body.input, 4).reverse() }));
-    const e = new HttpEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 10 });
+    const e = new OpenAIEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 10 });
     const vs = await e.embed(['a0', 'a1', 'a2']);
     expect(vs.map((v) => Math.round((v[1] ?? 0) / (v[2] ?? 1)))).toEqual([1, 2, 3]);
   });
 
   it('sends the API key as a bearer token', async () => {
     const { baseURL, seen } = await serve(ok);
-    await new HttpEmbedder({ baseURL, model: 'm', apiKey: 'sk-secret-123', dims: 4, batchSize: 8 }).embed(['x']);
+    await new OpenAIEmbedder({ baseURL, model: 'm', apiKey: 'sk-secret-123', dims: 4, batchSize: 8 }).embed(['x']);
     expect(seen[0]?.auth).toBe('Bearer sk-secret-123');
   });
 
-  it('waits as long as retry-after says after a 429, then succeeds', async () => {
+  it('retries a 429 after what retry-after says, then succeeds', async () => {
     const { baseURL, seen } = await serve((req, res, n) => {
-      if (n === 1) json(res, 429, { error: { message: 'rate limited' } }, { 'retry-after': '1' });
+      if (n === 1) json(res, 429, { error: { message: 'rate limited' } }, { 'retry-after': '0' });
       else ok(req, res, n);
     });
-    const e = new HttpEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 8, backoffMs: 1 });
-    const t = Date.now();
+    const e = new OpenAIEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 8 });
     const vs = await e.embed(['x']);
-    expect(Date.now() - t).toBeGreaterThanOrEqual(950);
     expect(vs).toHaveLength(1);
     expect(seen).toHaveLength(2);
   });
 
-  it('retries 5xx and network errors with backoff', async () => {
+  it('retries 5xx and network errors', async () => {
     const { baseURL, seen } = await serve((req, res, n) => {
-      if (n === 1) json(res, 500, { error: 'boom' });
+      if (n === 1) json(res, 500, { error: 'boom' }, { 'retry-after': '0' });
       else if (n === 2) res.socket?.destroy();
-      else if (n === 3) json(res, 503, {});
+      else if (n === 3) json(res, 503, {}, { 'retry-after': '0' });
       else ok(req, res, n);
     });
-    const e = new HttpEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 8, backoffMs: 5 });
+    const e = new OpenAIEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 8 });
     expect(await e.embed(['x'])).toHaveLength(1);
     expect(seen).toHaveLength(4);
   });
 
-  it('gives up after 4 retries with an error naming the URL and status, never the key', async () => {
-    const { baseURL, seen } = await serve((_req, res) => json(res, 502, { error: { message: 'bad gateway for key sk-secret-123' } }));
-    const e = new HttpEmbedder({ baseURL, model: 'm', apiKey: 'sk-secret-123', dims: 4, batchSize: 8, backoffMs: 1 });
+  it('gives up after its retries with an error naming the URL and status, never the key', async () => {
+    const { baseURL, seen } = await serve((_req, res) => json(res, 502, { error: { message: 'bad gateway for key sk-secret-123' } }, { 'retry-after': '0' }));
+    const e = new OpenAIEmbedder({ baseURL, model: 'm', apiKey: 'sk-secret-123', dims: 4, batchSize: 8, retries: 4 });
     const err = await e.embed(['x']).catch((error: unknown) => error);
     expect(err).toBeInstanceOf(EmbedError);
     const m = (err as EmbedError).message;
@@ -153,10 +150,10 @@ describe('HttpEmbedder', () => {
 
   it('does not retry other 4xx answers and hints at the fix', async () => {
     const { baseURL, seen } = await serve((_req, res) => json(res, 401, { error: { message: 'Invalid API key: sk-secret-123' } }));
-    const e = new HttpEmbedder({ baseURL, model: 'm', apiKey: 'sk-secret-123', dims: 4, batchSize: 8, backoffMs: 1 });
+    const e = new OpenAIEmbedder({ baseURL, model: 'm', apiKey: 'sk-secret-123', dims: 4, batchSize: 8 });
     const err = (await e.embed(['x']).catch((error: unknown) => error)) as EmbedError;
     expect(err.status).toBe(401);
-    expect(err.message).toMatch(/HTTP 401: Invalid API key: \*\*\*/);
+    expect(err.message).toMatch(/HTTP 401: .*Invalid API key: \*\*\*/);
     expect(err.message).toContain('apiKeyEnv');
     expect(err.message).not.toContain('sk-secret-123');
     expect(seen).toHaveLength(1);
@@ -164,7 +161,7 @@ describe('HttpEmbedder', () => {
 
   it('says the configured dims are wrong when the server returns vectors of another size', async () => {
     const { baseURL } = await serve((req, res) => json(res, 200, { data: vectorsFor(req.body.input, 768) }));
-    const e = new HttpEmbedder({ baseURL, model: 'nomic-embed-text', dims: 1024, batchSize: 8 });
+    const e = new OpenAIEmbedder({ baseURL, model: 'nomic-embed-text', dims: 1024, batchSize: 8 });
     const err = (await e.embed(['x']).catch((error: unknown) => error)) as EmbedError;
     expect(err).toBeInstanceOf(EmbedError);
     expect(err.message).toContain('returned vectors of 768 numbers');
@@ -177,7 +174,7 @@ describe('HttpEmbedder', () => {
       if (n === 1) return; // never answers
       ok(req, res, n);
     });
-    const e = new HttpEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 8, timeoutMs: 200, backoffMs: 1 });
+    const e = new OpenAIEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 8, timeoutMs: 300 });
     expect(await e.embed(['x'])).toHaveLength(1);
     expect(seen).toHaveLength(2);
   });
@@ -185,49 +182,28 @@ describe('HttpEmbedder', () => {
   it('reports a server that cannot be reached', async () => {
     const { baseURL } = await serve(ok);
     await new Promise((resolve) => servers.pop()?.close(resolve));
-    const e = new HttpEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 8, retries: 1, backoffMs: 1 });
-    await expect(e.embed(['x'])).rejects.toThrow(/failed after 2 attempts: network error/);
+    const e = new OpenAIEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 8, retries: 1 });
+    await expect(e.embed(['x'])).rejects.toThrow(/failed after 2 attempts: network error \(Connection error/);
   });
 
   it('stops waiting when the caller aborts', async () => {
     const { baseURL } = await serve((_req, res) => json(res, 503, {}, { 'retry-after': '30' }));
-    const e = new HttpEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 8 });
+    const e = new OpenAIEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 8 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('interrupted')), 100);
-    const t = Date.now();
     await expect(e.embed(['x'], controller.signal)).rejects.toThrow('interrupted');
-    expect(Date.now() - t).toBeLessThan(5000);
   });
 
   it('rejects answers that are not embeddings', async () => {
     const { baseURL } = await serve((_req, res, n) => (n === 1 ? json(res, 200, { data: [] }) : json(res, 200, { data: [{ index: 0, embedding: [1, 'x', 0, 0] }] })));
-    const e = new HttpEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 8 });
+    const e = new OpenAIEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 8 });
     await expect(e.embed(['x'])).rejects.toThrow(/0 embeddings, expected 1/);
     await expect(e.embed(['x'])).rejects.toThrow(/expected a number/);
   });
 
   it('keeps user:password of the URL out of the fingerprint and messages', () => {
-    const e = new HttpEmbedder({ baseURL: 'https://user:pw@example.com/v1', model: 'm', dims: 4, batchSize: 8 });
+    const e = new OpenAIEmbedder({ baseURL: 'https://user:pw@example.com/v1', model: 'm', dims: 4, batchSize: 8 });
     expect(e.fingerprint).toBe('openai:https://example.com/v1:m:4');
-    expect(() => new HttpEmbedder({ baseURL: 'ftp://x', model: 'm', dims: 4, batchSize: 1 })).toThrow(/expected an http/);
-  });
-});
-
-describe('parseRetryAfter', () => {
-  it.each([
-    [null, undefined],
-    ['', undefined],
-    ['2', 2000],
-    ['0.5', 500],
-    ['-3', 0],
-    ['soon', undefined],
-  ])('%s → %s ms', (value, ms) => {
-    expect(parseRetryAfter(value)).toBe(ms);
-  });
-
-  it('reads an HTTP date', () => {
-    const ms = parseRetryAfter(new Date(Date.now() + 5000).toUTCString());
-    expect(ms).toBeGreaterThan(3000);
-    expect(ms).toBeLessThanOrEqual(5000);
+    expect(() => new OpenAIEmbedder({ baseURL: 'ftp://x', model: 'm', dims: 4, batchSize: 1 })).toThrow(/expected an http/);
   });
 });
