@@ -28,6 +28,11 @@ export interface ContextFlags {
   json?: boolean;
 }
 
+export interface DoctorFlags {
+  kb?: string;
+  json?: boolean;
+}
+
 export interface InitFlags {
   git?: boolean;
   json?: boolean;

@@ -9,6 +9,7 @@ import { defineLint } from './lint.js';
 import { defineMcp } from './mcp.js';
 import { defineStatus } from './status.js';
 import { defineWatch } from './watch.js';
+import { defineDoctor } from './doctor.js';
 
 /** Every command's definition (options and help). Implementations load lazily in their actions. */
-export const COMMANDS: ((program: Command, rt: CliRuntime) => void)[] = [defineCompile, defineAsk, defineSearch, defineContext, defineInit, defineLint, defineStatus, defineWatch, defineMcp];
+export const COMMANDS: ((program: Command, rt: CliRuntime) => void)[] = [defineCompile, defineAsk, defineSearch, defineContext, defineInit, defineLint, defineStatus, defineWatch, defineMcp, defineDoctor];
