@@ -5,6 +5,7 @@ import { startFakeOpenAI, type FakeOpenAI } from './fake-openai.js';
 import { claude } from './model-fixtures.js';
 import { fixture, listTree, read, runKb, writeFile, type CliResult } from './helpers.js';
 import type { FakeRequest } from './fake-anthropic.js';
+import { exampleEntry, git, gitInit, GIT_ENV, today } from './heal-helpers.js';
 
 let fake: FakeOpenAI | undefined;
 afterEach(async () => {
@@ -128,6 +129,12 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     expect(fake.chats()).toHaveLength(2);
     expect(r.stderr).toMatch(/raw\/a\.md: warning Unexpected OpenAI-compatible endpoint at http:\/\/127\.0\.0\.1:\d+\/v1 error 500 after retries.*\[model-unavailable\]/);
     expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v1');
+    await fake.close();
+    fake = await startFakeOpenAI(claude);
+    const next = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(next.code, next.stderr).toBe(0);
+    expect(fake.chats().length).toBeGreaterThan(0);
+    expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:openai/);
   });
 
   it('times out a reply that never comes (model.timeoutSeconds) and falls back for that document', async () => {
@@ -188,5 +195,45 @@ describe('kb ask and heal through an OpenAI-compatible provider', () => {
     expect(res.model).toBe('openai/gpt-4.1-mini');
     expect(res.answer).toContain('[[Retrieval notes]]');
     expectNoKey(root, c, a);
+  });
+});
+
+describe('kb lint --heal through an OpenAI-compatible provider', { timeout: 400_000 }, () => {
+  it('rewrites with the default model and has the judge of model.tasks check it', async () => {
+    const root = fixture({
+      'raw/paris.md': '# Paris Guide\n\nThe Eiffel Tower is 330 metres tall, antennas included.\n',
+      'wiki/sources/Paris Guide.md': exampleEntry(
+        { title: 'Paris Guide', kind: 'source', source_ref: ['raw/paris.md'], backlinks: ['concept/eiffel-tower'], summary: 'A guide to Paris.' },
+        '# Paris Guide\n\nThe Eiffel Tower is 330 metres tall, antennas included.\n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[Eiffel Tower]]\n<!-- /kb:backlinks -->\n',
+      ),
+      'wiki/concepts/Eiffel Tower.md': exampleEntry(
+        { title: 'Eiffel Tower', source_ref: ['raw/paris.md'], summary: 'The tower in Paris.' },
+        '# Eiffel Tower\n\nThe tower in Paris.\n\nThe Eiffel Tower is 300 metres tall, says [[Paris Guide]].\n',
+      ),
+    });
+    config(root, { provider: 'openai', name: 'writer-model', tasks: { judge: 'judge-model' } });
+    gitInit(root);
+    const system = (req: FakeRequest): string => (req.body.system as { text: string }[]).map((b) => b.text).join('\n');
+    fake = await startFakeOpenAI((req) => {
+      if (system(req).includes('skeptical')) return { text: '<verdict>accept</verdict>\n<reason>Both now say 330 metres, as raw/paris.md does.</reason>' };
+      if (system(req).includes('Rewrite that entry')) {
+        const id = /<entry id="([^"]+)">/.exec(String(req.body.messages[0].content))?.[1] ?? '';
+        const title = id === 'concept/eiffel-tower' ? 'Eiffel Tower' : 'Paris Guide';
+        return { text: `<kb_entry id="${id}"><title>${title}</title><aliases></aliases><summary>330 metres tall.</summary><body># ${title}\n\nThe Eiffel Tower is 330 metres tall, antennas included ([[Paris Guide]]).</body></kb_entry>` };
+      }
+      return { text: '<verdict>consistent</verdict><subject></subject><reason>They agree.</reason>' };
+    });
+    const r = await runKb(['lint', '--heal'], { cwd: root, env: { ...GIT_ENV, ...env(fake.url) }, timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const judged = fake.chats().filter((c) => JSON.stringify(c.body.messages).includes('skeptical'));
+    const written = fake.chats().filter((c) => JSON.stringify(c.body.messages).includes('Rewrite that entry'));
+    expect(judged.length).toBe(1);
+    expect(judged.every((c) => c.body.model === 'judge-model')).toBe(true);
+    expect(written.length).toBe(2);
+    expect(written.every((c) => c.body.model === 'writer-model')).toBe(true);
+    const branch = `heal/contradiction-eiffel-tower-${today()}`;
+    expect(git(root, 'show', `${branch}:wiki/concepts/Eiffel Tower.md`)).toContain('330 metres tall');
+    expect(git(root, 'log', '-1', '--format=%B', branch)).toContain('Judge: accept');
+    expectNoKey(root, r);
   });
 });
