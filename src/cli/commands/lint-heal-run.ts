@@ -7,6 +7,7 @@ import { closeKb, openKb } from '../../kb/context.js';
 import { acquireLock } from '../../kb/lock.js';
 import { summaryLine } from '../../lint/format.js';
 import { paint } from '../io.js';
+import { describeProvider, resolveProvider } from '../../model/provider.js';
 import type { CliRuntime } from '../runtime.js';
 import { ruleList, type LintFlags } from '../flags.js';
 
@@ -17,6 +18,10 @@ export async function runHeal(root: string, flags: LintFlags, rt: CliRuntime): P
   const ctx = openKb(root);
   // compile and watch hold the lock for short turns: wait for one to finish rather than skip the night.
   const lock = await acquireLock(join(ctx.paths.state, 'lock'), 'lint --heal', { waitMs: LOCK_WAIT_MS });
+  const healer = resolveProvider(ctx.config, ctx.env, 'heal');
+  if (flags.web && !flags.offline && healer.kind !== 'anthropic' && !flags.json) {
+    rt.io.err(paint(rt.io, 'yellow', `--web uses Claude's web search tool; ${describeProvider(healer)} heals from the sources alone.`));
+  }
   try {
     const report = await healKb(ctx, {
       offline: Boolean(flags.offline),
