@@ -144,7 +144,7 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code).toBe(0);
     expect(fake.chats()).toHaveLength(2);
-    expect(r.stderr).toMatch(/raw\/a\.md: warning Unexpected no answer from OpenAI-compatible endpoint.*timed out.*\[model-unavailable\]/i);
+    expect(r.stderr).toMatch(/raw\/a\.md: warning Unexpected no reply from the model within 0\.3 s \(model\.timeoutSeconds in kb\.config\.json\), tried 2 times.*\[model-unavailable\]/);
     expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v1');
   });
 
@@ -235,5 +235,25 @@ describe('kb lint --heal through an OpenAI-compatible provider', { timeout: 400_
     expect(git(root, 'show', `${branch}:wiki/concepts/Eiffel Tower.md`)).toContain('330 metres tall');
     expect(git(root, 'log', '-1', '--format=%B', branch)).toContain('Judge: accept');
     expectNoKey(root, r);
+  });
+});
+
+describe('the openai client', () => {
+  it('treats a 200 that is not JSON as the model being unavailable, tried again like a 5xx', async () => {
+    const { createModelClient, ModelUnavailableError } = await import('../src/model/client.js');
+    const { DEFAULT_CONFIG } = await import('../src/config/defaults.js');
+    const { kbPaths } = await import('../src/kb/paths.js');
+    fake = await startFakeOpenAI([{ body: '{"id": "chatcmpl-1", "choi' }, { body: '<html>proxy</html>' }, { text: 'fine' }]);
+    const c = createModelClient({ paths: kbPaths(fixture()), config: structuredClone(DEFAULT_CONFIG), env: env(fake.url) }, { maxRetries: 2 })!;
+    const req = { task: 't', templateHash: 'h', system: 's', prompt: 'p' };
+    expect((await c.complete(req)).text).toBe('fine');
+    expect(fake.chats()).toHaveLength(3);
+    await fake.close();
+    fake = await startFakeOpenAI([{ body: '{"object": "list"}' }]);
+    const odd = createModelClient({ paths: kbPaths(fixture()), config: structuredClone(DEFAULT_CONFIG), env: env(fake.url) }, { maxRetries: 0 })!;
+    const err = await odd.complete(req).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelUnavailableError);
+    expect((err as Error).message).toMatch(/^reply from OpenAI-compatible endpoint at http:\/\/127\.0\.0\.1:\d+\/v1 that is not a chat completion/);
+    expect(odd.model).toBe('openai/gpt-4.1-mini');
   });
 });

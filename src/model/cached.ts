@@ -1,11 +1,15 @@
+import Anthropic from '@anthropic-ai/sdk';
 import type { KbConfig, ModelTask } from '../config/defaults.js';
 import type { KbPaths } from '../kb/paths.js';
 import { ResponseCache } from './cache.js';
 import { costUsd, priceFor, type ModelPrice } from './price.js';
-import { routedName, taskOf, type ProviderSettings } from './provider.js';
+import { apiFailure } from './errors.js';
+import { describeEndpoint, routedName, taskOf, type ProviderSettings } from './provider.js';
 import {
   BudgetExceededError,
+  ModelUnavailableError,
   requestKey,
+  WAIT_NOTICE_SECONDS,
   worstCaseUsd,
   type ModelClient,
   type ModelClientOptions,
@@ -35,6 +39,21 @@ class Semaphore {
   }
 }
 
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Anthropic.APIUserAbortError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Anthropic.APIUserAbortError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /** The price of a model: model.prices in kb.config.json first, then the provider preset's. */
 export function priceOf(config: KbConfig, s: ProviderSettings): ModelPrice | undefined {
   return priceFor(config, s.model) ?? s.price;
@@ -55,6 +74,12 @@ export class CachedModelClient implements ModelClient {
   private reserved = 0;
   private hits = 0;
   private readonly seen = new Set<string>();
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  /** Start times of the calls waiting for a reply. */
+  private readonly waiting = new Map<number, number>();
+  private nextWait = 0;
+  private ticker: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly config: KbConfig,
@@ -64,9 +89,66 @@ export class CachedModelClient implements ModelClient {
     private readonly opts: ModelClientOptions,
   ) {
     this.model = settings.id;
+    this.timeoutMs = opts.timeoutMs ?? settings.timeoutMs;
+    this.maxRetries = opts.maxRetries ?? settings.maxRetries;
     this.price = priceOf(config, settings);
     this.cache = ResponseCache.open(paths);
     this.gate = new Semaphore(Math.max(1, config.model.concurrency));
+  }
+
+  /**
+   * One API call, with its time waited reported. A timeout, or a reply that is not a reply (a 200
+   * with broken JSON, a proxy's page), becomes a ModelUnavailableError; a reply that is not a reply
+   * is tried again like a 5xx (the SDKs retry those themselves), up to `maxRetries` times.
+   */
+  private async send(req: ModelRequest, maxTokens: number, signal?: AbortSignal): Promise<Omit<ModelResponse, 'cached'>> {
+    const id = this.nextWait++;
+    this.waiting.set(id, Date.now());
+    this.tick();
+    try {
+      for (let attempt = 0; ; attempt++) {
+        let problem: ModelUnavailableError;
+        try {
+          return await this.transport.send(req, maxTokens, signal);
+        } catch (err) {
+          const f = apiFailure(err);
+          if (f?.timeout) {
+            const tries = this.maxRetries ? `, tried ${this.maxRetries + 1} times` : '';
+            throw new ModelUnavailableError(`no reply from the model within ${this.timeoutMs / 1000} s (model.timeoutSeconds in kb.config.json)${tries}`, { cause: err });
+          }
+          if (f?.code !== 'malformed') throw err;
+          // The SDKs parse a 200's body outside their own error types: broken JSON is a SyntaxError.
+          const what = err instanceof SyntaxError ? `reply from ${this.label()} that is not valid JSON (${err.message})` : (err as Error).message;
+          problem = new ModelUnavailableError(what, { cause: err });
+        }
+        if (attempt >= this.maxRetries) throw problem;
+        await pause(Math.min(8000, 500 * 2 ** attempt), signal);
+      }
+    } finally {
+      this.waiting.delete(id);
+      this.tick();
+    }
+  }
+
+  private label(): string {
+    return this.settings.kind === 'anthropic' ? 'the Anthropic API' : `${this.settings.label} at ${describeEndpoint(this.settings)}`;
+  }
+
+  /** Report waiting calls each second while there are some; clear the report when there are none. */
+  private tick(): void {
+    const report = this.opts.onWaiting;
+    if (!report) return;
+    if (this.waiting.size === 0) {
+      if (this.ticker) clearInterval(this.ticker);
+      this.ticker = undefined;
+      report(undefined);
+      return;
+    }
+    this.ticker ??= setInterval(() => {
+      const oldest = Math.min(...this.waiting.values());
+      const seconds = Math.floor((Date.now() - oldest) / 1000);
+      if (seconds >= WAIT_NOTICE_SECONDS) report({ seconds, calls: this.waiting.size });
+    }, 1000).unref();
   }
 
   async complete(req: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
@@ -82,12 +164,12 @@ export class CachedModelClient implements ModelClient {
     const maxTokens = req.maxTokens ?? this.config.model.maxTokens;
     const res = await this.gate.run(async () => {
       // Checked inside the gate: concurrent calls see each other's spending.
-      if (this.opts.maxCostUsd === undefined) return this.transport.send(req, maxTokens, signal);
+      if (this.opts.maxCostUsd === undefined) return this.send(req, maxTokens, signal);
       const worst = worstCaseUsd(this.config, this.price, req);
       if (this.usd + this.reserved + worst > this.opts.maxCostUsd) throw new BudgetExceededError(this.opts.maxCostUsd, this.usd);
       this.reserved += worst;
       try {
-        return await this.transport.send(req, maxTokens, signal);
+        return await this.send(req, maxTokens, signal);
       } finally {
         this.reserved -= worst;
       }

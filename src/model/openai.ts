@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { Transport } from './cached.js';
 import { MalformedReplyError, untilAborted } from './errors.js';
-import { providerKey, type ProviderSettings } from './provider.js';
+import { describeEndpoint, providerKey, type ProviderSettings } from './provider.js';
 import type { ModelClientOptions, ModelRequest } from './request.js';
 import { zeroUsage, type ModelResponse, type ModelUsage } from './usage.js';
 
@@ -57,8 +57,8 @@ interface CompatUsage {
 }
 
 /** Text, stop reason and usage out of a chat completion; reasoning models' `<think>` is dropped. */
-export function readCompletion(c: OpenAI.Chat.ChatCompletion): Omit<ModelResponse, 'cached'> {
-  if (!c || !Array.isArray(c.choices)) throw new MalformedReplyError('reply without a `choices` list, expected a chat completion');
+export function readCompletion(c: OpenAI.Chat.ChatCompletion, from = 'the server'): Omit<ModelResponse, 'cached'> {
+  if (!c || !Array.isArray(c.choices)) throw new MalformedReplyError(`reply from ${from} that is not a chat completion (no \`choices\` list)`);
   const choice = c.choices[0];
   const raw = choice?.message?.content ?? '';
   const text = (typeof raw === 'string' ? raw : '').replace(/<think>[\s\S]*?<\/think>\s*/g, '');
@@ -80,7 +80,7 @@ export function openaiTransport(s: ProviderSettings, env: NodeJS.ProcessEnv, opt
   return {
     async send(req, maxTokens, signal) {
       const c = await untilAborted(sdk.chat.completions.create(chatParams(s, maxTokens, req), signal ? { signal } : {}), signal);
-      return readCompletion(c);
+      return readCompletion(c, `${s.label} at ${describeEndpoint(s)}`);
     },
   };
 }

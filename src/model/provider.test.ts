@@ -98,7 +98,7 @@ describe('the OpenAI-compatible wire format', () => {
       usage: { prompt_tokens: 1000, completion_tokens: 20, total_tokens: 1020, prompt_tokens_details: { cached_tokens: 600 } },
     });
     expect(r).toEqual({ text: '<kb_entry/>', stopReason: 'max_tokens', usage: { input_tokens: 400, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 600 } });
-    expect(() => readCompletion({ error: 'x' } as never)).toThrow(/without a `choices` list/);
+    expect(() => readCompletion({ error: 'x' } as never)).toThrow(/that is not a chat completion \(no `choices` list\)/);
   });
 
   it('cuts parts, catalog and reply to a small context, and leaves a large one as it was', () => {
