@@ -19,7 +19,7 @@ const PIECES = [
   '<!-- kb:backlinks -->', '<b>', '\\[[Esc]]', '&amp;', '*', '_', '**bold [[Delta]]**', '😀', '中文', ' ', '  ', '    ', '\t',
   'text', 'more words', '|', '#', '!', '~~~', '```', '> ', '- ', '1. ', '## ', '[[Epsilon.md]]', '[[x]]]', '[[[y]]',
 ];
-const STARTS = ['', '', '', '- ', '  - ', '    ', '# ', '> ', '```', '<!-- kb:concepts -->', '1. ', '   '];
+const STARTS = ['', '', '', '- ', '  - ', '    ', '# ', '> ', '```', '<!-- kb:concepts -->', '1. ', '   ', '- ~~~', '- > ', '-     ', '* ', '2) ', '- - '];
 
 function randomDoc(next: () => number): string {
   const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)]!;

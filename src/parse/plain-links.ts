@@ -8,11 +8,17 @@ import { splitTarget, type WikiLinkRef } from './links.js';
  * the document with remark. test/plain-links.test.ts checks the two agree.
  */
 
-/** `[[target]]` or `[[target|alias]]` as remark-wiki-link reads it, minus `[` inside (not handled here). */
-const LINK = /\[\[([^[\]|\n]*[^[\]|\n ][^[\]|\n]*)(?:\|([^[\]\n]*[^[\]\n ][^[\]\n]*))?\]\]/g;
+/**
+ * `[[target]]` or `[[target|alias]]` as remark-wiki-link reads them, minus `[` inside (not handled
+ * here). remark wants a character other than a space in each part: checked after the match.
+ */
+const LINK = /\[\[([^[\]|\n]+)(?:\|([^[\]\n]+))?\]\]/g;
+const BLANK = /^ *$/;
+
 /** A line holding only an HTML comment: an HTML block that ends on the same line (kb's section markers). */
 const COMMENT_LINE = /^<!--[^<>[\]`\n]*-->$/;
-const UNSAFE_LINE = /^ {0,3}(?:```|~~~|>)/;
+/** Blockquote or fence, also inside list items (`- > x`, `1. ~~~`). */
+const UNSAFE_LINE = /^(?: {0,3}(?:[-+*]|\d{1,9}[.)])(?= |$) *)* {0,3}(?:```|~~~|>)/;
 
 /** The wiki links of `markdown`, or undefined when it holds anything but plain text, lists and headings. */
 export function plainWikiLinks(markdown: string): WikiLinkRef[] | undefined {
@@ -42,21 +48,26 @@ function lineLinks(line: string, lineNo: number, out: WikiLinkRef[]): boolean {
   if (!text.includes('[')) return true;
   // Four spaces before the first link may open indented code (also after a list marker: `-     [[x]]`).
   if (text.slice(0, text.indexOf('[')).includes('    ')) return false;
-  let rest = '';
-  let last = 0;
+  let links = 0;
   for (const m of text.matchAll(LINK)) {
     const at = m.index ?? 0;
     const end = at + m[0].length;
-    if (text[at - 1] === '!' || spans.some(([a, b]) => a < end && b > at)) return false;
-    rest += text.slice(last, at);
-    last = end;
-    const ref: WikiLinkRef = { ...splitTarget(m[1]!), line: lineNo, column: at + 1, embed: false };
     const alias = m[2];
+    if (BLANK.test(m[1]!) || (alias !== undefined && BLANK.test(alias))) return false;
+    if (text[at - 1] === '!' || spans.some(([a, b]) => a < end && b > at)) return false;
+    links++;
+    const ref: WikiLinkRef = { ...splitTarget(m[1]!), line: lineNo, column: at + 1, embed: false };
     if (alias !== undefined && alias !== m[1]) ref.alias = alias;
     out.push(ref);
   }
-  rest += text.slice(last);
-  return !/[[\]]/.test(rest);
+  // Any other bracket may open or close a Markdown link around or inside these.
+  return count(text, '[') === 2 * links && count(text, ']') === 2 * links;
+}
+
+function count(text: string, c: string): number {
+  let n = 0;
+  for (let i = text.indexOf(c); i >= 0; i = text.indexOf(c, i + 1)) n++;
+  return n;
 }
 
 /**

@@ -142,8 +142,9 @@ export function computeStatus(ctx: KbContext): KbStatus {
   const { paths, store } = ctx;
   const sources = sourceStatus(ctx);
 
-  // Entries and links: the wiki files are the truth (a person may have edited them).
-  const scan = scanWiki(paths.wiki);
+  // Entries and links: the wiki files are the truth (a person may have edited them). Files whose
+  // size and mtime are what compile recorded are not parsed again.
+  const scan = scanWiki(paths.wiki, store.scanCache({ readOnly: true }));
   const byKind: Record<string, number> = { source: 0, concept: 0, answer: 0 };
   let humanEdited = 0;
   let lastHeal = num(store.getMeta('last_heal'));

@@ -448,8 +448,11 @@ export class Store {
     this.stmt(`INSERT INTO vec_entries (rowid, embedding) VALUES (?, ?)`).run(BigInt(rowid), v);
   }
 
-  /** The cache scanWiki uses to skip parsing entry files that did not change. */
-  scanCache(): ScanCache {
+  /**
+   * The cache scanWiki uses to skip parsing entry files that did not change. `readOnly` for commands
+   * that only read (status, lint): they use what compile recorded and record nothing.
+   */
+  scanCache(opts: { readOnly?: boolean } = {}): ScanCache {
     const rows = new Map<string, { mtime_ms: number; size: number; fm: string; body_hash: string }>();
     for (const r of this.stmt(`SELECT * FROM wiki_files`).all() as { path: string; mtime_ms: number; size: number; fm: string; body_hash: string }[]) rows.set(r.path, r);
     const put = this.stmt(`INSERT INTO wiki_files (path, mtime_ms, size, fm, body_hash) VALUES (?, ?, ?, ?, ?)
@@ -460,6 +463,7 @@ export class Store {
         return r && { mtimeMs: r.mtime_ms, size: r.size, fm: JSON.parse(r.fm) as EntryFrontmatter, bodyHash: r.body_hash };
       },
       put: (path, row) => {
+        if (opts.readOnly) return;
         // A file modified within two seconds of now may change again within its mtime tick
         // (coarse file systems): it is not trusted by mtime and size, the next scan reads it again.
         const racy = row.mtimeMs >= Date.now() - 2000;
