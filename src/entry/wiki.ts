@@ -123,7 +123,8 @@ function lazyEntry(abs: string, path: WikiPath, fm: EntryFrontmatter, humanEdite
   const load = () => {
     if (!loaded) {
       const text = readFileSync(abs, 'utf8');
-      loaded = { text, body: parseEntryFile(text).body };
+      // The frontmatter is known (the cache): split off the body without parsing the YAML again.
+      loaded = { text, body: entryBody(text) };
     }
     return loaded;
   };

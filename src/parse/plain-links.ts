@@ -49,14 +49,18 @@ function lineLinks(line: string, lineNo: number, out: WikiLinkRef[]): boolean {
   // Four spaces before the first link may open indented code (also after a list marker: `-     [[x]]`).
   if (text.slice(0, text.indexOf('[')).includes('    ')) return false;
   let links = 0;
-  for (const m of text.matchAll(LINK)) {
-    const at = m.index ?? 0;
+  LINK.lastIndex = 0;
+  for (let m = LINK.exec(text); m; m = LINK.exec(text)) {
+    const at = m.index;
     const end = at + m[0].length;
     const alias = m[2];
     if (BLANK.test(m[1]!) || (alias !== undefined && BLANK.test(alias))) return false;
     if (text[at - 1] === '!' || spans.some(([a, b]) => a < end && b > at)) return false;
     links++;
-    const ref: WikiLinkRef = { ...splitTarget(m[1]!), line: lineNo, column: at + 1, embed: false };
+    const ref = splitTarget(m[1]!) as WikiLinkRef;
+    ref.line = lineNo;
+    ref.column = at + 1;
+    ref.embed = false;
     if (alias !== undefined && alias !== m[1]) ref.alias = alias;
     out.push(ref);
   }
