@@ -466,7 +466,7 @@ export class Store {
     return {
       get: (path) => {
         const r = rows.get(path);
-        return r && { mtimeMs: r.mtime_ms, size: r.size, fm: JSON.parse(r.fm) as EntryFrontmatter, bodyHash: r.body_hash, textHash: r.text_hash };
+        return r && { mtimeMs: r.mtime_ms, size: r.size, fm: JSON.parse(r.fm) as EntryFrontmatter, bodyHash: r.body_hash, textHash: r.text_hash || undefined };
       },
       put: (path, row) => {
         if (opts.readOnly) return;
