@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../store/store.js';
-import { Lexicon } from '../text/lexicon.js';
-import { translateQuestion } from './translate.js';
+import { Lexicon, LEXICON_VERSION } from '../text/lexicon.js';
+import { closeLexicons, lexiconFor, translateQuestion } from './translate.js';
 
 describe('translateQuestion', () => {
   let dir: string;
@@ -52,4 +52,26 @@ describe('translateQuestion', () => {
     expect(matches('检索增强生成是什么？', { toEnglish: true, toChinese: false })).toEqual(expect.arrayContaining(['retrieval', 'augmented', 'generation']));
     expect(matches('How does retrieval-augmented generation work?', { toEnglish: false, toChinese: true })).toContain('检索 索增 增强 强生 生成');
   });
+});
+
+describe('lexiconFor', () => {
+  it('builds the lexicon once per user, in the .kb folder when the user cache cannot be written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kb-lexicon-home-'));
+    try {
+      const cache = join(dir, 'cache');
+      const lex = lexiconFor(join(dir, 'kb1', '.kb'), { XDG_CACHE_HOME: cache });
+      expect(existsSync(join(cache, 'kb', `lexicon-${LEXICON_VERSION}.db`))).toBe(true);
+      expect(existsSync(join(dir, 'kb1', '.kb', 'lexicon.db'))).toBe(false);
+      // Another knowledge base shares it.
+      expect(lexiconFor(join(dir, 'kb2', '.kb'), { XDG_CACHE_HOME: cache })).toBe(lex);
+      // A cache "folder" that is a file: the knowledge base keeps its own.
+      writeFileSync(join(dir, 'not-a-folder'), '');
+      const own = lexiconFor(join(dir, 'kb3', '.kb'), { XDG_CACHE_HOME: join(dir, 'not-a-folder') });
+      expect(existsSync(join(dir, 'kb3', '.kb', 'lexicon.db'))).toBe(true);
+      expect(own.english('熊猫').map((t) => t.term)).toContain('panda');
+    } finally {
+      closeLexicons();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
 });

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from '../store/store.js';
-import { baseForm, Lexicon } from '../text/lexicon.js';
+import { baseForm, Lexicon, LEXICON_VERSION } from '../text/lexicon.js';
 import { foldText } from '../text/fold.js';
 import { EN_STOP } from '../text/stopwords.js';
 
@@ -30,9 +31,17 @@ const ZH_QUESTION = new Set('什么 什么样 多少 哪 哪里 哪儿 哪个 �
 
 const lexicons = new Map<string, Lexicon>();
 
-/** The lexicon of a knowledge base (built in its .kb/ on first use), shared within the process. */
-export function lexiconFor(stateDir: string): Lexicon {
-  const path = join(stateDir, 'lexicon.db');
+/**
+ * The lexicon, shared within the process. It depends on kb's dictionary only, not on a knowledge
+ * base: it is built once per user (XDG cache folder, seconds of work) and kept there by version;
+ * where that folder cannot be written, in the knowledge base's .kb/.
+ */
+export function lexiconFor(stateDir: string, env: NodeJS.ProcessEnv = process.env): Lexicon {
+  const shared = join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'kb', `lexicon-${LEXICON_VERSION}.db`);
+  return openLexicon(shared, false) ?? openLexicon(join(stateDir, 'lexicon.db'), true)!;
+}
+
+function openLexicon(path: string, mustOpen: boolean): Lexicon | undefined {
   let lex = lexicons.get(path);
   // A lexicon found damaged in use is set aside (renamed): the next look-up builds a new one.
   if (lex && !existsSync(path)) {
@@ -40,7 +49,12 @@ export function lexiconFor(stateDir: string): Lexicon {
     lex = undefined;
   }
   if (!lex) {
-    lex = Lexicon.open(path);
+    try {
+      lex = Lexicon.open(path);
+    } catch (err) {
+      if (mustOpen) throw err;
+      return undefined;
+    }
     lexicons.set(path, lex);
   }
   return lex;

@@ -7,6 +7,7 @@ import { bodyHash, parseEntryFile, setFrontmatterKey } from '../entry/frontmatte
 import { schemaErrors, type entryValidator } from '../entry/validate.js';
 import { removeEntryFile, writeEntry, type LoadedEntry, type ScanCache } from '../entry/wiki.js';
 import { writeFileAtomic } from '../util/atomic.js';
+import { sha256 } from '../util/hash.js';
 import type { Final, Finals } from './types.js';
 
 type Validate = ReturnType<typeof entryValidator>;
@@ -42,10 +43,12 @@ export interface WriteResult {
 export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], input: WriteInput): WriteResult {
   const { wikiDir } = input;
   const out: WriteResult = { written: [], protected: [], messages: [], concepts: { created: 0, updated: 0, deleted: 0 }, cacheRows: [] };
-  const record = (f: Final, hash: string) => {
+  const record = (f: Final, hash: string, text?: string) => {
     if (!input.recordScan) return;
     const st = statSync(join(wikiDir, f.path));
-    out.cacheRows.push([f.path, { mtimeMs: st.mtimeMs, size: st.size, fm: structuredClone(f.fm), bodyHash: hash }]);
+    const row: CacheRow = { mtimeMs: st.mtimeMs, size: st.size, fm: structuredClone(f.fm), bodyHash: hash };
+    if (text !== undefined) row.textHash = sha256(text);
+    out.cacheRows.push([f.path, row]);
   };
   for (const f of finals.values()) {
     const old = f.old;
@@ -72,14 +75,15 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
     if (f.fm.version < 1) f.fm.version = 1;
     if (old && old.path === f.path && sameFile(old, f)) continue;
     if (contentChanged) f.fm.updated = Math.floor(Date.now() / 1000);
+    let text: string;
     try {
-      writeEntry(wikiDir, f.path, f.fm, f.body, input.validate);
+      text = writeEntry(wikiDir, f.path, f.fm, f.body, input.validate);
     } catch (err) {
       out.messages.push(message(`wiki/${f.path}`, 'schema', (err as Error).message, { severity: 'error' }));
       continue;
     }
     if (old && old.path !== f.path) removeEntryFile(wikiDir, old.path);
-    record(f, f.fm.content_hash);
+    record(f, f.fm.content_hash, text);
     out.written.push(f);
     if (f.kind === 'concept' && f.rendered) {
       if (old) out.concepts.updated++;

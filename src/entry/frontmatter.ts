@@ -24,6 +24,14 @@ export function parseEntryFile(text: string): ParsedEntryFile {
   return { data, body: file.content.replace(/^\n+/, '') };
 }
 
+/** gray-matter's split with the YAML left unparsed (for a file whose frontmatter is known already). */
+const unparsed = { yaml: { parse: () => ({}), stringify: () => '' } };
+
+/** The body of an entry file, split exactly as parseEntryFile splits it, without parsing the YAML. */
+export function entryBody(text: string): string {
+  return matter(text, { engines: unparsed }).content.replace(/^\n+/, '');
+}
+
 const KEY_ORDER = [
   'id',
   'kind',

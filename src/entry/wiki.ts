@@ -1,7 +1,8 @@
 import { type Dirent, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EntryFrontmatter, EntryKind, WikiPath } from '../types.js';
-import { bodyHash, parseEntryFile, stringifyEntry } from './frontmatter.js';
+import { bodyHash, entryBody, parseEntryFile, stringifyEntry } from './frontmatter.js';
+import { sha256 } from '../util/hash.js';
 import { KIND_FOLDER } from './names.js';
 import { schemaErrors } from './validate.js';
 import type { ValidateFunction } from 'ajv';
@@ -44,9 +45,18 @@ function listFiles(dir: string, rel: string, out: string[]): void {
 }
 
 /** Parsed frontmatter of entry files, keyed by path and stamped with the file's size and mtime. */
+export interface ScanRow {
+  mtimeMs: number;
+  size: number;
+  fm: EntryFrontmatter;
+  bodyHash: string;
+  /** sha256 of the file's text; '' or absent when unknown. */
+  textHash?: string | undefined;
+}
+
 export interface ScanCache {
-  get(path: string): { mtimeMs: number; size: number; fm: EntryFrontmatter; bodyHash: string } | undefined;
-  put(path: string, row: { mtimeMs: number; size: number; fm: EntryFrontmatter; bodyHash: string }): void;
+  get(path: string): ScanRow | undefined;
+  put(path: string, row: ScanRow): void;
 }
 
 function loadEntry(text: string): { fm: EntryFrontmatter; body: string } | { reason: string } {
@@ -88,13 +98,20 @@ export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
       }
     }
     const text = readFileSync(abs, 'utf8');
+    const hit = cache?.get(f);
+    if (hit?.textHash && st && hit.size === st.size && sha256(text) === hit.textHash) {
+      // Written too recently for its mtime to be trusted (or only touched): the same bytes as recorded.
+      cache!.put(f, { ...hit, mtimeMs: st.mtimeMs });
+      entries.push({ path: f as WikiPath, fm: hit.fm, body: entryBody(text), humanEdited: hit.bodyHash !== hit.fm.content_hash, text });
+      continue;
+    }
     const loaded = loadEntry(text);
     if ('reason' in loaded) {
       foreign.push({ path: f as WikiPath, reason: loaded.reason });
       continue;
     }
     const h = bodyHash(loaded.body);
-    if (cache && st) cache.put(f, { mtimeMs: st.mtimeMs, size: st.size, fm: loaded.fm, bodyHash: h });
+    if (cache && st) cache.put(f, { mtimeMs: st.mtimeMs, size: st.size, fm: loaded.fm, bodyHash: h, textHash: sha256(text) });
     entries.push({ path: f as WikiPath, fm: loaded.fm, body: loaded.body, humanEdited: h !== loaded.fm.content_hash, text });
   }
   return { entries, foreign, files };
@@ -106,7 +123,8 @@ function lazyEntry(abs: string, path: WikiPath, fm: EntryFrontmatter, humanEdite
   const load = () => {
     if (!loaded) {
       const text = readFileSync(abs, 'utf8');
-      loaded = { text, body: parseEntryFile(text).body };
+      // The frontmatter is known (the cache): split off the body without parsing the YAML again.
+      loaded = { text, body: entryBody(text) };
     }
     return loaded;
   };

@@ -10,10 +10,14 @@ import type { LintInput } from './types.js';
 
 /** 0-based line in the file text where the body starts (after the frontmatter). */
 export function bodyLineOffset(e: LoadedEntry): number {
-  const i = e.text.lastIndexOf(e.body.slice(0, 200));
-  if (i < 0) return 0;
-  return e.text.slice(0, i).split('\n').length - 1;
+  // Asked once per finding: an entry with many findings must not split its text each time.
+  return cached(offsetCache, e, () => {
+    const i = e.text.lastIndexOf(e.body.slice(0, 200));
+    if (i < 0) return 0;
+    return e.text.slice(0, i).split('\n').length - 1;
+  });
 }
+const offsetCache = new WeakMap<LoadedEntry, number>();
 
 /** Place of a frontmatter key (`summary:`) in the file, or line 1. */
 export function keyPlace(e: LoadedEntry, key: string): Point {

@@ -31,7 +31,7 @@ const MAX_GAP = 80;
  * A number without a unit (or a year) says too little to compare and is left out, and so are
  * formulas (`k1 = 1.2`), tables and the sections kb fills with metadata.
  */
-export function extractFacts(e: LoadedEntry, names: { name: string; title: string }[], r: Resolver): Fact[] {
+export function extractFacts(e: LoadedEntry, names: SubjectNames, r: Resolver): Fact[] {
   const facts: Fact[] = [];
   const lines = ownBody(e.body).split('\n');
   let fence = false;
@@ -63,13 +63,9 @@ export function extractFacts(e: LoadedEntry, names: { name: string; title: strin
       const mentions: { title: string; end: number }[] = [];
       for (const t of linked) {
         const at = lower.indexOf(t.toLowerCase());
-        if (at >= 0) mentions.push({ title: titleOf(t, names), end: at + t.length });
+        if (at >= 0) mentions.push({ title: names.titleOf(t), end: at + t.length });
       }
-      for (const n of names) {
-        if (Array.from(n.name).length < SUBJECT_MIN) continue;
-        const at = findName(lower, n.name.toLowerCase());
-        if (at >= 0) mentions.push({ title: n.title, end: at + n.name.length });
-      }
+      mentions.push(...names.mentions(lower));
       if (mentions.length === 0) continue;
       for (const m of sentence.matchAll(/(?<![\p{L}\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\d.,]\d)\s*(%|[\p{L}]+)?/gu)) {
         const at = m.index ?? 0;
@@ -99,22 +95,49 @@ export function extractFacts(e: LoadedEntry, names: { name: string; title: strin
   return facts;
 }
 
-function titleOf(name: string, names: { name: string; title: string }[]): string {
-  const k = name.toLowerCase();
-  return names.find((n) => n.name.toLowerCase() === k)?.title ?? name;
+const LATIN = /[a-z0-9]/;
+
+/** Is `name` at `i` in `text` a whole word where it is Latin (not `cat` inside `concatenate`)? */
+function wholeAt(text: string, i: number, name: string): boolean {
+  const badStart = LATIN.test(text[i - 1] ?? ' ') && LATIN.test(name[0] ?? '');
+  const badEnd = LATIN.test(text[i + name.length] ?? ' ') && LATIN.test(name[name.length - 1] ?? '');
+  return !badStart && !badEnd;
 }
 
-function findName(text: string, name: string): number {
-  let from = 0;
-  for (;;) {
-    const i = text.indexOf(name, from);
-    if (i < 0) return -1;
-    const before = text[i - 1] ?? ' ';
-    const after = text[i + name.length] ?? ' ';
-    const latin = /[a-z0-9]/;
-    const badStart = latin.test(before) && latin.test(name[0] ?? '');
-    const badEnd = latin.test(after) && latin.test(name[name.length - 1] ?? '');
-    if (!badStart && !badEnd) return i;
-    from = i + 1;
+/**
+ * The names of concepts, ready to be looked for in many sentences: indexed by their first
+ * character, so a sentence is read once instead of once per name.
+ */
+export class SubjectNames {
+  private readonly names: { name: string; title: string; lower: string }[];
+  private readonly byFirst = new Map<string, number[]>();
+  private readonly titles = new Map<string, string>();
+
+  constructor(names: { name: string; title: string }[]) {
+    this.names = names.map((n) => ({ ...n, lower: n.name.toLowerCase() }));
+    this.names.forEach((n, k) => {
+      if (!this.titles.has(n.lower)) this.titles.set(n.lower, n.title);
+      if (Array.from(n.name).length < SUBJECT_MIN) return;
+      const first = n.lower[0]!;
+      (this.byFirst.get(first) ?? this.byFirst.set(first, []).get(first)!).push(k);
+    });
+  }
+
+  /** The title a name stands for (the name itself when it is no concept's name). */
+  titleOf(name: string): string {
+    return this.titles.get(name.toLowerCase()) ?? name;
+  }
+
+  /** Each name found in `lower` (first whole occurrence), in the order of the names. */
+  mentions(lower: string): { title: string; end: number }[] {
+    const first = new Map<number, number>();
+    for (let p = 0; p < lower.length; p++) {
+      for (const k of this.byFirst.get(lower[p]!) ?? []) {
+        if (first.has(k)) continue;
+        const n = this.names[k]!;
+        if (lower.startsWith(n.lower, p) && wholeAt(lower, p, n.lower)) first.set(k, p);
+      }
+    }
+    return [...first.keys()].sort((a, b) => a - b).map((k) => ({ title: this.names[k]!.title, end: first.get(k)! + this.names[k]!.name.length }));
   }
 }

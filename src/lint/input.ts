@@ -21,7 +21,8 @@ export interface LoadOptions {
 
 /** Read the knowledge base as it is on disk now: every entry, every raw file with its hash. */
 export function loadLintInput(paths: KbPaths, config: KbConfig, opts: LoadOptions = {}): LintInput {
-  const scan = scanWiki(paths.wiki);
+  // With a store, entry files unchanged since compile recorded them (size and mtime) are not parsed again.
+  const scan = scanWiki(paths.wiki, opts.store?.scanCache({ readOnly: true }));
   const walk = walkRaw(paths.raw, { ignore: config.ingest.ignore });
   const raw: RawState[] = [];
   for (const f of walk.files) {

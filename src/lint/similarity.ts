@@ -1,5 +1,18 @@
 /** A name in a form where trivial differences vanish: case, punctuation, plural -s, width. */
 export function normalizeName(name: string): string {
+  let n = normalized.get(name);
+  if (n === undefined) {
+    if (normalized.size > 100_000) normalized.clear();
+    n = normalize(name);
+    normalized.set(name, n);
+  }
+  return n;
+}
+
+/** Lint compares the same names many times (every pair of entries, every sentence). */
+const normalized = new Map<string, string>();
+
+function normalize(name: string): string {
   return name
     .normalize('NFKC')
     .toLowerCase()

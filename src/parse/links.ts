@@ -2,6 +2,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkWikiLink from 'remark-wiki-link';
 import type { Root } from 'mdast';
+import { plainWikiLinks } from './plain-links.js';
 
 /** One `[[target#heading|shown]]` in a document. */
 export interface WikiLinkRef {
@@ -39,6 +40,11 @@ export function splitTarget(raw: string): { target: string; heading?: string } {
 
 /** Every wikilink in a Markdown document (code blocks and inline code excluded). */
 export function extractWikiLinks(markdown: string): WikiLinkRef[] {
+  return plainWikiLinks(markdown) ?? parsedWikiLinks(markdown);
+}
+
+/** The same, always by parsing the document with remark (the reference for `plainWikiLinks`). */
+export function parsedWikiLinks(markdown: string): WikiLinkRef[] {
   const tree = processor.parse(markdown) as Root;
   const out: WikiLinkRef[] = [];
   walk(tree, (n) => {

@@ -142,12 +142,20 @@ export function computeStatus(ctx: KbContext): KbStatus {
   const { paths, store } = ctx;
   const sources = sourceStatus(ctx);
 
-  // Entries and links: the wiki files are the truth (a person may have edited them).
-  const scan = scanWiki(paths.wiki);
+  // Entries and links: the wiki files are the truth (a person may have edited them). Files whose
+  // size and mtime are what compile recorded are not parsed again.
+  const scan = scanWiki(paths.wiki, store.scanCache({ readOnly: true }));
   const byKind: Record<string, number> = { source: 0, concept: 0, answer: 0 };
   let humanEdited = 0;
   let lastHeal = num(store.getMeta('last_heal'));
   const table = linkTable(scan.files);
+  // Many links name the same few entries: resolve each target once.
+  const resolves = new Map<string, boolean>();
+  const resolved = (target: string) => {
+    let ok = resolves.get(target);
+    if (ok === undefined) resolves.set(target, (ok = resolveLink(target, table).length > 0));
+    return ok;
+  };
   const brokenLinks: BrokenLink[] = [];
   let total = 0;
   for (const e of scan.entries) {
@@ -160,7 +168,7 @@ export function computeStatus(ctx: KbContext): KbStatus {
     for (const l of extractWikiLinks(e.body)) {
       total++;
       if (!l.target) continue; // [[#Heading]]: a link inside the same entry
-      if (resolveLink(l.target, table).length === 0) brokenLinks.push({ file: e.path, line: l.line + offset, column: l.column, target: l.target });
+      if (!resolved(l.target)) brokenLinks.push({ file: e.path, line: l.line + offset, column: l.column, target: l.target });
     }
   }
 

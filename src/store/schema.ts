@@ -78,7 +78,8 @@ CREATE TABLE IF NOT EXISTS wiki_files (
   mtime_ms REAL NOT NULL,
   size INTEGER NOT NULL,
   fm TEXT NOT NULL,
-  body_hash TEXT NOT NULL
+  body_hash TEXT NOT NULL,
+  text_hash TEXT NOT NULL DEFAULT ''  -- sha256 of the whole file: a file written too recently to trust its mtime is checked by content
 );
 
 -- Usage of the model, summed by kb status.

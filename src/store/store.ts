@@ -108,6 +108,10 @@ export class Store {
   private migrate(opts: StoreOptions): boolean {
     const db = this.db;
     db.exec(TABLES);
+    // Added after version 5 shipped: a column, not a rebuild (the cache fills itself again).
+    if (!(db.prepare(`PRAGMA table_info(wiki_files)`).all() as { name: string }[]).some((c) => c.name === 'text_hash')) {
+      db.exec(`ALTER TABLE wiki_files ADD COLUMN text_hash TEXT NOT NULL DEFAULT ''`);
+    }
     this.setMeta('store_version', STORE_VERSION);
     const old = this.getMeta('fingerprint');
     let reset = false;
@@ -448,22 +452,28 @@ export class Store {
     this.stmt(`INSERT INTO vec_entries (rowid, embedding) VALUES (?, ?)`).run(BigInt(rowid), v);
   }
 
-  /** The cache scanWiki uses to skip parsing entry files that did not change. */
-  scanCache(): ScanCache {
-    const rows = new Map<string, { mtime_ms: number; size: number; fm: string; body_hash: string }>();
-    for (const r of this.stmt(`SELECT * FROM wiki_files`).all() as { path: string; mtime_ms: number; size: number; fm: string; body_hash: string }[]) rows.set(r.path, r);
-    const put = this.stmt(`INSERT INTO wiki_files (path, mtime_ms, size, fm, body_hash) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT(path) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size, fm = excluded.fm, body_hash = excluded.body_hash`);
+  /**
+   * The cache scanWiki uses to skip parsing entry files that did not change. `readOnly` for commands
+   * that only read (status, lint): they use what compile recorded and record nothing.
+   */
+  scanCache(opts: { readOnly?: boolean } = {}): ScanCache {
+    type Row = { path: string; mtime_ms: number; size: number; fm: string; body_hash: string; text_hash: string };
+    const rows = new Map<string, Row>();
+    for (const r of this.stmt(`SELECT * FROM wiki_files`).all() as Row[]) rows.set(r.path, r);
+    const put = this.stmt(`INSERT INTO wiki_files (path, mtime_ms, size, fm, body_hash, text_hash) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT(path) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size, fm = excluded.fm,
+        body_hash = excluded.body_hash, text_hash = excluded.text_hash`);
     return {
       get: (path) => {
         const r = rows.get(path);
-        return r && { mtimeMs: r.mtime_ms, size: r.size, fm: JSON.parse(r.fm) as EntryFrontmatter, bodyHash: r.body_hash };
+        return r && { mtimeMs: r.mtime_ms, size: r.size, fm: JSON.parse(r.fm) as EntryFrontmatter, bodyHash: r.body_hash, textHash: r.text_hash || undefined };
       },
       put: (path, row) => {
+        if (opts.readOnly) return;
         // A file modified within two seconds of now may change again within its mtime tick
         // (coarse file systems): it is not trusted by mtime and size, the next scan reads it again.
         const racy = row.mtimeMs >= Date.now() - 2000;
-        put.run(path, racy ? -1 : row.mtimeMs, row.size, JSON.stringify(row.fm), row.bodyHash);
+        put.run(path, racy ? -1 : row.mtimeMs, row.size, JSON.stringify(row.fm), row.bodyHash, row.textHash ?? '');
       },
     };
   }

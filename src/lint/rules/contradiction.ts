@@ -1,9 +1,10 @@
 import type { LoadedEntry } from '../../entry/wiki.js';
 import { exampleEntry, filePoint, resolver, wikiFile } from '../entry-info.js';
-import { extractFacts, type Fact } from '../facts.js';
+import { extractFacts, SubjectNames, type Fact } from '../facts.js';
 import type { FindingDraft, LintInput, LintRule } from '../types.js';
 import { withoutBacklinks } from '../../entry/backlinks.js';
 import { loadTemplate, renderTemplate, splitTemplate } from '../../model/templates.js';
+import { closePairs } from '../neighbours.js';
 import { cosine } from '../similarity.js';
 
 /** With a model: how many of the most similar entry pairs it is asked about per run (answers are cached). */
@@ -29,9 +30,11 @@ export const contradiction: LintRule = {
   },
   async check(input) {
     const r = resolver(input);
-    const names = input.entries
-      .filter((e) => e.fm.kind === 'concept')
-      .flatMap((e) => [String(e.fm.title), ...(Array.isArray(e.fm.aliases) ? e.fm.aliases.map(String) : [])].map((name) => ({ name, title: String(e.fm.title) })));
+    const names = new SubjectNames(
+      input.entries
+        .filter((e) => e.fm.kind === 'concept')
+        .flatMap((e) => [String(e.fm.title), ...(Array.isArray(e.fm.aliases) ? e.fm.aliases.map(String) : [])].map((name) => ({ name, title: String(e.fm.title) }))),
+    );
     const byKey = new Map<string, Fact[]>();
     for (const e of input.entries) for (const f of extractFacts(e, names, r)) (byKey.get(f.key) ?? byKey.set(f.key, []).get(f.key)!).push(f);
     const out: FindingDraft[] = [];
@@ -70,18 +73,17 @@ async function askModel(input: LintInput, seen: Set<string>): Promise<FindingDra
   const entries = input.entries;
   const vecs = await input.embedder.embed(entries.map((e) => `${e.fm.title}\n${e.fm.summary ?? ''}`), input.signal);
   const pairs: { a: LoadedEntry; b: LoadedEntry; sim: number }[] = [];
-  for (let i = 0; i < entries.length; i++) {
-    for (let j = i + 1; j < entries.length; j++) {
-      const a = entries[i]!;
-      const b = entries[j]!;
-      const va = vecs[i];
-      const vb = vecs[j];
-      if (!va || !vb) continue;
-      const [x, y] = rank(a) <= rank(b) ? [a, b] : [b, a];
-      if (seen.has(`${x.path}\u0000${y.path}`)) continue;
-      const sim = cosine(va, vb);
-      if (sim >= MODEL_MIN_SIMILARITY) pairs.push({ a: x, b: y, sim });
-    }
+  // Only pairs near in the vector index can reach the similarity asked for.
+  for (const [i, j] of closePairs(vecs, MODEL_MIN_SIMILARITY)) {
+    const a = entries[i]!;
+    const b = entries[j]!;
+    const va = vecs[i];
+    const vb = vecs[j];
+    if (!va || !vb) continue;
+    const [x, y] = rank(a) <= rank(b) ? [a, b] : [b, a];
+    if (seen.has(`${x.path}\u0000${y.path}`)) continue;
+    const sim = cosine(va, vb);
+    if (sim >= MODEL_MIN_SIMILARITY) pairs.push({ a: x, b: y, sim });
   }
   pairs.sort((p, q) => q.sim - p.sim);
   const tpl = loadTemplate(input.paths.root, 'lint-contradiction');

@@ -1,5 +1,6 @@
 import type { LoadedEntry } from '../../entry/wiki.js';
 import { exampleEntry, linkGraph, wikiFile } from '../entry-info.js';
+import { closePairs } from '../neighbours.js';
 import { cosine, nameSimilarity, normalizeName } from '../similarity.js';
 import type { FindingDraft, LintInput, LintRule } from '../types.js';
 
@@ -30,29 +31,44 @@ export const duplicateEntry: LintRule = {
     const vectors = await summaryVectors(input, candidates);
     const inbound = linkGraph(input).in;
     const out: FindingDraft[] = [];
-    for (let i = 0; i < candidates.length; i++) {
-      for (let j = i + 1; j < candidates.length; j++) {
-        const a = candidates[i]!;
-        const b = candidates[j]!;
-        if (a.fm.kind !== b.fm.kind) continue;
-        const va = vectors.get(a);
-        const vb = vectors.get(b);
-        const cos = va && vb ? cosine(va, vb) : 0;
-        const why = duplicateEvidence(a, b, cos);
-        if (!why) continue;
-        const [keep, other] = survivor(a, b, (e) => inbound.get(e.fm.id)?.size ?? 0);
-        out.push({
-          file: wikiFile(other),
-          place: { line: 1, column: 1 },
-          reason: `Unexpected second entry about \`${other.fm.title}\` (same as ${wikiFile(keep)}: ${why}), expected one entry with the other names as aliases`,
-          note: 'merge them, or run `kb lint --heal` to propose a merge on a branch',
-          data: { path: wikiFile(keep), other: wikiFile(other), evidence: why, vectorSimilarity: cos },
-        });
-      }
+    for (const [i, j] of candidatePairs(candidates, vectors)) {
+      const a = candidates[i]!;
+      const b = candidates[j]!;
+      if (a.fm.kind !== b.fm.kind) continue;
+      const va = vectors.get(a);
+      const vb = vectors.get(b);
+      const cos = va && vb ? cosine(va, vb) : 0;
+      const why = duplicateEvidence(a, b, cos);
+      if (!why) continue;
+      const [keep, other] = survivor(a, b, (e) => inbound.get(e.fm.id)?.size ?? 0);
+      out.push({
+        file: wikiFile(other),
+        place: { line: 1, column: 1 },
+        reason: `Unexpected second entry about \`${other.fm.title}\` (same as ${wikiFile(keep)}: ${why}), expected one entry with the other names as aliases`,
+        note: 'merge them, or run `kb lint --heal` to propose a merge on a branch',
+        data: { path: wikiFile(keep), other: wikiFile(other), evidence: why, vectorSimilarity: cos },
+      });
     }
     return out;
   },
 };
+
+/**
+ * The pairs (i < j, in order) that can be duplicates: one's title is a name of the other (looked up
+ * by name), or their summaries are close enough (nearest neighbours in the vector index); every
+ * other pair fails duplicateEvidence whatever it holds.
+ */
+function candidatePairs(entries: LoadedEntry[], vectors: Map<LoadedEntry, Float32Array>): [number, number][] {
+  const byName = new Map<string, number[]>();
+  entries.forEach((e, i) => {
+    for (const n of new Set([title(e), ...aliases(e)].map(compact))) if (n) (byName.get(n) ?? byName.set(n, []).get(n)!).push(i);
+  });
+  const pairs = new Set<string>(closePairs(entries.map((e) => vectors.get(e)), ALIKE_SUMMARIES).map(([i, j]) => `${i} ${j}`));
+  entries.forEach((e, i) => {
+    for (const j of byName.get(compact(title(e))) ?? []) if (j !== i) pairs.add(i < j ? `${i} ${j}` : `${j} ${i}`);
+  });
+  return [...pairs].map((p) => p.split(' ').map(Number) as [number, number]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
 
 const title = (e: LoadedEntry) => String(e.fm.title ?? '');
 const aliases = (e: LoadedEntry) => (Array.isArray(e.fm.aliases) ? e.fm.aliases.map(String).filter(Boolean) : []);
