@@ -1,3 +1,4 @@
+import { checkSourceEntry } from './check-source.js';
 import Anthropic from '@anthropic-ai/sdk';
 import type { KbContext } from '../../kb/context.js';
 import type { KbMessage } from '../../diagnostics/message.js';
@@ -74,14 +75,14 @@ export class ModelWriter implements EntryWriter {
     const parts = sourceParts(doc);
     let res: AskResult;
     if (parts.length === 1) {
-      res = await this.ask(sourceRequest(this.templates, this.ctx.config, doc, catalog), () => undefined, signal);
+      res = await this.ask(sourceRequest(this.templates, this.ctx.config, doc, catalog), (e) => checkSourceEntry(e, doc), signal);
     } else {
       const notes = await Promise.all(
         parts.map((text, i) => this.ask(sourceRequest(this.templates, this.ctx.config, doc, catalog, { n: i + 1, of: parts.length, text }), () => undefined, signal)),
       );
       const bad = notes.findIndex((n) => !n.entry);
       if (bad >= 0) res = { error: `part ${bad + 1} of ${parts.length}: ${notes[bad]!.error ?? ''}`, ...(notes[bad]!.transient ? { transient: true } : {}) };
-      else res = await this.ask(combineRequest(this.templates, this.ctx.config, doc, catalog, notes.map((n) => entryXml(n.entry!))), () => undefined, signal);
+      else res = await this.ask(combineRequest(this.templates, this.ctx.config, doc, catalog, notes.map((n) => entryXml(n.entry!))), (e) => checkSourceEntry(e, doc), signal);
     }
     if (!res.entry) return { draft: offline, messages: [this.fallback(file, res)] };
     const e = res.entry;
