@@ -53,6 +53,11 @@ export interface RawDocument {
   lang: 'en' | 'zh' | 'mixed';
   /** Character encoding of a text file that was not UTF-8, as guessed (shown by `kb compile --verbose`). */
   encoding?: string;
+  /**
+   * Set when the document is one post of a file that holds several (ingest/posts.ts): `path` is then
+   * `file#anchor`, the key of its row in the store and its `source_ref`; `hash` and `size` are the file's.
+   */
+  post?: { file: RawPath; anchor: string; index: number; of: number; line: number };
 }
 
 /** A piece of a document sized for embedding and retrieval. */
@@ -80,14 +85,17 @@ export interface EntryFrontmatter {
   entities: string[];
   backlinks: string[];
   version: number;
-  last_heal_timestamp: number;
+  /** ISO 8601 date-time of the last heal, '' if never (src/entry/dates.ts). */
+  last_heal_timestamp: string;
   content_hash: string;
   /** sha256 of each raw file this entry was compiled from, keyed by raw path (stale detection). */
   source_hashes?: Record<string, string>;
   /** Who wrote the body: the offline compiler or a model. */
   compiled_by?: string;
-  /** Unix seconds of the last write by kb. */
-  updated?: number;
+  /** ISO date of the last rewrite by kb. */
+  updated?: string;
+  /** Obsidian tags: the kind (`kb/source`) and topics. */
+  tags?: string[];
   [key: string]: unknown;
 }
 

@@ -370,6 +370,8 @@ function personText(text: string): string {
 describe('an entry a person edited, then a deletion', () => {
   it("refreshes kb's sections, keeps the person's text byte for byte, and reports the links they wrote that broke", async () => {
     const root = fixture({
+      // The Backlinks section is off by default in a vault; this knowledge base turns it on.
+      'kb.config.json': JSON.stringify({ wiki: { backlinksSection: true } }),
       'raw/a.md': '# Alpha notes\n\nBM25 ranks documents by term overlap. Alpha uses BM25 for keyword search over notes. BM25 is fast.\n',
       'raw/b.md': '# Beta notes\n\nBM25 is a ranking function. The Zettelkasten method links notes. Beta keeps a Zettelkasten with BM25 search. A Zettelkasten grows slowly.\n',
       'raw/c.md': '# Gamma notes\n\nThe Zettelkasten of Niklas Luhmann had 90,000 cards. Gamma compares the Zettelkasten with BM25 ranking. Every Zettelkasten needs links.\n',

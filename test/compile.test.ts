@@ -71,7 +71,8 @@ describe('kb compile (offline, end to end)', () => {
     // Every statement in a concept cites its source; backlinks are in step with links.
     const src = findEntry(root, (fm) => fm['title'] === 'Retrieval Basics')!;
     expect(src.fm['backlinks']).toContain(rag!.fm['id']);
-    expect(src.body).toMatch(/<!-- kb:backlinks -->/);
+    // No Backlinks section in a vault by default: Obsidian draws them (wiki.backlinksSection turns it on).
+    expect(src.body).not.toMatch(/<!-- kb:backlinks -->/);
     // Frontmatter dates stay strings; JSON index lists every entry.
     const index = JSON.parse(read(root, 'wiki/index.json')) as { id: string }[];
     expect(index.length).toBe(files.filter((f) => /^(sources|concepts|answers)\//.test(f)).length);

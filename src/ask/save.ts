@@ -1,3 +1,5 @@
+import { entryTags } from '../entry/tags.js';
+import { isoDay } from '../entry/dates.js';
 import { join } from 'node:path';
 import type { KbContext } from '../kb/context.js';
 import { acquireLock } from '../kb/lock.js';
@@ -137,7 +139,7 @@ async function fileAnswer(ctx: KbContext, input: SaveInput, signal: AbortSignal 
   const entities = [...new Set(citedRows.filter(({ e, row }) => (e?.fm.kind ?? row?.kind) === 'concept').map(({ c, e, row }) => e?.fm.title ?? row?.title ?? c.title))];
   const old = existing;
   const backlinksIn = old?.fm.backlinks ?? store.linksTo(id);
-  body = setBacklinks(body, backlinkItems(backlinksIn, new Map(scan.entries.map((e) => [e.fm.id, { title: e.fm.title, path: e.path }]))));
+  body = setBacklinks(body, backlinkItems(backlinksIn, new Map(scan.entries.map((e) => [e.fm.id, { title: e.fm.title, path: e.path }]))), ctx.config.wiki.backlinksSection);
   const now = Math.floor(Date.now() / 1000);
   const fm = answerFrontmatter(input, old, { id, title, summary, sourceRef, entities, backlinks: backlinksIn, now });
   writeEntry(paths.wiki, path, fm, body, validate);
@@ -186,10 +188,11 @@ function answerFrontmatter(
     entities: f.entities,
     backlinks: f.backlinks,
     version: (old?.fm.version ?? 0) + 1,
-    last_heal_timestamp: old?.fm.last_heal_timestamp ?? 0,
+    last_heal_timestamp: old?.fm.last_heal_timestamp ?? '',
     content_hash: '',
     compiled_by: input.by,
-    updated: f.now,
+    updated: isoDay(new Date(f.now * 1000)),
+    tags: entryTags('answer', f.entities, old?.fm.tags),
   };
 }
 
@@ -214,7 +217,7 @@ function backlinkCited(ctx: KbContext, scan: WikiScan, answer: BacklinkItem & { 
     if (have.includes(id) === link) continue;
     const bl = link ? [...new Set([...have, id])] : have.filter((x) => x !== id);
     const sorted = bl.sort((a, b) => (titles.get(a)?.title ?? a).localeCompare(titles.get(b)?.title ?? b));
-    const newBody = setBacklinks(e.body, backlinkItems(sorted, titles));
+    const newBody = setBacklinks(e.body, backlinkItems(sorted, titles), ctx.config.wiki.backlinksSection);
     const efm: EntryFrontmatter = { ...e.fm, backlinks: sorted };
     writeEntry(ctx.paths.wiki, e.path, efm, newBody, validate);
     touched.push({ ...e, fm: efm, body: newBody });

@@ -1,3 +1,5 @@
+import { fileOfRow } from '../store/store.js';
+import { splitPosts } from '../ingest/posts.js';
 import { readFileSync, statSync } from 'node:fs';
 import type { KbContext } from '../kb/context.js';
 import type { ContentHash, EntryId } from '../types.js';
@@ -30,7 +32,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
   const ingested = await ingestChanged(ctx, opts, st, wiki);
   for (const p of st.deletedPaths) {
     if ([...ingested.renamedFrom.values()].includes(p)) continue;
-    store.transaction(() => store.deleteDocument(p));
+    store.transaction(() => store.deleteFile(p));
     st.report.deleted++;
     opts.onFile?.(`delete  raw/${p}`);
   }
@@ -65,17 +67,20 @@ async function planAndEmit(
   const concepts = withConceptIds(planned, scan.entries, run.wiki.takenIds);
   const sources: SourcePlan[] = allDocs.map((d) => {
     const draft = drafts.get(d.raw_path);
-    return { id: d.entry_id as EntryId, title: draft?.title ?? d.title, rawPath: d.raw_path, rawHash: d.hash, draft, changed: drafts.has(d.raw_path) || Boolean(opts.force) };
+    const file = fileOfRow(d);
+    return { id: d.entry_id as EntryId, title: draft?.title ?? d.title, rawPath: d.raw_path, ...(file !== d.raw_path ? { file } : {}), rawHash: d.hash, draft, changed: drafts.has(d.raw_path) || Boolean(opts.force) };
   });
   const docOf = new Map(allDocs.map((d) => [d.raw_path, d]));
   const rawAbs = (p: string) => st.rawFiles.get(p)?.absPath ?? `${ctx.paths.raw}/${p}`;
   // Unchanged documents are re-rendered only if their links change; their text is re-ingested then.
   const reload = async (p: SourcePlan) => {
     const d = docOf.get(p.rawPath)!;
-    const f: RawFile = { path: d.raw_path as RawFile['path'], absPath: rawAbs(d.raw_path), size: d.size, mtimeMs: 0 };
+    const path = fileOfRow(d);
+    const f: RawFile = { path: path as RawFile['path'], absPath: rawAbs(path), size: d.size, mtimeMs: 0 };
     const bytes = readFileSync(f.absPath);
     const r = await ingestFile({ ...f, size: statSync(f.absPath).size }, bytes, d.hash as ContentHash, { ...config.ingest, cacheDir: ctx.paths.ingestCache });
-    return r.doc ? (await st.writer.writeSource(r.doc, run.wiki.catalog, opts.signal)).draft : undefined;
+    const doc = r.doc && splitPosts(r.doc).find((x) => x.path === d.raw_path);
+    return doc ? (await st.writer.writeSource(doc, run.wiki.catalog, opts.signal)).draft : undefined;
   };
   const plan = { sources, concepts, scan, entities, force: Boolean(opts.force) };
   const names = planNames({ ...plan, attachments: store.attachmentPaths() });

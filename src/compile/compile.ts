@@ -11,7 +11,7 @@ import { OfflineWriter } from './offline/writer.js';
 import { missingIndexes, restoreLog } from '../emit/indexes.js';
 import type { CompileOptions, CompileReport, EntryWriter } from './types.js';
 import { checkAbort, type Scanned } from './scan.js';
-import { emptySkip, type DocumentRow } from '../store/store.js';
+import { emptySkip, fileRow, type DocumentRow } from '../store/store.js';
 
 /**
  * `kb compile`: bring wiki/ and the store up to date with raw/.
@@ -38,11 +38,14 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
   const { changed, deletedPaths } = raw;
   const missing = restoreGenerated(ctx, messages);
   if (!changed.length && store.getMeta('ingest_version') !== INGEST_VERSION) store.setMeta('ingest_version', INGEST_VERSION);
-  if (changed.length || deletedPaths.length || pendingBefore || opts.force || missing.length) {
+  // The Backlinks section turned on or off in kb.config.json: every entry's section is rewritten.
+  const shown = store.getMeta('backlinks_section');
+  const sectionToggled = shown !== undefined && shown !== String(ctx.config.wiki.backlinksSection);
+  if (changed.length || deletedPaths.length || pendingBefore || opts.force || missing.length || sectionToggled) {
     // Work to do: load the heavy stages (Markdown, HTML, chunker, emitter) only now.
     const { compileChanges } = await import('./changes.js');
     const rawFiles = new Map(raw.files.map((f) => [f.path as string, f]));
-    await compileChanges(ctx, opts, { t0, writer, messages, report, known: raw.known, changed, deletedPaths, rawFiles });
+    await compileChanges(ctx, opts, { t0, writer, messages, report, known: raw.known, rows: raw.rows, changed, deletedPaths, rawFiles });
   }
   // After an embedder change every vector is made again from the stored text (no model call).
   if (store.vectorsMissing()) {
@@ -64,11 +67,13 @@ async function scanRaw(
   ctx: KbContext,
   opts: CompileOptions,
   sink: ScanSink,
-): Promise<{ files: RawFile[]; known: Map<string, DocumentRow>; changed: Scanned[]; deletedPaths: string[] }> {
+): Promise<{ files: RawFile[]; known: Map<string, DocumentRow>; rows: Map<string, DocumentRow[]>; changed: Scanned[]; deletedPaths: string[] }> {
   const { store, config, paths } = ctx;
   const walk = walkRaw(paths.raw, { ignore: config.ingest.ignore });
   sink.messages.push(...walk.messages);
-  const known = new Map<string, DocumentRow>(store.allDocuments().map((d) => [d.raw_path, d]));
+  // A file that holds several posts has a row per post; what it was compiled from is on each.
+  const rows = store.documentsByFile();
+  const known = new Map<string, DocumentRow>([...rows].map(([f, r]) => [f, fileRow(r)]));
   // Made by an older ingest: what it could not read (PDF, Office, images, …) is read again once.
   const olderIngest = store.getMeta('ingest_version') !== INGEST_VERSION && known.size > 0;
   const changed: Scanned[] = [];
@@ -84,7 +89,7 @@ async function scanRaw(
     if (s !== 'same') changed.push(s);
     opts.onProgress?.({ phase: 'scan', done: ++done, total: walk.files.length, file: file.path });
   }
-  return { files: walk.files, known, changed, deletedPaths: [...known.keys()].filter((p) => !seen.has(p)) };
+  return { files: walk.files, known, rows, changed, deletedPaths: [...known.keys()].filter((p) => !seen.has(p)) };
 }
 
 /** One file of raw/: 'same' when it needs no compile, what to compile otherwise, undefined when unreadable. */

@@ -4,7 +4,7 @@ import type { LoadedEntry } from '../entry/wiki.js';
 import { entityKey, makeEntryId } from '../entry/names.js';
 import { isHeavy, readsText } from '../ingest/index.js';
 import { preparePool } from './pool.js';
-import { embedText, type Prepared } from './prepare.js';
+import { embedText, type Prepared, type PreparedPart } from './prepare.js';
 import { checkAbort, contentOf, type Scanned, type ScanState } from './scan.js';
 import type { Catalog, CompileOptions, SourceDraft } from './types.js';
 
@@ -58,7 +58,7 @@ export async function ingestChanged(ctx: KbContext, opts: CompileOptions, st: Sc
         throw err;
       }
       st.messages.push(...res.messages);
-      if (!res.doc) {
+      if (!res.parts?.length) {
         storeSkipped(ctx, st, s, res);
         opts.onFile?.(`skip    raw/${s.file.path}`);
         continue;
@@ -69,9 +69,29 @@ export async function ingestChanged(ctx: KbContext, opts: CompileOptions, st: Sc
         vanishedByHash.delete(s.hash);
         out.renamedFrom.set(s.file.path, from);
       }
-      const work = await ingestOne(ctx, opts, st, wiki, s, res, from);
-      out.drafts.set(s.file.path, work.draft);
-      batch.add(work.store);
+      // One work per post of a multi-post file (ingest/posts.ts), each its own store row and entry.
+      const prevRows = st.rows.get(s.file.path) ?? [];
+      const keys = new Set<string>();
+      let encoding: string | undefined;
+      for (const part of res.parts) {
+        const work = await ingestOne(ctx, opts, st, wiki, s, part, from);
+        keys.add(part.doc.path);
+        encoding = work.encoding;
+        out.drafts.set(part.doc.path, work.draft);
+        batch.add(work.store);
+      }
+      // Posts that left the file, and the rows of the file's old name.
+      const gone = prevRows.filter((r) => !keys.has(r.raw_path)).map((r) => r.raw_path);
+      batch.add(() => {
+        if (from) ctx.store.deleteFile(from);
+        for (const k of gone) ctx.store.deleteDocument(k);
+      });
+      for (const k of gone) {
+        if (k === s.file.path) continue;
+        st.report.deleted++;
+        opts.onFile?.(`delete  raw/${k}`);
+      }
+      const work = { encoding };
       if (from) st.report.renamed++;
       else if (prev && prev.status === 'ok') st.report.updated++;
       else st.report.new++;
@@ -92,44 +112,46 @@ async function ingestOne(
   st: ScanState,
   wiki: WikiState,
   s: Scanned,
-  res: Prepared,
+  res: PreparedPart,
   from: string | undefined,
 ): Promise<{ draft: SourceDraft; store: () => void; encoding: string | undefined }> {
   const { store } = ctx;
   const { file } = s;
   const { writer } = st;
-  const doc = res.doc!;
-  const prev = st.known.get(file.path);
-  const existing = wiki.bySourceRef.get(file.path) ?? (from ? wiki.bySourceRef.get(from) : undefined);
-  let entryId = (existing?.fm.id ?? prev?.entry_id ?? (from ? st.known.get(from)?.entry_id : undefined)) as EntryId | undefined;
+  const doc = res.doc;
+  const key: string = doc.path;
+  // A renamed file's posts keep their entries: the same anchor under the old path.
+  const oldKey = from ? from + key.slice(file.path.length) : undefined;
+  const existing = wiki.bySourceRef.get(key) ?? (oldKey ? wiki.bySourceRef.get(oldKey) : undefined);
+  const prevRow = (st.rows.get(file.path) ?? []).find((r) => r.raw_path === key) ?? (from ? (st.rows.get(from) ?? []).find((r) => r.raw_path === oldKey) : undefined);
+  let entryId = (existing?.fm.id ?? prevRow?.entry_id ?? undefined) as EntryId | undefined;
   if (!entryId) {
     entryId = makeEntryId('source', doc.title, (id) => wiki.takenIds.has(id));
     wiki.takenIds.add(entryId);
   }
-  let draft = res.offline!;
+  let draft = res.offline;
   if (!writer.name.startsWith('offline')) {
     const written = await writer.writeSource(doc, wiki.catalog, opts.signal);
     st.messages.push(...written.messages);
     draft = written.draft;
   }
-  const chunks = res.chunks ?? [];
+  const chunks = res.chunks;
   const vectors =
     res.vectors && res.fingerprint === ctx.embedder.fingerprint
       ? res.vectors
       : chunks.length ? await ctx.embedder.embed(chunks.map((c) => embedText(doc.title, c.headings, c.text)), opts.signal) : [];
-  const entities = readsText(doc) ? entitiesFor(draft.entities, res.offline!.entities) : [];
+  const entities = readsText(doc) ? entitiesFor(draft.entities, res.offline.entities) : [];
   const id = entryId;
   return {
     draft,
     encoding: doc.encoding,
     store: () => {
-      if (from) store.deleteDocument(from);
       store.putDocument({
-        raw_path: file.path, hash: s.hash, type: doc.type, title: doc.title, entry_id: id,
+        raw_path: key, file: file.path, hash: s.hash, type: doc.type, title: doc.title, entry_id: id,
         size: file.size, mtime_ms: file.mtimeMs, lang: doc.lang, status: 'pending', error: null, compiled_at: now(), compiler: writer.name,
       });
-      store.putEntities(file.path, entities);
-      store.putChunks(id, file.path, chunks, vectors);
+      store.putEntities(key, entities);
+      store.putChunks(id, key, chunks, vectors);
     },
   };
 }
@@ -139,11 +161,11 @@ function storeSkipped(ctx: KbContext, st: ScanState, s: Scanned, res: Prepared):
   const { store } = ctx;
   const { file } = s;
   const first = res.messages[0];
+  const rows = st.rows.get(file.path) ?? [];
   store.transaction(() => {
-    store.deleteChunksOfRaw(file.path);
-    store.putEntities(file.path, []);
+    store.deleteFile(file.path);
     store.putDocument({
-      raw_path: file.path, hash: s.hash, type: 'unknown', title: file.path, entry_id: st.known.get(file.path)?.entry_id ?? null,
+      raw_path: file.path, hash: s.hash, type: 'unknown', title: file.path, entry_id: rows.length === 1 ? (st.known.get(file.path)?.entry_id ?? null) : null,
       size: file.size, mtime_ms: file.mtimeMs, lang: 'en', status: 'skipped', error: first ? `${first.ruleId}\t${first.reason}` : null,
       compiled_at: now(), compiler: st.writer.name,
     });

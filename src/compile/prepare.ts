@@ -4,16 +4,22 @@ import type { Chunk, ContentHash, RawDocument } from '../types.js';
 import type { Embedder } from '../embed/index.js';
 import { ingestFile, type RawFile } from '../ingest/index.js';
 import { chunkMarkdown } from '../chunk/index.js';
+import { splitPosts } from '../ingest/posts.js';
 import { chunkSearchText } from '../text/search.js';
 import { offlineSource } from './offline/writer.js';
 import type { SourceDraft } from './types.js';
 
-/** One raw file after the CPU-heavy, model-free steps: ingest, offline draft, chunks, vectors. */
+/** One raw file after the CPU-heavy, model-free steps: ingest, split into posts, offline drafts, chunks, vectors. */
 export interface Prepared {
   messages: KbMessage[];
-  doc?: RawDocument;
-  offline?: SourceDraft;
-  chunks?: Chunk[];
+  /** The file's works: one, or one per post of a multi-post file (ingest/posts.ts); none if ingest failed. */
+  parts?: PreparedPart[];
+}
+
+export interface PreparedPart {
+  doc: RawDocument;
+  offline: SourceDraft;
+  chunks: Chunk[];
   /** Present when the embedder ran here (the local one runs in worker threads). */
   vectors?: Float32Array[];
   fingerprint?: string;
@@ -43,11 +49,20 @@ export async function prepare(
     ...(onProgress ? { onProgress } : {}),
   });
   if (!res.doc) return { messages: res.messages };
-  const doc = res.doc;
+  const parts: PreparedPart[] = [];
+  for (const doc of splitPosts(res.doc)) parts.push(await preparePart(doc, cfg, embedder));
+  return { messages: res.messages, parts };
+}
+
+async function preparePart(doc: RawDocument, cfg: PrepareConfig, embedder?: Embedder): Promise<PreparedPart> {
   const offline = offlineSource(doc);
   const chunks = chunkMarkdown(doc.markdown, cfg.chunk);
-  for (const c of chunks) c.fts = chunkSearchText(c);
-  const out: Prepared = { messages: res.messages, doc, offline, chunks };
+  for (const c of chunks) {
+    c.fts = chunkSearchText(c);
+    // A post's lines are lines of its file (its markdown starts below the posts before it).
+    if (doc.post) c.line += doc.post.line;
+  }
+  const out: PreparedPart = { doc, offline, chunks };
   if (embedder) {
     out.vectors = chunks.length ? await embedder.embed(chunks.map((c) => embedText(doc.title, c.headings, c.text))) : [];
     out.fingerprint = embedder.fingerprint;

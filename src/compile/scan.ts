@@ -34,7 +34,10 @@ export interface ScanState {
   writer: EntryWriter;
   messages: KbMessage[];
   report: CompileReport;
+  /** What each raw file was compiled from, by file (fileRow of its rows). */
   known: Map<string, DocumentRow>;
+  /** The store's rows of each raw file: one, or one per post. */
+  rows: Map<string, DocumentRow[]>;
   changed: Scanned[];
   deletedPaths: string[];
   /** Every file in raw/ by key: the key is NFC, the file on disk may be spelled otherwise. */

@@ -65,6 +65,13 @@ export interface KbConfig {
     /** Upper bound on concept entries from the offline compiler. */
     maxConcepts: number;
   };
+  wiki: {
+    /**
+     * Write a `## Backlinks` section into every entry. Off by default: Obsidian draws backlinks
+     * itself, and a section makes every graph edge two-way; the `backlinks` frontmatter is always kept.
+     */
+    backlinksSection: boolean;
+  };
   ask: {
     budget: number;
     cacheTtlSeconds: number;
@@ -112,6 +119,7 @@ export const DEFAULT_CONFIG: KbConfig = {
   chunk: { maxTokens: 400, overlapTokens: 50 },
   ingest: { maxFileBytes: 10 * 1024 * 1024, maxDocumentBytes: 200 * 1024 * 1024, maxUnpackedBytes: 256 * 1024 * 1024, ignore: ['.DS_Store', 'Thumbs.db', '*.tmp', '*.swp', '~$*'] },
   compile: { minConceptSources: 2, maxConcepts: 400 },
+  wiki: { backlinksSection: false },
   ask: { budget: 4000, cacheTtlSeconds: 3600 },
   lint: { rules: {} },
 };

@@ -59,7 +59,10 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   for (const f of renderSources(input, names, renders, links)) finals.set(f.id, f);
   for (const f of renderConcepts(input, names, renders, links)) finals.set(f.id, f);
   const { deleted } = keepRest({ ...input, stored: store }, finals, names, links);
-  refreshBacklinks(input, finals, names, links);
+  // Turning the section on or off rewrites every entry's section once.
+  const section = ctx.config.wiki.backlinksSection;
+  const toggled = store.getMeta('backlinks_section') !== String(section);
+  refreshBacklinks(input, finals, names, links, { section, toggled });
   const w = writeFinals(finals, deleted, {
     wikiDir: paths.wiki,
     validate: entryValidator(paths.root),
@@ -75,6 +78,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     });
   input.onIndex?.();
   copyAttachments(paths.raw, paths.wiki, attachments, input.rawAbs, renders.changedDocs);
+  store.setMeta('backlinks_section', String(section));
   await indexWiki(ctx, finals, w.written, deleted);
   return { messages, protected: w.protected, written: w.written.length, concepts: w.concepts };
 }

@@ -1,3 +1,4 @@
+import { epochSeconds } from '../entry/dates.js';
 import type { KbContext } from '../kb/context.js';
 import { bodyHash } from '../entry/frontmatter.js';
 import type { LoadedEntry } from '../entry/wiki.js';
@@ -34,7 +35,7 @@ function indexEntryOf(f: Final): IndexEntry {
     source_ref: f.fm.source_ref ?? [],
     content_hash: currentHash(f),
     human_edited: f.humanEdited,
-    updated: f.fm.updated ?? Math.floor(Date.now() / 1000),
+    updated: epochSeconds(f.fm.updated) || Math.floor(Date.now() / 1000),
     links: [...f.links],
     body: () => f.body,
   };

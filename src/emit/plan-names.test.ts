@@ -10,7 +10,7 @@ const id = (s: string) => s as EntryId;
 function entry(kind: EntryKind, eid: string, title: string, path: string, opts: { humanEdited?: boolean; aliases?: string[] } = {}): LoadedEntry {
   const fm: EntryFrontmatter = {
     id: id(eid), kind, title, aliases: opts.aliases ?? [], summary: '', source_ref: [], entities: [], backlinks: [],
-    version: 1, last_heal_timestamp: 0, content_hash: '',
+    version: 1, last_heal_timestamp: '', content_hash: '',
   };
   return { path: path as WikiPath, fm, body: '', humanEdited: Boolean(opts.humanEdited), text: '' };
 }

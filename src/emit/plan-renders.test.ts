@@ -12,7 +12,7 @@ function entry(kind: EntryKind, eid: string, title: string, path: string, more: 
   const { humanEdited, ...fm } = more;
   return {
     path: path as WikiPath,
-    fm: { id: id(eid), kind, title, aliases: [], summary: '', source_ref: [], entities: [], backlinks: [], version: 1, last_heal_timestamp: 0, content_hash: '', ...fm },
+    fm: { id: id(eid), kind, title, aliases: [], summary: '', source_ref: [], entities: [], backlinks: [], version: 1, last_heal_timestamp: '', content_hash: '', ...fm },
     body: '',
     humanEdited: Boolean(humanEdited),
     text: '',

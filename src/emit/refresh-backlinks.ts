@@ -14,7 +14,7 @@ export interface BacklinksInput {
  * Backlinks from the final link graph: the `backlinks` frontmatter and the Backlinks section of
  * every entry. In an entry a person edited only kb's sections change (their text stays byte for byte).
  */
-export function refreshBacklinks(input: BacklinksInput, finals: Finals, names: NamePlan, links: LinkContext): void {
+export function refreshBacklinks(input: BacklinksInput, finals: Finals, names: NamePlan, links: LinkContext, opts: { section: boolean; toggled?: boolean } = { section: true }): void {
   const rawOf = new Map<string, string>(input.sources.map((p) => [p.id, p.rawPath]));
   const byDoc = conceptsByDoc(input.concepts);
   const inbound = new Map<string, Set<string>>();
@@ -27,7 +27,7 @@ export function refreshBacklinks(input: BacklinksInput, finals: Finals, names: N
     if (f.humanEdited) {
       // kb's sections stay true even in an entry a person edited; their text stays byte for byte.
       const was = f.old?.body ?? f.body;
-      let body = setBacklinksVerbatim(was, items());
+      let body = setBacklinksVerbatim(was, items(), opts.section);
       const raw = rawOf.get(f.id);
       if (raw !== undefined) {
         const concepts = (byDoc.get(raw) ?? []).filter((g) => finals.has(g.id));
@@ -41,10 +41,14 @@ export function refreshBacklinks(input: BacklinksInput, finals: Finals, names: N
       }
       continue;
     }
-    const same = !f.rendered && !f.touched && f.old && f.old.path === f.path && sameList(f.old.fm.backlinks ?? [], ins);
+    const same = !opts.toggled && !f.rendered && !f.touched && f.old && f.old.path === f.path && sameList(f.old.fm.backlinks ?? [], ins);
     f.fm.backlinks = ins;
     if (same) continue; // its backlinks section is already right: do not even read the body
-    f.body = setBacklinks(f.body, items());
+    const body = setBacklinks(f.body, items(), opts.section);
+    if (body !== f.body) {
+      f.body = body;
+      f.touched = true;
+    }
   }
 }
 

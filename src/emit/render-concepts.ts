@@ -1,3 +1,4 @@
+import { entryTags } from '../entry/tags.js';
 import type { EntryFrontmatter } from '../types.js';
 import type { WikiScan } from '../entry/wiki.js';
 import { autolink, resolveLinks } from './linker.js';
@@ -37,9 +38,10 @@ export function renderConcepts(input: ConceptRenderInput, names: NamePlan, rende
       entities: [],
       backlinks: old?.fm.backlinks ?? [],
       version: old?.fm.version ?? 0,
-      last_heal_timestamp: old?.fm.last_heal_timestamp ?? 0,
+      last_heal_timestamp: old?.fm.last_heal_timestamp ?? '',
       content_hash: '',
       compiled_by: draft.compiledBy,
+      tags: entryTags('concept', [g.title], old?.fm.tags),
     };
     delete fm.source_hashes;
     const path = names.pathOf.get(g.id)!;

@@ -1,3 +1,4 @@
+import { entryTags } from '../entry/tags.js';
 import type { EntryFrontmatter } from '../types.js';
 import type { WikiScan } from '../entry/wiki.js';
 import { autolink, resolveLinks } from './linker.js';
@@ -48,15 +49,22 @@ export function renderSources(input: SourceRenderInput, names: NamePlan, renders
       entities: concepts.map((g) => g.title),
       backlinks: old?.fm.backlinks ?? [],
       version: old?.fm.version ?? 0,
-      last_heal_timestamp: old?.fm.last_heal_timestamp ?? 0,
+      last_heal_timestamp: old?.fm.last_heal_timestamp ?? '',
       content_hash: '',
-      source_hashes: { [`raw/${p.rawPath}`]: p.rawHash },
+      source_hashes: { [`raw/${p.file ?? p.rawPath}`]: p.rawHash },
       compiled_by: draft.compiledBy,
+      tags: entryTags('source', topicsOf(concepts, p.rawPath), old?.fm.tags),
     };
     const path = names.pathOf.get(p.id)!;
     out.push({ id: p.id, kind: 'source', title: draft.title, path, fm, body: text, links: new Set(ids), humanEdited: Boolean(old?.humanEdited), rendered: true, old });
   }
   return out;
+}
+
+/** The concepts a source says most about, first. */
+function topicsOf(concepts: readonly ConceptPlan[], rawPath: string): string[] {
+  const count = (g: ConceptPlan) => g.mentions.find((m) => m.rawPath === rawPath)?.count ?? 0;
+  return [...concepts].sort((a, b) => count(b) - count(a)).map((g) => g.title);
 }
 
 function insertBefore(body: string, heading: string, section: string): string {

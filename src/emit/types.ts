@@ -19,7 +19,10 @@ export interface EntryDraft {
 export interface SourcePlan {
   id: EntryId;
   title: string;
+  /** The source's key: its raw file's path, or `file#anchor` for one post of a multi-post file. */
   rawPath: string;
+  /** The raw file, when it is not rawPath (a post). */
+  file?: string;
   rawHash: string;
   /** The draft, when compile wrote one this run (a changed document). */
   draft: EntryDraft | undefined;

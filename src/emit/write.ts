@@ -1,3 +1,4 @@
+import { isoDay } from '../entry/dates.js';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EntryFrontmatter } from '../types.js';
@@ -74,7 +75,7 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
     if (f.rendered || contentChanged) f.fm.version = contentChanged ? (old?.fm.version ?? 0) + 1 : Math.max(1, old?.fm.version ?? 1);
     if (f.fm.version < 1) f.fm.version = 1;
     if (old && old.path === f.path && sameFile(old, f)) continue;
-    if (contentChanged) f.fm.updated = Math.floor(Date.now() / 1000);
+    if (contentChanged) f.fm.updated = isoDay();
     let text: string;
     try {
       text = writeEntry(wikiDir, f.path, f.fm, f.body, input.validate);

@@ -19,14 +19,17 @@ export function renderBacklinks(items: readonly BacklinkItem[]): string | null {
   return `## Backlinks\n\n${items.map((i) => `- ${linkMarkup(fileBaseName(i.path), i.title)}`).join('\n')}`;
 }
 
-/** The body with its Backlinks section listing `items` (removed when there are none). */
-export function setBacklinks(body: string, items: readonly BacklinkItem[]): string {
-  return setSection(body, 'backlinks', renderBacklinks(items));
+/**
+ * The body with its Backlinks section listing `items` (removed when there are none, or when the
+ * section is turned off: `wiki.backlinksSection` in kb.config.json).
+ */
+export function setBacklinks(body: string, items: readonly BacklinkItem[], section = true): string {
+  return setSection(body, 'backlinks', section ? renderBacklinks(items) : null);
 }
 
 /** As `setBacklinks`, for a body a person edited: every byte outside the section stays as it is. */
-export function setBacklinksVerbatim(body: string, items: readonly BacklinkItem[]): string {
-  return replaceSectionVerbatim(body, 'backlinks', renderBacklinks(items));
+export function setBacklinksVerbatim(body: string, items: readonly BacklinkItem[], section = true): string {
+  return replaceSectionVerbatim(body, 'backlinks', section ? renderBacklinks(items) : null);
 }
 
 /** The body without its Backlinks section: the entry's own text (links there do not count). */

@@ -119,7 +119,9 @@ describe('names', () => {
     ['Alpha', 'Alpha', '[[Alpha]]'],
     ['Alpha', 'alpha', '[[Alpha|alpha]]'],
     ['Lilu (mythology)', 'Lilu', '[[Lilu (mythology)|Lilu]]'],
-    ['A', 'x [y] | z', '[[A|x  y    z]]'],
+    // Brackets and bars keep their meaning in full-width form instead of breaking the link or the row.
+    ['A', 'x [y] | z', '[[A|x ［y］ ｜ z]]'],
+    ['译 长时间运行的应用开发', '[译] 长时间运行的应用开发', '[[译 长时间运行的应用开发|［译］ 长时间运行的应用开发]]'],
   ];
   it.each(markup)('linkMarkup(%s, %s) = %s', (file, shown, out) => {
     expect(linkMarkup(file, shown)).toBe(out);

@@ -8,7 +8,9 @@ import { linkKey } from './names.js';
 
 /** `[[file]]` when the shown text is the file name, else `[[file|shown]]`. */
 export function linkMarkup(file: string, shown: string): string {
-  return linkKey(file) === linkKey(shown) && file === shown ? `[[${file}]]` : `[[${file}|${shown.replace(/[[\]|]/g, ' ')}]]`;
+  // Brackets and bars would end the link: their full-width forms read the same (`[译] …` → `［译］ …`).
+  const safe = shown.replace(/\[/g, '［').replace(/\]/g, '］').replace(/\|/g, '｜');
+  return linkKey(file) === linkKey(shown) && file === shown ? `[[${file}]]` : `[[${file}|${safe}]]`;
 }
 
 /** What `resolveLink` looks names up in: linkKey(base name) and linkKey(path) → wiki paths. */

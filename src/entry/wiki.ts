@@ -1,3 +1,4 @@
+import { migrateDates } from './dates.js';
 import { type Dirent, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EntryFrontmatter, EntryKind, WikiPath } from '../types.js';
@@ -63,7 +64,7 @@ function loadEntry(text: string): { fm: EntryFrontmatter; body: string } | { rea
   try {
     const { data, body } = parseEntryFile(text);
     if (typeof data['id'] !== 'string' || typeof data['kind'] !== 'string') return { reason: 'no kb frontmatter (id, kind)' };
-    return { fm: data as EntryFrontmatter, body };
+    return { fm: migrateDates(data) as EntryFrontmatter, body };
   } catch (err) {
     return { reason: `unreadable frontmatter: ${(err as Error).message.split('\n')[0]}` };
   }
@@ -93,7 +94,7 @@ export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
       }
       const hit = cache.get(f);
       if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) {
-        entries.push(lazyEntry(abs, f as WikiPath, hit.fm, hit.bodyHash !== hit.fm.content_hash));
+        entries.push(lazyEntry(abs, f as WikiPath, migrateDates(hit.fm), hit.bodyHash !== hit.fm.content_hash));
         continue;
       }
     }

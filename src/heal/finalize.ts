@@ -1,3 +1,4 @@
+import { isoStamp } from '../entry/dates.js';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { bodyHash, parseEntryFile, stringifyEntryKeepingBody } from '../entry/frontmatter.js';
@@ -75,7 +76,7 @@ export async function finalizeEntries(
       }
     }
     if (head && Number.isInteger(head.fm.version)) fm.version = Math.max(Number(fm.version) || 1, head.fm.version + 1);
-    fm.last_heal_timestamp = now;
+    fm.last_heal_timestamp = isoStamp(new Date(now * 1000));
     const headHash = head ? kbWroteHash(head.fm, kbHash) : undefined;
     const headEdited = head !== undefined && headHash !== bodyHash(head.body);
     fm.content_hash = headEdited && !adopt.has(path) ? (headHash ?? NO_KB_TEXT) : bodyHash(body);

@@ -199,7 +199,7 @@ async function healGroup(ctx: KbContext, git: Git, rel: string, dir: string, gro
         break;
       case 'links':
         fixBrokenLinks(wt, log);
-        refreshBacklinks(wt, log);
+        refreshBacklinks(wt, log, ctx.config.wiki.backlinksSection);
         refreshIndex(wt);
         break;
       case 'sources': {
@@ -209,7 +209,7 @@ async function healGroup(ctx: KbContext, git: Git, rel: string, dir: string, gro
         }
         // Links to the removed entries only: other broken links belong to the links branch.
         if (removed.size) fixBrokenLinks(wt, log, undefined, removed);
-        refreshBacklinks(wt, log);
+        refreshBacklinks(wt, log, ctx.config.wiki.backlinksSection);
         refreshIndex(wt);
         break;
       }
@@ -222,7 +222,7 @@ async function healGroup(ctx: KbContext, git: Git, rel: string, dir: string, gro
           return;
         }
         fixBrokenLinks(wt, log, res.touched);
-        refreshBacklinks(wt, log);
+        refreshBacklinks(wt, log, ctx.config.wiki.backlinksSection);
         refreshIndex(wt);
       }
     }
@@ -310,7 +310,7 @@ async function compileIn(ctx: KbContext, wt: KbPaths, targets: Finding[], opts: 
     // Whatever the copied store believes about these files, compile them again.
     for (const f of targets) {
       const p = f.data?.rawPath;
-      if ((f.ruleId === 'uncompiled-source' || f.ruleId === 'stale-entry') && typeof p === 'string') wctx.store.deleteDocument(p);
+      if ((f.ruleId === 'uncompiled-source' || f.ruleId === 'stale-entry') && typeof p === 'string') wctx.store.deleteFile(p);
     }
     const r = await compile(wctx, { ...(opts.writer ? { writer: opts.writer(wctx) } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
     log.changes.push(`compiled: ${r.new} new, ${r.updated} updated, ${r.deleted} removed; concepts ${r.concepts.created} new, ${r.concepts.updated} updated, ${r.concepts.deleted} removed`);

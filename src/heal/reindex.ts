@@ -1,3 +1,4 @@
+import { epochSeconds } from '../entry/dates.js';
 import { indexEntries } from '../index/entries.js';
 import { scanWiki } from '../entry/wiki.js';
 import type { KbContext } from '../kb/context.js';
@@ -26,7 +27,7 @@ export async function reindexEntries(ctx: KbContext, changed: string[], signal?:
     source_ref: e.fm.source_ref ?? [],
     content_hash: e.fm.content_hash,
     human_edited: e.humanEdited,
-    updated: e.fm.updated ?? Math.floor(Date.now() / 1000),
+    updated: epochSeconds(e.fm.updated) || Math.floor(Date.now() / 1000),
     links: [...new Set(ownLinks(e).map((l) => r.entry(l.target)?.fm.id).filter((x): x is NonNullable<typeof x> => Boolean(x) && x !== e.fm.id))],
     body: () => e.body,
   }));

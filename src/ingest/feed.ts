@@ -14,7 +14,7 @@ interface Item {
 /**
  * An RSS 2.0, RSS 1.0 (RDF) or Atom feed, read with fast-xml-parser: the feed's title, then one
  * `## Item title` section per item with its link, date and content (HTML through kb's HTML path).
- * One document per file; issue 11 splits multi-post files into one entry per post.
+ * `meta.posts` records each item, so that splitPosts gives one entry per item.
  */
 export async function convertFeed(text: string, fallbackTitle: string): Promise<ConvertOutcome> {
   const { XMLParser } = await import('fast-xml-parser');
@@ -62,6 +62,7 @@ export async function convertFeed(text: string, fallbackTitle: string): Promise<
   } else {
     return { problem: problem('has no <rss>, <rdf:RDF> or Atom <feed> root') };
   }
+  const guids = (atom ? list(atom['entry']).map((e) => textOf(e['id'])) : list(rss ? channel?.['item'] : rdf?.['item']).map((i) => textOf(i['guid']))) as (string | undefined)[];
   if (!items.length) return { problem: { ruleId: 'ingest-empty', reason: 'Unexpected feed without items, expected <item> or <entry> elements', note: 'export the feed again with its items' } };
 
   const sections = items.map((it) => {
@@ -70,6 +71,8 @@ export async function convertFeed(text: string, fallbackTitle: string): Promise<
     return `## ${it.title.replace(/^#+/, '').replace(/\s+/g, ' ')}${about ? `\n\n${about}` : ''}${body ? `\n\n${body}` : ''}`;
   });
   const meta: Record<string, unknown> = { items: items.length };
+  // What splitPosts needs to make one entry per item (ingest/posts.ts).
+  meta['posts'] = items.map((it, i) => ({ title: it.title, ...opt('date', it.date), ...opt('guid', guids[i]), ...opt('link', it.link), ...opt('author', it.author) }));
   const description = textOf(channel?.['description']) ?? textOf(atom?.['subtitle']);
   if (description) meta['description'] = description;
   return { converted: { title: title ?? fallbackTitle, markdown: `${sections.join('\n\n')}\n`, meta, ...(link && /^https?:\/\//i.test(link) ? { url: link } : {}) } };

@@ -7,6 +7,7 @@ interface Message {
   from?: string;
   to?: string;
   date?: string;
+  id?: string;
   body: string;
   attachments: string[];
 }
@@ -33,6 +34,7 @@ export async function convertMail(bytes: Uint8Array, ext: string, fallbackTitle:
         ...(from ? { from } : {}),
         ...(to ? { to } : {}),
         ...(email.date ? { date: isoDate(email.date) } : {}),
+        ...(email.messageId ? { id: email.messageId } : {}),
         body,
         attachments: (email.attachments ?? []).map((a) => a.filename ?? '').filter(Boolean),
       });
@@ -51,7 +53,9 @@ export async function convertMail(bytes: Uint8Array, ext: string, fallbackTitle:
     return { converted: { title: m.subject === '(no subject)' ? fallbackTitle : m.subject, markdown: `${header(m)}\n\n${m.body}\n`, meta } };
   }
   const sections = messages.map((m) => `## ${m.subject.replace(/^#+/, '')}\n\n${header(m)}${m.body ? `\n\n${m.body}` : ''}`);
-  const converted: Converted = { title: fallbackTitle, markdown: `${sections.join('\n\n')}\n`, meta: { messages: messages.length } };
+  // What splitPosts needs to make one entry per message (ingest/posts.ts).
+  const posts = messages.map((m) => ({ title: m.subject.replace(/^#+/, ''), ...(m.date ? { date: m.date } : {}), ...(m.from ? { author: m.from } : {}), ...(m.id ? { guid: m.id } : {}) }));
+  const converted: Converted = { title: fallbackTitle, markdown: `${sections.join('\n\n')}\n`, meta: { messages: messages.length, posts } };
   return { converted };
 }
 

@@ -131,7 +131,7 @@ export function exampleEntry(fm: Partial<EntryFrontmatter> & { title: string }, 
     entities: [],
     backlinks: [],
     version: 1,
-    last_heal_timestamp: 0,
+    last_heal_timestamp: '',
     content_hash: '',
     ...fm,
   };

@@ -1,3 +1,5 @@
+import { epochSeconds } from '../entry/dates.js';
+import { fileRow } from '../store/store.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import type { KbContext } from '../kb/context.js';
@@ -92,7 +94,7 @@ const num = (v: string | undefined): number | null => (v !== undefined && /^\d+$
 function sourceStatus(ctx: KbContext): KbStatus['sources'] {
   const { paths, store, config } = ctx;
   const walk = walkRaw(paths.raw, { ignore: config.ingest.ignore });
-  const docs = new Map(store.allDocuments().map((d) => [d.raw_path, d]));
+  const docs = new Map([...store.documentsByFile()].map(([f, rows]) => [f, fileRow(rows)]));
   const sources: KbStatus['sources'] = {
     total: walk.files.length, compiled: 0, pending: 0, stale: 0, failed: 0, removed: 0,
     pendingPaths: [], stalePaths: [], failedPaths: [], removedPaths: [],
@@ -161,7 +163,7 @@ export function computeStatus(ctx: KbContext): KbStatus {
   for (const e of scan.entries) {
     byKind[e.fm.kind] = (byKind[e.fm.kind] ?? 0) + 1;
     if (e.humanEdited) humanEdited++;
-    const healed = typeof e.fm.last_heal_timestamp === 'number' && e.fm.last_heal_timestamp > 0 ? e.fm.last_heal_timestamp : null;
+    const healed = epochSeconds(e.fm.last_heal_timestamp) || null;
     if (healed && (lastHeal === null || healed > lastHeal)) lastHeal = healed;
     // Frontmatter lines come before the body: report body lines as lines of the file.
     const offset = e.text.split('\n').length - e.body.split('\n').length;

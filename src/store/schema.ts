@@ -1,12 +1,13 @@
 /** Bump when the tables change shape: the store is derived, so an old one is rebuilt. */
-export const STORE_VERSION = '5';
+export const STORE_VERSION = '6';
 
 export const TABLES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
--- One row per raw file kb has seen.
+-- One row per raw file kb has seen, or per post of a file that holds several (raw_path 'file#anchor').
 CREATE TABLE IF NOT EXISTS documents (
   raw_path TEXT PRIMARY KEY,
+  file TEXT NOT NULL DEFAULT '',     -- the raw file a row belongs to (= raw_path unless a post)
   hash TEXT NOT NULL,
   type TEXT NOT NULL,
   title TEXT NOT NULL,
@@ -19,6 +20,7 @@ CREATE TABLE IF NOT EXISTS documents (
   compiled_at INTEGER NOT NULL,
   compiler TEXT NOT NULL DEFAULT ''
 );
+CREATE INDEX IF NOT EXISTS documents_file ON documents(file);
 
 -- Entities the compiler found in each document (feeds concept entries).
 CREATE TABLE IF NOT EXISTS doc_entities (

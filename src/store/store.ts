@@ -9,7 +9,10 @@ import { STORE_VERSION, TABLES, vecTables } from './schema.js';
 import { checkOnOpen, type Recovery } from './recover.js';
 
 export interface DocumentRow {
+  /** The source's key: the raw file's path, or `file#anchor` for a post of a multi-post file. */
   raw_path: string;
+  /** The raw file the row belongs to (= raw_path unless a post); putDocument fills it in when absent. */
+  file?: string;
   hash: string;
   type: string;
   title: string;
@@ -25,6 +28,22 @@ export interface DocumentRow {
 
 /** Meta key: vectors of another embedder were dropped and are not made again yet. */
 export const VECTORS_STALE = 'vectors_stale';
+
+/** The raw file a document row belongs to. */
+export function fileOfRow(d: Pick<DocumentRow, 'raw_path' | 'file'>): string {
+  return d.file || d.raw_path;
+}
+
+/**
+ * One row standing for a whole raw file (its posts' rows share hash, size and mtime): pending if
+ * any post is, and marked for a retry if any post is.
+ */
+export function fileRow(rows: readonly DocumentRow[]): DocumentRow {
+  const first = rows[0]!;
+  const pending = rows.find((r) => r.status === 'pending');
+  const retry = rows.find((r) => r.compiler !== first.compiler);
+  return { ...first, raw_path: fileOfRow(first), ...(pending ? { status: 'pending' as const } : {}), ...(retry ? { compiler: retry.compiler.endsWith('!retry') ? retry.compiler : `${first.compiler}!mixed` } : {}) };
+}
 
 /** The store says ingest found nothing in this file. */
 export function emptySkip(d: Pick<DocumentRow, 'status' | 'error'>): boolean {
@@ -205,14 +224,35 @@ export class Store {
     return (this.stmt(`SELECT raw_path FROM documents WHERE type IN ('attachment', 'document') ORDER BY raw_path`).all() as { raw_path: string }[]).map((r) => r.raw_path);
   }
 
+  /**
+   * The rows of each raw file, by file: one for most files, one per post for a multi-post file.
+   * What a file was compiled from (hash, size, mtime, compiler) is the same on all its rows.
+   */
+  documentsByFile(): Map<string, DocumentRow[]> {
+    const out = new Map<string, DocumentRow[]>();
+    for (const d of this.allDocuments()) {
+      const f = fileOfRow(d);
+      const list = out.get(f);
+      if (list) list.push(d);
+      else out.set(f, [d]);
+    }
+    return out;
+  }
+
+  /** Forget a raw file: its row, or the rows of all its posts, with their entities and chunks. */
+  deleteFile(file: string): void {
+    const keys = (this.stmt(`SELECT raw_path FROM documents WHERE file = ? OR raw_path = ?`).all(file, file) as { raw_path: string }[]).map((r) => r.raw_path);
+    for (const k of keys) this.deleteDocument(k);
+  }
+
   putDocument(row: DocumentRow): void {
     this.stmt(
-      `INSERT INTO documents (raw_path, hash, type, title, entry_id, size, mtime_ms, lang, status, error, compiled_at, compiler)
-       VALUES (@raw_path, @hash, @type, @title, @entry_id, @size, @mtime_ms, @lang, @status, @error, @compiled_at, @compiler)
-       ON CONFLICT(raw_path) DO UPDATE SET hash = excluded.hash, type = excluded.type, title = excluded.title,
+      `INSERT INTO documents (raw_path, file, hash, type, title, entry_id, size, mtime_ms, lang, status, error, compiled_at, compiler)
+       VALUES (@raw_path, @file, @hash, @type, @title, @entry_id, @size, @mtime_ms, @lang, @status, @error, @compiled_at, @compiler)
+       ON CONFLICT(raw_path) DO UPDATE SET file = excluded.file, hash = excluded.hash, type = excluded.type, title = excluded.title,
          entry_id = excluded.entry_id, size = excluded.size, mtime_ms = excluded.mtime_ms, lang = excluded.lang, status = excluded.status,
          error = excluded.error, compiled_at = excluded.compiled_at, compiler = excluded.compiler`,
-    ).run(row);
+    ).run({ ...row, file: row.file || row.raw_path });
   }
 
   deleteDocument(rawPath: string): void {

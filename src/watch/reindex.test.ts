@@ -17,7 +17,7 @@ afterEach(() => {
 function entry(id: string, kind: 'source' | 'concept' | 'answer', title: string, body: string, hash = bodyHash(body)): string {
   const fm: EntryFrontmatter = {
     id: id as EntryId, kind, title, aliases: [], summary: `About ${title}.`, source_ref: [], entities: [], backlinks: [],
-    version: 1, last_heal_timestamp: 0, content_hash: hash,
+    version: 1, last_heal_timestamp: '', content_hash: hash,
   };
   return stringifyEntry(fm, body);
 }

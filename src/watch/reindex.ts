@@ -1,3 +1,4 @@
+import { epochSeconds } from '../entry/dates.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KbContext } from '../kb/context.js';
@@ -68,7 +69,7 @@ export async function reindexEntry(ctx: KbContext, wikiPath: string, seen: Map<s
         // As compile records it: the hash kb wrote, so a later compile sees the edit and leaves it alone.
         content_hash: humanEdited ? String(fm.content_hash ?? '') : hash,
         human_edited: humanEdited,
-        updated: typeof fm.updated === 'number' ? fm.updated : Math.floor(Date.now() / 1000),
+        updated: epochSeconds(fm.updated) || Math.floor(Date.now() / 1000),
         links,
         body: () => body,
       },

@@ -4,7 +4,8 @@ import { requestTokens, zeroUsage } from '../../model/client.js';
 import { costUsd } from '../../model/price.js';
 import { priceOf } from '../../model/cached.js';
 import { modelPlan, settingsForTask } from '../../model/provider.js';
-import type { DocumentRow, EntityRow } from '../../store/store.js';
+import { fileOfRow, type DocumentRow, type EntityRow } from '../../store/store.js';
+import { fileOf } from '../../ingest/posts.js';
 import { countTokens } from '../../text/tokens.js';
 import { scanWiki } from '../../entry/wiki.js';
 import { extractEntities } from '../offline/entities.js';
@@ -107,8 +108,10 @@ export async function estimateCompile(ctx: KbContext, opts: { force?: boolean; i
 
   // Concepts the compile would touch: the offline extractor stands in for the model's entities.
   const changed = new Set(docs.map((d) => d.path as string));
-  const entities: EntityRow[] = store.allEntities().filter((e) => !changed.has(e.raw_path));
-  const rows: DocumentRow[] = store.allDocuments().filter((d) => !changed.has(d.raw_path) && (d.status === 'ok' || d.status === 'pending'));
+  const changedFiles = new Set(docs.map((d) => fileOf(d) as string));
+  const rows: DocumentRow[] = store.allDocuments().filter((d) => !changed.has(d.raw_path) && !changedFiles.has(fileOfRow(d)) && (d.status === 'ok' || d.status === 'pending'));
+  const kept = new Set(rows.map((d) => d.raw_path));
+  const entities: EntityRow[] = store.allEntities().filter((e) => kept.has(e.raw_path));
   for (const d of docs) {
     rows.push({ raw_path: d.path, hash: d.hash, type: d.type, title: d.title, entry_id: `source/${d.path}`, size: d.size, mtime_ms: 0, lang: d.lang, status: 'ok', error: null, compiled_at: 0, compiler: '' });
     if (!modelReads(d)) continue;

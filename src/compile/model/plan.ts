@@ -6,6 +6,8 @@ import { ingestFile, maxBytesFor, walkRaw } from '../../ingest/index.js';
 import type { LoadedEntry } from '../../entry/wiki.js';
 import { scanWiki } from '../../entry/wiki.js';
 import type { Catalog } from '../types.js';
+import { splitPosts } from '../../ingest/posts.js';
+import { fileRow } from '../../store/store.js';
 
 /** The catalog the model sees: every entry's title, aliases, kind and summary. */
 export function buildCatalog(entries: LoadedEntry[]): Catalog {
@@ -30,7 +32,7 @@ export function catalogOfWiki(ctx: KbContext): Catalog {
  */
 export async function documentsToCompile(ctx: KbContext, writerName: string, force = false): Promise<RawDocument[]> {
   const { config, paths, store } = ctx;
-  const known = new Map(store.allDocuments().map((d) => [d.raw_path, d]));
+  const known = new Map([...store.documentsByFile()].map(([f, rows]) => [f, fileRow(rows)]));
   const out: RawDocument[] = [];
   for (const file of walkRaw(paths.raw, { ignore: config.ingest.ignore }).files) {
     if (file.size > maxBytesFor(file.path, config.ingest)) continue;
@@ -44,7 +46,7 @@ export async function documentsToCompile(ctx: KbContext, writerName: string, for
     const prev = known.get(file.path);
     if (!force && prev && prev.hash === hash && prev.compiler === writerName && prev.status !== 'pending') continue;
     const res = await ingestFile(file, bytes, hash, { ...config.ingest, cacheDir: paths.ingestCache });
-    if (res.doc) out.push(res.doc);
+    if (res.doc) out.push(...splitPosts(res.doc));
   }
   return out;
 }

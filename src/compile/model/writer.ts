@@ -1,3 +1,4 @@
+import { checkSourceEntry } from './check-source.js';
 import type { KbContext } from '../../kb/context.js';
 import type { KbMessage } from '../../diagnostics/message.js';
 import { message } from '../../diagnostics/message.js';
@@ -80,14 +81,14 @@ export class ModelWriter implements EntryWriter {
     const parts = sourceParts(doc, this.budget.partTokens);
     let res: AskResult;
     if (parts.length === 1) {
-      res = await this.ask(sourceRequest(this.templates, this.budget, doc, catalog), () => undefined, signal);
+      res = await this.ask(sourceRequest(this.templates, this.budget, doc, catalog), (e) => checkSourceEntry(e, doc), signal);
     } else {
       const notes = await Promise.all(
         parts.map((text, i) => this.ask(sourceRequest(this.templates, this.budget, doc, catalog, { n: i + 1, of: parts.length, text }), () => undefined, signal)),
       );
       const bad = notes.findIndex((n) => !n.entry);
       if (bad >= 0) res = { error: `part ${bad + 1} of ${parts.length}: ${notes[bad]!.error ?? ''}`, ...(notes[bad]!.transient ? { transient: true } : {}) };
-      else res = await this.ask(combineRequest(this.templates, this.budget, doc, catalog, notes.map((n) => entryXml(n.entry!))), () => undefined, signal);
+      else res = await this.ask(combineRequest(this.templates, this.budget, doc, catalog, notes.map((n) => entryXml(n.entry!))), (e) => checkSourceEntry(e, doc), signal);
     }
     if (!res.entry) return { draft: offline, messages: [this.fallback(file, res)] };
     const e = res.entry;

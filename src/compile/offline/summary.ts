@@ -15,23 +15,45 @@ function contentTerms(sentence: string): string[] {
   return ws.filter((w) => (HAN.test(w) ? !ZH_STOP.has(w) : w.length > 2 && !EN_STOP.has(w)));
 }
 
-function usable(s: string): boolean {
+/** How a sentence that states something ends (a line without it is a heading or a label in plain text). */
+const STATEMENT_END = /[.!?。！？;；:：…"'”’」』]$/u;
+/** A line that dates the work (`发布时间：2026年3月24日`, `Published: 2026-03-24`). */
+const DATE_LINE = /(发布日期|发布时间|發佈日期|發佈時間|published|posted on|date)\s*[:：]\s*\S{0,4}\s*\d{4}/iu;
+/** A header line: `作者：…`, `Source: …`, `原文链接：…` — who and where, not what the work says. */
+const LABEL_LINE = /^[^\s:：]{1,12}(?:\s[^\s:：]{1,12}){0,2}\s*[:：]/u;
+/** Sentences that open by leaning on the one before do not read alone. */
+const LEANS_BACK = /^(然后|但是?|而且|所以|因此|于是|此外|另外|不过|同时|接着|其次|最后|首先|例如|比如|However|But|And|So|Then|Also|Thus|Therefore|Moreover|For example)\b|^(然后|但是?|而且|所以|因此|于是|此外|另外|不过|同时|接着)/u;
+/** Words with which a work says what it is about. */
+const THESIS_CUE = /本文|这篇文章|文章(介绍|讨论|探讨|分析)|核心(思想|创新|观点)|关键是|提出了|介绍了|探讨了|this (post|article|paper|essay|guide)|we (show|present|describe|argue|propose|explain)|the key (idea|insight)|is about|in this (post|article)/iu;
+
+function usable(s: string, title: string): boolean {
   const han = HAN.test(s);
   const len = han ? Array.from(s).length : s.split(/\s+/).length;
   if (han ? len < 8 : len < 5) return false;
   if (/^[-=*_#|>\s]+$/.test(s)) return false;
   if (/^(https?:|www\.)/.test(s)) return false;
-  return !/^\s*[;|]/.test(s);
+  if (/^\s*[;|]/.test(s)) return false;
+  if (title && s.replace(/^#+\s*/, '') === title) return false;
+  // A Latin line that starts in lower case continues one cut above it (a list, a formula).
+  if (!han && /^[a-z]/.test(s)) return false;
+  // A log line that opens with a date and ends without a stop is a heading of plain text.
+  if (/^\d{4}-\d{2}-\d{2}\b/.test(s) && !/[.!?。！？]$/u.test(s)) return false;
+  if (LABEL_LINE.test(s) && (Array.from(s).length < 80 || /https?:\/\//.test(s))) return false;
+  if (DATE_LINE.test(s) && Array.from(s).length < 100) return false;
+  // A line that does not end like a statement and is short is a heading of plain text.
+  return STATEMENT_END.test(s) || (han ? len >= 40 : len >= 14);
 }
 
 /**
  * Extractive summary: sentences scored by how many of the document's frequent content terms they
  * carry (a cheap centrality), with a bonus for coming early; the best ones in document order.
  */
-export function extractSummary(markdown: string, opts: { maxChars?: number; keyPoints?: number } = {}): Extract {
+export function extractSummary(markdown: string, opts: { maxChars?: number; keyPoints?: number; title?: string } = {}): Extract {
   // Headings name sections; they are not sentences of the summary.
-  const text = stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, ''));
-  const sents = sentences(text).filter(usable);
+  // A hard-wrapped line runs on into the next one (which goes on in lower case).
+  const text = stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, '')).replace(/([^\s.!?:;。！？])[ \t]*\n(?=[a-z])/g, '$1 ');
+  const title = (opts.title ?? '').trim();
+  const sents = [...new Set(sentences(text).filter((s) => usable(s, title)))];
   if (sents.length === 0) {
     const fallback = text.replace(/\s+/g, ' ').trim().slice(0, 300);
     return { summary: fallback, keyPoints: [] };
@@ -46,6 +68,9 @@ export function extractSummary(markdown: string, opts: { maxChars?: number; keyP
     score /= Math.sqrt(ts.size + 4);
     score *= 1 + 0.6 / (1 + i * 0.5); // early sentences state the topic
     if (s.length > 500) score *= 0.5;
+    if (THESIS_CUE.test(s)) score *= 1.6;
+    if (LEANS_BACK.test(s) || /[?？]$/.test(s)) score *= 0.4;
+    if (/[:：]$/.test(s) && !THESIS_CUE.test(s)) score *= 0.3; // it introduces a list that is not in the summary
     return { s, i, score };
   });
   const ranked = [...scored].sort((a, b) => b.score - a.score);
@@ -53,25 +78,41 @@ export function extractSummary(markdown: string, opts: { maxChars?: number; keyP
   const maxChars = opts.maxChars ?? (zh ? 200 : 450);
   const picked: typeof scored = [];
   let chars = 0;
-  // The first good sentence always opens the summary: it usually says what the document is.
-  const lead = scored[0]!;
+  // An early sentence that stands alone opens the summary: it usually says what the document is.
+  const lead = scored.slice(0, 6).find((x) => THESIS_CUE.test(x.s) && !LEANS_BACK.test(x.s)) ?? scored.slice(0, 6).find((x) => !LEANS_BACK.test(x.s) && !/[?？:：]$/.test(x.s)) ?? scored[0]!;
   picked.push(lead);
   chars += lead.s.length;
   for (const r of ranked) {
     if (picked.length >= 3) break;
     if (picked.includes(r)) continue;
     if (chars + r.s.length > maxChars) continue;
+    // A sentence that leans on the one before reads only right after it.
+    if (LEANS_BACK.test(r.s) && !picked.some((p) => p.i === r.i - 1)) continue;
     picked.push(r);
     chars += r.s.length;
   }
-  picked.sort((a, b) => a.i - b.i);
-  const summary = clip(picked.map((p) => p.s).join(zh ? '' : ' '), maxChars * 1.5);
+  // The lead stays first; the rest follow in the document's order.
+  const rest = picked.slice(1).sort((a, b) => a.i - b.i);
+  picked.splice(0, picked.length, lead, ...rest);
+  const summary = clip(joinSentences(picked.map((p) => p.s)), maxChars * 1.5);
   const keyPoints = ranked
     .filter((r) => !picked.includes(r))
     .slice(0, opts.keyPoints ?? 5)
     .sort((a, b) => a.i - b.i)
     .map((r) => clip(r.s, 300));
   return { summary, keyPoints };
+}
+
+/** Sentences run together as written: Chinese without a space, Latin with one; never glued without an end mark. */
+function joinSentences(list: string[]): string {
+  let out = '';
+  for (const s of list) {
+    if (!out) out = s;
+    else if (/[。！？；：]$|[。！？][”」』）]$/u.test(out)) out += s;
+    else if (/[\p{Script=Han}”」』）]$/u.test(out) && /^[\p{Script=Han}“「（《]/u.test(s)) out += `。${s}`;
+    else out += /[.!?。！？;；:：…"'”’」』)）]$/u.test(out) ? ` ${s}` : `. ${s}`;
+  }
+  return out;
 }
 
 export function clip(s: string, max: number): string {

@@ -12,7 +12,9 @@ export const OFFLINE_COMPILER = 'offline-v1';
 const MAX_STATED_SOURCES = 40;
 
 function describeSource(doc: RawDocument): string[] {
-  const lines = [`- File: \`raw/${doc.path}\` (${doc.type}${doc.language ? `, ${doc.language}` : ''}${doc.mime ? `, ${doc.mime}` : ''}, ${formatBytes(doc.size)})`];
+  const lines = doc.post
+    ? [`- File: \`raw/${doc.post.file}\` (${doc.type}, post ${doc.post.index} of ${doc.post.of}${typeof doc.meta['collection'] === 'string' ? ` in “${doc.meta['collection']}”` : ''})`]
+    : [`- File: \`raw/${doc.path}\` (${doc.type}${doc.language ? `, ${doc.language}` : ''}${doc.mime ? `, ${doc.mime}` : ''}, ${formatBytes(doc.size)})`];
   // The original is copied into the vault's attachments/ folder (a plain link: Obsidian opens it, no viewer is embedded).
   if (doc.type === 'document') lines.push(`- Original: [${doc.path.split('/').pop()}](<../attachments/${doc.path.split('/').pop()}>)${typeof doc.meta['pages'] === 'number' ? `, ${doc.meta['pages']} pages` : ''}`);
   if (doc.url) lines.push(`- URL: <${doc.url}>`);
@@ -81,7 +83,7 @@ export function offlineSource(doc: RawDocument): SourceDraft {
   } else if (doc.type === 'url') {
     summary = `Web link to ${doc.url ?? 'a page'}, saved as a shortcut.`;
   } else {
-    const ex = extractSummary(doc.markdown);
+    const ex = extractSummary(doc.markdown, { title: doc.title });
     summary = ex.summary || doc.title;
     keyPoints = ex.keyPoints;
     if (doc.type === 'code') {

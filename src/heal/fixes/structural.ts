@@ -1,3 +1,4 @@
+import { epochSeconds } from '../../entry/dates.js';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { writeIndexes } from '../../emit/indexes.js';
@@ -73,7 +74,7 @@ export function repairFrontmatter(data: Record<string, unknown>, body: string, p
     if (s) fm['summary'] = s;
   }
   if (!Number.isInteger(fm['version']) || (fm['version'] as number) < 1) fm['version'] = 1;
-  if (!Number.isInteger(fm['last_heal_timestamp']) || (fm['last_heal_timestamp'] as number) < 0) fm['last_heal_timestamp'] = 0;
+  if (typeof fm['last_heal_timestamp'] !== 'string' || (fm['last_heal_timestamp'] && !epochSeconds(fm['last_heal_timestamp']))) fm['last_heal_timestamp'] = '';
   if (typeof fm['content_hash'] !== 'string' || !/^[0-9a-f]{64}$/.test(fm['content_hash'])) fm['content_hash'] = bodyHash(body);
   delete fm['embedding_v'];
   return fm as EntryFrontmatter;
@@ -135,7 +136,7 @@ export function fixBrokenLinks(paths: KbPaths, log: FixLog, only?: Set<string>, 
 }
 
 /** Backlinks (frontmatter + section) from the links as they are now, for every entry. */
-export function refreshBacklinks(paths: KbPaths, log: FixLog): void {
+export function refreshBacklinks(paths: KbPaths, log: FixLog, section = false): void {
   const scan = scanWiki(paths.wiki);
   const r = makeResolver(scan.entries, scan.files);
   const inbound = new Map<string, Set<LoadedEntry>>();
@@ -154,9 +155,9 @@ export function refreshBacklinks(paths: KbPaths, log: FixLog): void {
     const sectionNow = backlinkSectionTargets(e.body);
     const sectionIds = new Set((sectionNow ?? []).map((k) => r.entry(k)?.fm.id ?? `?${k}`));
     const sameFm = sameSet(ids, Array.isArray(e.fm.backlinks) ? e.fm.backlinks.map(String) : []);
-    const sameSection = (sectionNow !== null || ids.length === 0) && sameSet(ids, [...sectionIds]);
+    const sameSection = section ? (sectionNow !== null || ids.length === 0) && sameSet(ids, [...sectionIds]) : sectionNow === null;
     if (sameFm && sameSection) continue;
-    const body = setBacklinks(e.body, ins.map((i) => ({ path: i.path, title: String(i.fm.title) })));
+    const body = setBacklinks(e.body, ins.map((i) => ({ path: i.path, title: String(i.fm.title) })), section);
     writeEntryFile(paths.wiki, e.path, { ...e.fm, backlinks: ids }, body);
     log.changes.push(`wiki/${e.path}: backlinks regenerated (${ids.length})`);
   }
@@ -228,7 +229,8 @@ export function removeDeletedSources(paths: KbPaths, findings: Finding[], log: F
     (gone.get(file) ?? gone.set(file, new Set()).get(file)!).add(`raw/${String(f.data?.rawPath ?? '')}`);
   }
   const find = rawFileFinder(paths.raw);
-  const present = (ref: string) => find(ref) !== undefined;
+  // A post of a multi-post file is `raw/file#anchor`: its file is what must exist.
+  const present = (ref: string) => find(ref) !== undefined || find(ref.replace(/#[^/]*$/, '')) !== undefined;
   for (const [file, refs] of gone) {
     const e = byFile.get(file);
     if (!e) continue;

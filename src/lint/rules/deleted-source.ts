@@ -20,7 +20,9 @@ export const deletedSource: LintRule = {
       const refs = Array.isArray(e.fm.source_ref) ? e.fm.source_ref.map(String) : [];
       const gone = refs.filter((r) => {
         const p = r.replace(/^raw\//, '');
-        return !present.has(p) && !existsSync(join(input.paths.raw, p));
+        // A post of a multi-post file is `raw/file#anchor`: the file is what must exist.
+        const file = p.replace(/#[^/]*$/, '');
+        return !present.has(p) && !present.has(file) && !existsSync(join(input.paths.raw, p)) && !existsSync(join(input.paths.raw, file));
       });
       if (!gone.length) continue;
       const all = gone.length === refs.length && e.fm.kind === 'source';

@@ -30,7 +30,9 @@ export const missingBacklink: LintRule = {
       const section = backlinkSectionTargets(e.body);
       const sectionIds = (section ?? []).map((k) => r.entry(k)?.fm.id ?? `?${k}`).sort();
       const fmOk = JSON.stringify(have) === JSON.stringify(expected);
-      const sectionOk = JSON.stringify([...new Set(sectionIds)]) === JSON.stringify(expected) && (section !== null || expected.length === 0);
+      const listed = JSON.stringify([...new Set(sectionIds)]) === JSON.stringify(expected);
+      // Without the section (the default), an old one left in an entry must still be true.
+      const sectionOk = input.config.wiki.backlinksSection ? listed && (section !== null || expected.length === 0) : section === null || listed;
       if (fmOk && sectionOk) continue;
       const missing = expected.filter((x) => !have.includes(x));
       const extra = have.filter((x) => !expected.includes(x));
