@@ -18,6 +18,15 @@ describe('extractEntities: noise words', () => {
     expect(found).toContain('vector database');
   });
 
+  it('keeps an abbreviation in capitals mentioned once, not a capitalised word or a two-letter one', () => {
+    const md = 'A vector database indexes embeddings with HNSW. RAG systems query the vector database first. An AI helps.';
+    const found = names(md);
+    expect(found).toContain('RAG');
+    expect(found).toContain('HNSW');
+    expect(found).not.toContain('AI');
+    expect(found).not.toContain('An');
+  });
+
   it('keeps Chinese nouns and runs of nouns, never a verb, a particle or a piece of a word', () => {
     const md = [
       '我们用工具生成文档字符串。生成文档字符串的代码很短，文档字符串中的代码示例也要检查。',

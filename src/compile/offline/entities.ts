@@ -112,7 +112,7 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
     // "SKILL" (from SKILL.md) is a word in capitals; two letters (AI, UI, DB) say too little alone.
     if (/^[A-Z]+$/.test(name) && (name.length < 3 || en.lowerWords.has(name.toLowerCase()))) continue;
     if ((en.modifiers.get(name) ?? 0) * 2 >= n && /(?:an|ish|ese|ch|i)$/.test(name)) continue;
-    if (n >= 2) add(name, false, n);
+    if (n >= 2 || isAcronym(name)) add(name, false, n);
   }
   for (const [phrase, n] of en.phrases) if (n >= 2) add(phrase, false, n);
   return finish(cands, text, markdown, title);
@@ -229,7 +229,8 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
   const headings = headingLines(markdown);
   const kept = [...cands.entries()]
     // Weak single mentions are noise; a lone everyday Chinese word (模型, 成本) is no concept.
-    .filter(([key, c]) => (c.strong || c.count >= 2) && !(/^[\u3400-\u9fff]+$/.test(key) && isCommonZh(key)))
+    .filter(([key, c]) => c.strong || c.count >= 2 || [...c.surfaces.keys()].some(isAcronym))
+    .filter(([key]) => !(/^[\u3400-\u9fff]+$/.test(key) && isCommonZh(key)))
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
     .slice(0, 60);
   // What a document says about a name is in its sentences, not in its headings.
@@ -284,6 +285,14 @@ function dropContained(cands: Map<string, Candidate>, title: { key: string; coun
       }
     }
   }
+}
+
+/**
+ * An abbreviation in capitals (RAG, HNSW, BM25) names one thing wherever it stands: a single
+ * mention still ties the document to the concept others define ("RAG systems query the index").
+ */
+function isAcronym(name: string): boolean {
+  return /^[A-Z][A-Z0-9]{2,9}$/.test(name) && /^[A-Z]{2}/.test(name);
 }
 
 /** What makes a candidate likely to be kept: strong first, then by mentions. */
