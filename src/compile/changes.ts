@@ -1,6 +1,7 @@
 import { fileOfRow } from '../store/store.js';
 import { splitPosts } from '../ingest/posts.js';
 import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { KbContext } from '../kb/context.js';
 import type { ContentHash, EntryId } from '../types.js';
 import { ingestFile, INGEST_VERSION, type RawFile } from '../ingest/index.js';
@@ -8,7 +9,8 @@ import { embedText } from './prepare.js';
 import type { CompileOptions, CompileReport } from './types.js';
 import { scanWiki, type LoadedEntry, type ScanCache, type WikiScan } from '../entry/wiki.js';
 import { emitWiki, planNames, planRenders, type SourcePlan } from '../emit/emit.js';
-import { groupConcepts, withConceptIds } from './concepts.js';
+import { groupConcepts, withConceptIds, type Translate } from './concepts.js';
+import { Lexicon } from '../text/lexicon.js';
 import { writeDrafts } from './drafts.js';
 import { ingestChanged, type Ingested, type WikiState } from './ingest-changed.js';
 import { buildCatalog } from './model/plan.js';
@@ -63,7 +65,10 @@ async function planAndEmit(
   const { drafts } = run.ingested;
   const allDocs = store.allDocuments().filter((d) => d.status === 'ok' || d.status === 'pending');
   const entities = store.allEntities();
-  const planned = groupConcepts(entities, allDocs, config.compile.minConceptSources, config.compile.maxConcepts, scan.entries);
+  const { minConceptSources, maxConcepts } = config.compile;
+  const planned = withTranslations(ctx.paths.state, (translate) =>
+    groupConcepts(entities, allDocs, minConceptSources, maxConcepts, scan.entries, translate),
+  );
   const concepts = withConceptIds(planned, scan.entries, run.wiki.takenIds);
   const sources: SourcePlan[] = allDocs.map((d) => {
     const draft = drafts.get(d.raw_path);
@@ -102,6 +107,23 @@ async function planAndEmit(
   st.report.protected = emitted.protected;
   st.report.written = emitted.written;
   st.report.concepts = emitted.concepts;
+}
+
+/**
+ * CC-CEDICT's usual Chinese for an English name, from the lexicon `kb ask` builds in .kb/ — when
+ * it is there: building it takes half a minute, too long for a compile to pay on its own.
+ */
+function withTranslations<T>(stateDir: string, f: (t: Translate | undefined) => T): T {
+  const lex = Lexicon.openExisting(join(stateDir, 'lexicon.db'));
+  if (!lex) return f(undefined);
+  try {
+    return f((key) => {
+      const best = lex.chinese(key)[0];
+      return best && best.weight === 1 && Array.from(best.term).length >= 2 ? best.term : undefined;
+    });
+  } finally {
+    lex.close();
+  }
 }
 
 export { embedText };

@@ -2,6 +2,7 @@ import type { EntryId } from '../types.js';
 import type { DocumentRow, EntityRow } from '../store/store.js';
 import type { LoadedEntry } from '../entry/wiki.js';
 import { entityKey, makeEntryId } from '../entry/names.js';
+import { hasTraditional } from '../text/fold.js';
 import type { ConceptPlan } from '../emit/types.js';
 
 /** A concept shared by several sources, as the store knows it; `id` when the wiki has an entry for it. */
@@ -35,10 +36,42 @@ class UnionFind {
   }
 }
 
+/** English → its usual Chinese translation (CC-CEDICT), for names that no text pairs. */
+export type Translate = (englishKey: string) => string | undefined;
+
+/** A short all-capitals name: stands for a longer one, and may stand for two (IdP, CR). */
+function isAbbreviation(name: string): boolean {
+  return /^[A-Z][A-Za-z0-9]{0,7}$/.test(name) && /[A-Z].*[A-Z]|^[A-Z]{2,}/.test(name) && name.length <= 8;
+}
+
+/** Vendors whose name is often left off a product's (Microsoft Azure is Azure). */
+const VENDOR = /^(?:microsoft|google|amazon|aws|apple|meta|anthropic|openai|ibm|oracle|adobe|apache|mozilla|nvidia) (\S+)$/;
+
 /**
- * Concepts from the entities of every document: names that are the same concept (case, plural,
- * abbreviation, translation given in parentheses) are merged into one group; a group mentioned by
- * at least `minSources` documents becomes a concept. Existing concept entries keep their title and id.
+ * Abbreviations given for two different Latin names in different documents (IdP for "identity
+ * provider" and for something else) tie nothing together: each name keeps its own page.
+ */
+function ambiguousAbbreviations(entities: EntityRow[]): Set<string> {
+  const expansions = new Map<string, Set<string>>();
+  for (const e of entities) {
+    for (const a of e.aliases) {
+      if (!isAbbreviation(a) || !/[a-z]/i.test(e.key) || /[\u3400-\u9fff]/.test(e.key)) continue;
+      const ak = entityKey(a);
+      const set = expansions.get(ak) ?? new Set<string>();
+      set.add(e.key);
+      expansions.set(ak, set);
+    }
+  }
+  return new Set([...expansions].filter(([, s]) => s.size > 1).map(([k]) => k));
+}
+
+/**
+ * Concepts from the entities of every document: names that are the same concept are merged into
+ * one group — case, plural, Traditional/Simplified spelling (in the key), a translation or an
+ * abbreviation a text gives in parentheses, the dictionary translation (`translate`), a vendor's
+ * name left off — never because one name is part of a longer one. A group mentioned by at least
+ * `minSources` documents becomes a concept, and so does one a single document introduces or stresses
+ * (salient) and keeps coming back to. Existing concept entries keep their title and id.
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: merging names into groups, then titles, aliases and mentions for each group, over shared union-find tables
 export function groupConcepts(
@@ -47,10 +80,12 @@ export function groupConcepts(
   minSources: number,
   maxConcepts: number,
   existing: LoadedEntry[],
+  translate?: Translate,
 ): PlannedConcept[] {
   const okDocs = new Map(docs.map((d) => [d.raw_path, d]));
   const uf = new UnionFind();
   const surfaces = new Map<string, Map<string, number>>();
+  const ambiguous = ambiguousAbbreviations(entities);
   for (const e of entities) {
     if (!okDocs.has(e.raw_path)) continue;
     uf.find(e.key);
@@ -60,11 +95,17 @@ export function groupConcepts(
     for (const a of e.aliases) {
       const ak = entityKey(a);
       if (!ak || ak === e.key) continue;
-      uf.union(e.key, ak);
+      if (!ambiguous.has(ak)) uf.union(e.key, ak);
       const sa = surfaces.get(ak) ?? new Map<string, number>();
       sa.set(a, (sa.get(a) ?? 0) + 0.5);
       surfaces.set(ak, sa);
     }
+  }
+  for (const k of surfaces.keys()) {
+    const vendor = VENDOR.exec(k)?.[1];
+    if (vendor && surfaces.has(vendor)) uf.union(k, vendor);
+    const zh = translate && /^[a-z][a-z -]{3,}$/.test(k) ? translate(k) : undefined;
+    if (zh && surfaces.has(entityKey(zh))) uf.union(entityKey(zh), k);
   }
   // Existing concept entries tie their aliases together too, so a person's alias merges names.
   const existingByKey = new Map<string, LoadedEntry>();
@@ -85,7 +126,7 @@ export function groupConcepts(
       groups.set(root, g);
     }
     g.keys.add(e.key);
-    for (const a of e.aliases) g.keys.add(entityKey(a));
+    for (const a of e.aliases) if (!ambiguous.has(entityKey(a))) g.keys.add(entityKey(a));
     const list = g.byDoc.get(e.raw_path) ?? [];
     list.push(e);
     g.byDoc.set(e.raw_path, list);
@@ -95,7 +136,8 @@ export function groupConcepts(
   const sourceTitles = new Set(docs.map((d) => entityKey(d.title)));
   const out: PlannedConcept[] = [];
   for (const g of groups.values()) {
-    if (g.byDoc.size < minSources) continue;
+    // A single document's own topics get pages only in a knowledge base of several documents.
+    if (g.byDoc.size < minSources && !(okDocs.size >= 5 && stressed(g.byDoc, minSources))) continue;
     if ([...g.keys].some((k) => sourceTitles.has(k))) continue;
     // The title: the name most documents use (a longer name wins a tie: "Retrieval-Augmented Generation" over "RAG").
     const votes = new Map<string, number>();
@@ -123,17 +165,17 @@ export function groupConcepts(
     }
     const prior = [...g.keys].map((k) => existingByKey.get(k)).find(Boolean);
     const title = prior?.fm.title ?? ranked[0]![0];
-    const seenKeys = new Set([entityKey(title)]);
+    const seenKeys = new Set([spellingKey(title)]);
     const aliases: string[] = [];
     for (const [name] of ranked) {
-      const k = entityKey(name);
+      const k = spellingKey(name);
       if (seenKeys.has(k)) continue;
       seenKeys.add(k);
       aliases.push(name);
     }
     for (const a of prior?.fm.aliases ?? []) {
-      if (seenKeys.has(entityKey(a))) continue;
-      seenKeys.add(entityKey(a));
+      if (seenKeys.has(spellingKey(a))) continue;
+      seenKeys.add(spellingKey(a));
       aliases.push(a);
     }
     const mentions = [...g.byDoc.entries()]
@@ -151,6 +193,18 @@ export function groupConcepts(
   // Most widely shared first; cap the count.
   out.sort((a, b) => b.mentions.length - a.mentions.length || b.mentions.reduce((n, m) => n + m.count, 0) - a.mentions.reduce((n, m) => n + m.count, 0) || a.key.localeCompare(b.key));
   return out.slice(0, maxConcepts);
+}
+
+/** A single document introduces or stresses the name and mentions it three times or more. */
+function stressed(byDoc: Map<string, EntityRow[]>, minSources: number): boolean {
+  if (minSources > 2 || byDoc.size !== 1) return false;
+  const rows = [...byDoc.values()][0]!;
+  return rows.some((r) => r.salient) && rows.reduce((n, r) => n + r.count, 0) >= 3;
+}
+
+/** The key of a name as spelt: a Traditional spelling stays an alias of its Simplified title (Obsidian links by it). */
+function spellingKey(name: string): string {
+  return hasTraditional(name) ? `${entityKey(name)}#traditional` : entityKey(name);
 }
 
 function initials(phrase: string): string {

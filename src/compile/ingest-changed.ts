@@ -245,13 +245,21 @@ function now(): number {
 /** The offline extractor's entities (counts, snippets), with the names a model gave merged in. */
 function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entities']) {
   const byKey = new Map<string, EntityRowInput>();
-  for (const n of offline) byKey.set(entityKey(n.name), { key: entityKey(n.name), surface: n.name, aliases: n.aliases, count: n.count ?? 1, snippets: n.snippets ?? [] });
+  const row = (key: string, n: SourceDraft['entities'][number]): EntityRowInput => ({
+    key,
+    surface: n.name,
+    aliases: n.aliases,
+    count: n.count ?? 1,
+    snippets: n.snippets ?? [],
+    salient: n.salient ?? false,
+  });
+  for (const n of offline) byKey.set(entityKey(n.name), row(entityKey(n.name), n));
   if (named !== offline) {
     for (const n of named) {
       const key = entityKey(n.name);
       const had = byKey.get(key);
       if (had) had.aliases = [...new Set([...had.aliases, ...n.aliases])];
-      else byKey.set(key, { key, surface: n.name, aliases: n.aliases, count: n.count ?? 1, snippets: n.snippets ?? [] });
+      else byKey.set(key, row(key, n));
     }
   }
   return [...byKey.values()];
@@ -263,6 +271,7 @@ interface EntityRowInput {
   aliases: string[];
   count: number;
   snippets: string[];
+  salient: boolean;
 }
 
 

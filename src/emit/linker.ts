@@ -1,5 +1,7 @@
 import { linkKey } from '../entry/names.js';
 import { linkMarkup } from '../entry/links.js';
+import { cutZh } from '../text/jieba.js';
+import { EN_STOP } from '../text/stopwords.js';
 
 /** A name that should link somewhere: a title or alias, and the file name it resolves to. */
 export interface LinkName {
@@ -19,7 +21,7 @@ const HAN_START = /^[\u3400-\u9fff]/;
 
 function startKey(lowerName: string): string {
   if (HAN_START.test(lowerName)) return lowerName.slice(0, 2);
-  return /^[\p{L}\p{N}_]+/u.exec(lowerName)?.[0] ?? lowerName.slice(0, 1);
+  return /^(?:(?![\u3400-\u9fff])[\p{L}\p{N}_])+/u.exec(lowerName)?.[0] ?? lowerName.slice(0, 1);
 }
 
 export function buildNameTable(names: LinkName[]): NameTable {
@@ -30,6 +32,8 @@ export function buildNameTable(names: LinkName[]): NameTable {
     if (Array.from(k).length < 2) continue;
     // Two Han characters are usually a common word (检索, 模型), too loose to link by.
     if (/^[\u3400-\u9fff]{2}$/.test(k) && n.name !== n.file) continue;
+    // A function word is never a link ("to", "which"), whatever an entry calls itself.
+    if (EN_STOP.has(k)) continue;
     const had = byKey.get(k);
     if (had && had.id !== n.id) ambiguous.add(k);
     else byKey.set(k, n);
@@ -46,19 +50,47 @@ export function buildNameTable(names: LinkName[]): NameTable {
   return { byKey, starts };
 }
 
-const WORDCHAR = /[\p{L}\p{N}_]/u;
+/** A letter or digit of a Latin word: Han characters are word boundaries for Latin names. */
+const WORDCHAR = /(?![\u3400-\u9fff])[\p{L}\p{N}_]/u;
+const LATIN_WORD = /^(?:(?![\u3400-\u9fff])[\p{L}\p{N}_])+/u;
+
+/**
+ * Where jieba puts word boundaries in the line around `at`: a Chinese name links only when it
+ * starts and ends on one (never 生成[[文档字符]]串, where the words are 文档 and 字符串).
+ */
+function zhBoundaries(text: string, at: number, cache: Map<number, Set<number>>): Set<number> {
+  const start = text.lastIndexOf('\n', at) + 1;
+  let set = cache.get(start);
+  if (!set) {
+    const end = text.indexOf('\n', at);
+    const line = text.slice(start, end < 0 ? text.length : end);
+    set = new Set([start]);
+    let pos = start;
+    for (const w of cutZh(line)) set.add((pos += w.length));
+    cache.set(start, set);
+  }
+  return set;
+}
+
+/** A capitalised one-word name ("Pipeline", "Provides") links only where the text capitalises it too. */
+function caseFits(text: string, i: number, target: LinkName | undefined): boolean {
+  if (!target || /\s/.test(target.name) || !/^\p{Lu}/u.test(target.name)) return true;
+  return /^\p{Lu}/u.test(text[i] ?? '');
+}
 
 /** Mentions of known names in a text, left to right, longest match first, no overlaps. */
 function findMentions(text: string, table: NameTable): { start: number; end: number; key: string }[] {
   const lower = text.toLowerCase();
   const out: { start: number; end: number; key: string }[] = [];
+  const zhCache = new Map<number, Set<number>>();
   let i = 0;
   while (i < lower.length) {
     const ch = lower[i]!;
     let cands: string[] | undefined;
-    if (HAN_START.test(ch)) cands = table.starts.get(lower.slice(i, i + 2));
+    const han = HAN_START.test(ch);
+    if (han) cands = table.starts.get(lower.slice(i, i + 2));
     else if (WORDCHAR.test(ch) && (i === 0 || !WORDCHAR.test(lower[i - 1]!))) {
-      const word = /^[\p{L}\p{N}_]+/u.exec(lower.slice(i, i + 64))?.[0] ?? ch;
+      const word = LATIN_WORD.exec(lower.slice(i, i + 64))?.[0] ?? ch;
       cands = table.starts.get(word);
     }
     let hit: string | undefined;
@@ -67,7 +99,12 @@ function findMentions(text: string, table: NameTable): { start: number; end: num
         if (!lower.startsWith(c, i)) continue;
         const after = lower[i + c.length];
         // A Latin name must end at a word boundary ("RAG" not inside "RAGs" or "storage").
-        if (after && WORDCHAR.test(c[c.length - 1]!) && !HAN_START.test(c[c.length - 1]!) && WORDCHAR.test(after) && !HAN_START.test(after)) continue;
+        if (after && WORDCHAR.test(c[c.length - 1]!) && WORDCHAR.test(after)) continue;
+        if (!caseFits(text, i, table.byKey.get(c))) continue;
+        if (han || HAN_START.test(c[c.length - 1]!)) {
+          const b = zhBoundaries(text, i, zhCache);
+          if ((han && !b.has(i)) || (HAN_START.test(c[c.length - 1]!) && !b.has(i + c.length))) continue;
+        }
         hit = c;
         break;
       }

@@ -1,5 +1,6 @@
 import type { EntryId, EntryKind } from '../types.js';
 import { shortHash } from '../util/hash.js';
+import { foldText } from '../text/fold.js';
 
 const MAX_FILE_NAME = 120;
 /**
@@ -82,7 +83,8 @@ export function makeEntryId(kind: EntryKind, title: string, taken: (id: string) 
  * the last English word singular ("Vector Databases" and "vector database" are one concept).
  */
 export function entityKey(name: string): string {
-  let k = name.normalize('NFKC').toLowerCase().replace(/[\s_‐-―-]+/g, ' ').replace(/[’']/g, "'").trim();
+  // Traditional and Simplified spellings meet (所有權 / 所有权).
+  let k = foldText(name.normalize('NFKC')).toLowerCase().replace(/[\s_‐-―-]+/g, ' ').replace(/[’']/g, "'").trim();
   // Plural → singular for the last English word ("vector databases" → "vector database").
   // The lookbehinds start a try only at a word's first letter: linear on a word of any length.
   k = k.replace(/(?<![a-z])([a-z]{3,})(ies)$/, '$1y').replace(/(?<![a-z])([a-z]{3,}[^s])s$/, '$1');

@@ -57,6 +57,8 @@ export interface EntityRow {
   aliases: string[];
   count: number;
   snippets: string[];
+  /** The document introduces or stresses it (a translation or abbreviation, emphasis, a heading). */
+  salient?: boolean;
 }
 
 export interface EntryRow {
@@ -265,13 +267,13 @@ export class Store {
 
   putEntities(rawPath: string, rows: Omit<EntityRow, 'raw_path'>[]): void {
     this.stmt(`DELETE FROM doc_entities WHERE raw_path = ?`).run(rawPath);
-    const ins = this.stmt(`INSERT INTO doc_entities (raw_path, key, surface, aliases, count, snippets) VALUES (?, ?, ?, ?, ?, ?)`);
-    for (const r of rows) ins.run(rawPath, r.key, r.surface, JSON.stringify(r.aliases), r.count, JSON.stringify(r.snippets));
+    const ins = this.stmt(`INSERT INTO doc_entities (raw_path, key, surface, aliases, count, snippets, salient) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    for (const r of rows) ins.run(rawPath, r.key, r.surface, JSON.stringify(r.aliases), r.count, JSON.stringify(r.snippets), r.salient ? 1 : 0);
   }
 
   allEntities(): EntityRow[] {
-    const rows = this.stmt(`SELECT * FROM doc_entities ORDER BY key, raw_path`).all() as (Omit<EntityRow, 'aliases' | 'snippets'> & { aliases: string; snippets: string })[];
-    return rows.map((r) => ({ ...r, aliases: JSON.parse(r.aliases) as string[], snippets: JSON.parse(r.snippets) as string[] }));
+    const rows = this.stmt(`SELECT * FROM doc_entities ORDER BY key, raw_path`).all() as (Omit<EntityRow, 'aliases' | 'snippets' | 'salient'> & { aliases: string; snippets: string; salient: number })[];
+    return rows.map(({ salient, ...r }) => ({ ...r, aliases: JSON.parse(r.aliases) as string[], snippets: JSON.parse(r.snippets) as string[], ...(salient === 1 ? { salient: true } : {}) }));
   }
 
   // ---- entries

@@ -134,6 +134,20 @@ export class Lexicon {
     this.maxWord = Number((db.prepare(`SELECT value FROM meta WHERE key = 'max_word'`).get() as { value: string } | undefined)?.value ?? 8);
   }
 
+  /** The lexicon at `path` when it is there and current; never builds it (that takes half a minute). */
+  static openExisting(path: string): Lexicon | undefined {
+    if (!existsSync(path)) return undefined;
+    try {
+      const db = new Database(path, { readonly: true, fileMustExist: true });
+      const v = (db.prepare(`SELECT value FROM meta WHERE key = 'version'`).get() as { value: string } | undefined)?.value;
+      if (v === LEXICON_VERSION) return new Lexicon(db);
+      db.close();
+    } catch {
+      // Unreadable: as if missing.
+    }
+    return undefined;
+  }
+
   /** The lexicon at `path`, built there first when it is missing or of another version. */
   static open(path: string): Lexicon {
     checkOnOpen(path, 'lexicon');

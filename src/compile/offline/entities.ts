@@ -1,8 +1,10 @@
 import { HAN } from '../../text/script.js';
-import { segmentWords, sentences } from '../../text/segment.js';
+import { sentences } from '../../text/segment.js';
 import { cutComments } from '../../text/comments.js';
-import { EN_STOP, ZH_STOP, CAP_STOP } from '../../text/stopwords.js';
+import { EN_STOP, ZH_STOP, CAP_STOP, GENERIC } from '../../text/stopwords.js';
 import { entityKey } from '../../entry/names.js';
+import { englishTerms } from './en-terms.js';
+import { chineseTerms, isCommonZh, isZhNounPhrase, latinNames, termBefore, tokenizeZh } from './zh-terms.js';
 
 /** An entity found in one document. */
 export interface FoundEntity {
@@ -15,6 +17,8 @@ export interface FoundEntity {
   count: number;
   /** Up to three sentences that mention it, best first. */
   snippets: string[];
+  /** Given with a translation or abbreviation, emphasised, or in a heading: what the document is about. */
+  salient: boolean;
 }
 
 interface Candidate {
@@ -30,24 +34,17 @@ interface Candidate {
  * once, not once per letter; and the words inside a match are bounded (no name has a 40-letter
  * word), so a try that fails costs a few dozen steps.
  */
-const ACRONYM = /\b[A-Z][A-Za-z]{0,40}[A-Z][A-Z0-9]{0,20}s?\b|\b[A-Z]{2,40}[0-9]{0,10}\b/g;
-/** A capitalised word: Han may stand right before it ("使用Transformer"), a Latin letter may not. */
-const CAP_WORD = String.raw`(?<![\w\u00C0-\u024F])[A-Z][\p{L}\p{N}]{0,40}(?:-[A-Za-z][\p{L}\p{N}]{0,40}){0,4}(?![\p{L}\p{N}])`;
-const CAP_PHRASE = new RegExp(String.raw`${CAP_WORD}(?:[ \t]+(?:(?:of|and|for|the|in|de|von|van)[ \t]+)?${CAP_WORD}){0,4}`, 'gu');
-const PAREN_EN = /(?<![A-Za-z])([A-Za-z][\p{L}\p{N}-]{0,40}(?:[ \t]+[A-Za-z][\p{L}\p{N}-]{0,40}){0,6})[ \t]*[（(][ \t]*([A-Z][A-Za-z0-9-]{1,10})[ \t]*[)）]/gu;
+const PAREN_ABBR = /[（(][ \t]*[A-Z][A-Za-z0-9-]{1,10}[ \t]*[)）]/g;
+const PAREN_EN = /(?<![A-Za-z])([A-Za-z][\p{L}\p{N}-]{0,40}(?:[ \t]+[A-Za-z][\p{L}\p{N}-]{0,40}){0,6})[ \t]*[（(][ \t]*([A-Z][A-Za-z0-9-]{1,10})[ \t]*[)）]$/u;
 const PAREN_ZH = /([\u3400-\u9fff]{2,16})[ \t]*[（(][ \t]*([A-Za-z][A-Za-z0-9 .\-,，;；、]{1,60}?)[ \t]*[)）]/gu;
 const PAREN_EN_ZH = /(?<![A-Za-z])([A-Za-z][A-Za-z0-9.\-]{0,40}(?:[ \t][A-Za-z][A-Za-z0-9.\-]{0,40}){0,4})[ \t]*[（(][ \t]*([\u3400-\u9fff]{2,10})[ \t]*[)）]/gu;
 const EMPHASIS = /\*\*([^*\n]{2,60})\*\*|__([^_\n]{2,60})__|《([^》\n]{2,30})》|「([^」\n]{2,30})」|\[\[([^[\]|#\n]{2,60})(?:[|#][^[\]\n]{0,200})?\]\]/g;
 /** Distinct names from parentheses and emphasis that are counted or checked by a search of the whole text: more than any real page has. */
 const MAX_COUNTED = 300;
-
-const lowerPhraseCache = new Map<string, boolean>();
-/** Function characters that never start or end a Chinese term. */
-const ZH_EDGE = /^[而不是的了在和与也就都及或把被让给对从向以之其这那个些种]|[而不是的了在和与也就都及或把被让给对从向以之其这那个些种]$/;
-
-function isStopCap(word: string): boolean {
-  return CAP_STOP.has(word.toLowerCase());
-}
+/** Candidates compared pairwise for containment (a million comparisons at most). */
+const MAX_COMPARED = 1000;
+/** The longest piece of a line given to jieba or wink-nlp at once: a megabyte line is read in pieces. */
+const MAX_PIECE = 4000;
 
 function clean(s: string): string {
   return s.replace(/\s+/g, ' ').replace(/^[\s\p{P}]+|(?<![\s\p{P}])[\s\p{P}]+$/gu, '').trim();
@@ -58,25 +55,31 @@ function validName(name: string): boolean {
   // Something to read: two letters in a row (Latin or Han), not an id like `21/3d7a`.
   if (!/[A-Za-z]{2}|[\u3400-\u9fff]{2}/.test(name)) return false;
   if (/^[\d\s/.:-]+[a-z\d]*$/i.test(name) && /\d/.test(name)) return false;
-  if (/^\d+$/.test(name)) return false;
   if (/^[\p{P}\p{S}\s]+$/u.test(name)) return false;
   if (/https?:|www\.|\.(?:com|org|io|md|png)$/i.test(name)) return false;
   const k = name.toLowerCase();
-  if (EN_STOP.has(k) || ZH_STOP.has(name)) return false;
+  if (EN_STOP.has(k) || ZH_STOP.has(name) || GENERIC.has(k) || CAP_STOP.has(k)) return false;
   return true;
 }
 
+/** An emphasised or paired English name that is a noun phrase, not a clause or a lone common word. */
+function englishNameOk(name: string): boolean {
+  const words = name.split(/\s+/);
+  if (words.length > 5 || /[.:!?]$/.test(name)) return false;
+  const edge = [words[0]!, words[words.length - 1]!].map((w) => w.toLowerCase());
+  return !edge.some((w) => EN_STOP.has(w) || GENERIC.has(w));
+}
+
 /**
- * Heuristic entity extraction for English and Chinese, no model: acronyms, capitalised names
- * and phrases, terms introduced with a translation or abbreviation in parentheses, emphasised
- * terms (bold, 《》, wikilinks), repeated lowercase noun phrases, and repeated Chinese compounds
- * found with the ICU word segmenter.
+ * Entities of one document, found with language tools and no model: jieba's words and parts of
+ * speech for Chinese (nouns, proper names and runs of nouns, never a piece of a word), wink-nlp's
+ * noun phrases and proper nouns for English, acronyms, terms given with a translation or an
+ * abbreviation in parentheses, and emphasised terms that are noun phrases.
  */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one pass per kind of name (acronyms, capitalised phrases, parentheses, emphasis, noun phrases, Chinese compounds) filling one candidate table
 export function extractEntities(markdown: string, title: string): FoundEntity[] {
   const text = stripMarkdown(markdown);
-  const titleKey = entityKey(title);
   const cands = new Map<string, Candidate>();
+  const titleKey = entityKey(title);
   const add = (name: string, strong: boolean, n = 1): Candidate | undefined => {
     const surface = clean(name);
     if (!validName(surface)) return undefined;
@@ -92,14 +95,41 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
     c.strong ||= strong;
     return c;
   };
-  const pairAlias = (main: string, alias: string) => {
-    const c = add(main, true, 0);
-    const a = clean(alias);
-    if (c && validName(a) && entityKey(a) !== entityKey(main)) c.aliases.add(a);
-  };
+  pairedNames(text, add);
+  const emphasised: string[] = [];
+  for (const m of markdown.matchAll(EMPHASIS)) {
+    const t = clean(m.slice(1).find(Boolean) ?? '');
+    if (HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) emphasised.push(t);
+  }
+  const { latin, han } = byScript(text);
+  const en = englishTerms(latin);
+  // **Findings**: a common word in bold is still a common word.
+  for (const t of emphasised) if (t.includes(' ') || HAN.test(t) || !en.lowerWords.has(t.toLowerCase())) add(t, true, 0);
+  if (han) for (const [name, n] of zhCounts(han, en.names)) if (n >= 2) add(name, false, n);
+  for (const [name, n] of en.names) {
+    // A capitalised word the text also writes in lowercase is a common word at a sentence's start.
+    if (!name.includes(' ') && !/[A-Z].*[A-Z]/.test(name) && en.lowerWords.has(name.toLowerCase())) continue;
+    // "SKILL" (from SKILL.md) is a word in capitals; two letters (AI, UI, DB) say too little alone.
+    if (/^[A-Z]+$/.test(name) && (name.length < 3 || en.lowerWords.has(name.toLowerCase()))) continue;
+    if ((en.modifiers.get(name) ?? 0) * 2 >= n && /(?:an|ish|ese|ch|i)$/.test(name)) continue;
+    if (n >= 2 || isAcronym(name)) add(name, false, n);
+  }
+  for (const [phrase, n] of en.phrases) if (n >= 2) add(phrase, false, n);
+  return finish(cands, text, markdown, title);
+}
 
-  // Names given with an abbreviation or translation: strongest signal, and the alias pairs.
-  for (const m of text.matchAll(PAREN_EN)) {
+/** Names given with an abbreviation or a translation: the strongest signal, and the alias pairs. */
+function pairedNames(text: string, add: (name: string, strong: boolean, n?: number) => Candidate | undefined): void {
+  const pairAlias = (main: string, alias: string) => {
+    const a = clean(alias);
+    if (!validName(a) || (/^[A-Za-z]/.test(a) && !englishNameOk(a))) return;
+    const c = add(main, true, 0);
+    if (c && entityKey(a) !== entityKey(main)) c.aliases.add(a);
+  };
+  for (const p of text.matchAll(PAREN_ABBR)) {
+    // Only the words right before an abbreviation in parentheses: one cheap scan, then a short match.
+    const m = PAREN_EN.exec(text.slice(Math.max(0, (p.index ?? 0) - 100), (p.index ?? 0) + p[0].length));
+    if (!m) continue;
     const abbr = m[2] ?? '';
     const words = (m[1] ?? '').split(/[ \t]+/);
     // The shortest tail of the phrase whose initials spell the abbreviation.
@@ -113,52 +143,61 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
   }
   let zhParens = 0;
   for (const m of text.matchAll(PAREN_ZH)) {
-    // Each one searches the whole text: a bounded number keeps a page of thousands linear.
     if (++zhParens > MAX_COUNTED) break;
-    const zh = trimZhPrefix(m[1] ?? '', text);
+    const before = text.slice(Math.max(0, (m.index ?? 0) + m[0].indexOf(m[1]!) - 8), (m.index ?? 0) + m[0].indexOf(m[1]!) + m[1]!.length);
+    const firstAlias = (m[2] ?? '').split(/[,，;；、]/)[0]!.trim();
+    const zh = termBefore(tokenizeZh(before), Math.min(3, firstAlias.split(/\s+/).length));
+    if (!zh) continue;
     // "倒数排名融合（Reciprocal Rank Fusion，RRF）": every name in the parentheses is an alias.
     for (const alias of (m[2] ?? '').split(/[,，;；、]/)) if (alias.trim()) pairAlias(zh, alias.trim());
   }
-  for (const m of text.matchAll(PAREN_EN_ZH)) pairAlias(trimLeadingStop(m[1] ?? ''), m[2] ?? '');
+  for (const m of text.matchAll(PAREN_EN_ZH)) if (isZhNounPhrase(m[2] ?? '')) pairAlias(trimLeadingStop(m[1] ?? ''), m[2] ?? '');
+}
 
-  for (const m of markdown.matchAll(EMPHASIS)) {
-    const t = m.slice(1).find(Boolean) ?? '';
-    if (t.split(/\s+/).length <= 5 && !/[.。,，:：]$/.test(t)) add(t, true, 0);
+/** Lines mostly in Latin letters (for the English tagger) and lines with Chinese (for jieba). */
+function byScript(text: string): { latin: string; han: string } {
+  const latin: string[] = [];
+  const han: string[] = [];
+  for (const line of text.split('\n').flatMap(pieces)) {
+    const h = (line.match(/[\u3400-\u9fff]/g) ?? []).length;
+    if (h === 0 || (line.match(/[A-Za-z]/g) ?? []).length > h * 6) latin.push(line);
+    else han.push(line);
   }
+  return { latin: latin.join('\n'), han: han.join('\n') };
+}
 
-  for (const sentence of sentences(text)) {
-    // Acronyms and CamelCase names (RAG, BM25, SQLite, FTS5); two letters are too ambiguous (DB, GB).
-    for (const m of sentence.matchAll(ACRONYM)) {
-      const w = m[0].replace(/s$/, (s) => (/[A-Z]{2,}s$/.test(m[0]) ? '' : s));
-      if (w.length >= 3 && !isStopCap(w) && !/^[IVXLC]+$/.test(w)) add(w, false);
+/** A line cut into pieces of at most MAX_PIECE characters, at a space or a sentence's end when one is near. */
+function pieces(line: string): string[] {
+  if (line.length <= MAX_PIECE) return [line];
+  const out: string[] = [];
+  for (let at = 0; at < line.length; ) {
+    let end = Math.min(line.length, at + MAX_PIECE);
+    if (end < line.length) {
+      const window = line.slice(end - 200, end);
+      const cut = Math.max(window.lastIndexOf(' '), window.search(/[。！？；][^。！？；]*$/));
+      if (cut > 0) end = end - 200 + cut + 1;
     }
-    // Capitalised phrases; a single capitalised word only when not sentence-initial.
-    for (const m of sentence.matchAll(CAP_PHRASE)) {
-      let phrase = m[0];
-      const words = phrase.split(/\s+/);
-      let shifted = false;
-      while (words.length && isStopCap(words[0]!)) {
-        words.shift();
-        shifted = true;
-      }
-      while (words.length && /^(of|and|for|the|in|de|von|van)$/.test(words[words.length - 1]!)) words.pop();
-      if (!words.length) continue;
-      phrase = words.join(' ');
-      const initial = !shifted && ((m.index ?? 0) === 0 || sentence.slice(0, m.index).trim() === '');
-      if (words.length === 1) {
-        if (initial || /^[A-Z]{2,}/.test(phrase)) continue; // acronyms handled above
-        if (phrase.length < 3) continue;
-      }
-      add(phrase, false);
-    }
+    out.push(line.slice(at, end));
+    at = end;
   }
+  return out;
+}
 
-  // Repeated lowercase English noun phrases ("vector database", "word segmentation").
-  for (const [phrase, n] of lowerPhrases(text)) if (n >= 2) add(phrase, false, n);
+/** Chinese terms of every paragraph, counted; Latin names in Chinese prose go to `names`. */
+function zhCounts(text: string, names: Map<string, number>): Map<string, number> {
+  const counts = new Map<string, number>();
+  const bump = (t: string) => counts.set(t, (counts.get(t) ?? 0) + 1);
+  const bumpName = (t: string) => names.set(t, (names.get(t) ?? 0) + 1);
+  for (const para of text.split(/\n+/)) {
+    if (!HAN.test(para)) continue;
+    const tokens = tokenizeZh(para);
+    chineseTerms(para, tokens, bump);
+    latinNames(tokens, bumpName);
+  }
+  return counts;
+}
 
-  // Chinese compounds from the word segmenter.
-  if (HAN.test(text)) for (const [term, n] of chineseTerms(text)) add(term, false, n);
-
+function finish(cands: Map<string, Candidate>, text: string, markdown: string, title: string): FoundEntity[] {
   // Count real mentions for emphasised / paired names that were added with 0: each count reads the
   // whole text, so only so many are counted; the rest keep the one mention that made them.
   const lower = text.toLowerCase();
@@ -172,9 +211,8 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
       c.count = Math.max(1, n);
     }
   }
-
   // An abbreviation or translation seen on its own joins the name it was given for.
-  for (const [key, c] of cands) {
+  for (const c of cands.values()) {
     for (const a of c.aliases) {
       const ak = entityKey(a);
       const other = cands.get(ak);
@@ -185,41 +223,19 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
       }
       cands.delete(ak);
     }
-    void key;
   }
-
-  // Drop terms that only ever occur inside a longer candidate. That compares every pair: on a long
-  // text, only the candidates that could still make the final list take part.
-  if (cands.size > MAX_COMPARED) {
-    const keep = new Set([...cands].sort((a, b) => rank(b[1]) - rank(a[1]) || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_COMPARED).map(([k]) => k));
-    for (const k of [...cands.keys()]) if (!keep.has(k)) cands.delete(k);
-  }
-  const keys = [...cands.keys()];
-  for (const k of keys) {
-    const c = cands.get(k)!;
-    if (c.strong || c.aliases.size) continue;
-    for (const other of keys) {
-      if (other === k || other.length <= k.length) continue;
-      const o = cands.get(other);
-      if (!o || !other.includes(k)) continue;
-      if (o.count >= c.count * 0.7) {
-        cands.delete(k);
-        break;
-      }
-    }
-  }
-
-  const kept: [string, Candidate][] = [];
-  for (const [key, c] of cands) {
-    // Weak single mentions are noise; keep them only when strong or repeated.
-    if (!c.strong && c.count < 2 && !isAcronymLike(key, c)) continue;
-    kept.push([key, c]);
-  }
-  kept.sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]));
+  // The title counts as a longer name too: 卡片盒 and 笔记法 are pieces of 卡片盒笔记法.
+  dropContained(cands, { key: entityKey(title), count: countOccurrences(lower, title.toLowerCase()) });
+  const headings = headingLines(markdown);
+  const kept = [...cands.entries()]
+    // Weak single mentions are noise; a lone everyday Chinese word (模型, 成本) is no concept.
+    .filter(([key, c]) => c.strong || c.count >= 2 || [...c.surfaces.keys()].some(isAcronym))
+    .filter(([key]) => !(/^[\u3400-\u9fff]+$/.test(key) && isCommonZh(key)))
+    .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
+    .slice(0, 60);
   // What a document says about a name is in its sentences, not in its headings.
   const sents = sentences(stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, ''))).map((s) => ({ s, lower: s.toLowerCase() }));
-  // Snippets read every sentence: only for the names returned.
-  return kept.slice(0, MAX_ENTITIES).map(([key, c]) => {
+  return kept.map(([key, c]) => {
     const surface = [...c.surfaces.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length)[0]![0];
     const names = [surface, ...c.surfaces.keys(), ...c.aliases].map((s) => s.toLowerCase());
     return {
@@ -228,43 +244,66 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
       aliases: [...new Set([...c.aliases, ...[...c.surfaces.keys()].filter((s) => s !== surface && entityKey(s) !== key)])],
       count: c.count,
       snippets: pickSnippets(sents, names),
+      salient: c.strong || (c.count >= 3 && names.some((n) => headings.includes(n))),
     };
   });
 }
 
-const MAX_ENTITIES = 60;
-/** Candidates compared pairwise for containment (a million comparisons at most). */
-const MAX_COMPARED = 1000;
+/**
+ * Headings, lowercase: Markdown's, and in plain text a short line without sentence punctuation
+ * standing between blank lines ("技术增强：前端数据标注 - XML 标签隔离法").
+ */
+function headingLines(markdown: string): string {
+  const lines = markdown.split('\n').map((l) => l.trim());
+  const out: string[] = [];
+  lines.forEach((t, i) => {
+    const alone = !lines[i - 1] && !lines[i + 1] && t.length >= 4 && t.length <= 40 && !/\t/.test(t);
+    if (/^#{1,6}\s/.test(t) || (alone && !/[。.!?！？；;，,：:]$|[，。；]/.test(t))) out.push(t);
+  });
+  return out.join('\n').toLowerCase();
+}
+
+/** Drop terms that only ever occur inside a longer candidate (dropped, never merged with it). */
+function dropContained(cands: Map<string, Candidate>, title: { key: string; count: number }): void {
+  // That compares every pair: on a long text, only the candidates that could still make the final list take part.
+  if (cands.size > MAX_COMPARED) {
+    const ranked = [...cands].sort((a, b) => rank(b[1]) - rank(a[1]) || (a[0] < b[0] ? -1 : 1));
+    const keep = new Set(ranked.slice(0, MAX_COMPARED).map(([k]) => k));
+    for (const k of [...cands.keys()]) if (!keep.has(k)) cands.delete(k);
+  }
+  const keys = [...cands.keys()];
+  for (const k of keys) {
+    const c = cands.get(k)!;
+    if (c.strong || c.aliases.size) continue;
+    for (const other of [...keys, title.key]) {
+      if (other === k || other.length <= k.length) continue;
+      const o = other === title.key ? title : cands.get(other);
+      if (!o || !other.includes(k)) continue;
+      if (o.count >= c.count * 0.7) {
+        cands.delete(k);
+        break;
+      }
+    }
+  }
+}
+
+/**
+ * An abbreviation in capitals (RAG, HNSW, BM25) names one thing wherever it stands: a single
+ * mention still ties the document to the concept others define ("RAG systems query the index").
+ */
+function isAcronym(name: string): boolean {
+  return /^[A-Z][A-Z0-9]{2,9}$/.test(name) && /^[A-Z]{2}/.test(name);
+}
 
 /** What makes a candidate likely to be kept: strong first, then by mentions. */
 function rank(c: Candidate): number {
   return (c.strong || c.aliases.size ? 1e9 : 0) + c.count;
 }
 
-function isAcronymLike(key: string, c: Candidate): boolean {
-  const s = [...c.surfaces.keys()][0] ?? '';
-  return /^[A-Z][A-Za-z0-9]*[A-Z0-9]/.test(s) && key.length >= 2;
-}
-
 function trimLeadingStop(phrase: string): string {
   const words = phrase.trim().split(/\s+/);
-  while (words.length > 1 && (EN_STOP.has(words[0]!.toLowerCase()) || isStopCap(words[0]!))) words.shift();
+  while (words.length > 1 && (EN_STOP.has(words[0]!.toLowerCase()) || CAP_STOP.has(words[0]!.toLowerCase()))) words.shift();
   return words.join(' ');
-}
-
-/** Chinese before a parenthesis often carries a verb or particle in front: keep the tail. */
-function trimZhPrefix(s: string, text: string): string {
-  const segs = segmentWords(s).filter((w) => w.isWord).map((w) => w.text);
-  // The longest tail of up to three words that the text uses again elsewhere:
-  // "我们使用检索增强生成（RAG）" → "检索增强生成".
-  for (let k = Math.min(3, segs.length); k >= 1; k--) {
-    const tail = segs.slice(-k).join('');
-    if (ZH_STOP.has(segs[segs.length - k]!)) continue;
-    if (tail.length >= 3 && countOccurrences(text, tail, 2) >= 2) return tail;
-  }
-  const tail = segs.slice(-Math.min(3, segs.length));
-  while (tail.length > 1 && ZH_STOP.has(tail[0]!)) tail.shift();
-  return tail.join('') || s;
 }
 
 function initialsMatch(full: string, abbr: string): boolean {
@@ -281,11 +320,10 @@ function initialsMatch(full: string, abbr: string): boolean {
   return i >= Math.min(letters.length, 2) && letters[0] === initials[0];
 }
 
-function countOccurrences(hay: string, needle: string, stopAt = Infinity): number {
-  if (!needle) return 0;
-  let n = 0;
-  for (let i = hay.indexOf(needle); i >= 0 && n < stopAt; i = hay.indexOf(needle, i + needle.length)) n++;
-  return n;
+/** Whole-word mentions of a lowercase name in a lowercase text. */
+function countOccurrences(hay: string, needle: string): number {
+  if (!needle || !hay.includes(needle)) return 0;
+  return hay.match(new RegExp(boundedPattern(needle), 'g'))?.length ?? 0;
 }
 
 interface Sentence {
@@ -296,9 +334,11 @@ interface Sentence {
 function pickSnippets(sents: Sentence[], names: string[]): string[] {
   const keys = [...new Set(names.filter(Boolean))];
   const defining = keys.map((n) => new RegExp(`^${escapeRe(n)}\\b.*\\b(is|are|was|means|refers)\\b`, 'i'));
+  // A name is mentioned as a whole word: "CR" is not in "critical", "Round" not in "around".
+  const mention = new RegExp(keys.map(boundedPattern).join('|'));
   const hits: { s: string; score: number; i: number }[] = [];
   sents.forEach(({ s, lower }, i) => {
-    if (s.length < 12 || !keys.some((n) => lower.includes(n))) return;
+    if (s.length < 12 || !keys.some((n) => lower.includes(n)) || !mention.test(lower)) return;
     if (/^\s*;|\s;\s.*\s;\s/.test(s)) return; // a table row, not a sentence
     let score = 0;
     if (defining.some((re) => re.test(lower))) score += 3;
@@ -310,6 +350,13 @@ function pickSnippets(sents: Sentence[], names: string[]): string[] {
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .slice(0, 3)
     .map((h) => h.s);
+}
+
+/** A name as a regular expression that matches it only as whole Latin words (Han needs no spaces). */
+function boundedPattern(lowerName: string): string {
+  const head = /^[a-z0-9]/.test(lowerName) ? '(?<![a-z0-9])' : '';
+  const tail = /[a-z0-9]$/.test(lowerName) ? '(?![a-z0-9])' : '';
+  return `${head}${escapeRe(lowerName)}${tail}`;
 }
 
 function escapeRe(s: string): string {
@@ -334,62 +381,4 @@ export function stripMarkdown(md: string): string {
     .replace(/^\s{0,3}(#{1,6}|[-*+]|\d+[.)]|>)\s+/gm, '')
     .replace(/^\|.*\|$/gm, (row) => row.replace(/\|/g, ' ; ').replace(/-{3,}/g, ''))
     .replace(/[*_`~]+/g, '');
-}
-
-/** Lowercase 2–3 word phrases without stop words, counted. */
-function lowerPhrases(text: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const sentence of text.split(/[.!?;:,()[\]{}"“”\n。！？；：，、（）]+/)) {
-    // Words as written: a phrase with a capital letter is a name, found elsewhere.
-    const words = sentence.match(/(?<![\p{L}\p{N}])[a-z][a-z0-9-]*[a-z0-9](?![\p{L}\p{N}])|[A-Z][\p{L}\p{N}-]*/gu);
-    if (!words || words.length < 2) continue;
-    for (let n = 2; n <= 3; n++) {
-      for (let i = 0; i + n <= words.length; i++) {
-        const gram = words.slice(i, i + n);
-        if (gram.some((w) => w.length < 3 || EN_STOP.has(w) || /^[A-Z]/.test(w))) continue;
-        const phrase = gram.join(' ');
-        let ok = lowerPhraseCache.get(phrase);
-        if (ok === undefined) {
-          ok = !/^\d/.test(phrase) && !/ly$/.test(gram[0]!) && !/(ing|ed)$/.test(gram[gram.length - 1]!);
-          if (lowerPhraseCache.size < 200_000 && phrase.length <= 100) lowerPhraseCache.set(phrase, ok);
-        }
-        if (ok) counts.set(phrase, (counts.get(phrase) ?? 0) + 1);
-      }
-    }
-  }
-  return counts;
-}
-
-/** Chinese terms: segmenter words of 3+ characters and compounds of adjacent words, repeated. */
-function chineseTerms(text: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  const bump = (t: string) => counts.set(t, (counts.get(t) ?? 0) + 1);
-  for (const para of text.split(/\n+/)) {
-    if (!HAN.test(para)) continue;
-    const segs = segmentWords(para);
-    let run: string[] = [];
-    const flush = () => {
-      for (let i = 0; i < run.length; i++) {
-        const w = run[i]!;
-        if (ZH_STOP.has(w)) continue;
-        if (w.length >= 2) bump(w);
-        for (let n = 2; n <= 3 && i + n <= run.length; n++) {
-          const parts = run.slice(i, i + n);
-          if (parts.some((p) => ZH_STOP.has(p))) break;
-          const term = parts.join('');
-          if (term.length >= 3 && term.length <= 8) bump(term);
-        }
-      }
-      run = [];
-    };
-    for (const s of segs) {
-      if (s.isWord && HAN.test(s.text) && /^[\u3400-\u9fff]+$/.test(s.text)) run.push(s.text);
-      else flush();
-    }
-    flush();
-  }
-  // Two-character words are mostly generic (中文, 查询, 链接): a name needs more than that,
-  // unless the text emphasises it or gives a translation (handled by the caller).
-  for (const [t, n] of counts) if (t.length === 2 || n < 2 || ZH_EDGE.test(t)) counts.delete(t);
-  return counts;
 }

@@ -103,7 +103,7 @@ export function offlineSource(doc: RawDocument): SourceDraft {
     aliases: [],
     summary,
     body: sections.join('\n\n'),
-    entities: found.map((e) => ({ name: e.surface, aliases: e.aliases, count: e.count, snippets: e.snippets })),
+    entities: found.map((e) => ({ name: e.surface, aliases: e.aliases, count: e.count, snippets: e.snippets, salient: e.salient })),
     compiledBy: OFFLINE_COMPILER,
   };
 }

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { groupConcepts } from './concepts.js';
+import { extractEntities } from './offline/entities.js';
+import type { DocumentRow, EntityRow } from '../store/store.js';
+
+function doc(path: string): DocumentRow {
+  return { raw_path: path, hash: path, type: 'markdown', title: `Doc ${path}`, entry_id: `source/${path}`, size: 1, mtime_ms: 0, lang: 'en', status: 'ok', error: null, compiled_at: 0, compiler: 'offline-v1' };
+}
+
+/** Entities of small documents as the compiler stores them. */
+function compiled(docs: Record<string, string>): { entities: EntityRow[]; rows: DocumentRow[] } {
+  const entities: EntityRow[] = [];
+  for (const [path, md] of Object.entries(docs)) {
+    for (const e of extractEntities(md, path)) entities.push({ raw_path: path, key: e.key, surface: e.surface, aliases: e.aliases, count: e.count, snippets: e.snippets, salient: e.salient });
+  }
+  return { entities, rows: Object.keys(docs).map(doc) };
+}
+
+const pages = (docs: Record<string, string>, translate?: (k: string) => string | undefined) => {
+  const { entities, rows } = compiled(docs);
+  return groupConcepts(entities, rows, 2, 100, [], translate).map((c) => [c.title, ...c.aliases]);
+};
+const pageOf = (all: string[][], name: string) => all.filter((p) => p.includes(name));
+
+describe('groupConcepts: one page per idea across languages and scripts', () => {
+  it('merges a Chinese term and its English name given in parentheses in another document', () => {
+    const all = pages({
+      'a.md': '上下文焦虑（context anxiety）会让模型提前收尾。上下文焦虑很常见。',
+      'b.md': 'Context anxiety shows near the limit. Models with context anxiety stop early.',
+    });
+    expect(pageOf(all, '上下文焦虑')).toHaveLength(1);
+    expect(pageOf(all, '上下文焦虑')[0]!.map((n) => n.toLowerCase())).toContain('context anxiety');
+  });
+
+  it('merges Traditional and Simplified spellings of one term', () => {
+    const all = pages({
+      'tw.md': '所有權規則決定誰能修改。所有權規則寫在設定檔裡。',
+      'cn.md': '所有权规则决定谁能修改。所有权规则写在配置文件里。',
+    });
+    expect(all).toHaveLength(1);
+    expect(all[0]).toEqual(expect.arrayContaining(['所有權規則', '所有权规则']));
+  });
+
+  it('merges an English name with the dictionary translation of a Chinese one', () => {
+    const docs = {
+      'zh1.md': '知识库是个人笔记的中心。知识库由模型维护。',
+      'zh2.md': '每个知识库都有索引。知识库需要定期检查。',
+      'en1.md': 'A knowledge base keeps notes. The knowledge base is maintained by a model.',
+      'en2.md': 'Every knowledge base needs an index. We lint the knowledge base weekly.',
+    };
+    expect(pages(docs)).toHaveLength(2);
+    const merged = pages(docs, (k) => (k === 'knowledge base' ? '知识库' : undefined));
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toEqual(expect.arrayContaining(['知识库', 'knowledge base']));
+  });
+
+  it('merges a product with its vendor-prefixed name', () => {
+    const all = pages({
+      'a.md': 'We host the app on Microsoft Azure. Microsoft Azure bills by the hour.',
+      'b.md': 'Prices for Azure differ by region. We moved to Azure last year.',
+    });
+    expect(pageOf(all, 'Azure')).toHaveLength(1);
+    expect(pageOf(all, 'Azure')[0]).toContain('Microsoft Azure');
+  });
+
+  it('never merges by a short name inside a longer one', () => {
+    const all = pages({
+      'a.md': 'The vector database stores embeddings. A vector database is fast. Each database has a schema, and the database grows.',
+      'b.md': 'Pick a vector database first. The vector database decides recall. The database is backed up nightly.',
+    });
+    const vdb = pageOf(all, 'vector database');
+    expect(vdb).toHaveLength(1);
+    expect(vdb[0]).not.toContain('database');
+  });
+
+  it('does not merge two names that share an abbreviation', () => {
+    const row = (raw_path: string, surface: string, aliases: string[]): EntityRow => ({ raw_path, key: surface.toLowerCase(), surface, aliases, count: 3, snippets: [], salient: true });
+    const entities = [
+      row('a.md', 'Identity Provider', ['IdP']),
+      row('b.md', 'Interface Description Package', ['IdP']),
+      row('c.md', 'Identity Provider', []),
+      row('d.md', 'Interface Description Package', []),
+      row('e.md', 'IdP', []),
+    ];
+    const all = groupConcepts(entities, ['a.md', 'b.md', 'c.md', 'd.md', 'e.md'].map(doc), 2, 100, []).map((c) => [c.title, ...c.aliases]);
+    expect(all.filter((p) => p.includes('Identity Provider'))).toHaveLength(1);
+    expect(all.find((p) => p.includes('Identity Provider'))).not.toContain('Interface Description Package');
+  });
+});

@@ -1,0 +1,108 @@
+import { tagEnglish, type EnToken } from '../../text/english.js';
+import { CAP_STOP, EN_STOP, GENERIC, GENERIC_ADJ } from '../../text/stopwords.js';
+
+/** What the English side of a text names, counted. */
+export interface EnglishFound {
+  /** Noun phrases of two or three words, lowercase unless written as a name. */
+  phrases: Map<string, number>;
+  /** Proper names and acronyms (ClipGenius, Microsoft Azure, RAG), as written. */
+  names: Map<string, number>;
+  /** Lowercase forms of every word the text writes in lowercase (a capitalised common word is no name). */
+  lowerWords: Set<string>;
+  /** How often a one-word name qualifies a common noun ("American football", "Chinese text"): an adjective. */
+  modifiers: Map<string, number>;
+}
+
+const NOUN = new Set(['NOUN', 'PROPN']);
+const CONNECTOR = new Set(['of', 'upon', 'de', 'la', 'von', 'van', 'du', 'del']);
+const WORD = /^[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*$/;
+/** Identifiers from code: lowerCamelCase, snake_case, dotted names. */
+const CODE_TOKEN = /^[a-z]+[A-Z]|_|\.\w/;
+/** A line of code in a plain-text file: punctuation that prose does not use. */
+const CODE_LINE = /[{};=]\s*$|^\s*(?:const|let|var|function|def|class|import|from|return|if|for|while|async|await|export|SELECT|INSERT|UPDATE|CREATE)\b|=>|\)\s*\{|^\s*[}\])]/;
+
+function isWord(t: EnToken): boolean {
+  return WORD.test(t.text) && !CODE_TOKEN.test(t.text);
+}
+
+function acronym(w: string): boolean {
+  return /^[A-Z][A-Za-z]*[A-Z][A-Za-z0-9]*$/.test(w) && /[A-Z].*[A-Z]/.test(w) && w.length <= 12;
+}
+
+/** Prose only: code lines, LaTeX and inline code go; Chinese stays (wink reads around it). */
+export function englishProse(text: string): string {
+  return text
+    .split('\n')
+    .filter((l) => !CODE_LINE.test(l))
+    .join('\n')
+    .replace(/\$\$[\s\S]*?\$\$|\$[^$\n]+\$|\\[a-zA-Z]+(?:\{[^}]*\})*/g, ' ');
+}
+
+function bump(m: Map<string, number>, k: string): void {
+  m.set(k, (m.get(k) ?? 0) + 1);
+}
+
+/**
+ * English terms by noun-phrase chunking on wink-nlp's parts of speech: runs of adjectives and nouns
+ * that end in a noun. A run of two or three words is a phrase ("context anxiety", "harness design");
+ * its proper nouns are names ("Microsoft Azure"); a lone common noun is no concept on its own,
+ * and a verb never starts or ends one ("Click Create" is a verb and its object).
+ */
+export function englishTerms(text: string): EnglishFound {
+  const found: EnglishFound = { phrases: new Map(), names: new Map(), lowerWords: new Set(), modifiers: new Map() };
+  const prose = englishProse(text);
+  if (!/[A-Za-z]{3}/.test(prose)) return found;
+  for (const sentence of tagEnglish(prose)) {
+    let run: EnToken[] = [];
+    const flush = () => {
+      chunk(run, sentence, found);
+      run = [];
+    };
+    sentence.forEach((t, i) => {
+      if (/^[a-z]/.test(t.text)) found.lowerWords.add(t.text);
+      // "Newcastle upon Tyne", "Bank of America": a connector between two capitalised words joins a name.
+      const joins = CONNECTOR.has(t.text) && /^[A-Z]/.test(sentence[i - 1]?.text ?? '') && /^[A-Z]/.test(sentence[i + 1]?.text ?? '') && run.length > 0;
+      const before = i > 0 && isWord(t) && /^[A-Z]/.test(t.text) && sentence[i + 1]?.pos === 'PROPN' && /^[A-Z]/.test(sentence[i + 1]!.text);
+      const ok = joins || before || (isWord(t) && (NOUN.has(t.pos) || (t.pos === 'ADJ' && !run.some((r) => NOUN.has(r.pos)))));
+      // "Chapter 3", "Round 2", "Listing 4": a label before a number names nothing.
+      const label = !run.length && /^\d/.test(sentence[i + 1]?.text ?? '') && /^[A-Z]/.test(t.text);
+      if (ok && !label) run.push({ ...t, pos: i === 0 ? `${t.pos}^` : t.pos });
+      else flush();
+    });
+    flush();
+  }
+  return found;
+}
+
+function chunk(run: EnToken[], _sentence: EnToken[], found: EnglishFound): void {
+  while (run.length && (EN_STOP.has(run[0]!.text.toLowerCase()) || CAP_STOP.has(run[0]!.text.toLowerCase()) || (run[0]!.pos.startsWith('ADJ') && GENERIC_ADJ.has(run[0]!.text.toLowerCase())))) run = run.slice(1);
+  while (run.length && !NOUN.has(run[run.length - 1]!.pos.replace('^', ''))) run = run.slice(0, -1);
+  if (!run.length) return;
+  // Names: runs of capitalised proper nouns; a single one not at the start of a sentence.
+  let names: EnToken[] = [];
+  const flushNames = () => {
+    const initial = names[0]?.pos.endsWith('^');
+    const text = names.map((n) => n.text).join(' ');
+    const single = names.length === 1;
+    if (names.length && !(single && initial && !acronym(text)) && !GENERIC.has(text.toLowerCase()) && !CAP_STOP.has(text.toLowerCase())) bump(found.names, text);
+    names = [];
+  };
+  run.forEach((t, i) => {
+    // Inside a name a capitalised word belongs to it whatever its tag ("Pro Bowl": Pro is read as an adjective).
+    const inName = names.length > 0 || /^[A-Z]/.test(run[i + 1]?.text ?? '');
+    if (/^[A-Z]/.test(t.text) && (t.pos.startsWith('PROPN') || acronym(t.text) || (inName && !t.pos.endsWith('^')))) return void names.push(t);
+    if (names.length && CONNECTOR.has(t.text)) return void names.push(t);
+    if (names.length === 1 && /^[a-z]/.test(t.text) && run[i - 1] === names[0]) bump(found.modifiers, names[0]!.text);
+    flushNames();
+  });
+  flushNames();
+  // A long run is mostly a verb the tagger took for a noun ("vector database stores embeddings"):
+  // each pair of neighbours counts, and only a pair the text repeats will be kept.
+  const spans = run.length > 3 ? run.slice(1).map((_, i) => run.slice(i, i + 2)) : [run];
+  for (const span of spans) {
+    if (span.length < 2 || span.every((t) => /^[A-Z]/.test(t.text))) continue; // a name, counted above
+    const words = span.map((t) => (acronym(t.text) ? t.text : t.text.toLowerCase()));
+    if (words.some((w) => EN_STOP.has(w) || w.length < 2)) continue;
+    bump(found.phrases, words.join(' '));
+  }
+}

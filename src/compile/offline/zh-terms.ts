@@ -1,0 +1,168 @@
+import { HAN } from '../../text/script.js';
+import { idfOf, tagZh } from '../../text/jieba.js';
+import { foldText } from '../../text/fold.js';
+import { ZH_STOP } from '../../text/stopwords.js';
+
+/** A word as jieba tagged it, with where it sits in the original text. */
+export interface ZhToken {
+  word: string;
+  tag: string;
+  start: number;
+  end: number;
+}
+
+/** Nouns, proper names, abbreviations and set phrases: what a term is made of. */
+const NOUNISH = new Set(['n', 'nz', 'nt', 'ns', 'nrfg', 'j', 'l', 'vn', 'ng', 'an']);
+/** One-character words that end a term (智能/体, 规划/器, 隔离/法); others (时, 源) only cut a phrase. */
+const SUFFIX = new Set([...'体器性法库者化度率式型图表链栈层池网机']);
+/** Classifiers: 篇文章 and 条边界 are a measure word glued to a word. */
+const CLASSIFIER = new Set([...'个篇条张种位名次份项件类些每本段句']);
+/** Names of people are noise unless a text keeps coming back to them. */
+const PERSON = new Set(['nr']);
+/** Tags a single word stands as a term with. */
+const SINGLE = new Set(['n', 'nz', 'nt', 'ns', 'nrt', 'nrfg', 'j']);
+/** Below this inverse document frequency a dictionary word is an everyday word (模型 6.8, 代码 7.2). */
+const COMMON_IDF = 9;
+const HAN_ONLY = /^[\u3400-\u9fff]+$/;
+
+/**
+ * Tag a text with jieba. Traditional characters are folded to Simplified first (jieba's dictionary
+ * is Simplified; 所有權規則 would come out as single characters), and the tokens keep the offsets of
+ * the original text, so a term is read back as it was written.
+ */
+export function tokenizeZh(text: string): ZhToken[] {
+  const folded = foldText(text);
+  const sameLength = folded.length === text.length;
+  const out: ZhToken[] = [];
+  let at = 0;
+  for (const t of tagZh(sameLength ? folded : text)) {
+    out.push({ word: sameLength ? text.slice(at, at + t.word.length) : t.word, tag: t.tag, start: at, end: at + t.word.length });
+    at += t.word.length;
+  }
+  return out;
+}
+
+function isCommonWord(folded: string): boolean {
+  const idf = idfOf(folded);
+  return idf !== undefined && idf < COMMON_IDF;
+}
+
+function hanLength(s: string): number {
+  return (s.match(/[\u3400-\u9fff]/g) ?? []).length;
+}
+
+/** A word that can start or continue a Chinese term; a one-character word only ends one. */
+function termPart(t: ZhToken, first = false): boolean {
+  if (!NOUNISH.has(t.tag) || !HAN_ONLY.test(t.word)) return false;
+  return t.word.length > 1 || (!first && SUFFIX.has(t.word));
+}
+
+/**
+ * Qualities and roles (一致性, 结构化, 复杂度, 开发者), "-able" words (可验证) and everyday things of
+ * software (应用程序, 浏览器): words, not terms, when they stand alone.
+ */
+const GENERIC_SUFFIX = /^可|[性化度者力]$/;
+const ZH_GENERIC = new Set(
+  '应用程序 浏览器 编辑器 服务器 计算机 程序员 工程师 用户界面 软件 硬件 网站 网页 文件夹 持续时间 开发人员 使用者 截图 屏幕截图 第一版 数小时'.split(' '),
+);
+
+/** An everyday word or a classifier glued to one: no concept of its own. */
+export function isCommonZh(word: string): boolean {
+  const folded = foldText(word);
+  if (isCommonWord(folded) || ZH_GENERIC.has(folded)) return true;
+  if (GENERIC_SUFFIX.test(folded) && folded.length <= 3) return true;
+  return folded.length === 3 && CLASSIFIER.has(folded[0]!) && isCommonWord(folded.slice(1));
+}
+
+/**
+ * Chinese terms of a paragraph with jieba's parts of speech: proper names and uncommon nouns of
+ * three or more characters, and runs of nouns (向量/数据库, 数字音频/工作站, XML/标签/隔离法). A run
+ * may end in an adjective or verb read as a noun (上下文/焦虑). A term never starts or ends inside
+ * a jieba word, so no fragment like 文档字符 or 中的代码 can come out.
+ */
+export function chineseTerms(text: string, tokens: ZhToken[], bump: (surface: string) => void): void {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const folded = foldText(t.word);
+    if ((SINGLE.has(t.tag) || (PERSON.has(t.tag) && hanLength(t.word) >= 3)) && HAN_ONLY.test(t.word)) {
+      if (hanLength(t.word) >= 3 && !ZH_STOP.has(folded) && !isCommonZh(folded)) bump(t.word);
+    }
+    const first = termPart(t, true) || (t.tag === 'eng' && /^[A-Z][A-Za-z0-9]+$/.test(t.word) && tokens[i + 1]?.word === ' ');
+    if (!first) continue;
+    let j = i + 1;
+    if (t.tag === 'eng') j++; // the space between "XML" and "标签"
+    const parts = [t];
+    for (; j < tokens.length && parts.length < 4; j++) {
+      const u = tokens[j]!;
+      const last = !termPart(u) && u.tag === 'a' && parts.length === 1 && hanLength(u.word) >= 2 && HAN_ONLY.test(u.word);
+      if (!termPart(u) && !last) break;
+      parts.push(u);
+      if (hanLength(text.slice(t.start, u.end)) >= 3) bump(text.slice(t.start, u.end));
+      if (last || u.word.length === 1) break;
+    }
+  }
+}
+
+/** Function words and particles: never part of a term's edge. */
+const EDGE = new Set(['d', 'c', 'p', 'u', 'uj', 'ul', 'uz', 'ud', 'ug', 'uv', 'r', 'm', 'q', 'f', 'y', 'e', 'o', 'zg', 'x', 't']);
+
+/**
+ * The Chinese term that ends right before a parenthesis (`…采用检索增强生成（RAG）`): the words back
+ * to the first particle, pronoun, adverb or punctuation, at most four. A lone verb or adverb
+ * (必须修复（error）) is not a term.
+ */
+export function termBefore(tokens: ZhToken[], minWords = 1): string | undefined {
+  const parts: ZhToken[] = [];
+  for (let i = tokens.length - 1; i >= 0 && parts.length < 4; i--) {
+    const t = tokens[i]!;
+    if (!HAN_ONLY.test(t.word) || EDGE.has(t.tag) || ZH_STOP.has(foldText(t.word))) break;
+    parts.unshift(t);
+  }
+  // A common verb in front is the sentence, not the term: 受到/生成对抗网络, 在于/功能完整性.
+  // As many words as the English name has stay (知识/图谱 for "knowledge graph", even if 知识 is tagged a verb).
+  while (parts.length > Math.max(1, minWords) && !NOUNISH.has(parts[0]!.tag) && (idfOf(foldText(parts[0]!.word)) ?? 9) < 6.5) parts.shift();
+  while (parts.length > 1 && parts[0]!.word.length === 1) parts.shift();
+  if (!parts.length) return undefined;
+  const term = parts.map((p) => p.word).join('');
+  if (hanLength(term) < 2 || hanLength(term) > 12) return undefined;
+  if (parts.length === 1 && !NOUNISH.has(parts[0]!.tag) && parts[0]!.tag !== 'nr' && hanLength(term) < 3) return undefined;
+  if (parts.every((p) => p.tag === 'v' || p.tag === 'a' || p.tag === 'ad')) return hanLength(term) >= 4 ? term : undefined;
+  return term;
+}
+
+/** Whether a short Chinese text is a noun phrase (for emphasised text: **上下文重置**, not **必须修复**). */
+export function isZhNounPhrase(text: string): boolean {
+  if (!HAN.test(text)) return false;
+  const tokens = tokenizeZh(text).filter((t) => t.word.trim());
+  if (!tokens.length || tokens.length > 5) return false;
+  const last = tokens[tokens.length - 1]!;
+  return (termPart(tokens[0]!) || tokens[0]!.tag === 'eng') && (NOUNISH.has(last.tag) || last.tag === 'eng' || last.tag === 'nr');
+}
+
+/**
+ * Latin names inside Chinese prose, from jieba's `eng` words: a capitalised word or acronym, or a
+ * run of them one space apart (Claude Agent SDK, Tool Wrapper). Lowercase words and code stay out.
+ */
+export function latinNames(tokens: ZhToken[], bump: (name: string) => void): void {
+  let run: ZhToken[] = [];
+  const flush = () => {
+    // As written, so "Retrieval-Augmented Generation" keeps its hyphen.
+    if (run.length) bump(tokens.slice(tokens.indexOf(run[0]!), tokens.indexOf(run[run.length - 1]!) + 1).map((t) => t.word).join(''));
+    run = [];
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const joined = (tokens[i + 1]?.word === ' ' || tokens[i + 1]?.word === '-') && /^[A-Z]/.test(tokens[i + 2]?.word ?? '');
+    let p = i - 1;
+    while (p >= 0 && tokens[p]!.word === ' ') p--;
+    // A plain capitalised word starting a line, sentence or table cell ("Retrieval quality") is no name.
+    const atStart = p < 0 || /[。！？.!?\t\n]$/.test(tokens[p]!.word);
+    const plain = /^[A-Z][a-z]+$/.test(t.word) && !run.length && !joined && atStart;
+    if (t.tag === 'eng' && /^[A-Z][A-Za-z0-9]*$/.test(t.word) && !plain) {
+      run.push(t);
+      if (joined && tokens[i + 2]?.tag === 'eng') i++;
+      else flush();
+    } else flush();
+  }
+  flush();
+}

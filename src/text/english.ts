@@ -1,0 +1,47 @@
+import { createRequire } from 'node:module';
+
+/**
+ * English parts of speech from wink-nlp with its small English model (shipped in the package, no
+ * download), loaded once per process on first use. Only sentence breaking and tagging run: they
+ * are what noun-phrase chunking needs, and the rest of wink's pipe costs time.
+ */
+const require = createRequire(import.meta.url);
+
+export interface EnToken {
+  text: string;
+  /** Universal POS tag: NOUN, PROPN, ADJ, VERB, … */
+  pos: string;
+}
+
+interface WinkDoc {
+  sentences(): { each(f: (s: { tokens(): { out(a: unknown): string[] } }) => void): void };
+}
+interface Wink {
+  readDoc(text: string): WinkDoc;
+  its: { value: unknown; pos: unknown };
+}
+
+let nlp: Wink | undefined;
+
+function load(): Wink {
+  if (!nlp) {
+    const winkNLP = require('wink-nlp') as (model: unknown, pipe: string[]) => Wink;
+    nlp = winkNLP(require('wink-eng-lite-web-model'), ['sbd', 'pos']);
+  }
+  return nlp;
+}
+
+/** The sentences of a text, each as tagged tokens. */
+export function tagEnglish(text: string): EnToken[][] {
+  const w = load();
+  const out: EnToken[][] = [];
+  w.readDoc(text)
+    .sentences()
+    .each((s) => {
+      const t = s.tokens();
+      const values = t.out(w.its.value);
+      const pos = t.out(w.its.pos);
+      out.push(values.map((v, i) => ({ text: v, pos: pos[i]! })));
+    });
+  return out;
+}
