@@ -1,5 +1,5 @@
 /** Bump when the tables change shape: the store is derived, so an old one is rebuilt. */
-export const STORE_VERSION = '6';
+export const STORE_VERSION = '7';
 
 export const TABLES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
