@@ -87,3 +87,25 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     expect(all.find((p) => p.includes('Identity Provider'))).not.toContain('Interface Description Package');
   });
 });
+
+describe('groupConcepts: a work saved twice counts once', () => {
+  const text = 'Context anxiety shows near the limit. Models with context anxiety stop early.';
+  const rowsOf = (titles: Record<string, string>) => {
+    const entities: EntityRow[] = [];
+    for (const path of Object.keys(titles)) {
+      for (const e of extractEntities(text, titles[path]!)) entities.push({ raw_path: path, key: e.key, surface: e.surface, aliases: e.aliases, count: e.count, snippets: e.snippets, salient: e.salient });
+    }
+    const rows = Object.entries(titles).map(([p, t]) => ({ ...doc(p), title: t }));
+    return groupConcepts(entities, rows, 2, 100, []).map((c) => c.title.toLowerCase());
+  };
+
+  it('does not make a concept from one post found in two feed exports', () => {
+    const t = 'Harness Design for Long-Running Application Development';
+    expect(rowsOf({ 'feed-a.txt#harness': t, 'feed-b.txt#harness': t })).not.toContain('context anxiety');
+    expect(rowsOf({ 'feed-a.txt#harness': t, 'other.md': 'Why long agent runs stop early' })).toContain('context anxiety');
+  });
+
+  it('counts documents with a short, generic title as different works', () => {
+    expect(rowsOf({ 'a/notes.md': 'Notes', 'b/notes.md': 'Notes' })).toContain('context anxiety');
+  });
+});

@@ -134,10 +134,12 @@ export function groupConcepts(
 
   // A name that is already a source entry's title needs no concept entry: links go to the source.
   const sourceTitles = new Set(docs.map((d) => entityKey(d.title)));
+  const works = (byDoc: Map<string, EntityRow[]>) => new Set([...byDoc.keys()].map((p) => workKey(okDocs.get(p)!))).size;
   const out: PlannedConcept[] = [];
   for (const g of groups.values()) {
     // A single document's own topics get pages only in a knowledge base of several documents.
-    if (g.byDoc.size < minSources && !(okDocs.size >= 5 && stressed(g.byDoc, minSources))) continue;
+    const n = works(g.byDoc);
+    if (n < minSources && !(okDocs.size >= 5 && stressed(g.byDoc, n, minSources))) continue;
     if ([...g.keys].some((k) => sourceTitles.has(k))) continue;
     // The title: the name most documents use (a longer name wins a tie: "Retrieval-Augmented Generation" over "RAG").
     const votes = new Map<string, number>();
@@ -196,10 +198,20 @@ export function groupConcepts(
 }
 
 /** A single document introduces or stresses the name and mentions it three times or more. */
-function stressed(byDoc: Map<string, EntityRow[]>, minSources: number): boolean {
-  if (minSources > 2 || byDoc.size !== 1) return false;
+function stressed(byDoc: Map<string, EntityRow[]>, works: number, minSources: number): boolean {
+  if (minSources > 2 || works !== 1) return false;
   const rows = [...byDoc.values()][0]!;
   return rows.some((r) => r.salient) && rows.reduce((n, r) => n + r.count, 0) >= 3;
+}
+
+/**
+ * The same work saved twice (one post in two feed exports, an article clipped twice) is one work
+ * when a concept's sources are counted: documents with the same title count once. A short title
+ * ("Notes", "会议记录") may name different documents, so it stays the document's own.
+ */
+function workKey(d: DocumentRow): string {
+  const t = entityKey(d.title);
+  return [...t].length >= 8 ? `title:${t}` : `doc:${d.raw_path}`;
 }
 
 /** The key of a name as spelt: a Traditional spelling stays an alias of its Simplified title (Obsidian links by it). */
