@@ -60,7 +60,7 @@ describe('kb compile on every kind of document a person keeps', () => {
     ['敦煌壁画', 'raw/notes/dunhuang.txt'],
     ['故宮', 'raw/notes/gugong.txt'],
     ['马达加斯加', 'raw/talks/lemur.srt'],
-    ['echidna', 'raw/mail/platypus.mbox'],
+    ['echidna', 'raw/mail/platypus.mbox#echidna-too'], // one entry per message
     ['Ocelots', 'raw/feeds/ocelot.rss'],
     ['reciprocal rank fusion', 'raw/clips/hybrid.html'],
   ];
