@@ -19,7 +19,10 @@ const bin = resolve(import.meta.dirname, '..', 'bin', 'kb.js');
 
 function kb(root: string): { ms: number; rssMb: number } {
   const t = performance.now();
-  const r = spawnSync(process.execPath, [bin, 'compile', '--kb', root], { env: { ...process.env, ANTHROPIC_API_KEY: '', KB_REPORT_RSS: '1', NO_COLOR: '1' }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [bin, 'compile', '--kb', root], {
+    env: { ...process.env, ANTHROPIC_API_KEY: '', KB_REPORT_RSS: '1', NO_COLOR: '1' },
+    encoding: 'utf8',
+  });
   const ms = performance.now() - t;
   if (r.status !== 0) throw new Error(`kb compile failed (${r.status}): ${r.stderr}`);
   const m = /kb-max-rss-kb=(\d+)/.exec(r.stderr);
@@ -27,7 +30,10 @@ function kb(root: string): { ms: number; rssMb: number } {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const full: number[] = [], noop: number[] = [], one: number[] = [], rss: number[] = [];
+const full: number[] = [],
+  noop: number[] = [],
+  one: number[] = [],
+  rss: number[] = [];
 let bytes = 0;
 // A baseline in the same run: bare node start-up, to read the figures against a noisy machine.
 const base: number[] = [];
@@ -41,11 +47,30 @@ for (let run = 0; run < runs; run++) {
   bytes = writeCorpus(join(root, 'raw'), docs, mb * 1024 * 1024);
   const a = kb(root);
   const b = kb(root);
-  appendFileSync(join(root, 'raw', 'en', '0', 'doc-0000.md'), `\nA new paragraph about hybrid search, added in run ${run}.\n`);
+  appendFileSync(
+    join(root, 'raw', 'en', '0', 'doc-0000.md'),
+    `\nA new paragraph about hybrid search, added in run ${run}.\n`,
+  );
   const c = kb(root);
-  full.push(a.ms); noop.push(b.ms); one.push(c.ms); rss.push(Math.max(a.rssMb, b.rssMb, c.rssMb));
-  process.stderr.write(`run ${run + 1}/${runs}: full ${a.ms.toFixed(0)} ms, no-op ${b.ms.toFixed(0)} ms, one change ${c.ms.toFixed(0)} ms, peak RSS ${Math.max(a.rssMb, b.rssMb, c.rssMb).toFixed(0)} MB\n`);
+  full.push(a.ms);
+  noop.push(b.ms);
+  one.push(c.ms);
+  rss.push(Math.max(a.rssMb, b.rssMb, c.rssMb));
+  process.stderr.write(
+    `run ${run + 1}/${runs}: full ${a.ms.toFixed(0)} ms, no-op ${b.ms.toFixed(0)} ms, one change ${c.ms.toFixed(0)} ms, peak RSS ${Math.max(a.rssMb, b.rssMb, c.rssMb).toFixed(0)} MB\n`,
+  );
   rmSync(root, { recursive: true, force: true });
 }
 process.stderr.write(`baseline: node start-up ${median(base).toFixed(0)} ms (median of 3)\n`);
-console.log(JSON.stringify({ docs, mb: Number((bytes / 1024 / 1024).toFixed(2)), fullMs: Math.round(median(full)), noopMs: Math.round(median(noop)), oneChangeMs: Math.round(median(one)), peakRssMb: Math.round(Math.max(...rss)), runs, nodeStartMs: Math.round(median(base)) }));
+console.log(
+  JSON.stringify({
+    docs,
+    mb: Number((bytes / 1024 / 1024).toFixed(2)),
+    fullMs: Math.round(median(full)),
+    noopMs: Math.round(median(noop)),
+    oneChangeMs: Math.round(median(one)),
+    peakRssMb: Math.round(Math.max(...rss)),
+    runs,
+    nodeStartMs: Math.round(median(base)),
+  }),
+);

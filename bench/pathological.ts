@@ -76,7 +76,10 @@ export const INPUTS: Record<string, (n: number) => string> = {
   base64: (n) => Buffer.from(Array.from({ length: (n * 3) / 4 }, (_, i) => (i * 7919) % 256)).toString('base64'),
   punct3: (n) => '*[('.repeat(n / 3),
   hanLong: (n) => '检索增强生成向量数据库中文分词知识库'.repeat(n / 18),
-  realistic: (n) => 'The Quick Brown fox (QBF) jumps 检索增强生成（RAG）over **bold** [[link]] and [a](http://x.org/a_(b)) `code` <b>tag</b> '.repeat(n / 100),
+  realistic: (n) =>
+    'The Quick Brown fox (QBF) jumps 检索增强生成（RAG）over **bold** [[link]] and [a](http://x.org/a_(b)) `code` <b>tag</b> '.repeat(
+      n / 100,
+    ),
 };
 
 const hash = 'h' as ContentHash;
@@ -88,10 +91,25 @@ const table = buildNameTable([
 ]);
 
 const PASSES: Record<string, (s: string) => Promise<unknown> | unknown> = {
-  ingestMd: (s) => ingestFile({ path: 'a.md' as RawPath, absPath: '/a.md', size: s.length, mtimeMs: 0 }, Buffer.from(s), hash, { maxFileBytes: 1e9 }),
-  ingestHtml: (s) => ingestFile({ path: 'a.html' as RawPath, absPath: '/a.html', size: s.length, mtimeMs: 0 }, Buffer.from(`<html><body><p>${s}</p></body></html>`), hash, { maxFileBytes: 1e9 }),
-  ingestCode: (s) => ingestFile({ path: 'a.py' as RawPath, absPath: '/a.py', size: s.length, mtimeMs: 0 }, Buffer.from(s), hash, { maxFileBytes: 1e9 }),
-  ingestTxt: (s) => ingestFile({ path: 'a.txt' as RawPath, absPath: '/a.txt', size: s.length, mtimeMs: 0 }, Buffer.from(s), hash, { maxFileBytes: 1e9 }),
+  ingestMd: (s) =>
+    ingestFile({ path: 'a.md' as RawPath, absPath: '/a.md', size: s.length, mtimeMs: 0 }, Buffer.from(s), hash, {
+      maxFileBytes: 1e9,
+    }),
+  ingestHtml: (s) =>
+    ingestFile(
+      { path: 'a.html' as RawPath, absPath: '/a.html', size: s.length, mtimeMs: 0 },
+      Buffer.from(`<html><body><p>${s}</p></body></html>`),
+      hash,
+      { maxFileBytes: 1e9 },
+    ),
+  ingestCode: (s) =>
+    ingestFile({ path: 'a.py' as RawPath, absPath: '/a.py', size: s.length, mtimeMs: 0 }, Buffer.from(s), hash, {
+      maxFileBytes: 1e9,
+    }),
+  ingestTxt: (s) =>
+    ingestFile({ path: 'a.txt' as RawPath, absPath: '/a.txt', size: s.length, mtimeMs: 0 }, Buffer.from(s), hash, {
+      maxFileBytes: 1e9,
+    }),
   summary: (s) => extractSummary(s),
   entities: (s) => extractEntities(s, 'T'),
   chunk: (s) => chunkMarkdown(s, { maxTokens: 400, overlapTokens: 50 }),
@@ -100,11 +118,11 @@ const PASSES: Record<string, (s: string) => Promise<unknown> | unknown> = {
   autolink: (s) => autolink(s, table, 'self'),
   resolveLinks: (s) => resolveLinks(s, () => undefined),
   codeSource: async (s) => {
-    const r = await PASSES['ingestCode']!(s) as Awaited<ReturnType<typeof ingestFile>>;
+    const r = (await PASSES['ingestCode']!(s)) as Awaited<ReturnType<typeof ingestFile>>;
     return r.doc ? offlineSource(r.doc) : undefined;
   },
   offlineSource: async (s) => {
-    const r = await PASSES['ingestMd']!(s) as Awaited<ReturnType<typeof ingestFile>>;
+    const r = (await PASSES['ingestMd']!(s)) as Awaited<ReturnType<typeof ingestFile>>;
     return r.doc ? offlineSource(r.doc) : undefined;
   },
 };
@@ -126,6 +144,8 @@ for (const [name, make] of Object.entries(INPUTS)) {
     }
     const ratio = times.length > 1 ? times[times.length - 1]! / Math.max(1, times[times.length - 2]!) : 0;
     const flag = ratio > 3 && times[times.length - 1]! > 50 ? '  <-- superlinear' : '';
-    console.log(`${name.padEnd(14)} ${pass.padEnd(14)} ${times.map((t) => t.toFixed(0).padStart(7)).join(' ')} ms${flag}`);
+    console.log(
+      `${name.padEnd(14)} ${pass.padEnd(14)} ${times.map((t) => t.toFixed(0).padStart(7)).join(' ')} ms${flag}`,
+    );
   }
 }

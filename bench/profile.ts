@@ -30,13 +30,22 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-const { values, positionals } = parseArgs({ options: { top: { type: 'string' }, filter: { type: 'string' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { top: { type: 'string' }, filter: { type: 'string' } },
+  allowPositionals: true,
+});
 const top = Number(values.top ?? 25);
 if (!positionals.length) {
   process.stderr.write('usage: npx tsx bench/profile.ts <file.cpuprofile | dir>... [--top 25] [--filter text]\n');
   process.exit(2);
 }
-const files = positionals.flatMap((p) => (statSync(p).isDirectory() ? readdirSync(p).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(p, f)) : [p]));
+const files = positionals.flatMap((p) =>
+  statSync(p).isDirectory()
+    ? readdirSync(p)
+        .filter((f) => f.endsWith('.cpuprofile'))
+        .map((f) => join(p, f))
+    : [p],
+);
 
 /** Where a frame comes from, short: the package for dependencies, the path under src/ for kb. */
 function where(url: string): string {
@@ -57,7 +66,8 @@ function where(url: string): string {
 /** dist/ bundles carry source maps: name frames by their file and line in src/. */
 const maps = new Map<string, SourceMap | null>();
 function original(frame: CallFrame): { url: string; line: number } {
-  if (!frame.url.includes('/dist/') || !frame.url.startsWith('file://')) return { url: frame.url, line: frame.lineNumber };
+  if (!frame.url.includes('/dist/') || !frame.url.startsWith('file://'))
+    return { url: frame.url, line: frame.lineNumber };
   if (!maps.has(frame.url)) {
     try {
       maps.set(frame.url, new SourceMap(JSON.parse(readFileSync(`${fileURLToPath(frame.url)}.map`, 'utf8'))));
@@ -65,8 +75,12 @@ function original(frame: CallFrame): { url: string; line: number } {
       maps.set(frame.url, null);
     }
   }
-  const e = maps.get(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string; originalLine?: number } | undefined;
-  return e?.originalSource ? { url: e.originalSource, line: e.originalLine ?? 0 } : { url: frame.url, line: frame.lineNumber };
+  const e = maps.get(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber) as
+    | { originalSource?: string; originalLine?: number }
+    | undefined;
+  return e?.originalSource
+    ? { url: e.originalSource, line: e.originalLine ?? 0 }
+    : { url: frame.url, line: frame.lineNumber };
 }
 
 const self = new Map<string, number>();
@@ -83,7 +97,10 @@ for (const f of files) {
   const keys = new Map<number, { fn: string; file: string }>();
   for (const n of p.nodes) {
     const o = original(n.callFrame);
-    keys.set(n.id, { fn: `${n.callFrame.functionName || '(anonymous)'} ${where(o.url)}${o.url ? `:${o.line + 1}` : ''}`, file: where(o.url) });
+    keys.set(n.id, {
+      fn: `${n.callFrame.functionName || '(anonymous)'} ${where(o.url)}${o.url ? `:${o.line + 1}` : ''}`,
+      file: where(o.url),
+    });
   }
   const key = (n: ProfileNode) => keys.get(n.id)!.fn;
   for (let i = 0; i < p.samples.length; i++) {
@@ -107,10 +124,19 @@ for (const f of files) {
 const filter = values.filter;
 const show = (title: string, m: Map<string, number>) => {
   console.log(`\n${title}`);
-  const rows = [...m].filter(([k]) => !filter || k.includes(filter)).sort((a, b) => b[1] - a[1]).slice(0, top);
-  for (const [k, ms] of rows) console.log(`${ms.toFixed(0).padStart(8)} ms ${((100 * ms) / all).toFixed(1).padStart(5)}%  ${k}`);
+  const rows = [...m]
+    .filter(([k]) => !filter || k.includes(filter))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top);
+  for (const [k, ms] of rows)
+    console.log(`${ms.toFixed(0).padStart(8)} ms ${((100 * ms) / all).toFixed(1).padStart(5)}%  ${k}`);
 };
-console.log(`${files.length} profile${files.length === 1 ? '' : 's'}; ${all.toFixed(0)} ms of samples (idle excluded), longest profile ${wall.toFixed(0)} ms wall`);
+console.log(
+  `${files.length} profile${files.length === 1 ? '' : 's'}; ${all.toFixed(0)} ms of samples (idle excluded), longest profile ${wall.toFixed(0)} ms wall`,
+);
 show('self time by function', self);
-show('total time by function (inclusive)', new Map([...total].filter(([k]) => !k.startsWith('(root)') && !k.startsWith('(program)'))));
+show(
+  'total time by function (inclusive)',
+  new Map([...total].filter(([k]) => !k.startsWith('(root)') && !k.startsWith('(program)'))),
+);
 show('self time by file', byFile);

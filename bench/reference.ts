@@ -91,7 +91,10 @@ export class Reference {
         sc.set(i, (sc.get(i) ?? 0) + (idf * n * (k1 + 1)) / (n + k1 * (1 - b + (b * this.lens[i]!) / this.avg)));
       }
     }
-    return [...sc].sort((x, y) => y[1] - x[1]).slice(0, 200).map(([i]) => i);
+    return [...sc]
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, 200)
+      .map(([i]) => i);
   }
 
   pack(ranked: number[], budget: number): string {
@@ -119,6 +122,9 @@ export class Reference {
       }
     });
     cand.sort((x, y) => y.score - x.score);
-    return cand.slice(0, 3).map((c) => c.s).join(' ');
+    return cand
+      .slice(0, 3)
+      .map((c) => c.s)
+      .join(' ');
   }
 }

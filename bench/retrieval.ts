@@ -82,7 +82,9 @@ const tc = performance.now();
 const report = await compile(ctx, {});
 const compileMs = performance.now() - tc;
 const counts = ctx.store.counts();
-log(`${name}: compiled ${report.new} new documents (${report.unchanged} unchanged) into ${counts.entries} entries (${report.concepts.created} concepts), ${counts.chunks} chunks, ${counts.links} links in ${(compileMs / 1000).toFixed(1)} s`);
+log(
+  `${name}: compiled ${report.new} new documents (${report.unchanged} unchanged) into ${counts.entries} entries (${report.concepts.created} concepts), ${counts.chunks} chunks, ${counts.links} links in ${(compileMs / 1000).toFixed(1)} s`,
+);
 const entryOfRaw = new Map(ctx.store.allDocuments().map((d) => [d.entry_id ?? '', d.raw_path]));
 
 // --- kb retrieval + packing.
@@ -146,8 +148,14 @@ for (const q of questions) {
 if (values.keep) log(`knowledge base kept at ${root}`);
 else if (!values.kb) rmSync(root, { recursive: true, force: true });
 const n = questions.length || 1;
-if (byType.size > 1) for (const [ty, v] of byType) log(`  ${ty || '(none)'}: ${v.n} questions, answerRecall1k ${r3(v.rec1k / v.n)}, answerRecall4k ${r3(v.rec4k / v.n)}`);
-log(`  compile ${(compileMs / 1000).toFixed(1)} s; retrieval median ${quantile(retrievalMs, 0.5).toFixed(1)} ms, p95 ${quantile(retrievalMs, 0.95).toFixed(1)} ms (CPU: median ${quantile(retrievalCpuMs, 0.5).toFixed(1)} ms, p95 ${quantile(retrievalCpuMs, 0.95).toFixed(1)} ms)`);
+if (byType.size > 1)
+  for (const [ty, v] of byType)
+    log(
+      `  ${ty || '(none)'}: ${v.n} questions, answerRecall1k ${r3(v.rec1k / v.n)}, answerRecall4k ${r3(v.rec4k / v.n)}`,
+    );
+log(
+  `  compile ${(compileMs / 1000).toFixed(1)} s; retrieval median ${quantile(retrievalMs, 0.5).toFixed(1)} ms, p95 ${quantile(retrievalMs, 0.95).toFixed(1)} ms (CPU: median ${quantile(retrievalCpuMs, 0.5).toFixed(1)} ms, p95 ${quantile(retrievalCpuMs, 0.95).toFixed(1)} ms)`,
+);
 const figures = {
   docHit5: [hit5, bHit5],
   answerRecall1k: [rec1k, bRec1k],
@@ -155,7 +163,14 @@ const figures = {
   answerInAnswer: [ans, bAns],
 } as const;
 log(`  ${'figure'.padEnd(16)} ${'kb'.padStart(6)} ${'reference'.padStart(10)}`);
-for (const [k, [a, b]] of Object.entries(figures)) log(`  ${k.padEnd(16)} ${r3(a / n).toFixed(3).padStart(6)} ${r3(b / n).toFixed(3).padStart(10)}`);
+for (const [k, [a, b]] of Object.entries(figures))
+  log(
+    `  ${k.padEnd(16)} ${r3(a / n)
+      .toFixed(3)
+      .padStart(6)} ${r3(b / n)
+      .toFixed(3)
+      .padStart(10)}`,
+  );
 log(
   JSON.stringify({
     dataset: name,

@@ -12,7 +12,18 @@
  * is killed and its figure is null in the JSON line (stderr says so).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,8 +46,16 @@ const runs = Number(values.runs ?? 3);
 const kbPerDoc = Number(values['kb-per-doc'] ?? 5);
 const profileDir = values.profile ? resolve(values.profile) : undefined;
 const timeoutMs = Number(values['timeout-min'] ?? 30) * 60_000;
-if (sizes.some((n) => !Number.isInteger(n) || n < 2) || !Number.isInteger(runs) || runs < 1 || !(kbPerDoc > 0) || !(timeoutMs > 0)) {
-  process.stderr.write('usage: npm run bench:scale -- [--docs 1000,10000] [--runs 3] [--kb-per-doc 5] [--timeout-min 30] [--profile <dir>] [--keep]\n');
+if (
+  sizes.some((n) => !Number.isInteger(n) || n < 2) ||
+  !Number.isInteger(runs) ||
+  runs < 1 ||
+  !(kbPerDoc > 0) ||
+  !(timeoutMs > 0)
+) {
+  process.stderr.write(
+    'usage: npm run bench:scale -- [--docs 1000,10000] [--runs 3] [--kb-per-doc 5] [--timeout-min 30] [--profile <dir>] [--keep]\n',
+  );
   process.exit(2);
 }
 if (profileDir) mkdirSync(profileDir, { recursive: true });
@@ -44,7 +63,10 @@ if (profileDir) mkdirSync(profileDir, { recursive: true });
 const bin = resolve(import.meta.dirname, '..', 'bin', 'kb.js');
 const env = { ...process.env, ANTHROPIC_API_KEY: '', KB_REPORT_RSS: '1', NO_COLOR: '1' };
 const say = (s: string) => process.stderr.write(`${s}\n`);
-const load = () => `load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
+const load = () =>
+  `load ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 /** Whole milliseconds; a step killed at the timeout (Infinity) becomes null in JSON. */
 const whole = (x: number) => (Number.isFinite(x) ? Math.round(x) : null);
@@ -65,14 +87,20 @@ function nodeArgs(tag: string): string[] {
  */
 function kb(tag: string, args: string[], ok: number[] = [0], timeout?: number): { ms: number; rssMb: number } {
   const t = performance.now();
-  const r = spawnSync(process.execPath, [...nodeArgs(tag), bin, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 30, ...(timeout ? { timeout, killSignal: 'SIGKILL' as const } : {}) });
+  const r = spawnSync(process.execPath, [...nodeArgs(tag), bin, ...args], {
+    env,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    ...(timeout ? { timeout, killSignal: 'SIGKILL' as const } : {}),
+  });
   const ms = performance.now() - t;
   if (timeout && r.signal === 'SIGKILL' && ms >= timeout) {
     say(`  kb ${args[0]} still running after ${(timeout / 60_000).toFixed(0)} min: killed, figure null`);
     return { ms: Infinity, rssMb: NaN };
   }
   if (r.error) throw r.error;
-  if (!ok.includes(r.status ?? -1)) throw new Error(`kb ${args.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  if (!ok.includes(r.status ?? -1))
+    throw new Error(`kb ${args.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);
   const m = /kb-max-rss-kb=(\d+)/.exec(r.stderr);
   return { ms, rssMb: m ? Number(m[1]) / 1024 : NaN };
 }
@@ -110,18 +138,63 @@ function ioFloor(raw: string): number {
 
 /** ~50 queries, half English, half Chinese, some mixed; the same every run. */
 function queries(): string[] {
-  const en = ['Retrieval-Augmented Generation', 'vector database', 'BM25', 'Reciprocal Rank Fusion', 'knowledge graph', 'Zettelkasten', 'prompt caching', 'context window', 'word segmentation', 'inverted index', 'hybrid search', 'cosine similarity', 'chunking strategy', 'citation tracking', 'semantic search', 'query expansion', 'Niklas Luhmann', 'HNSW'];
-  const zh = ['检索增强生成', '向量数据库', '倒排索引', '中文分词', '知识图谱', '卡片盒笔记法', '提示缓存', '上下文窗口', '余弦相似度', '混合检索', '嵌入模型', '语义搜索', '查询扩展', '幻觉问题', '引用追踪', '分块策略'];
+  const en = [
+    'Retrieval-Augmented Generation',
+    'vector database',
+    'BM25',
+    'Reciprocal Rank Fusion',
+    'knowledge graph',
+    'Zettelkasten',
+    'prompt caching',
+    'context window',
+    'word segmentation',
+    'inverted index',
+    'hybrid search',
+    'cosine similarity',
+    'chunking strategy',
+    'citation tracking',
+    'semantic search',
+    'query expansion',
+    'Niklas Luhmann',
+    'HNSW',
+  ];
+  const zh = [
+    '检索增强生成',
+    '向量数据库',
+    '倒排索引',
+    '中文分词',
+    '知识图谱',
+    '卡片盒笔记法',
+    '提示缓存',
+    '上下文窗口',
+    '余弦相似度',
+    '混合检索',
+    '嵌入模型',
+    '语义搜索',
+    '查询扩展',
+    '幻觉问题',
+    '引用追踪',
+    '分块策略',
+  ];
   const r = rng(15);
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
   const qs: string[] = [];
   for (let i = 0; i < 50; i++) {
     switch (i % 5) {
-      case 0: qs.push(`what is ${pick(en)}?`); break;
-      case 1: qs.push(`how does ${pick(en)} improve ${pick(en)} for the answer ranking`); break;
-      case 2: qs.push(`${pick(zh)}是什么？`); break;
-      case 3: qs.push(`${pick(zh)}和${pick(zh)}有什么区别`); break;
-      default: qs.push(`${pick(en)} ${pick(zh)}`);
+      case 0:
+        qs.push(`what is ${pick(en)}?`);
+        break;
+      case 1:
+        qs.push(`how does ${pick(en)} improve ${pick(en)} for the answer ranking`);
+        break;
+      case 2:
+        qs.push(`${pick(zh)}是什么？`);
+        break;
+      case 3:
+        qs.push(`${pick(zh)}和${pick(zh)}有什么区别`);
+        break;
+      default:
+        qs.push(`${pick(en)} ${pick(zh)}`);
     }
   }
   return qs;
@@ -146,7 +219,11 @@ async function searchP95(root: string): Promise<number> {
 
 /** `kb watch` running: time from writing a new file in raw/ to its source entry on disk. */
 async function watchLatency(root: string, run: number, tag: string): Promise<number> {
-  const child = spawn(process.execPath, [...nodeArgs(tag), bin, 'watch', '--kb', root, '--no-initial', '--json', '--offline'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs(tag), bin, 'watch', '--kb', root, '--no-initial', '--json', '--offline'],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
@@ -171,7 +248,8 @@ async function watchLatency(root: string, run: number, tag: string): Promise<num
     writeFileSync(join(root, 'raw', `watch-probe-${run}.md`), body);
     const deadline = t + 10 * 60_000;
     while (!existsSync(entry)) {
-      if (performance.now() > deadline) throw new Error(`no ${entry} after 10 minutes of kb watch: ${stderr.slice(-2000)}`);
+      if (performance.now() > deadline)
+        throw new Error(`no ${entry} after 10 minutes of kb watch: ${stderr.slice(-2000)}`);
       if (child.exitCode !== null) throw new Error(`kb watch exited (${child.exitCode}): ${stderr.slice(-2000)}`);
       await new Promise((res) => setTimeout(res, 5));
     }
@@ -194,7 +272,21 @@ function ratios(out: Record<string, number | null>): string {
   return `×node start: ${procs.map((k) => `${k.replace(/Ms$/, '')} ${r(k, 'nodeStartMs')}`).join(', ')}; ×io floor: full ${r('fullMs', 'ioFloorMs')}, no-op ${r('noopMs', 'ioFloorMs')}, status ${r('statusMs', 'ioFloorMs')}, lint ${r('lintMs', 'ioFloorMs')}`;
 }
 
-const names = ['fullMs', 'noopMs', 'oneChangeMs', 'deleteMs', 'statusMs', 'lintMs', 'searchMs', 'askMs', 'searchP95InProcessMs', 'watchMs', 'storeMb', 'nodeStartMs', 'ioFloorMs'] as const;
+const names = [
+  'fullMs',
+  'noopMs',
+  'oneChangeMs',
+  'deleteMs',
+  'statusMs',
+  'lintMs',
+  'searchMs',
+  'askMs',
+  'searchP95InProcessMs',
+  'watchMs',
+  'storeMb',
+  'nodeStartMs',
+  'ioFloorMs',
+] as const;
 type Figure = (typeof names)[number];
 
 for (const docs of sizes) {
@@ -204,7 +296,10 @@ for (const docs of sizes) {
   for (let run = 0; run < runs; run++) {
     const root = mkdtempSync(join(tmpdir(), `kb-bench-scale-${docs}-`));
     const tag = (what: string) => `${docs}-${run + 1}-${what}`;
-    const step = (what: string, r: { ms: number; rssMb?: number }) => say(`  run ${run + 1}/${runs} ${what.padEnd(11)} ${r.ms.toFixed(0).padStart(7)} ms${r.rssMb ? `, RSS ${r.rssMb.toFixed(0)} MB` : ''}  (${load()})`);
+    const step = (what: string, r: { ms: number; rssMb?: number }) =>
+      say(
+        `  run ${run + 1}/${runs} ${what.padEnd(11)} ${r.ms.toFixed(0).padStart(7)} ms${r.rssMb ? `, RSS ${r.rssMb.toFixed(0)} MB` : ''}  (${load()})`,
+      );
     try {
       const bytes = writeCorpus(join(root, 'raw'), docs, docs * kbPerDoc * 1024);
       say(`  run ${run + 1}/${runs}: corpus ${mb(bytes).toFixed(1)} MB in ${root}`);
@@ -224,7 +319,10 @@ for (const docs of sizes) {
       const sources = readdirSync(join(root, 'wiki', 'sources')).length;
       if (sources !== docs) throw new Error(`full compile wrote ${sources} source entries for ${docs} documents`);
       compileStep('no-op', 'noopMs');
-      appendFileSync(join(root, 'raw', 'en', '0', 'doc-0000.md'), `\nA new paragraph about hybrid search, added in run ${run}.\n`);
+      appendFileSync(
+        join(root, 'raw', 'en', '0', 'doc-0000.md'),
+        `\nA new paragraph about hybrid search, added in run ${run}.\n`,
+      );
       compileStep('one change', 'oneChangeMs');
       unlinkSync(join(root, 'raw', 'en', '1', 'doc-0001.md'));
       compileStep('delete', 'deleteMs');
@@ -255,7 +353,23 @@ for (const docs of sizes) {
     if (n === 'watchMs') out['peakRssMb'] = Math.round(peakRss);
   }
   out['storeMb'] = Math.round(median(figures.storeMb) * 10) / 10;
-  const ordered = ['docs', 'fullMs', 'noopMs', 'oneChangeMs', 'deleteMs', 'statusMs', 'lintMs', 'searchMs', 'askMs', 'searchP95InProcessMs', 'watchMs', 'peakRssMb', 'storeMb', 'nodeStartMs', 'ioFloorMs'];
+  const ordered = [
+    'docs',
+    'fullMs',
+    'noopMs',
+    'oneChangeMs',
+    'deleteMs',
+    'statusMs',
+    'lintMs',
+    'searchMs',
+    'askMs',
+    'searchP95InProcessMs',
+    'watchMs',
+    'peakRssMb',
+    'storeMb',
+    'nodeStartMs',
+    'ioFloorMs',
+  ];
   say(`== ${docs} documents done (${load()}); ratios: ${ratios(out)}`);
   console.log(JSON.stringify(Object.fromEntries(ordered.map((k) => [k, out[k]]))));
 }

@@ -30,15 +30,24 @@ async function median(fn: () => unknown | Promise<unknown>): Promise<number> {
   return Math.round(xs[Math.floor(xs.length / 2)]! * 10) / 10;
 }
 
-async function report(stage: string, target: string, inputs: unknown, fn: () => unknown | Promise<unknown>): Promise<void> {
+async function report(
+  stage: string,
+  target: string,
+  inputs: unknown,
+  fn: () => unknown | Promise<unknown>,
+): Promise<void> {
   const ms = await median(fn);
   const baselineMs = await median(() => JSON.stringify(inputs));
-  process.stdout.write(`${JSON.stringify({ stage, ms, baselineMs, ratio: Math.round((ms / Math.max(baselineMs, 0.1)) * 10) / 10, target })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ stage, ms, baselineMs, ratio: Math.round((ms / Math.max(baselineMs, 0.1)) * 10) / 10, target })}\n`,
+  );
 }
 
 function chunkCorpus(count: number): string[] {
-  const en = 'The vector database stores embeddings for fast retrieval. An HNSW index links near neighbours in layers, which keeps queries quick. ';
-  const zh = '向量数据库用于存储文本的嵌入向量，并支持近邻检索。知识库编译器把原始文档变成维基条目！检索时先用关键词召回，再用向量排序。';
+  const en =
+    'The vector database stores embeddings for fast retrieval. An HNSW index links near neighbours in layers, which keeps queries quick. ';
+  const zh =
+    '向量数据库用于存储文本的嵌入向量，并支持近邻检索。知识库编译器把原始文档变成维基条目！检索时先用关键词召回，再用向量排序。';
   const docs: string[] = [];
   for (let i = 0; i < count; i++) {
     let s = `# Document ${i}\n\n`;
@@ -48,7 +57,8 @@ function chunkCorpus(count: number): string[] {
       if (i % 3 === 0) s += `## Part ${k}\n\n${en.repeat(1 + (k % 4))}\n\n`;
       else if (i % 3 === 1) s += `## 第${k}节\n\n${zh.repeat(1 + (k % 5))}\n\n`;
       else if (kind === 0) s += `### Section ${k}\n\n${en}\n\n- item one with **bold**\n- item two\n\n`;
-      else if (kind === 1) s += '```ts\nconst x = await store.search(query, { k: 10 });\n```\n\n| key | value |\n|---|---|\n| a | 1 |\n\n';
+      else if (kind === 1)
+        s += '```ts\nconst x = await store.search(query, { k: 10 });\n```\n\n| key | value |\n|---|---|\n| a | 1 |\n\n';
       else s += `> ${en}\n\n${zh}\n\n`;
     }
     docs.push(s);
@@ -74,7 +84,9 @@ const mds = Array.from({ length: 1000 }, () => md.toString());
 await report('ingest 1,000 Markdown × 5 KB', '≤ 2 s', mds, async () => {
   for (let i = 0; i < 1000; i++) {
     const path = `notes/n${i}.md` as RawPath;
-    await ingestFile({ path, absPath: `/x/${path}`, size: md.length, mtimeMs: 0 }, md, sha256(md), { maxFileBytes: 1e7 });
+    await ingestFile({ path, absPath: `/x/${path}`, size: md.length, mtimeMs: 0 }, md, sha256(md), {
+      maxFileBytes: 1e7,
+    });
   }
 });
 const raw = mkdtempSync(join(tmpdir(), 'kb-bench-walk-'));

@@ -19,7 +19,10 @@ function newestSource(dir) {
 }
 
 let main;
-if (existsSync(bundle) && (!existsSync(join(root, 'src')) || statSync(bundle).mtimeMs >= newestSource(join(root, 'src')))) {
+if (
+  existsSync(bundle) &&
+  (!existsSync(join(root, 'src')) || statSync(bundle).mtimeMs >= newestSource(join(root, 'src')))
+) {
   ({ main } = await import(pathToFileURL(bundle).href));
 } else {
   const { register } = await import('tsx/esm/api');

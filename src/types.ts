@@ -20,7 +20,17 @@ export type EntryKind = 'source' | 'concept' | 'answer';
  * `subtitle`: .srt/.vtt transcripts; `mail`: .eml/.mbox; `feed`: RSS/Atom. Images are attachments
  * (copied into the vault) whose text, if OCR finds any, is part of the document.
  */
-export type RawType = 'markdown' | 'text' | 'html' | 'code' | 'url' | 'attachment' | 'document' | 'subtitle' | 'mail' | 'feed';
+export type RawType =
+  | 'markdown'
+  | 'text'
+  | 'html'
+  | 'code'
+  | 'url'
+  | 'attachment'
+  | 'document'
+  | 'subtitle'
+  | 'mail'
+  | 'feed';
 
 /** Severity of a diagnostic, as in remark-lint / vfile-message (`fatal: true` = error). */
 export type Severity = 'error' | 'warning' | 'info';

@@ -6,8 +6,10 @@ import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
 import { parseEntryFile } from '../src/entry/frontmatter.js';
 
 const FILES = {
-  'raw/tides.md': '# Tides\n\nTides are the rise and fall of sea levels caused by the gravitational forces of the Moon and the Sun. Spring tides happen at new and full moon.\n',
-  'raw/volcano.md': '# Volcanoes\n\nA volcano is a rupture in the crust of a planet that allows hot lava, volcanic ash and gases to escape.\n',
+  'raw/tides.md':
+    '# Tides\n\nTides are the rise and fall of sea levels caused by the gravitational forces of the Moon and the Sun. Spring tides happen at new and full moon.\n',
+  'raw/volcano.md':
+    '# Volcanoes\n\nA volcano is a rupture in the crust of a planet that allows hot lava, volcanic ash and gases to escape.\n',
   'raw/熊猫.md': '# 大熊猫\n\n大熊猫是中国特有的哺乳动物，主要以竹子为食，生活在四川、陕西和甘肃的山区。\n',
 };
 
@@ -40,7 +42,9 @@ describe('kb search / context / ask (CLI)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^<kb_entry id="source\/tides">/);
     expect(r.stderr).toMatch(/of 300 tokens/);
-    const j = JSON.parse((await runKb(['context', 'what causes tides', '--budget', '300', '--json'], { cwd: root })).stdout) as { tokens: number };
+    const j = JSON.parse(
+      (await runKb(['context', 'what causes tides', '--budget', '300', '--json'], { cwd: root })).stdout,
+    ) as { tokens: number };
     expect(j.tokens).toBeLessThanOrEqual(300);
     const bad = await runKb(['context', 'x', '--budget', 'lots'], { cwd: root });
     expect(bad.code).toBe(2);
@@ -75,7 +79,9 @@ describe('kb search / context / ask (CLI)', () => {
     // The cited source lists the answer among its backlinks (the body section is off by default).
     expect(parseEntryFile(read(root, 'wiki/sources/Tides.md')).data['backlinks']).toContain(data['id']);
     const s = await runKb(['search', 'spring tides', '--json'], { cwd: root });
-    expect((JSON.parse(s.stdout) as { entries: { kind: string }[] }).entries.some((e) => e.kind === 'answer')).toBe(true);
+    expect((JSON.parse(s.stdout) as { entries: { kind: string }[] }).entries.some((e) => e.kind === 'answer')).toBe(
+      true,
+    );
     const lint = await runKb(['lint'], { cwd: root });
     expect(lint.code, lint.stdout + lint.stderr).toBe(0);
     expect(lint.stdout).toMatch(/0 errors, 0 warnings/);
@@ -95,7 +101,9 @@ describe('kb search / context / ask (CLI)', () => {
     const r = await runKb(['ask', 'Why do sea levels rise and fall?', '--save', '--offline'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Filed wiki\/answers\/Why do sea levels rise and fall\.md \(backlinks in 1 entr/);
-    const lint = JSON.parse((await runKb(['lint', '--json'], { cwd: root })).stdout) as { findings: { ruleId: string; file: string }[] };
+    const lint = JSON.parse((await runKb(['lint', '--json'], { cwd: root })).stdout) as {
+      findings: { ruleId: string; file: string }[];
+    };
     expect(lint.findings.filter((f) => f.file === file)).toEqual([]);
   }, 60_000);
 
@@ -120,8 +128,12 @@ describe('kb search / context / ask (CLI)', () => {
     // Replacing it is said, in the result and in the log.
     expect(after.data['version']).toBe(2);
     expect(j.saved.replaced).toEqual({ version: 1, by: 'offline' });
-    expect(read(root, 'wiki/log.md')).toMatch(/updated \[\[What do the Moon and the Sun do to the sea\]\] \(version 2 replaces version 1 by offline\)/);
-    const lint = JSON.parse((await runKb(['lint', '--json'], { cwd: root })).stdout) as { findings: { ruleId: string; file: string }[] };
+    expect(read(root, 'wiki/log.md')).toMatch(
+      /updated \[\[What do the Moon and the Sun do to the sea\]\] \(version 2 replaces version 1 by offline\)/,
+    );
+    const lint = JSON.parse((await runKb(['lint', '--json'], { cwd: root })).stdout) as {
+      findings: { ruleId: string; file: string }[];
+    };
     expect(lint.findings.filter((f) => f.file === file || f.ruleId === 'missing-backlink')).toEqual([]);
   }, 60_000);
 });
@@ -133,8 +145,13 @@ describe('kb ask with a model (fake Anthropic server)', () => {
     root = await compiledKb();
     fake = await startFakeAnthropic((req) => {
       const system = JSON.stringify(req.body.system);
-      if (system.includes('keyword queries')) return { text: '<queries>\n<query lang="en">tides moon gravity</query>\n<query lang="zh">潮汐 月球</query>\n</queries>' };
-      return { text: '<answer>Tides come from the pull of the Moon and the Sun [[Tides]], not from [[Nowhere]].</answer>' };
+      if (system.includes('keyword queries'))
+        return {
+          text: '<queries>\n<query lang="en">tides moon gravity</query>\n<query lang="zh">潮汐 月球</query>\n</queries>',
+        };
+      return {
+        text: '<answer>Tides come from the pull of the Moon and the Sun [[Tides]], not from [[Nowhere]].</answer>',
+      };
     });
   }, 60_000);
   afterAll(async () => {
@@ -145,7 +162,12 @@ describe('kb ask with a model (fake Anthropic server)', () => {
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
     const r = await runKb(['ask', '潮汐是怎么形成的？', '--json'], { cwd: root, env });
     expect(r.code, r.stderr).toBe(0);
-    const j = JSON.parse(r.stdout) as { mode: string; queries: string[]; answer: string; citations: { title: string }[] };
+    const j = JSON.parse(r.stdout) as {
+      mode: string;
+      queries: string[];
+      answer: string;
+      citations: { title: string }[];
+    };
     expect(j['mode']).toBe('model');
     expect(j['queries']).toEqual(['tides moon gravity', '潮汐 月球']);
     expect(j['answer']).toBe('Tides come from the pull of the Moon and the Sun [[Tides]], not from Nowhere.');
@@ -173,14 +195,18 @@ describe('kb ask with a model (fake Anthropic server)', () => {
     const offline = await runKb(['ask', 'What makes the tides?', '--save', '--offline'], { cwd: root });
     expect(offline.code).toBe(1);
     expect(offline.stdout).toContain('[[Tides]]');
-    expect(offline.stderr).toContain('kb: Not filed: wiki/answers/What makes the tides.md holds an answer by the model (model:claude-sonnet-4-5), and an offline answer does not replace it');
+    expect(offline.stderr).toContain(
+      'kb: Not filed: wiki/answers/What makes the tides.md holds an answer by the model (model:claude-sonnet-4-5), and an offline answer does not replace it',
+    );
     expect(read(root, file)).toBe(text);
 
     const edited = text.replace('## Sources', 'My own note on this.\n\n## Sources');
     writeFileSync(join(root, file), edited);
     const model = await runKb(['ask', 'what makes the tides', '--save', '--no-cache'], { cwd: root, env });
     expect(model.code).toBe(1);
-    expect(model.stderr).toContain("kb: Not filed: wiki/answers/What makes the tides.md was edited by hand since kb filed it, and kb never overwrites a person's edits");
+    expect(model.stderr).toContain(
+      "kb: Not filed: wiki/answers/What makes the tides.md was edited by hand since kb filed it, and kb never overwrites a person's edits",
+    );
     expect(read(root, file)).toBe(edited);
   }, 60_000);
 });
@@ -195,7 +221,10 @@ describe('kb ask when the model fails', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/warning: The model failed/);
       expect(r.stdout).toContain('[[Tides]]');
-      const j = JSON.parse((await runKb(['ask', 'What causes tides?', '--json'], { cwd: root, env })).stdout) as Record<string, unknown>;
+      const j = JSON.parse((await runKb(['ask', 'What causes tides?', '--json'], { cwd: root, env })).stdout) as Record<
+        string,
+        unknown
+      >;
       expect(j['cached']).toBe(false);
       expect(j['mode']).toBe('offline');
     } finally {
@@ -209,17 +238,38 @@ describe('kb ask --save with an empty or malformed model reply', () => {
     const root = await compiledKb();
     let reply: { text: string; stopReason?: string } = { text: '' };
     const fake = await startFakeAnthropic((req) => {
-      if (JSON.stringify(req.body.system).includes('keyword queries')) return { text: '<queries><query lang="en">tides moon</query></queries>' };
+      if (JSON.stringify(req.body.system).includes('keyword queries'))
+        return { text: '<queries><query lang="en">tides moon</query></queries>' };
       return reply;
     });
     try {
       const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
       const cases: [string, typeof reply, RegExp][] = [
-        ['Why are there tides?', { text: '' }, /Not filed: the model's reply is empty; the answer cites no entry of the wiki\./],
-        ['Why do tides rise?', { text: '<answer></answer>' }, /Not filed: the model's reply has an empty <answer>; the answer cites no entry of the wiki\./],
-        ['Why do tides fall?', { text: '<answer>[[Tides]] [[Tides]]</answer>' }, /Not filed: the answer holds nothing but citations\./],
-        ['What pulls the tides?', { text: 'Sure! The Moon pulls them [[Tides]].' }, /Not filed: the model's reply has no <answer> element\./],
-        ['When are tides highest?', { text: '<answer>Spring tides come at new and full moon [[Tides]] and', stopReason: 'max_tokens' }, /Not filed: the model's reply was cut off at the token limit\./],
+        [
+          'Why are there tides?',
+          { text: '' },
+          /Not filed: the model's reply is empty; the answer cites no entry of the wiki\./,
+        ],
+        [
+          'Why do tides rise?',
+          { text: '<answer></answer>' },
+          /Not filed: the model's reply has an empty <answer>; the answer cites no entry of the wiki\./,
+        ],
+        [
+          'Why do tides fall?',
+          { text: '<answer>[[Tides]] [[Tides]]</answer>' },
+          /Not filed: the answer holds nothing but citations\./,
+        ],
+        [
+          'What pulls the tides?',
+          { text: 'Sure! The Moon pulls them [[Tides]].' },
+          /Not filed: the model's reply has no <answer> element\./,
+        ],
+        [
+          'When are tides highest?',
+          { text: '<answer>Spring tides come at new and full moon [[Tides]] and', stopReason: 'max_tokens' },
+          /Not filed: the model's reply was cut off at the token limit\./,
+        ],
       ];
       for (const [q, r, why] of cases) {
         reply = r;
@@ -232,7 +282,9 @@ describe('kb ask --save with an empty or malformed model reply', () => {
       reply = { text: '' };
       const j = await runKb(['ask', 'Why are tides empty?', '--save', '--json'], { cwd: root, env });
       expect(j.code).toBe(1);
-      expect((JSON.parse(j.stdout) as { notSaved: string; saved?: unknown }).notSaved).toMatch(/^Not filed: the model's reply is empty/);
+      expect((JSON.parse(j.stdout) as { notSaved: string; saved?: unknown }).notSaved).toMatch(
+        /^Not filed: the model's reply is empty/,
+      );
       expect(existsSync(join(root, 'wiki/answers'))).toBe(false);
       // A malformed reply was not cached: asking again asks the model again, and a well-formed reply is filed.
       reply = { text: '<answer>The Moon and the Sun pull the sea [[Tides]].</answer>' };
@@ -240,7 +292,9 @@ describe('kb ask --save with an empty or malformed model reply', () => {
       const ok = await runKb(['ask', 'Why are there tides?', '--save'], { cwd: root, env });
       expect(ok.code, ok.stderr).toBe(0);
       expect(fake.messages().length).toBeGreaterThan(calls);
-      expect(parseEntryFile(read(root, 'wiki/answers/Why are there tides.md')).body).toContain('The Moon and the Sun pull the sea [[Tides]].');
+      expect(parseEntryFile(read(root, 'wiki/answers/Why are there tides.md')).body).toContain(
+        'The Moon and the Sun pull the sea [[Tides]].',
+      );
     } finally {
       await fake.close();
     }

@@ -3,9 +3,12 @@ import { fixture, runKb } from './helpers.js';
 
 // English notes, Chinese notes, one of them in Traditional characters.
 const FILES = {
-  'raw/en/tides.md': '# Tides\n\nTides are the rise and fall of sea levels caused by the gravitational pull of the Moon and the Sun. Spring tides happen at new and full moon.\n',
-  'raw/en/volcano.md': '# Volcanoes\n\nA volcano is a rupture in the crust of a planet that allows hot lava, volcanic ash and gases to escape.\n',
-  'raw/zh/熊猫.md': '# 大熊猫\n\n大熊猫是中国特有的哺乳动物，生活在四川、陕西和甘肃的山区。大熊猫主要以竹子为食，每天要吃十几公斤竹子。\n',
+  'raw/en/tides.md':
+    '# Tides\n\nTides are the rise and fall of sea levels caused by the gravitational pull of the Moon and the Sun. Spring tides happen at new and full moon.\n',
+  'raw/en/volcano.md':
+    '# Volcanoes\n\nA volcano is a rupture in the crust of a planet that allows hot lava, volcanic ash and gases to escape.\n',
+  'raw/zh/熊猫.md':
+    '# 大熊猫\n\n大熊猫是中国特有的哺乳动物，生活在四川、陕西和甘肃的山区。大熊猫主要以竹子为食，每天要吃十几公斤竹子。\n',
   'raw/zh/長城.md': '# 長城\n\n長城是中國古代的軍事防禦工程，東起山海關，西至嘉峪關，全長兩萬多公里。\n',
   'raw/zh/資料庫.md': '# 資料庫\n\n關聯式資料庫用表格儲存資料，以結構化查詢語言存取。\n',
 };
@@ -24,7 +27,11 @@ describe('Chinese and cross-language questions (CLI, no model)', () => {
     return (JSON.parse(r.stdout) as { entries: { title: string }[] }).entries.map((e) => e.title);
   };
   const ask = async (q: string) => {
-    const r = await runKb(['ask', q, '--offline', '--json'], { cwd: root, env: { ANTHROPIC_API_KEY: '' }, timeoutMs: 120_000 });
+    const r = await runKb(['ask', q, '--offline', '--json'], {
+      cwd: root,
+      env: { ANTHROPIC_API_KEY: '' },
+      timeoutMs: 120_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     return JSON.parse(r.stdout) as { answer: string; citations: { title: string }[] };
   };
@@ -48,7 +55,11 @@ describe('Chinese and cross-language questions (CLI, no model)', () => {
   }, 120_000);
 
   it('an offline answer does not quote a saved answer’s title', async () => {
-    const s = await runKb(['ask', 'What causes tides?', '--save'], { cwd: root, env: { ANTHROPIC_API_KEY: '' }, timeoutMs: 120_000 });
+    const s = await runKb(['ask', 'What causes tides?', '--save'], {
+      cwd: root,
+      env: { ANTHROPIC_API_KEY: '' },
+      timeoutMs: 120_000,
+    });
     expect(s.code, s.stderr).toBe(0);
     const a = await ask('What causes tides?');
     expect(a.answer.split('\n').some((l) => /^What causes tides\??\s*(\[\[|$)/.test(l.trim()))).toBe(false);

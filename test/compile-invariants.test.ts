@@ -77,10 +77,16 @@ function entries(root: string): { path: string; fm: Record<string, unknown>; bod
 function snapshot(root: string): Snapshot {
   const all = entries(root);
   return {
-    sources: all.filter((e) => e.fm['kind'] === 'source').flatMap((e) => e.fm['source_ref'] as string[]).sort(),
+    sources: all
+      .filter((e) => e.fm['kind'] === 'source')
+      .flatMap((e) => e.fm['source_ref'] as string[])
+      .sort(),
     concepts: all
       .filter((e) => e.fm['kind'] === 'concept')
-      .map((e) => ({ title: e.fm['title'] as string, keys: [e.fm['title'] as string, ...((e.fm['aliases'] as string[]) ?? [])].map(entityKey) }))
+      .map((e) => ({
+        title: e.fm['title'] as string,
+        keys: [e.fm['title'] as string, ...((e.fm['aliases'] as string[]) ?? [])].map(entityKey),
+      }))
       .sort((a, b) => a.title.localeCompare(b.title)),
   };
 }
@@ -91,7 +97,8 @@ function snapshot(root: string): Snapshot {
  * which may be another name of the same concept than a clean compile would choose.
  */
 function unmatchedConcepts(s: Snapshot, clean: Snapshot): { missing: string[]; extra: string[] } {
-  const match = (a: Snapshot['concepts'][number], list: Snapshot['concepts']) => list.some((b) => b.keys.some((k) => a.keys.includes(k)));
+  const match = (a: Snapshot['concepts'][number], list: Snapshot['concepts']) =>
+    list.some((b) => b.keys.some((k) => a.keys.includes(k)));
   return {
     missing: clean.concepts.filter((c) => !match(c, s.concepts)).map((c) => c.title),
     extra: s.concepts.filter((c) => !match(c, clean.concepts)).map((c) => c.title),
@@ -148,17 +155,33 @@ function expectInvariants(root: string, clean: Snapshot): void {
   expect(brokenLinks(root), 'no broken links').toEqual([]);
   expect(integrity(root)).toBe('ok');
   // No document the store calls skipped while its file has content.
-  const skipped = storeRows<{ raw_path: string; error: string | null }>(root, `SELECT raw_path, error FROM documents WHERE status != 'ok'`);
-  expect(skipped.filter((d) => statSync(join(root, 'raw', d.raw_path)).size > 0 && /ingest-empty/.test(d.error ?? ''))).toEqual([]);
+  const skipped = storeRows<{ raw_path: string; error: string | null }>(
+    root,
+    `SELECT raw_path, error FROM documents WHERE status != 'ok'`,
+  );
+  expect(
+    skipped.filter((d) => statSync(join(root, 'raw', d.raw_path)).size > 0 && /ingest-empty/.test(d.error ?? '')),
+  ).toEqual([]);
   expect(skipped.map((d) => d.raw_path)).toEqual([]);
 }
 
 /** Run the CLI; when `until` settles, send `signal`. */
-function runUntil(args: string[], opts: { cwd: string; env: Record<string, string>; until: Promise<unknown>; signal: NodeJS.Signals }): Promise<{ code: number | null; signal: string | null; stderr: string }> {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: undefined, ...opts.env };
+function runUntil(
+  args: string[],
+  opts: { cwd: string; env: Record<string, string>; until: Promise<unknown>; signal: NodeJS.Signals },
+): Promise<{ code: number | null; signal: string | null; stderr: string }> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NO_COLOR: '1',
+    ANTHROPIC_API_KEY: undefined,
+    ...opts.env,
+  };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [KB_BIN, ...args], { cwd: opts.cwd, env: env as NodeJS.ProcessEnv });
+    const child: ChildProcess = spawn(process.execPath, [KB_BIN, ...args], {
+      cwd: opts.cwd,
+      env: env as NodeJS.ProcessEnv,
+    });
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     void opts.until.then(() => child.kill(opts.signal));
@@ -217,22 +240,34 @@ describe('compile invariants (aged raw files)', () => {
     const first = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
     expect(first.code, first.stderr).toBe(0);
     const tpl = readFileSync(join(REPO, 'templates', 'compile-source.md'), 'utf8');
-    writeFile(root, 'templates/compile-source.md', tpl.replace('Rules for the content:', 'Rules for the content (keep it short):'));
+    writeFile(
+      root,
+      'templates/compile-source.md',
+      tpl.replace('Rules for the content:', 'Rules for the content (keep it short):'),
+    );
     const r = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^0 new, 15 updated, 0 unchanged, 0 deleted, 0 skipped/m);
     expectInvariants(root, cleanModel);
     // The model saw each document's real text again, not an empty one.
-    const prompts = f.messages().slice(-20).map((m) => JSON.stringify(m.body.messages));
-    expect(prompts.some((p) => p.includes('Rules for the content (keep it short)') || p.includes('<source path='))).toBe(true);
-    for (const p of prompts.filter((x) => x.includes('<source path='))) expect(p).not.toMatch(/<source [^>]*>\\n\\n<\/source>/);
+    const prompts = f
+      .messages()
+      .slice(-20)
+      .map((m) => JSON.stringify(m.body.messages));
+    expect(
+      prompts.some((p) => p.includes('Rules for the content (keep it short)') || p.includes('<source path=')),
+    ).toBe(true);
+    for (const p of prompts.filter((x) => x.includes('<source path=')))
+      expect(p).not.toMatch(/<source [^>]*>\\n\\n<\/source>/);
   });
 
   it('a compile whose model calls fell back on 529, then a healthy one', async () => {
     const root = sampleKb();
     age(root);
     let healthy = false;
-    const f = await fake((req) => (healthy ? faithfulClaude(req) : { status: 529, headers: { 'retry-after-ms': '1' } }));
+    const f = await fake((req) =>
+      healthy ? faithfulClaude(req) : { status: 529, headers: { 'retry-after-ms': '1' } },
+    );
     const sick = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
     expect(sick.code, sick.stderr).toBe(0);
     expect(sick.stderr).toMatch(/model-unavailable/);
@@ -250,11 +285,18 @@ describe('compile invariants (aged raw files)', () => {
     const first = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
     expect(first.code, first.stderr).toBe(0);
     // A concept of exactly two sources: edit one, delete the other's raw file (the concept goes).
-    const concept = entries(root).find((e) => e.fm['kind'] === 'concept' && (e.fm['source_ref'] as string[]).length === 2)!;
+    const concept = entries(root).find(
+      (e) => e.fm['kind'] === 'concept' && (e.fm['source_ref'] as string[]).length === 2,
+    )!;
     expect(concept).toBeDefined();
     const [keepRef, goneRef] = concept.fm['source_ref'] as string[];
-    const edited = entries(root).find((e) => e.fm['kind'] === 'source' && (e.fm['source_ref'] as string[])[0] === keepRef)!;
-    const text = edited.text.replace('\n## Source\n', '\nA line of my own with a hard break  \nand more.\n\n## Source\n');
+    const edited = entries(root).find(
+      (e) => e.fm['kind'] === 'source' && (e.fm['source_ref'] as string[])[0] === keepRef,
+    )!;
+    const text = edited.text.replace(
+      '\n## Source\n',
+      '\nA line of my own with a hard break  \nand more.\n\n## Source\n',
+    );
     writeFile(root, `wiki/${edited.path}`, text);
     rmSync(join(root, goneRef!));
 
@@ -290,7 +332,9 @@ describe('compile invariants (aged raw files)', () => {
     expect(n(`SELECT count(*) n FROM vec_chunks`)).toBe(n(`SELECT count(*) n FROM chunks`));
     expect(n(`SELECT count(*) n FROM vec_entries`)).toBe(n(`SELECT count(*) n FROM entries`));
     expect(n(`SELECT vec_length(embedding) n FROM vec_chunks LIMIT 1`)).toBe(256);
-    const search = await runKb(['search', '--json', 'merging ranked lists from keyword and vector search'], { cwd: root });
+    const search = await runKb(['search', '--json', 'merging ranked lists from keyword and vector search'], {
+      cwd: root,
+    });
     const found = JSON.parse(search.stdout) as { entries: { via: string[] }[] };
     expect(found.entries.some((e) => e.via.includes('vector'))).toBe(true);
     const again = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
@@ -317,7 +361,8 @@ describe('compile invariants (aged raw files)', () => {
         const cut = await runUntil(['compile'], { cwd: root, env: keyEnv(f.url), until: conceptAsked, signal });
         if (signal === 'SIGKILL') expect(cut.signal).toBe('SIGKILL');
         else expect(cut.code, cut.stderr).toBe(130);
-        const pending = storeRows<{ n: number }>(root, `SELECT count(*) n FROM documents WHERE status = 'pending'`)[0]!.n;
+        const pending = storeRows<{ n: number }>(root, `SELECT count(*) n FROM documents WHERE status = 'pending'`)[0]!
+          .n;
         expect(pending).toBe(SAMPLE.length);
         hang = false;
         const r = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
@@ -342,12 +387,15 @@ describe('a file recorded as empty by mistake', () => {
     // What a compile before the fix left behind: raw/a.md recorded as empty, its entry gone.
     const db = new Database(join(root, 'wiki', 'embeddings.db'));
     sqliteVec.load(db);
-    db.prepare(`UPDATE documents SET status = 'skipped', error = ? WHERE raw_path = 'raw/a.md' OR raw_path = 'a.md'`).run('ingest-empty\tUnexpected empty Markdown file, expected some text');
+    db.prepare(
+      `UPDATE documents SET status = 'skipped', error = ? WHERE raw_path = 'raw/a.md' OR raw_path = 'a.md'`,
+    ).run('ingest-empty\tUnexpected empty Markdown file, expected some text');
     db.close();
     rmSync(join(root, 'wiki/sources/Alpha notes.md'));
 
     const lint = await runKb(['lint', '--json'], { cwd: root });
-    const findings = (JSON.parse(lint.stdout) as { findings: { ruleId: string; file: string; reason: string }[] }).findings;
+    const findings = (JSON.parse(lint.stdout) as { findings: { ruleId: string; file: string; reason: string }[] })
+      .findings;
     const uncompiled = findings.filter((f) => f.ruleId === 'uncompiled-source');
     expect(uncompiled.map((f) => f.file)).toEqual(['raw/a.md']);
     expect(uncompiled[0]!.reason).toMatch(/recorded as empty although it has text/);
@@ -364,7 +412,11 @@ describe('a file recorded as empty by mistake', () => {
 
 /** An entry's text without kb's marked sections: what belongs to the person who edited it. */
 function personText(text: string): string {
-  return text.split('\n---\n').slice(1).join('\n---\n').replace(/<!-- kb:(\w+) -->[\s\S]*?<!-- \/kb:\1 -->/g, '<kb section>');
+  return text
+    .split('\n---\n')
+    .slice(1)
+    .join('\n---\n')
+    .replace(/<!-- kb:(\w+) -->[\s\S]*?<!-- \/kb:\1 -->/g, '<kb section>');
 }
 
 describe('an entry a person edited, then a deletion', () => {
@@ -372,19 +424,27 @@ describe('an entry a person edited, then a deletion', () => {
     const root = fixture({
       // The Backlinks section is off by default in a vault; this knowledge base turns it on.
       'kb.config.json': JSON.stringify({ wiki: { backlinksSection: true } }),
-      'raw/a.md': '# Alpha notes\n\nBM25 ranks documents by term overlap. Alpha uses BM25 for keyword search over notes. BM25 is fast.\n',
-      'raw/b.md': '# Beta notes\n\nBM25 is a ranking function. The Zettelkasten method links notes. Beta keeps a Zettelkasten with BM25 search. A Zettelkasten grows slowly.\n',
-      'raw/c.md': '# Gamma notes\n\nThe Zettelkasten of Niklas Luhmann had 90,000 cards. Gamma compares the Zettelkasten with BM25 ranking. Every Zettelkasten needs links.\n',
+      'raw/a.md':
+        '# Alpha notes\n\nBM25 ranks documents by term overlap. Alpha uses BM25 for keyword search over notes. BM25 is fast.\n',
+      'raw/b.md':
+        '# Beta notes\n\nBM25 is a ranking function. The Zettelkasten method links notes. Beta keeps a Zettelkasten with BM25 search. A Zettelkasten grows slowly.\n',
+      'raw/c.md':
+        '# Gamma notes\n\nThe Zettelkasten of Niklas Luhmann had 90,000 cards. Gamma compares the Zettelkasten with BM25 ranking. Every Zettelkasten needs links.\n',
     });
     age(root);
     const first = await runKb(['compile'], { cwd: root });
     expect(first.code, first.stderr).toBe(0);
     const beta = 'wiki/sources/Beta notes.md';
     const kbText = read(root, beta);
-    expect(kbText).toMatch(/<!-- kb:concepts -->\n## Concepts\n\n- \[\[BM25\]\]\n- \[\[Zettelkasten\]\]\n<!-- \/kb:concepts -->/);
+    expect(kbText).toMatch(
+      /<!-- kb:concepts -->\n## Concepts\n\n- \[\[BM25\]\]\n- \[\[Zettelkasten\]\]\n<!-- \/kb:concepts -->/,
+    );
     expect(kbText).toMatch(/<!-- kb:backlinks -->[\s\S]*\[\[Zettelkasten\]\][\s\S]*<!-- \/kb:backlinks -->/);
     // A person adds lines of their own: a link, and Markdown hard breaks (trailing spaces).
-    const edited = kbText.replace('\n## Source\n', '\nMy own note, see [[Gamma notes]].  \nSecond line with a hard break  \n\n## Source\n');
+    const edited = kbText.replace(
+      '\n## Source\n',
+      '\nMy own note, see [[Gamma notes]].  \nSecond line with a hard break  \n\n## Source\n',
+    );
     writeFile(root, beta, edited);
 
     rmSync(join(root, 'raw/c.md'));
@@ -401,10 +461,16 @@ describe('an entry a person edited, then a deletion', () => {
     // Still the person's: not rewritten, not claimed as kb's.
     expect(after).toContain(`content_hash: ${/content_hash: (\w+)/.exec(kbText)![1]}`);
     // Compile says what it left broken in their text (the summary's link kb wrote is theirs now too).
-    expect(r.stderr).toMatch(/wiki\/sources\/Beta notes\.md: warning Unexpected links to \[\[Zettelkasten\]\], \[\[Gamma notes\]\], which this compile removed or renamed.*left as you wrote it/);
+    expect(r.stderr).toMatch(
+      /wiki\/sources\/Beta notes\.md: warning Unexpected links to \[\[Zettelkasten\]\], \[\[Gamma notes\]\], which this compile removed or renamed.*left as you wrote it/,
+    );
 
     const lint = await runKb(['lint', '--json'], { cwd: root });
-    const findings = (JSON.parse(lint.stdout) as { findings: { ruleId: string; file: string; note?: string; data?: { target?: string } }[] }).findings;
+    const findings = (
+      JSON.parse(lint.stdout) as {
+        findings: { ruleId: string; file: string; note?: string; data?: { target?: string } }[];
+      }
+    ).findings;
     const broken = findings.filter((f) => f.ruleId === 'broken-link');
     expect(broken.map((f) => `${f.file} ${f.data?.target}`)).toEqual([`${beta} Zettelkasten`, `${beta} Gamma notes`]);
     expect(broken[0]!.note).toMatch(/a person edited this entry, so compile leaves its text alone/);
@@ -424,7 +490,8 @@ describe('an entry a person edited, then a deletion', () => {
 describe('generated files a person deleted', () => {
   it('a compile with nothing else to do writes index.md, index.json and log.md again', async () => {
     const root = fixture({
-      'raw/a.md': '# Alpha notes\n\nBM25 ranks documents by term overlap. Alpha uses BM25 for keyword search. BM25 is fast.\n',
+      'raw/a.md':
+        '# Alpha notes\n\nBM25 ranks documents by term overlap. Alpha uses BM25 for keyword search. BM25 is fast.\n',
       'raw/b.md': '# Beta notes\n\nBM25 is a ranking function. Beta keeps notes with BM25 search.\n',
     });
     const first = await runKb(['compile'], { cwd: root });
@@ -456,9 +523,12 @@ describe('file names in NFC and NFD', () => {
     expect(nfd('café')).not.toBe('café');
     expect(nfd('한글')).not.toBe('한글');
     const root = fixture({
-      [`raw/${nfd('café')}.md`]: '# Café notes\n\nBM25 ranks documents. The Zettelkasten keeps cards. A Zettelkasten grows; BM25 is fast.\n',
-      [`raw/${nfd('한글')} 노트.md`]: '# 한글 노트\n\nBM25 는 검색 순위 함수입니다. BM25 is used here too, with a Zettelkasten.\n',
-      'raw/b.md': '# Beta notes\n\nThe Zettelkasten method links notes. Beta keeps a Zettelkasten. A Zettelkasten grows slowly.\n',
+      [`raw/${nfd('café')}.md`]:
+        '# Café notes\n\nBM25 ranks documents. The Zettelkasten keeps cards. A Zettelkasten grows; BM25 is fast.\n',
+      [`raw/${nfd('한글')} 노트.md`]:
+        '# 한글 노트\n\nBM25 는 검색 순위 함수입니다. BM25 is used here too, with a Zettelkasten.\n',
+      'raw/b.md':
+        '# Beta notes\n\nThe Zettelkasten method links notes. Beta keeps a Zettelkasten. A Zettelkasten grows slowly.\n',
       [`raw/${nfd('schéma')}.png`]: readFileSync(join(REPO, 'raw/images/rag-pipeline.png')),
     });
     age(root);
@@ -486,14 +556,20 @@ describe('file names in NFC and NFD', () => {
   it('two files whose names differ only in normalization are two documents, with a warning, and stay stable', async () => {
     const root = fixture({
       'raw/café.md': '# Café in NFC\n\nThis file is named in NFC and talks about BM25 ranking and BM25 tuning.\n',
-      [`raw/${nfd('café')}.md`]: '# Café in NFD\n\nThis file is named in NFD and talks about BM25 scores and BM25 search.\n',
+      [`raw/${nfd('café')}.md`]:
+        '# Café in NFD\n\nThis file is named in NFD and talks about BM25 scores and BM25 search.\n',
     });
     age(root);
     const first = await runKb(['compile'], { cwd: root });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^2 new/m);
-    expect(first.stderr).toMatch(/raw\/café\.md: warning Unexpected 2 files named .*in different Unicode forms.*\[ingest-name-form\]/);
-    const titles = entries(root).filter((e) => e.fm['kind'] === 'source').map((e) => e.fm['title']).sort();
+    expect(first.stderr).toMatch(
+      /raw\/café\.md: warning Unexpected 2 files named .*in different Unicode forms.*\[ingest-name-form\]/,
+    );
+    const titles = entries(root)
+      .filter((e) => e.fm['kind'] === 'source')
+      .map((e) => e.fm['title'])
+      .sort();
     expect(titles).toEqual(['Café in NFC', 'Café in NFD']);
     const v1 = versions(root);
     for (let i = 0; i < 2; i++) {
@@ -503,7 +579,9 @@ describe('file names in NFC and NFD', () => {
     }
     const lint = await runKb(['lint', '--json'], { cwd: root });
     const findings = (JSON.parse(lint.stdout) as { findings: { ruleId: string }[] }).findings;
-    expect(findings.filter((f) => ['uncompiled-source', 'deleted-source', 'broken-link'].includes(f.ruleId))).toEqual([]);
+    expect(findings.filter((f) => ['uncompiled-source', 'deleted-source', 'broken-link'].includes(f.ruleId))).toEqual(
+      [],
+    );
   });
 });
 
@@ -523,7 +601,7 @@ describe('size and time shortcuts', () => {
     expect(readFileSync(join(root, 'wiki/attachments/pic.png')).equals(other)).toBe(true);
   });
 
-  it('an edit of an entry within its mtime tick (coarse file systems) is still seen as a person\'s edit', async () => {
+  it("an edit of an entry within its mtime tick (coarse file systems) is still seen as a person's edit", async () => {
     const root = fixture({
       'raw/a.md': '# Alpha notes\n\nAlpha ranks documents with BM25 and keeps notes in plain files for later.\n',
       'raw/b.md': '# Beta notes\n\nBeta also ranks documents with BM25 and keeps a list of sources.\n',
@@ -543,11 +621,14 @@ describe('size and time shortcuts', () => {
     expect(edited.length).toBe(text.length);
     writeFileSync(entry, edited);
     utimesSync(entry, tick, tick);
-    writeFile(root, 'raw/a.md', '# Alpha notes\n\nAlpha ranks documents with BM25 and keeps notes in plain files for later. It grew.\n');
+    writeFile(
+      root,
+      'raw/a.md',
+      '# Alpha notes\n\nAlpha ranks documents with BM25 and keeps notes in plain files for later. It grew.\n',
+    );
     const r = await runKb(['compile'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(entry, 'utf8')).toBe(edited);
     expect(r.stderr).toMatch(/Alpha notes\.md: info Unexpected edit by a person/);
   });
 });
-

@@ -34,7 +34,8 @@ function checkWiki(root: string): { entries: number; links: number } {
     }
   }
   for (const f of ['index.md']) {
-    for (const l of extractWikiLinks(read(root, `wiki/${f}`))) expect(resolveLink(l.target, table), `${f} → [[${l.target}]]`).toHaveLength(1);
+    for (const l of extractWikiLinks(read(root, `wiki/${f}`)))
+      expect(resolveLink(l.target, table), `${f} → [[${l.target}]]`).toHaveLength(1);
   }
   return { entries: scan.entries.length, links };
 }
@@ -43,7 +44,10 @@ function entry(root: string, rel: string) {
   return parseEntryFile(read(root, `wiki/${rel}`));
 }
 
-function findEntry(root: string, pred: (fm: Record<string, unknown>) => boolean): { path: string; fm: Record<string, unknown>; body: string } | undefined {
+function findEntry(
+  root: string,
+  pred: (fm: Record<string, unknown>) => boolean,
+): { path: string; fm: Record<string, unknown>; body: string } | undefined {
   for (const e of scanWiki(join(root, 'wiki')).entries) if (pred(e.fm)) return { path: e.path, fm: e.fm, body: e.body };
   return undefined;
 }
@@ -63,7 +67,10 @@ describe('kb compile (offline, end to end)', () => {
     const concepts = files.filter((f) => f.startsWith('concepts/'));
     expect(concepts.length).toBeGreaterThanOrEqual(3);
     // Shared names across languages become one concept with aliases.
-    const rag = findEntry(root, (fm) => fm['kind'] === 'concept' && ((fm['aliases'] as string[]).includes('RAG') || fm['title'] === 'RAG'));
+    const rag = findEntry(
+      root,
+      (fm) => fm['kind'] === 'concept' && ((fm['aliases'] as string[]).includes('RAG') || fm['title'] === 'RAG'),
+    );
     expect(rag, concepts.join(', ')).toBeDefined();
     expect([rag!.fm['title'], ...(rag!.fm['aliases'] as string[])]).toContain('检索增强生成');
     expect((rag!.fm['source_ref'] as string[]).length).toBeGreaterThanOrEqual(3);
@@ -95,7 +102,11 @@ describe('kb compile (offline, end to end)', () => {
     for (const [f, t] of before) expect(mtime(root, `wiki/${f}`), f).toBe(t);
 
     // Change one file: its entry gets version 2; an unrelated source is not touched.
-    writeFile(root, 'raw/notes/vectors.md', `${DOCS['raw/notes/vectors.md']}\nProduct quantization shrinks vectors in a vector database.\n`);
+    writeFile(
+      root,
+      'raw/notes/vectors.md',
+      `${DOCS['raw/notes/vectors.md']}\nProduct quantization shrinks vectors in a vector database.\n`,
+    );
     const ch = await runKb(['compile'], { cwd: root });
     expect(ch.stdout).toMatch(/0 new, 1 updated, 4 unchanged/);
     const vec = findEntry(root, (fm) => fm['title'] === 'Vector Stores')!;
@@ -135,7 +146,11 @@ describe('kb compile (offline, end to end)', () => {
     const e = findEntry(root, (fm) => fm['title'] === 'Vector Stores')!;
     const edited = `${read(root, `wiki/${e.path}`)}\nMy own note: check pgvector too.\n`;
     writeFileSync(join(root, 'wiki', e.path), edited);
-    writeFile(root, 'raw/notes/vectors.md', `${DOCS['raw/notes/vectors.md']}\nA new sentence about the vector database.\n`);
+    writeFile(
+      root,
+      'raw/notes/vectors.md',
+      `${DOCS['raw/notes/vectors.md']}\nA new sentence about the vector database.\n`,
+    );
     const r = await runKb(['compile'], { cwd: root });
     expect(r.code).toBe(0);
     expect(read(root, `wiki/${e.path}`)).toBe(edited);
@@ -149,7 +164,8 @@ describe('kb compile (offline, end to end)', () => {
       'raw/empty.md': '',
       'raw/junk.md': Buffer.from([0x00, 0x01, 0x02, 0xff, 0x00, 0x10, 0x00, 0x00]),
       'raw/latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x6e, 0x6f, 0x69, 0x72]),
-      'raw/broken.md': '---\ntitle: [unclosed\n---\n# Broken frontmatter\n\nThe body of a note whose frontmatter does not parse is still compiled.\n',
+      'raw/broken.md':
+        '---\ntitle: [unclosed\n---\n# Broken frontmatter\n\nThe body of a note whose frontmatter does not parse is still compiled.\n',
       'raw/big.md': `# Big\n\n${'word '.repeat(3000)}`,
       'kb.config.json': JSON.stringify({ ingest: { maxFileBytes: 8000 } }),
     });
@@ -157,8 +173,18 @@ describe('kb compile (offline, end to end)', () => {
     const r = await runKb(['compile'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stderr.split('\n');
-    for (const [file, rule] of [['raw/empty.md', 'ingest-empty'], ['raw/junk.md', 'ingest-binary'], ['raw/latin1.txt', 'ingest-encoding'], ['raw/broken.md', 'ingest-frontmatter'], ['raw/big.md', 'ingest-too-large'], ['raw/loop', 'ingest-symlink-loop']] as const) {
-      expect(lines.filter((l) => l.startsWith(file) && l.includes(`[${rule}]`)), `${file} ${rule}\n${r.stderr}`).toHaveLength(1);
+    for (const [file, rule] of [
+      ['raw/empty.md', 'ingest-empty'],
+      ['raw/junk.md', 'ingest-binary'],
+      ['raw/latin1.txt', 'ingest-encoding'],
+      ['raw/broken.md', 'ingest-frontmatter'],
+      ['raw/big.md', 'ingest-too-large'],
+      ['raw/loop', 'ingest-symlink-loop'],
+    ] as const) {
+      expect(
+        lines.filter((l) => l.startsWith(file) && l.includes(`[${rule}]`)),
+        `${file} ${rule}\n${r.stderr}`,
+      ).toHaveLength(1);
     }
     expect(findEntry(root, (fm) => fm['title'] === 'Broken frontmatter')).toBeDefined();
     expect(r.stdout).toMatch(/6 new/);
@@ -169,12 +195,18 @@ describe('kb compile (offline, end to end)', () => {
 
   it('finishes the job after being killed mid-compile', async () => {
     const files: Record<string, string> = { ...DOCS };
-    for (let i = 0; i < 120; i++) files[`raw/bulk/doc-${i}.md`] = `# Bulk note ${i}\n\nBM25 and the vector database appear in note ${i}. Reciprocal Rank Fusion combines them. ${'Filler sentence about retrieval. '.repeat(40)}\n`;
+    for (let i = 0; i < 120; i++)
+      files[`raw/bulk/doc-${i}.md`] =
+        `# Bulk note ${i}\n\nBM25 and the vector database appear in note ${i}. Reciprocal Rank Fusion combines them. ${'Filler sentence about retrieval. '.repeat(40)}\n`;
     const root = fixture(files);
-    const child = spawn(process.execPath, [KB_BIN, 'compile'], { cwd: root, env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+    const child = spawn(process.execPath, [KB_BIN, 'compile'], {
+      cwd: root,
+      env: { ...process.env, ANTHROPIC_API_KEY: '' },
+    });
     const closed = new Promise((r) => child.on('close', r));
     // Kill it as soon as it has started writing (the store exists), whatever the machine's speed.
-    for (let i = 0; i < 600 && !existsSync(join(root, 'wiki', 'embeddings.db')); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 600 && !existsSync(join(root, 'wiki', 'embeddings.db')); i++)
+      await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 300));
     child.kill('SIGKILL');
     await closed;
@@ -190,13 +222,21 @@ describe('kb compile (offline, end to end)', () => {
   it('lets one writer in at a time and names the holder', async () => {
     const root = fixture(DOCS);
     const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)']);
-    writeFile(root, '.kb/lock', JSON.stringify({ pid: holder.pid, host: (await import('node:os')).hostname(), command: 'watch', started: 1 }));
+    writeFile(
+      root,
+      '.kb/lock',
+      JSON.stringify({ pid: holder.pid, host: (await import('node:os')).hostname(), command: 'watch', started: 1 }),
+    );
     const r = await runKb(['compile'], { cwd: root });
     holder.kill();
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`pid ${holder.pid}`));
     // A lock left by a dead process is taken over.
-    writeFile(root, '.kb/lock', JSON.stringify({ pid: 999999, host: (await import('node:os')).hostname(), command: 'compile', started: 1 }));
+    writeFile(
+      root,
+      '.kb/lock',
+      JSON.stringify({ pid: 999999, host: (await import('node:os')).hostname(), command: 'compile', started: 1 }),
+    );
     expect((await runKb(['compile'], { cwd: root })).code).toBe(0);
   });
 
@@ -237,9 +277,14 @@ describe('kb compile (offline, end to end)', () => {
     expect(links).toBeGreaterThan(100);
     // The image gets an entry of its own and is embedded from the note that shows it.
     expect(existsSync(join(root, 'wiki', 'attachments', 'rag-pipeline.png'))).toBe(true);
-    const sketch = findEntry(root, (fm) => fm['kind'] === 'source' && (fm['source_ref'] as string[]).includes('raw/notes/rag-pipeline-sketch.md'))!;
+    const sketch = findEntry(
+      root,
+      (fm) => fm['kind'] === 'source' && (fm['source_ref'] as string[]).includes('raw/notes/rag-pipeline-sketch.md'),
+    )!;
     expect(sketch.body).toMatch(/!\[\[rag-pipeline\.png\]\]/);
-    expect(findEntry(root, (fm) => (fm['source_ref'] as string[]).includes('raw/images/rag-pipeline.png'))).toBeDefined();
+    expect(
+      findEntry(root, (fm) => (fm['source_ref'] as string[]).includes('raw/images/rag-pipeline.png')),
+    ).toBeDefined();
     // Chinese and English names of one concept meet in one entry.
     const rag = findEntry(root, (fm) => fm['kind'] === 'concept' && (fm['aliases'] as string[]).includes('RAG'))!;
     expect([rag.fm['title'], ...(rag.fm['aliases'] as string[])]).toContain('检索增强生成');

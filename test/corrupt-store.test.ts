@@ -1,4 +1,15 @@
-import { closeSync, copyFileSync, existsSync, openSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
@@ -6,9 +17,12 @@ import { claude } from './model-fixtures.js';
 import { fixture, read, runKb } from './helpers.js';
 
 const DOCS: Record<string, string> = {
-  'raw/rag.md': '# Retrieval Basics\n\nRetrieval-Augmented Generation (RAG) answers questions from documents. A vector database stores embeddings for RAG. BM25 ranks passages.\n',
-  'raw/vectors.md': '# Vector Stores\n\nA vector database indexes embeddings with HNSW. RAG systems query the vector database first. BM25 remains a strong baseline.\n',
-  'raw/zh/检索.md': '# 检索增强生成笔记\n\n检索增强生成（RAG）先检索再生成。向量数据库（vector database）存储嵌入。检索增强生成依赖向量数据库和 BM25。\n',
+  'raw/rag.md':
+    '# Retrieval Basics\n\nRetrieval-Augmented Generation (RAG) answers questions from documents. A vector database stores embeddings for RAG. BM25 ranks passages.\n',
+  'raw/vectors.md':
+    '# Vector Stores\n\nA vector database indexes embeddings with HNSW. RAG systems query the vector database first. BM25 remains a strong baseline.\n',
+  'raw/zh/检索.md':
+    '# 检索增强生成笔记\n\n检索增强生成（RAG）先检索再生成。向量数据库（vector database）存储嵌入。检索增强生成依赖向量数据库和 BM25。\n',
 };
 
 type Damage = 'truncated' | 'garbled in the middle' | 'random bytes';
@@ -31,7 +45,8 @@ function damage(file: string, how: Damage): void {
   }
 }
 
-const asides = (dir: string, name: string) => readdirSync(dir).filter((f) => f.startsWith(`${name}-corrupt-`) && !/-(wal|shm)$/.test(f));
+const asides = (dir: string, name: string) =>
+  readdirSync(dir).filter((f) => f.startsWith(`${name}-corrupt-`) && !/-(wal|shm)$/.test(f));
 
 let root: string;
 let good: string;
@@ -66,26 +81,31 @@ const COMMANDS: [string, string[]][] = [
 const DAMAGES: Damage[] = ['truncated', 'garbled in the middle', 'random bytes'];
 
 describe('a damaged wiki/embeddings.db is set aside and rebuilt', () => {
-  it.each(DAMAGES.flatMap((d) => COMMANDS.map(([name, args]) => [d, name, args] as const)))('%s, then `kb %s` works and says so once', async (how, _name, args) => {
-    restore();
-    const db = join(root, 'wiki', 'embeddings.db');
-    damage(db, how);
-    const r = await runKb(args, { cwd: root });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).not.toMatch(/unexpected error/);
-    const said = r.stderr.split('\n').filter((l) => l.includes('[store-corrupt]'));
-    expect(said, r.stderr).toHaveLength(1);
-    expect(said[0]).toMatch(/^wiki\/embeddings\.db: warning Unexpected damaged database \(.+\), expected a sound SQLite file — kb set it aside as wiki\/embeddings\.db-corrupt-\d{8}-\d{6} and started a new one/);
-    // Set aside, never deleted: the damaged bytes are still there, next to the new store.
-    const [aside] = asides(join(root, 'wiki'), 'embeddings.db');
-    expect(aside).toBeDefined();
-    expect(statSync(join(root, 'wiki', aside!)).size).toBeGreaterThan(0);
-    expect(existsSync(db)).toBe(true);
-    // The next run finds a sound store and says nothing more.
-    const again = await runKb(args, { cwd: root });
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).not.toContain('[store-corrupt]');
-  });
+  it.each(DAMAGES.flatMap((d) => COMMANDS.map(([name, args]) => [d, name, args] as const)))(
+    '%s, then `kb %s` works and says so once',
+    async (how, _name, args) => {
+      restore();
+      const db = join(root, 'wiki', 'embeddings.db');
+      damage(db, how);
+      const r = await runKb(args, { cwd: root });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/unexpected error/);
+      const said = r.stderr.split('\n').filter((l) => l.includes('[store-corrupt]'));
+      expect(said, r.stderr).toHaveLength(1);
+      expect(said[0]).toMatch(
+        /^wiki\/embeddings\.db: warning Unexpected damaged database \(.+\), expected a sound SQLite file — kb set it aside as wiki\/embeddings\.db-corrupt-\d{8}-\d{6} and started a new one/,
+      );
+      // Set aside, never deleted: the damaged bytes are still there, next to the new store.
+      const [aside] = asides(join(root, 'wiki'), 'embeddings.db');
+      expect(aside).toBeDefined();
+      expect(statSync(join(root, 'wiki', aside!)).size).toBeGreaterThan(0);
+      expect(existsSync(db)).toBe(true);
+      // The next run finds a sound store and says nothing more.
+      const again = await runKb(args, { cwd: root });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).not.toContain('[store-corrupt]');
+    },
+  );
 
   it('after a rebuild, compile recompiles everything from raw/ and leaves an entry a person edited as it is', async () => {
     restore();
@@ -110,11 +130,15 @@ describe('a damaged wiki/embeddings.db is set aside and rebuilt', () => {
     // Words enough for a store over the size checked page by page on open.
     let seed = 7;
     const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const words = 'retrieval vector database index query answer source search model text document ranking passage heading link graph cache token'.split(' ');
+    const words =
+      'retrieval vector database index query answer source search model text document ranking passage heading link graph cache token'.split(
+        ' ',
+      );
     let text = '# Big Notes\n\n';
     while (text.length < 3_000_000) {
       let p = '';
-      for (let i = 0; i < 60; i++) p += `${words[Math.floor(rand() * words.length)]}${rand() < 0.1 ? '. ' : ' '}${rand() < 0.05 ? `w${Math.floor(rand() * 1e6)} ` : ''}`;
+      for (let i = 0; i < 60; i++)
+        p += `${words[Math.floor(rand() * words.length)]}${rand() < 0.1 ? '. ' : ' '}${rand() < 0.05 ? `w${Math.floor(rand() * 1e6)} ` : ''}`;
       text += `${p}\n\n`;
     }
     const big = fixture({ ...DOCS, 'raw/big.md': text });
@@ -152,7 +176,9 @@ describe('a damaged .kb/cache.db is set aside and started afresh', () => {
     const status = await runKb(['status'], { cwd: kb });
     expect(status.code, status.stderr).toBe(0);
     expect(status.stderr.split('\n').filter((l) => l.includes('[cache-corrupt]'))).toHaveLength(1);
-    expect(status.stderr).toMatch(/^\.kb\/cache\.db: warning Unexpected damaged database .+ set it aside as \.kb\/cache\.db-corrupt-\d{8}-\d{6}/m);
+    expect(status.stderr).toMatch(
+      /^\.kb\/cache\.db: warning Unexpected damaged database .+ set it aside as \.kb\/cache\.db-corrupt-\d{8}-\d{6}/m,
+    );
     damage(cache, how);
     const r = await runKb(['compile', '--force'], { cwd: kb, env });
     expect(r.code, r.stderr).toBe(0);
@@ -164,21 +190,25 @@ describe('a damaged .kb/cache.db is set aside and started afresh', () => {
 
 describe('a damaged .kb/lexicon.db (Chinese–English retrieval) is set aside and built again', () => {
   // Building a lexicon takes seconds: the damage found last (in use, past the check on open) only.
-  it.each(['garbled in the middle'] as const)('%s: `kb ask` in Chinese answers and says so once', async (how) => {
-    const kb = fixture(DOCS);
-    expect((await runKb(['compile'], { cwd: kb })).code).toBe(0);
-    const first = await runKb(['ask', '--offline', '--no-cache', '什么是向量数据库？'], { cwd: kb });
-    expect(first.code, first.stderr).toBe(0);
-    const lexicon = join(kb, '.kb', 'lexicon.db');
-    expect(existsSync(lexicon)).toBe(true);
-    damage(lexicon, how);
-    const r = await runKb(['ask', '--offline', '--no-cache', '什么是向量数据库？'], { cwd: kb });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).not.toMatch(/unexpected error/);
-    expect(r.stderr.split('\n').filter((l) => l.includes('[lexicon-corrupt]'))).toHaveLength(1);
-    expect(r.stdout).toBe(first.stdout);
-    expect(asides(join(kb, '.kb'), 'lexicon.db')).toHaveLength(1);
-  }, 120_000);
+  it.each(['garbled in the middle'] as const)(
+    '%s: `kb ask` in Chinese answers and says so once',
+    async (how) => {
+      const kb = fixture(DOCS);
+      expect((await runKb(['compile'], { cwd: kb })).code).toBe(0);
+      const first = await runKb(['ask', '--offline', '--no-cache', '什么是向量数据库？'], { cwd: kb });
+      expect(first.code, first.stderr).toBe(0);
+      const lexicon = join(kb, '.kb', 'lexicon.db');
+      expect(existsSync(lexicon)).toBe(true);
+      damage(lexicon, how);
+      const r = await runKb(['ask', '--offline', '--no-cache', '什么是向量数据库？'], { cwd: kb });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/unexpected error/);
+      expect(r.stderr.split('\n').filter((l) => l.includes('[lexicon-corrupt]'))).toHaveLength(1);
+      expect(r.stdout).toBe(first.stdout);
+      expect(asides(join(kb, '.kb'), 'lexicon.db')).toHaveLength(1);
+    },
+    120_000,
+  );
 
   it('a damaged .kb/cache.db does not stop `kb ask` (its answer cache lives there)', async () => {
     const kb = fixture(DOCS);

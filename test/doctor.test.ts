@@ -21,7 +21,10 @@ interface Check {
   keySet: boolean;
 }
 
-async function doctor(root: string, env: Record<string, string> = {}): Promise<{ code: number | null; checks: Check[]; text: string }> {
+async function doctor(
+  root: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; checks: Check[]; text: string }> {
   const j = await runKb(['doctor', '--json'], { cwd: root, env });
   const t = await runKb(['doctor'], { cwd: root, env });
   expect(j.stdout + j.stderr + t.stdout + t.stderr).not.toContain(KEY);
@@ -45,8 +48,18 @@ describe('kb doctor', () => {
     writeFile(root, 'kb.config.json', JSON.stringify({ model: { provider: 'qwen', baseURL: fake.url } }));
     const r = await doctor(root, { DASHSCOPE_API_KEY: KEY });
     expect(r.code).toBe(0);
-    expect(r.checks).toEqual([expect.objectContaining({ role: 'model', model: 'qwen-plus', ok: true, keyEnv: 'DASHSCOPE_API_KEY', keySet: true })]);
-    expect(r.text).toMatch(/ok +model +qwen-plus \(Qwen \(DashScope compatible mode\) at http:\/\/127\.0\.0\.1:\d+\/v1; key DASHSCOPE_API_KEY set\)/);
+    expect(r.checks).toEqual([
+      expect.objectContaining({
+        role: 'model',
+        model: 'qwen-plus',
+        ok: true,
+        keyEnv: 'DASHSCOPE_API_KEY',
+        keySet: true,
+      }),
+    ]);
+    expect(r.text).toMatch(
+      /ok +model +qwen-plus \(Qwen \(DashScope compatible mode\) at http:\/\/127\.0\.0\.1:\d+\/v1; key DASHSCOPE_API_KEY set\)/,
+    );
     const call = fake.chats()[0]!;
     expect(call.body.max_tokens).toBe(1);
     expect(call.headers['authorization']).toBe(`Bearer ${KEY}`);
@@ -64,14 +77,25 @@ describe('kb doctor', () => {
   it('tells connection refused from an unauthorised key and a model that is not pulled', async () => {
     const port = await closedPort();
     const root = fixture();
-    writeFile(root, 'kb.config.json', JSON.stringify({ model: { provider: 'ollama', baseURL: `http://127.0.0.1:${port}/v1` } }));
+    writeFile(
+      root,
+      'kb.config.json',
+      JSON.stringify({ model: { provider: 'ollama', baseURL: `http://127.0.0.1:${port}/v1` } }),
+    );
     const refused = await doctor(root);
     expect(refused.code).toBe(1);
     expect(refused.checks[0]).toMatchObject({ ok: false, problem: 'connection-refused' });
     expect(refused.checks[0]!.detail).toMatch(/ollama serve/);
 
-    fake = await startFakeOpenAI(() => ({ status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}`, type: 'invalid_request_error' } } }));
-    writeFile(root, 'kb.config.json', JSON.stringify({ model: { provider: 'openai', baseURL: fake.url, name: 'gpt-4.1-mini', apiKeyEnv: 'MY_KEY' } }));
+    fake = await startFakeOpenAI(() => ({
+      status: 401,
+      body: { error: { message: `Incorrect API key provided: ${KEY}`, type: 'invalid_request_error' } },
+    }));
+    writeFile(
+      root,
+      'kb.config.json',
+      JSON.stringify({ model: { provider: 'openai', baseURL: fake.url, name: 'gpt-4.1-mini', apiKeyEnv: 'MY_KEY' } }),
+    );
     const denied = await doctor(root, { MY_KEY: KEY });
     expect(denied.checks[0]).toMatchObject({ ok: false, problem: 'unauthorised', keyEnv: 'MY_KEY', keySet: true });
     expect(denied.checks[0]!.detail).toMatch(/refused the key in MY_KEY/);
@@ -81,7 +105,9 @@ describe('kb doctor', () => {
     writeFile(
       root,
       'kb.config.json',
-      JSON.stringify({ model: { provider: 'ollama', baseURL: fake.url, tasks: { judge: 'llama3.1:70b', concepts: 'qwen2.5:7b' } } }),
+      JSON.stringify({
+        model: { provider: 'ollama', baseURL: fake.url, tasks: { judge: 'llama3.1:70b', concepts: 'qwen2.5:7b' } },
+      }),
     );
     const missing = await doctor(root);
     expect(missing.code).toBe(1);
@@ -93,12 +119,18 @@ describe('kb doctor', () => {
   });
 
   it('checks an OpenAI-compatible embedder too, with its dimensions', async () => {
-    fake = await startFakeOpenAI(() => ({ text: 'p' }), { models: ['qwen2.5:7b'], embed: (input) => input.map(() => [0.1, 0.2, 0.3]) });
+    fake = await startFakeOpenAI(() => ({ text: 'p' }), {
+      models: ['qwen2.5:7b'],
+      embed: (input) => input.map(() => [0.1, 0.2, 0.3]),
+    });
     const root = fixture();
     writeFile(
       root,
       'kb.config.json',
-      JSON.stringify({ model: { provider: 'ollama', baseURL: fake.url }, embedding: { provider: 'openai', baseURL: fake.url, model: 'nomic-embed-text', dims: 768 } }),
+      JSON.stringify({
+        model: { provider: 'ollama', baseURL: fake.url },
+        embedding: { provider: 'openai', baseURL: fake.url, model: 'nomic-embed-text', dims: 768 },
+      }),
     );
     const r = await doctor(root);
     expect(r.code).toBe(1);

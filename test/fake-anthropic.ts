@@ -21,7 +21,12 @@ export interface FakeReply {
   body?: unknown;
   text?: string;
   stopReason?: string;
-  usage?: Partial<{ input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number }>;
+  usage?: Partial<{
+    input_tokens: number;
+    output_tokens: number;
+    cache_creation_input_tokens: number;
+    cache_read_input_tokens: number;
+  }>;
   /** Wait this long before answering (timeouts). */
   delayMs?: number;
 }
@@ -41,11 +46,19 @@ export interface FakeAnthropic {
   /** Only POST /v1/messages requests. */
   messages(): FakeRequest[];
   /** Batches created so far, by id. */
-  batches: Map<string, { requests: { custom_id: string; params: { model?: string } }[]; polls: number; canceled: boolean }>;
+  batches: Map<
+    string,
+    { requests: { custom_id: string; params: { model?: string } }[]; polls: number; canceled: boolean }
+  >;
   close(): Promise<void>;
 }
 
-export function messageBody(text: string, stopReason = 'end_turn', usage: FakeReply['usage'] = {}, model = 'claude-test'): unknown {
+export function messageBody(
+  text: string,
+  stopReason = 'end_turn',
+  usage: FakeReply['usage'] = {},
+  model = 'claude-test',
+): unknown {
   return {
     id: `msg_${Math.random().toString(36).slice(2, 10)}`,
     type: 'message',
@@ -54,17 +67,33 @@ export function messageBody(text: string, stopReason = 'end_turn', usage: FakeRe
     content: [{ type: 'text', text }],
     stop_reason: stopReason,
     stop_sequence: null,
-    usage: { input_tokens: 100, output_tokens: 50, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...usage },
+    usage: {
+      input_tokens: 100,
+      output_tokens: 50,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      ...usage,
+    },
   };
 }
 
 function errorBody(status: number): unknown {
-  const type = status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
+  const type =
+    status === 429
+      ? 'rate_limit_error'
+      : status === 529
+        ? 'overloaded_error'
+        : status >= 500
+          ? 'api_error'
+          : 'invalid_request_error';
   return { type: 'error', error: { type, message: `fake ${status}` } };
 }
 
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: one HTTP handler with a branch per API route the SDK calls (messages, batches, results), sharing the recorded requests
-export async function startFakeAnthropic(handler: FakeHandler, batchOpts: FakeBatchOptions = {}): Promise<FakeAnthropic> {
+export async function startFakeAnthropic(
+  handler: FakeHandler,
+  batchOpts: FakeBatchOptions = {},
+): Promise<FakeAnthropic> {
   const requests: FakeRequest[] = [];
   const batches: FakeAnthropic['batches'] = new Map();
   let n = 0;
@@ -74,7 +103,12 @@ export async function startFakeAnthropic(handler: FakeHandler, batchOpts: FakeBa
     const i = n++;
     if (Array.isArray(handler)) {
       const r = handler.shift();
-      if (!r) return { status: 500, body: { type: 'error', error: { type: 'api_error', message: 'fake: script exhausted' } }, headers: { 'x-should-retry': 'false' } };
+      if (!r)
+        return {
+          status: 500,
+          body: { type: 'error', error: { type: 'api_error', message: 'fake: script exhausted' } },
+          headers: { 'x-should-retry': 'false' },
+        };
       return r;
     }
     return handler(req, i);
@@ -94,7 +128,13 @@ export async function startFakeAnthropic(handler: FakeHandler, batchOpts: FakeBa
       id,
       type: 'message_batch',
       processing_status: ended ? 'ended' : 'in_progress',
-      request_counts: { processing: ended ? 0 : total, succeeded: ended ? total : 0, errored: 0, canceled: 0, expired: 0 },
+      request_counts: {
+        processing: ended ? 0 : total,
+        succeeded: ended ? total : 0,
+        errored: 0,
+        canceled: 0,
+        expired: 0,
+      },
       created_at: new Date().toISOString(),
       expires_at: new Date(Date.now() + 86400e3).toISOString(),
       ended_at: ended ? new Date().toISOString() : null,
@@ -126,7 +166,9 @@ export async function startFakeAnthropic(handler: FakeHandler, batchOpts: FakeBa
             if (r.delayMs) await new Promise((ok) => setTimeout(ok, r.delayMs));
             if (res.destroyed) return;
             const status = r.status ?? 200;
-            const out = r.body ?? (status === 200 ? messageBody(r.text ?? '', r.stopReason, r.usage, body?.model) : errorBody(status));
+            const out =
+              r.body ??
+              (status === 200 ? messageBody(r.text ?? '', r.stopReason, r.usage, body?.model) : errorBody(status));
             send(res, status, out, r.headers);
             return;
           }
@@ -157,7 +199,10 @@ export async function startFakeAnthropic(handler: FakeHandler, batchOpts: FakeBa
                 const status = rep.status ?? 200;
                 const result =
                   status === 200
-                    ? { type: 'succeeded', message: rep.body ?? messageBody(rep.text ?? '', rep.stopReason, rep.usage, r.params?.model) }
+                    ? {
+                        type: 'succeeded',
+                        message: rep.body ?? messageBody(rep.text ?? '', rep.stopReason, rep.usage, r.params?.model),
+                      }
                     : { type: 'errored', error: errorBody(status) };
                 lines.push(JSON.stringify({ custom_id: r.custom_id, result }));
               }
@@ -166,9 +211,17 @@ export async function startFakeAnthropic(handler: FakeHandler, batchOpts: FakeBa
               return;
             }
           }
-          send(res, 404, { type: 'error', error: { type: 'not_found_error', message: `fake: no route ${fr.method} ${path}` } });
+          send(res, 404, {
+            type: 'error',
+            error: { type: 'not_found_error', message: `fake: no route ${fr.method} ${path}` },
+          });
         } catch (err) {
-          send(res, 500, { type: 'error', error: { type: 'api_error', message: String(err) } }, { 'x-should-retry': 'false' });
+          send(
+            res,
+            500,
+            { type: 'error', error: { type: 'api_error', message: String(err) } },
+            { 'x-should-retry': 'false' },
+          );
         }
       })();
     });

@@ -26,14 +26,21 @@ export interface FakeOpenAIOptions {
 
 const FINISH: Record<string, string> = { end_turn: 'stop', max_tokens: 'length', stop_sequence: 'stop' };
 
-export function completionBody(text: string, stopReason = 'end_turn', usage: FakeReply['usage'] = {}, model = 'fake-model'): unknown {
+export function completionBody(
+  text: string,
+  stopReason = 'end_turn',
+  usage: FakeReply['usage'] = {},
+  model = 'fake-model',
+): unknown {
   const u = { input_tokens: 100, output_tokens: 50, cache_read_input_tokens: 0, ...usage };
   return {
     id: `chatcmpl-${Math.random().toString(36).slice(2, 10)}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: FINISH[stopReason] ?? stopReason }],
+    choices: [
+      { index: 0, message: { role: 'assistant', content: text }, finish_reason: FINISH[stopReason] ?? stopReason },
+    ],
     usage: {
       prompt_tokens: u.input_tokens + u.cache_read_input_tokens,
       completion_tokens: u.output_tokens,
@@ -44,7 +51,14 @@ export function completionBody(text: string, stopReason = 'end_turn', usage: Fak
 }
 
 function errorBody(status: number, message = `fake ${status}`): unknown {
-  const type = status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : status === 401 ? 'invalid_api_key' : 'invalid_request_error';
+  const type =
+    status === 429
+      ? 'rate_limit_exceeded'
+      : status >= 500
+        ? 'server_error'
+        : status === 401
+          ? 'invalid_api_key'
+          : 'invalid_request_error';
   return { error: { message, type, code: type } };
 }
 
@@ -53,7 +67,16 @@ function asMessages(fr: FakeRequest): FakeRequest {
   const msgs: { role: string; content: string }[] = fr.body?.messages ?? [];
   const system = msgs.filter((m) => m.role === 'system').map((m) => ({ type: 'text', text: m.content }));
   const user = msgs.filter((m) => m.role === 'user').map((m) => ({ role: 'user', content: m.content }));
-  return { ...fr, path: '/v1/messages', body: { model: fr.body?.model, max_tokens: fr.body?.max_tokens ?? fr.body?.max_completion_tokens, system, messages: user } };
+  return {
+    ...fr,
+    path: '/v1/messages',
+    body: {
+      model: fr.body?.model,
+      max_tokens: fr.body?.max_tokens ?? fr.body?.max_completion_tokens,
+      system,
+      messages: user,
+    },
+  };
 }
 
 export async function startFakeOpenAI(handler: FakeHandler, opts: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
@@ -62,7 +85,14 @@ export async function startFakeOpenAI(handler: FakeHandler, opts: FakeOpenAIOpti
 
   async function reply(req: FakeRequest): Promise<FakeReply> {
     const i = n++;
-    if (Array.isArray(handler)) return handler.shift() ?? { status: 500, body: errorBody(500, 'fake: script exhausted'), headers: { 'x-should-retry': 'false' } };
+    if (Array.isArray(handler))
+      return (
+        handler.shift() ?? {
+          status: 500,
+          body: errorBody(500, 'fake: script exhausted'),
+          headers: { 'x-should-retry': 'false' },
+        }
+      );
     return handler(req, i);
   }
 
@@ -73,24 +103,35 @@ export async function startFakeOpenAI(handler: FakeHandler, opts: FakeOpenAIOpti
 
   async function route(fr: FakeRequest, res: ServerResponse): Promise<void> {
     if (fr.method === 'GET' && fr.path === '/v1/models') {
-      send(res, 200, { object: 'list', data: (opts.models ?? []).map((id) => ({ id, object: 'model', owned_by: 'fake' })) });
+      send(res, 200, {
+        object: 'list',
+        data: (opts.models ?? []).map((id) => ({ id, object: 'model', owned_by: 'fake' })),
+      });
       return;
     }
     if (fr.method === 'POST' && fr.path === '/v1/embeddings' && opts.embed) {
       const input: string[] = Array.isArray(fr.body?.input) ? fr.body.input : [fr.body?.input];
-      send(res, 200, { object: 'list', model: fr.body?.model, data: opts.embed(input).map((embedding, index) => ({ object: 'embedding', index, embedding })) });
+      send(res, 200, {
+        object: 'list',
+        model: fr.body?.model,
+        data: opts.embed(input).map((embedding, index) => ({ object: 'embedding', index, embedding })),
+      });
       return;
     }
     if (fr.method === 'POST' && fr.path === '/v1/chat/completions') {
       if (opts.models && !opts.models.includes(fr.body?.model)) {
-        send(res, 404, { error: { message: `model "${fr.body?.model}" not found, try pulling it first`, type: 'api_error' } });
+        send(res, 404, {
+          error: { message: `model "${fr.body?.model}" not found, try pulling it first`, type: 'api_error' },
+        });
         return;
       }
       const r = await reply(asMessages(fr));
       if (r.delayMs) await new Promise((ok) => setTimeout(ok, r.delayMs));
       if (res.destroyed) return;
       const status = r.status ?? 200;
-      const out = r.body ?? (status === 200 ? completionBody(r.text ?? '', r.stopReason, r.usage, fr.body?.model) : errorBody(status));
+      const out =
+        r.body ??
+        (status === 200 ? completionBody(r.text ?? '', r.stopReason, r.usage, fr.body?.model) : errorBody(status));
       send(res, status, out, r.headers);
       return;
     }
@@ -108,9 +149,16 @@ export async function startFakeOpenAI(handler: FakeHandler, opts: FakeOpenAIOpti
       } catch {
         body = raw;
       }
-      const fr: FakeRequest = { method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0]!, headers: req.headers, body };
+      const fr: FakeRequest = {
+        method: req.method ?? 'GET',
+        path: (req.url ?? '/').split('?')[0]!,
+        headers: req.headers,
+        body,
+      };
       requests.push(fr);
-      route(fr, res).catch((err: unknown) => send(res, 500, errorBody(500, String(err)), { 'x-should-retry': 'false' }));
+      route(fr, res).catch((err: unknown) =>
+        send(res, 500, errorBody(500, String(err)), { 'x-should-retry': 'false' }),
+      );
     });
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));

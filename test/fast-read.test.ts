@@ -45,7 +45,12 @@ function cacheUse(root: string): { byMtime: string[]; byContent: string[] } {
   const db = new Database(join(root, 'wiki', 'embeddings.db'), { readonly: true });
   const out = { byMtime: [] as string[], byContent: [] as string[] };
   try {
-    const rows = db.prepare(`SELECT path, mtime_ms, size, text_hash FROM wiki_files`).all() as { path: string; mtime_ms: number; size: number; text_hash: string }[];
+    const rows = db.prepare(`SELECT path, mtime_ms, size, text_hash FROM wiki_files`).all() as {
+      path: string;
+      mtime_ms: number;
+      size: number;
+      text_hash: string;
+    }[];
     for (const r of rows) {
       const abs = join(root, 'wiki', r.path);
       if (!existsSync(abs) || statSync(abs).size !== r.size) continue;
@@ -102,7 +107,10 @@ describe('status and lint from the scan cache', () => {
     // another mtime; the body of a file recorded by content changed in place, same size, its mtime
     // put back; an entry deleted; a new entry written by hand (no cache row).
     const source = before.byMtime.find((f) => f.startsWith('sources/'))!;
-    writeFileSync(join(root, 'wiki', source), `${readFileSync(join(root, 'wiki', source), 'utf8').trimEnd()}\n\nSee [[Nowhere At All]].\n`);
+    writeFileSync(
+      join(root, 'wiki', source),
+      `${readFileSync(join(root, 'wiki', source), 'utf8').trimEnd()}\n\nSee [[Nowhere At All]].\n`,
+    );
     const concept = files.find((f) => f.startsWith('concepts/'))!;
     const text = readFileSync(join(root, 'wiki', concept), 'utf8');
     const renamed = text.replace(/^title: (.)/m, (_m, c: string) => `title: ${c === 'Z' ? 'Y' : 'Z'}`);
@@ -120,7 +128,11 @@ describe('status and lint from the scan cache', () => {
     expect(statSync(gamma).size).toBe(was.size);
     const gone = files.filter((f) => f.startsWith('sources/') && f !== source && f !== 'sources/Gamma.md').at(-1)!;
     rmSync(join(root, 'wiki', gone));
-    writeFile(root, 'wiki/concepts/Hand Written.md', '---\nid: concept/hand-written\nkind: concept\ntitle: Hand Written\nsummary: Written by a person.\n---\n# Hand Written\n\nIt links to [[Alpha]] and [[Missing Page]]; the Eiffel Tower is 310 metres tall.\n');
+    writeFile(
+      root,
+      'wiki/concepts/Hand Written.md',
+      '---\nid: concept/hand-written\nkind: concept\ntitle: Hand Written\nsummary: Written by a person.\n---\n# Hand Written\n\nIt links to [[Alpha]] and [[Missing Page]]; the Eiffel Tower is 310 metres tall.\n',
+    );
 
     // The unchanged files are still taken from the cache (this test exercises the shortcut).
     const after = cacheUse(root);
@@ -132,7 +144,9 @@ describe('status and lint from the scan cache', () => {
     expect(cacheUse(copy)).toEqual({ byMtime: [], byContent: [] });
     const fast = status(root);
     expect(fast).toEqual(status(copy));
-    expect(fast.links.brokenLinks.map((l) => l.target)).toEqual(expect.arrayContaining(['Missing Page', 'Nowhere At All']));
+    expect(fast.links.brokenLinks.map((l) => l.target)).toEqual(
+      expect.arrayContaining(['Missing Page', 'Nowhere At All']),
+    );
     expect(fast.entries.humanEdited).toBeGreaterThanOrEqual(2);
 
     const findings = await lint(root);
@@ -143,7 +157,9 @@ describe('status and lint from the scan cache', () => {
     // The title edited in place is read from the file, not from the cache.
     const ctx = openKb(root, { env: {} });
     try {
-      const scanned = scanWiki(ctx.paths.wiki, ctx.store.scanCache({ readOnly: true })).entries.find((e) => e.path === concept);
+      const scanned = scanWiki(ctx.paths.wiki, ctx.store.scanCache({ readOnly: true })).entries.find(
+        (e) => e.path === concept,
+      );
       expect(scanned?.fm.title).toBe(/^title: (.*)$/m.exec(renamed)?.[1]);
     } finally {
       closeKb(ctx);

@@ -11,7 +11,8 @@ const fx = (name: string) => readFileSync(join(FIXTURES, name));
 /** Every .json file under a folder with its modification time. */
 function cacheFiles(dir: string): Map<string, number> {
   const out = new Map<string, number>();
-  for (const f of readdirSync(dir, { recursive: true }).map(String)) if (f.endsWith('.json')) out.set(f, statSync(join(dir, f)).mtimeMs);
+  for (const f of readdirSync(dir, { recursive: true }).map(String))
+    if (f.endsWith('.json')) out.set(f, statSync(join(dir, f)).mtimeMs);
   return out;
 }
 
@@ -20,7 +21,13 @@ describe('kb compile on every kind of document a person keeps', () => {
   let compiled: CliResult;
   beforeAll(async () => {
     root = fixture({
-      'raw/papers/capybara.pdf': await makePdf(['Capybara field guide\nThe capybara is the largest living rodent.', 'Diet\nCapybaras graze on grasses near water.'], { title: 'Capybara Field Guide' }),
+      'raw/papers/capybara.pdf': await makePdf(
+        [
+          'Capybara field guide\nThe capybara is the largest living rodent.',
+          'Diet\nCapybaras graze on grasses near water.',
+        ],
+        { title: 'Capybara Field Guide' },
+      ),
       'raw/papers/向量数据库.pdf': fx('zh.pdf'),
       'raw/office/quokka.docx': fx('quokka.docx'),
       'raw/office/narwhal.pptx': fx('narwhal.pptx'),
@@ -30,9 +37,12 @@ describe('kb compile on every kind of document a person keeps', () => {
       'raw/shots/screenshot.png': fx('zh-screenshot.png'),
       'raw/notes/dunhuang.txt': fx('dunhuang-gb18030.txt'),
       'raw/notes/gugong.txt': fx('gugong-big5.txt'),
-      'raw/talks/lemur.srt': '1\n00:00:01,000 --> 00:00:04,000\nWelcome to the lemur talk.\n\n2\n00:01:05,000 --> 00:01:08,000\n狐猴生活在马达加斯加。\n',
-      'raw/mail/platypus.mbox': 'From a@example.com Thu Jan  4 10:20:00 2024\nFrom: A <a@example.com>\nSubject: Platypus sightings\n\nTwo platypus at dawn.\n\nFrom b@example.com Thu Jan  4 11:20:00 2024\nFrom: B <b@example.com>\nSubject: Echidna too\n\nAnd one echidna.\n',
-      'raw/feeds/ocelot.rss': '<rss version="2.0"><channel><title>Ocelot Weekly</title><item><title>Ocelots at night</title><description>Ocelots hunt at night.</description></item></channel></rss>',
+      'raw/talks/lemur.srt':
+        '1\n00:00:01,000 --> 00:00:04,000\nWelcome to the lemur talk.\n\n2\n00:01:05,000 --> 00:01:08,000\n狐猴生活在马达加斯加。\n',
+      'raw/mail/platypus.mbox':
+        'From a@example.com Thu Jan  4 10:20:00 2024\nFrom: A <a@example.com>\nSubject: Platypus sightings\n\nTwo platypus at dawn.\n\nFrom b@example.com Thu Jan  4 11:20:00 2024\nFrom: B <b@example.com>\nSubject: Echidna too\n\nAnd one echidna.\n',
+      'raw/feeds/ocelot.rss':
+        '<rss version="2.0"><channel><title>Ocelot Weekly</title><item><title>Ocelots at night</title><description>Ocelots hunt at night.</description></item></channel></rss>',
       'raw/clips/hybrid.html': fx('blog.html'),
       'raw/broken/locked.docx': Buffer.from('PK\x03\x04 not really a zip', 'latin1'),
     });
@@ -77,7 +87,17 @@ describe('kb compile on every kind of document a person keeps', () => {
     const r = await runKb(['search', 'graze on grasses', '--json'], { cwd: root });
     const out = JSON.parse(r.stdout) as { passages?: { heading: string }[] };
     expect(out.passages?.[0]?.heading).toContain('p. 2');
-    expect(readdirSync(join(root, 'wiki', 'attachments')).sort()).toEqual(['axolotl.odt', 'capybara.pdf', 'locked.docx', 'narwhal.pptx', 'okapi.epub', 'pangolin.xlsx', 'quokka.docx', 'screenshot.png', '向量数据库.pdf']);
+    expect(readdirSync(join(root, 'wiki', 'attachments')).sort()).toEqual([
+      'axolotl.odt',
+      'capybara.pdf',
+      'locked.docx',
+      'narwhal.pptx',
+      'okapi.epub',
+      'pangolin.xlsx',
+      'quokka.docx',
+      'screenshot.png',
+      '向量数据库.pdf',
+    ]);
   });
 
   it('--force re-renders entries without reading images and documents again (kept by content hash in .kb/ingest)', async () => {
@@ -92,7 +112,10 @@ describe('kb compile on every kind of document a person keeps', () => {
 
 describe('upgrading a knowledge base compiled by an older kb', () => {
   it('reads its PDFs (and other newly supported files) again once, and Markdown not at all', async () => {
-    const root = fixture({ 'raw/tapir.pdf': await makePdf(['Tapirs\nTapirs browse on leaves.']), 'raw/note.md': '# Note\n\nA note.\n' });
+    const root = fixture({
+      'raw/tapir.pdf': await makePdf(['Tapirs\nTapirs browse on leaves.']),
+      'raw/note.md': '# Note\n\nA note.\n',
+    });
     expect((await runKb(['compile', '--offline'], { cwd: root })).code).toBe(0);
     // What an older kb leaves behind: no ingest version in the store.
     const db = new Database(join(root, 'wiki', 'embeddings.db'));

@@ -12,7 +12,13 @@ function contradictingKb(rawName = 'paris.md'): string {
   const root = fixture({
     [`raw/${rawName}`]: '# Paris Guide\n\nThe Eiffel Tower is 330 metres tall, antennas included.\n',
     'wiki/sources/Paris Guide.md': exampleEntry(
-      { title: 'Paris Guide', kind: 'source', source_ref: [ref], backlinks: ['concept/eiffel-tower'], summary: 'A guide to Paris.' },
+      {
+        title: 'Paris Guide',
+        kind: 'source',
+        source_ref: [ref],
+        backlinks: ['concept/eiffel-tower'],
+        summary: 'A guide to Paris.',
+      },
       '# Paris Guide\n\nThe Eiffel Tower is 330 metres tall, antennas included.\n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[Eiffel Tower]]\n<!-- /kb:backlinks -->\n',
     ),
     'wiki/concepts/Eiffel Tower.md': exampleEntry(
@@ -37,12 +43,19 @@ function writerReply(req: FakeRequest): string {
 
 async function healWith(root: string, verdict: 'accept' | 'reject') {
   const fake = await startFakeAnthropic((req) => {
-    if (system(req).includes('skeptical')) return { text: `<verdict>${verdict}</verdict>\n<reason>${verdict === 'accept' ? 'Both now say 330 metres, as raw/paris.md does.' : 'The rewrite cites a height no source states.'}</reason>` };
+    if (system(req).includes('skeptical'))
+      return {
+        text: `<verdict>${verdict}</verdict>\n<reason>${verdict === 'accept' ? 'Both now say 330 metres, as raw/paris.md does.' : 'The rewrite cites a height no source states.'}</reason>`,
+      };
     if (system(req).includes('Rewrite that entry')) return { text: writerReply(req) };
     return { text: '<verdict>consistent</verdict><subject></subject><reason>They agree.</reason>' };
   });
   try {
-    const r = await runKb(['lint', '--heal'], { cwd: root, env: { ...GIT_ENV, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url }, timeoutMs: 120_000 });
+    const r = await runKb(['lint', '--heal'], {
+      cwd: root,
+      env: { ...GIT_ENV, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url },
+      timeoutMs: 120_000,
+    });
     return { r, requests: fake.messages() };
   } finally {
     await fake.close();
@@ -75,7 +88,9 @@ describe('kb lint --heal with a model', { timeout: 400_000 }, () => {
     expect(data['version']).toBe(2);
     expect(data['content_hash']).toBe(bodyHash(body));
     expect(Number(data['last_heal_timestamp'])).toBeGreaterThan(0);
-    expect(git(root, 'log', '-1', '--format=%B', branch)).toMatch(/^\[Heal\] reconcile what 2 entries say about Eiffel Tower/);
+    expect(git(root, 'log', '-1', '--format=%B', branch)).toMatch(
+      /^\[Heal\] reconcile what 2 entries say about Eiffel Tower/,
+    );
     expect(git(root, 'log', '-1', '--format=%B', branch)).toContain('Judge: accept');
     // The checkout still says 300.
     expect(read(root, 'wiki/concepts/Eiffel Tower.md')).toContain('300 metres');
@@ -120,15 +135,28 @@ describe('kb lint --heal merging duplicates, with --web', { timeout: 400_000 }, 
     const root = fixture({
       'raw/notes.md': '# Notes\n\nVector databases store embeddings for similarity search.\n',
       'wiki/sources/Notes.md': exampleEntry(
-        { title: 'Notes', kind: 'source', source_ref: ['raw/notes.md'], summary: 'Notes on storage.', backlinks: ['concept/vector-database', 'concept/vector-databases'] },
+        {
+          title: 'Notes',
+          kind: 'source',
+          source_ref: ['raw/notes.md'],
+          summary: 'Notes on storage.',
+          backlinks: ['concept/vector-database', 'concept/vector-databases'],
+        },
         '# Notes\n\nVector databases store embeddings for similarity search.\n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[Vector Database]]\n- [[Vector databases]]\n<!-- /kb:backlinks -->\n',
       ),
-      'wiki/concepts/Vector Database.md': exampleEntry({ title: 'Vector Database', source_ref: ['raw/notes.md'], backlinks: ['concept/vector-databases'] }, '# Vector Database\n\nIn short.\n\nStores embeddings, says [[Notes]].\n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[Vector databases]]\n<!-- /kb:backlinks -->\n'),
-      'wiki/concepts/Vector databases.md': exampleEntry({ title: 'Vector databases', aliases: ['vector store'], source_ref: ['raw/notes.md'] }, '# Vector databases\n\nIn short.\n\nUsed for similarity search, says [[Notes]]; see [[Vector Database]].\n'),
+      'wiki/concepts/Vector Database.md': exampleEntry(
+        { title: 'Vector Database', source_ref: ['raw/notes.md'], backlinks: ['concept/vector-databases'] },
+        '# Vector Database\n\nIn short.\n\nStores embeddings, says [[Notes]].\n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[Vector databases]]\n<!-- /kb:backlinks -->\n',
+      ),
+      'wiki/concepts/Vector databases.md': exampleEntry(
+        { title: 'Vector databases', aliases: ['vector store'], source_ref: ['raw/notes.md'] },
+        '# Vector databases\n\nIn short.\n\nUsed for similarity search, says [[Notes]]; see [[Vector Database]].\n',
+      ),
     });
     gitInit(root);
     const fake = await startFakeAnthropic((req) => {
-      if (system(req).includes('skeptical')) return { text: '<verdict>accept</verdict><reason>Everything is in raw/notes.md.</reason>' };
+      if (system(req).includes('skeptical'))
+        return { text: '<verdict>accept</verdict><reason>Everything is in raw/notes.md.</reason>' };
       if (system(req).includes('Merge them')) {
         expect(JSON.stringify(req.body.tools)).toContain('web_search');
         return {
@@ -139,7 +167,11 @@ describe('kb lint --heal merging duplicates, with --web', { timeout: 400_000 }, 
     });
     let r: CliResult;
     try {
-      r = await runKb(['lint', '--heal', '--web'], { cwd: root, env: { ...GIT_ENV, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url }, timeoutMs: 120_000 });
+      r = await runKb(['lint', '--heal', '--web'], {
+        cwd: root,
+        env: { ...GIT_ENV, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url },
+        timeoutMs: 120_000,
+      });
     } finally {
       await fake.close();
     }
@@ -158,29 +190,42 @@ describe('kb lint --heal merging duplicates, with --web', { timeout: 400_000 }, 
 });
 
 describe('kb lint --heal on an entry a person edited whose source changed', { timeout: 400_000 }, () => {
-  it('has the model update it on a branch, keeping the person\'s words, checked by the judge', async () => {
+  it("has the model update it on a branch, keeping the person's words, checked by the judge", async () => {
     const { sha256 } = await import('../src/util/hash.js');
     const root = fixture({
       'raw/paris.md': '# Paris Guide\n\nThe Eiffel Tower is 330 metres tall.\n',
       'wiki/sources/Paris Guide.md': exampleEntry(
-        { title: 'Paris Guide', kind: 'source', source_ref: ['raw/paris.md'], summary: 'A guide to Paris.', source_hashes: { 'raw/paris.md': sha256('# Paris Guide\n\nThe Eiffel Tower is 324 metres tall.\n') } },
+        {
+          title: 'Paris Guide',
+          kind: 'source',
+          source_ref: ['raw/paris.md'],
+          summary: 'A guide to Paris.',
+          source_hashes: { 'raw/paris.md': sha256('# Paris Guide\n\nThe Eiffel Tower is 324 metres tall.\n') },
+        },
         '# Paris Guide\n\nThe Eiffel Tower is 324 metres tall.\n\nMy note: go at sunset.\n',
         { edited: true },
       ),
     });
     gitInit(root);
     const fake = await startFakeAnthropic((req) => {
-      if (system(req).includes('skeptical')) return { text: '<verdict>accept</verdict><reason>Matches the source; the note is kept.</reason>' };
+      if (system(req).includes('skeptical'))
+        return { text: '<verdict>accept</verdict><reason>Matches the source; the note is kept.</reason>' };
       if (system(req).includes('Rewrite that entry')) {
         expect(prompt(req)).toContain('A person edited this entry');
         expect(prompt(req)).toContain('330 metres');
-        return { text: '<kb_entry id="source/paris-guide"><title>Paris Guide</title><summary>A guide to Paris.</summary><body># Paris Guide\n\nThe Eiffel Tower is 330 metres tall.\n\nMy note: go at sunset.</body></kb_entry>' };
+        return {
+          text: '<kb_entry id="source/paris-guide"><title>Paris Guide</title><summary>A guide to Paris.</summary><body># Paris Guide\n\nThe Eiffel Tower is 330 metres tall.\n\nMy note: go at sunset.</body></kb_entry>',
+        };
       }
       return { text: '<verdict>consistent</verdict>' };
     });
     let r: CliResult;
     try {
-      r = await runKb(['lint', '--heal'], { cwd: root, env: { ...GIT_ENV, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url }, timeoutMs: 120_000 });
+      r = await runKb(['lint', '--heal'], {
+        cwd: root,
+        env: { ...GIT_ENV, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url },
+        timeoutMs: 120_000,
+      });
     } finally {
       await fake.close();
     }

@@ -35,7 +35,13 @@ export function today(): string {
 export function snapshot(root: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const f of listTree(root)) {
-    if (f.startsWith('.git/') || f.startsWith('.kb/') || f.startsWith('changelog/') || f.startsWith('wiki/embeddings.db')) continue;
+    if (
+      f.startsWith('.git/') ||
+      f.startsWith('.kb/') ||
+      f.startsWith('changelog/') ||
+      f.startsWith('wiki/embeddings.db')
+    )
+      continue;
     out.set(f, readFileSync(join(root, f)).toString('base64'));
   }
   return out;
@@ -55,8 +61,10 @@ export async function compiledKb(raw: Record<string, string>): Promise<string> {
 }
 
 export const SAMPLE_RAW: Record<string, string> = {
-  'raw/tea.md': '# Green Tea\n\nGreen tea is made from the leaves of Camellia sinensis. Green tea is steamed or pan-fired soon after picking. Matcha is a powdered green tea.\n',
-  'raw/coffee.md': '# Coffee\n\nCoffee is brewed from roasted beans. Coffee is drunk all over the world. Espresso is a concentrated coffee.\n',
+  'raw/tea.md':
+    '# Green Tea\n\nGreen tea is made from the leaves of Camellia sinensis. Green tea is steamed or pan-fired soon after picking. Matcha is a powdered green tea.\n',
+  'raw/coffee.md':
+    '# Coffee\n\nCoffee is brewed from roasted beans. Coffee is drunk all over the world. Espresso is a concentrated coffee.\n',
 };
 
 export { exampleEntry, runKb, writeFile };

@@ -3,7 +3,17 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { branches, compiledKb, exampleEntry, git, gitInit, GIT_ENV, SAMPLE_RAW, snapshot, today } from './heal-helpers.js';
+import {
+  branches,
+  compiledKb,
+  exampleEntry,
+  git,
+  gitInit,
+  GIT_ENV,
+  SAMPLE_RAW,
+  snapshot,
+  today,
+} from './heal-helpers.js';
 import { fixture, read, runKb, writeFile } from './helpers.js';
 import { bodyHash, parseEntryFile, stringifyEntry } from '../src/entry/frontmatter.js';
 import { heal } from '../src/heal/heal.js';
@@ -16,14 +26,20 @@ function edit(root: string, path: string, f: (s: string) => string): void {
 
 /** A compiled, committed knowledge base seeded with one problem of each structural kind. */
 async function seeded(): Promise<string> {
-  const root = await compiledKb({ ...SAMPLE_RAW, 'raw/old.md': '# Old Notes\n\nNotes about something that is no longer kept around here.\n' });
+  const root = await compiledKb({
+    ...SAMPLE_RAW,
+    'raw/old.md': '# Old Notes\n\nNotes about something that is no longer kept around here.\n',
+  });
   // broken-link (and the entry becomes edited by a person)
   edit(root, 'wiki/sources/Green Tea.md', (s) => s.replace('## Source', 'See also [[No Such Entry]].\n\n## Source'));
   // missing-backlink on Green Tea and Coffee; missing-summary
   writeFile(
     root,
     'wiki/concepts/Tea Culture.md',
-    exampleEntry({ title: 'Tea Culture', summary: 'Tea Culture' }, '# Tea Culture\n\nTea culture in short.\n\nPeople drink [[Green Tea]] in the morning and [[Coffee]] in the afternoon.\n'),
+    exampleEntry(
+      { title: 'Tea Culture', summary: 'Tea Culture' },
+      '# Tea Culture\n\nTea culture in short.\n\nPeople drink [[Green Tea]] in the morning and [[Coffee]] in the afternoon.\n',
+    ),
   );
   // schema
   edit(root, 'wiki/sources/Coffee.md', (s) => s.replace(/^version: \d+$/m, 'version: 0'));
@@ -34,7 +50,11 @@ async function seeded(): Promise<string> {
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'Seed problems');
   // uncompiled-source, not even committed; and an edit the person has not committed
-  writeFile(root, 'raw/new.md', '# Herbal Infusions\n\nHerbal infusions are made from flowers, fruit or herbs rather than tea leaves.\n');
+  writeFile(
+    root,
+    'raw/new.md',
+    '# Herbal Infusions\n\nHerbal infusions are made from flowers, fruit or herbs rather than tea leaves.\n',
+  );
   edit(root, 'wiki/sources/Green Tea.md', (s) => `${s}\nMy own note, not committed yet.\n`);
   return root;
 }
@@ -45,8 +65,19 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
   it('makes one reviewable branch per topic, leaves the checkout byte for byte, writes the changelog', async () => {
     const root = await seeded();
     const lint0 = await runKb(['lint', '--json'], { cwd: root, env: GIT_ENV });
-    const rules0 = new Set((JSON.parse(lint0.stdout) as { findings: { ruleId: string }[] }).findings.map((f) => f.ruleId));
-    for (const r of ['broken-link', 'missing-backlink', 'schema', 'missing-summary', 'uncompiled-source', 'deleted-source', 'stale-entry']) expect(rules0).toContain(r);
+    const rules0 = new Set(
+      (JSON.parse(lint0.stdout) as { findings: { ruleId: string }[] }).findings.map((f) => f.ruleId),
+    );
+    for (const r of [
+      'broken-link',
+      'missing-backlink',
+      'schema',
+      'missing-summary',
+      'uncompiled-source',
+      'deleted-source',
+      'stale-entry',
+    ])
+      expect(rules0).toContain(r);
 
     const before = snapshot(root);
     const status = git(root, 'status', '--porcelain');
@@ -73,7 +104,9 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
       const b = `heal/${topic}-${d}`;
       expect(git(root, 'rev-list', '--count', `main..${b}`).trim()).toBe('1');
       expect(git(root, 'log', '-1', '--format=%s', b)).toMatch(/^\[Heal\] /);
-      const changed = git(root, 'diff', '--name-only', `main...${b}`).split('\n').filter((f) => f.startsWith('wiki/sources/') || f.startsWith('wiki/concepts/'));
+      const changed = git(root, 'diff', '--name-only', `main...${b}`)
+        .split('\n')
+        .filter((f) => f.startsWith('wiki/sources/') || f.startsWith('wiki/concepts/'));
       expect(changed.length).toBeGreaterThan(0);
       const wt = mkdtempSync(join(tmpdir(), 'kb-branch-'));
       git(root, 'worktree', 'add', '-q', '--detach', join(wt, 'b'), b);
@@ -95,7 +128,9 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     }
     // The new raw file went onto the sources branch with its entry; the person's edit is not on any branch.
     expect(git(root, 'show', `heal/sources-${d}:raw/new.md`)).toContain('Herbal infusions');
-    expect(git(root, 'ls-tree', '-r', '--name-only', `heal/sources-${d}`)).toMatch(/^wiki\/sources\/Herbal Infusions\.md$/m);
+    expect(git(root, 'ls-tree', '-r', '--name-only', `heal/sources-${d}`)).toMatch(
+      /^wiki\/sources\/Herbal Infusions\.md$/m,
+    );
     expect(git(root, 'ls-tree', '-r', '--name-only', `heal/sources-${d}`)).not.toMatch(/Old Notes/);
     expect(git(root, 'show', `heal/links-${d}:wiki/sources/Green Tea.md`)).not.toContain('My own note');
     expect(git(root, 'show', `heal/links-${d}:wiki/sources/Green Tea.md`)).not.toContain('[[No Such Entry]]');
@@ -145,7 +180,9 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
 
   it('--merge merges a clean branch and refreshes the store and index', async () => {
     const root = await compiledKb(SAMPLE_RAW);
-    edit(root, 'wiki/sources/Coffee.md', (s) => s.replace('## Source', 'Compare [[Nowhere Else]] and [[green tea]].\n\n## Source'));
+    edit(root, 'wiki/sources/Coffee.md', (s) =>
+      s.replace('## Source', 'Compare [[Nowhere Else]] and [[green tea]].\n\n## Source'),
+    );
     git(root, 'commit', '-q', '-am', 'a broken link');
     const r = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
     expect(r.code).toBe(0);
@@ -155,7 +192,10 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     // Coffee links to Green Tea now: its backlinks say so (the body section is off by default).
     expect(read(root, 'wiki/sources/Green Tea.md')).toMatch(/^backlinks:\n(?: {2}- .*\n)* {2}- source\/coffee\n/m);
     expect(git(root, 'status', '--porcelain').replace(/^\?\? changelog\/\n/m, '')).toBe('');
-    const after = await runKb(['lint', '--json', '--rule', 'broken-link,missing-backlink'], { cwd: root, env: GIT_ENV });
+    const after = await runKb(['lint', '--json', '--rule', 'broken-link,missing-backlink'], {
+      cwd: root,
+      env: GIT_ENV,
+    });
     expect((JSON.parse(after.stdout) as { findings: unknown[] }).findings).toEqual([]);
   });
 
@@ -164,12 +204,22 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
       const root = await compiledKb(SAMPLE_RAW);
       // New sources dropped in raw/, not added to git: heal compiles them on a branch that commits them.
       const files: Record<string, Buffer> = {
-        'raw/herbal.md': Buffer.from('# Herbal Infusions\n\nHerbal infusions are made from flowers,  \nfruit or herbs rather than tea leaves.\n'),
-        'raw/草药茶.md': Buffer.from('# 草药茶\r\n\r\n草药茶是用花、果实或草本植物泡的。  \r\n它不含茶叶。\r\n', 'utf8'),
+        'raw/herbal.md': Buffer.from(
+          '# Herbal Infusions\n\nHerbal infusions are made from flowers,  \nfruit or herbs rather than tea leaves.\n',
+        ),
+        'raw/草药茶.md': Buffer.from(
+          '# 草药茶\r\n\r\n草药茶是用花、果实或草本植物泡的。  \r\n它不含茶叶。\r\n',
+          'utf8',
+        ),
       };
-      const intact = () => Object.entries(files).every(([p, b]) => existsSync(join(root, p)) && readFileSync(join(root, p)).equals(b));
+      const intact = () =>
+        Object.entries(files).every(([p, b]) => existsSync(join(root, p)) && readFileSync(join(root, p)).equals(b));
       for (const [p, b] of Object.entries(files)) writeFileSync(join(root, p), b);
-      const killed = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: { ...GIT_ENV, KB_TEST_KILL_AT: point }, timeoutMs: 180_000 });
+      const killed = await runKb(['lint', '--heal', '--merge'], {
+        cwd: root,
+        env: { ...GIT_ENV, KB_TEST_KILL_AT: point },
+        timeoutMs: 180_000,
+      });
       expect(killed.code, killed.stderr).toBeNull(); // killed for real, by SIGKILL
       expect(intact(), point).toBe(true);
       // It was killed where it meant to be: the files staged for the merge, or the merge made.
@@ -181,7 +231,8 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
       expect(intact(), point).toBe(true);
       expect(existsSync(join(root, '.kb/heal-aside'))).toBe(false);
       // Merged: the files are committed as they were, the checkout clean, their entries there.
-      for (const [p, b] of Object.entries(files)) expect(execFileSync('git', ['show', `HEAD:${p}`], { cwd: root }).equals(b), p).toBe(true);
+      for (const [p, b] of Object.entries(files))
+        expect(execFileSync('git', ['show', `HEAD:${p}`], { cwd: root }).equals(b), p).toBe(true);
       expect(git(root, 'status', '--porcelain').replace(/^\?\? changelog\/\n/m, '')).toBe('');
       expect(existsSync(join(root, 'wiki/sources/Herbal Infusions.md'))).toBe(true);
       expect(existsSync(join(root, 'wiki/sources/草药茶.md'))).toBe(true);
@@ -204,21 +255,37 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     expect(r.stdout).toMatch(/raw\/both\.md: a copy .* is kept in \.kb\/heal-aside/);
   });
 
-  it('keeps a person\'s lines byte for byte (hard-break trailing spaces) on the branch and after --merge', async () => {
+  it("keeps a person's lines byte for byte (hard-break trailing spaces) on the branch and after --merge", async () => {
     const root = await compiledKb(SAMPLE_RAW);
-    const mine = 'My tasting notes:  \nfirst steep, grassy  \nsecond steep, sweet\n\n    indented, with a tab\t\n\nSee [[No Such Entry]] too.  \nLast line.  \n';
+    const mine =
+      'My tasting notes:  \nfirst steep, grassy  \nsecond steep, sweet\n\n    indented, with a tab\t\n\nSee [[No Such Entry]] too.  \nLast line.  \n';
     edit(root, 'wiki/sources/Green Tea.md', (s) => `${s}\n${mine}`);
-    edit(root, 'wiki/sources/Coffee.md', (s) => `${s.replace(/^version: \d+$/m, 'version: 0')}\n${mine.replace('[[No Such Entry]]', 'nothing')}`);
+    edit(
+      root,
+      'wiki/sources/Coffee.md',
+      (s) => `${s.replace(/^version: \d+$/m, 'version: 0')}\n${mine.replace('[[No Such Entry]]', 'nothing')}`,
+    );
     git(root, 'commit', '-q', '-am', 'my notes, a broken link and a bad version');
     const body = (text: string) => text.slice(text.indexOf('\n---\n') + 5);
     const green = body(read(root, 'wiki/sources/Green Tea.md'));
     const coffee = body(read(root, 'wiki/sources/Coffee.md'));
 
-    for (const [rule, topic] of [['broken-link', 'links'], ['schema', 'frontmatter']]) {
-      const r = await runKb(['lint', '--heal', '--merge', '--rule', rule!], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
+    for (const [rule, topic] of [
+      ['broken-link', 'links'],
+      ['schema', 'frontmatter'],
+    ]) {
+      const r = await runKb(['lint', '--heal', '--merge', '--rule', rule!], {
+        cwd: root,
+        env: GIT_ENV,
+        timeoutMs: 180_000,
+      });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('merged into the current branch');
-      const onBranch = git(root, 'show', `heal/${topic}-${d}:wiki/sources/${topic === 'links' ? 'Green Tea' : 'Coffee'}.md`);
+      const onBranch = git(
+        root,
+        'show',
+        `heal/${topic}-${d}:wiki/sources/${topic === 'links' ? 'Green Tea' : 'Coffee'}.md`,
+      );
       if (topic === 'links') expect(body(onBranch)).toBe(green.replace('[[No Such Entry]]', 'No Such Entry'));
       else expect(body(onBranch)).toBe(coffee);
     }
@@ -228,7 +295,7 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     expect(read(root, 'wiki/sources/Coffee.md')).toMatch(/^version: [1-9]/m);
   });
 
-  it('a healed entry kb wrote stays kb\'s: content_hash follows the fix, compile is not blocked by it; an entry a person edited stays theirs', async () => {
+  it("a healed entry kb wrote stays kb's: content_hash follows the fix, compile is not blocked by it; an entry a person edited stays theirs", async () => {
     const root = await compiledKb({
       ...SAMPLE_RAW,
       'raw/咖啡.md': '# 咖啡\n\n咖啡是用烘焙过的咖啡豆冲泡的。咖啡在世界各地都有人喝。浓缩咖啡是一种浓缩的咖啡。\n',
@@ -247,7 +314,9 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     // A person's edit, with a broken link of theirs.
     edit(root, 'wiki/sources/Coffee.md', (s) => `${s}\nMy note: see [[Nowhere]].\n`);
     git(root, 'commit', '-q', '-am', 'problems');
-    const edited = async () => (JSON.parse((await runKb(['status', '--json'], { cwd: root })).stdout) as { entries: { humanEdited: number } }).entries.humanEdited;
+    const edited = async () =>
+      (JSON.parse((await runKb(['status', '--json'], { cwd: root })).stdout) as { entries: { humanEdited: number } })
+        .entries.humanEdited;
     expect(await edited()).toBe(2); // Coffee, and Green Tea without its hash
 
     const r = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
@@ -283,7 +352,10 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
         '# Alpha\n\nAlpha is the first letter of the Greek alphabet. It comes before beta.\n',
       ),
       // a field heal has no default for: it cannot fix this one
-      'wiki/concepts/Beta.md': exampleEntry({ title: 'Beta', updated: 'yesterday' }, '# Beta\n\nBeta comes after [[Alpha]].\n'),
+      'wiki/concepts/Beta.md': exampleEntry(
+        { title: 'Beta', updated: 'yesterday' },
+        '# Beta\n\nBeta comes after [[Alpha]].\n',
+      ),
     });
     gitInit(root);
     const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
@@ -291,10 +363,13 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     const log = read(root, `changelog/${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}.md`);
     const changed = /What changed:\n\n((?:- .*\n)+)/.exec(log)?.[1];
     expect(changed).toBe(
-      '- wiki/concepts/Alpha.md: summary "Alpha" → "Alpha is the first letter of the Greek alphabet. It comes …\n' + '- wiki/concepts/Alpha.md: version 0 → 1\n',
+      '- wiki/concepts/Alpha.md: summary "Alpha" → "Alpha is the first letter of the Greek alphabet. It comes …\n' +
+        '- wiki/concepts/Alpha.md: version 0 → 1\n',
     );
     expect(log).not.toContain('frontmatter repaired');
-    expect(log).toMatch(/Could not fix:\n\n- wiki\/concepts\/Beta\.md: heal has no default for \/updated must match pattern .*\n/);
+    expect(log).toMatch(
+      /Could not fix:\n\n- wiki\/concepts\/Beta\.md: heal has no default for \/updated must match pattern .*\n/,
+    );
     const still = /Still reported after the fix:\n\n((?:- .*\n)+)/.exec(log)?.[1] ?? '';
     expect(still).toContain('wiki/concepts/Beta.md');
     expect(still).toContain('fix the field by hand');
@@ -304,7 +379,8 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
   });
 
   it('a branch not merged for a new error says so, naming it, and its changelog lists what it did', async () => {
-    const section = (...titles: string[]) => `<!-- kb:backlinks -->\n## Backlinks\n\n${titles.map((t) => `- [[${t}]]`).join('\n')}\n<!-- /kb:backlinks -->\n`;
+    const section = (...titles: string[]) =>
+      `<!-- kb:backlinks -->\n## Backlinks\n\n${titles.map((t) => `- [[${t}]]`).join('\n')}\n<!-- /kb:backlinks -->\n`;
     const root = fixture({
       'kb.config.json': JSON.stringify({ lint: { rules: { 'orphan-entry': 'error' } } }),
       // raw/old.md is gone: heal removes its entry, and with it the only link to Lonely Concept
@@ -312,12 +388,20 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
         { title: 'Old Notes', kind: 'source', source_ref: ['raw/old.md'], backlinks: ['concept/hub'] },
         `# Old Notes\n\nAbout [[Hub]] and [[Lonely Concept]].\n\n${section('Hub')}`,
       ),
-      'wiki/concepts/Hub.md': exampleEntry({ title: 'Hub', backlinks: ['concept/lonely-concept', 'source/old-notes'] }, `# Hub\n\nSee [[Old Notes]].\n\n${section('Lonely Concept', 'Old Notes')}`),
-      'wiki/concepts/Lonely Concept.md': exampleEntry({ title: 'Lonely Concept', backlinks: ['source/old-notes'] }, `# Lonely Concept\n\nSee [[Hub]].\n\n${section('Old Notes')}`),
+      'wiki/concepts/Hub.md': exampleEntry(
+        { title: 'Hub', backlinks: ['concept/lonely-concept', 'source/old-notes'] },
+        `# Hub\n\nSee [[Old Notes]].\n\n${section('Lonely Concept', 'Old Notes')}`,
+      ),
+      'wiki/concepts/Lonely Concept.md': exampleEntry(
+        { title: 'Lonely Concept', backlinks: ['source/old-notes'] },
+        `# Lonely Concept\n\nSee [[Hub]].\n\n${section('Old Notes')}`,
+      ),
     });
     gitInit(root);
     const lint0 = await runKb(['lint', '--json'], { cwd: root, env: GIT_ENV });
-    expect((JSON.parse(lint0.stdout) as { findings: { ruleId: string }[] }).findings.map((f) => f.ruleId)).toEqual(['deleted-source']);
+    expect((JSON.parse(lint0.stdout) as { findings: { ruleId: string }[] }).findings.map((f) => f.ruleId)).toEqual([
+      'deleted-source',
+    ]);
 
     const r = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);
@@ -347,7 +431,11 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
   it('waits for nobody: a held lock is an error naming the holder', async () => {
     const root = fixture({ 'wiki/concepts/A.md': exampleEntry({ title: 'A' }, '# A\n\nSee [[Nowhere]].\n') });
     gitInit(root);
-    writeFile(root, '.kb/lock', JSON.stringify({ pid: process.pid, host: (await import('node:os')).hostname(), command: 'compile', started: 1 }));
+    writeFile(
+      root,
+      '.kb/lock',
+      JSON.stringify({ pid: process.pid, host: (await import('node:os')).hostname(), command: 'compile', started: 1 }),
+    );
     const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('kb compile');
@@ -360,7 +448,16 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     // What a killed heal leaves: a worktree with uncommitted work, and its lock (its pid is gone).
     git(root, 'worktree', 'add', '-q', '--detach', join(root, '.kb/heal/heal_links-x'), 'HEAD');
     writeFile(root, '.kb/heal/heal_links-x/wiki/concepts/A.md', 'half-written');
-    writeFile(root, '.kb/lock', JSON.stringify({ pid: 2 ** 22 + 17, host: (await import('node:os')).hostname(), command: 'lint --heal', started: 1 }));
+    writeFile(
+      root,
+      '.kb/lock',
+      JSON.stringify({
+        pid: 2 ** 22 + 17,
+        host: (await import('node:os')).hostname(),
+        command: 'lint --heal',
+        started: 1,
+      }),
+    );
     const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV });
     expect(r.code).toBe(0);
     expect(git(root, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);

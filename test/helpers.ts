@@ -28,8 +28,16 @@ export interface CliResult {
 }
 
 /** Run the real CLI (`bin/kb.js`) in a folder; no API key unless given in env. */
-export function runKb(args: string[], opts: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<CliResult> {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: undefined, ...opts.env };
+export function runKb(
+  args: string[],
+  opts: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number },
+): Promise<CliResult> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NO_COLOR: '1',
+    ANTHROPIC_API_KEY: undefined,
+    ...opts.env,
+  };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   return new Promise((res, rej) => {
     const child = spawn(process.execPath, [KB_BIN, ...args], { cwd: opts.cwd, env: env as NodeJS.ProcessEnv });
@@ -73,7 +81,9 @@ export interface LockHolder {
 }
 
 export async function holdLock(root: string, command = 'compile'): Promise<LockHolder> {
-  const child = spawn(process.execPath, [join(REPO, 'test', 'lock-holder.mjs'), join(root, '.kb', 'lock'), command], { cwd: REPO });
+  const child = spawn(process.execPath, [join(REPO, 'test', 'lock-holder.mjs'), join(root, '.kb', 'lock'), command], {
+    cwd: REPO,
+  });
   const closed = new Promise<void>((r) => child.on('close', () => r()));
   let out = '';
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));

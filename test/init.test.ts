@@ -10,7 +10,12 @@ import { listTree, read, REPO, runKb } from './helpers.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'kb-init-'));
 // No global git identity: kb init must still make its first commit.
-const bareGitEnv = (home: string) => ({ HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: join(home, 'none') });
+const bareGitEnv = (home: string) => ({
+  HOME: home,
+  XDG_CONFIG_HOME: home,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: join(home, 'none'),
+});
 
 describe('kb init', () => {
   it('scaffolds a knowledge base with a first commit, even without a git identity', async () => {
@@ -26,7 +31,15 @@ describe('kb init', () => {
     for (const f of shippedSchemas) expect(read(root, `schemas/${f}`)).toBe(read(REPO, `schemas/${f}`));
     for (const f of shippedTemplates) expect(read(root, `templates/${f}`)).toBe(read(REPO, `templates/${f}`));
     expect(tree).toEqual(
-      expect.arrayContaining(['.gitignore', 'kb.config.json', 'raw/.gitkeep', 'changelog/.gitkeep', 'wiki/index.md', 'wiki/.obsidian/graph.json', 'wiki/.obsidian/app.json']),
+      expect.arrayContaining([
+        '.gitignore',
+        'kb.config.json',
+        'raw/.gitkeep',
+        'changelog/.gitkeep',
+        'wiki/index.md',
+        'wiki/.obsidian/graph.json',
+        'wiki/.obsidian/app.json',
+      ]),
     );
     // Every setting at its default, and a valid config.
     const config = JSON.parse(read(root, 'kb.config.json')) as Record<string, unknown>;
@@ -36,10 +49,13 @@ describe('kb init', () => {
     expect(loadConfig(join(root, 'kb.config.json'))).toMatchObject(DEFAULT_CONFIG);
     expect(read(root, '.gitignore')).toMatch(/^wiki\/embeddings\.db$/m);
     expect(read(root, '.gitignore')).toMatch(/^\.kb\/$/m);
-    const git = (...a: string[]) => execFileSync('git', a, { cwd: root, encoding: 'utf8', env: { ...process.env, ...bareGitEnv(dir) } });
+    const git = (...a: string[]) =>
+      execFileSync('git', a, { cwd: root, encoding: 'utf8', env: { ...process.env, ...bareGitEnv(dir) } });
     expect(git('log', '--format=%an %s')).toContain('kb init');
     const committed = git('ls-files').trim().split('\n');
-    expect(committed).toEqual(expect.arrayContaining(['kb.config.json', 'wiki/index.md', 'raw/.gitkeep', 'wiki/.obsidian/graph.json']));
+    expect(committed).toEqual(
+      expect.arrayContaining(['kb.config.json', 'wiki/index.md', 'raw/.gitkeep', 'wiki/.obsidian/graph.json']),
+    );
     expect(git('status', '--porcelain').trim()).toBe('');
   });
 
@@ -64,7 +80,10 @@ describe('kb init', () => {
     const dir = tmp();
     expect((await runKb(['init', 'k', '--no-git', '--json'], { cwd: dir })).code).toBe(0);
     const root = join(dir, 'k');
-    writeFileSync(join(root, 'raw', 'note.md'), '# Vector Databases\n\nA vector database stores embeddings for similarity search.\n');
+    writeFileSync(
+      join(root, 'raw', 'note.md'),
+      '# Vector Databases\n\nA vector database stores embeddings for similarity search.\n',
+    );
     const r = await runKb(['compile'], { cwd: join(root, 'raw') });
     expect(r.code).toBe(0);
     expect(listTree(join(root, 'wiki'))).toContain('sources/Vector Databases.md');

@@ -5,7 +5,10 @@ import { fixture, runKb } from './helpers.js';
 const broken = () =>
   fixture({
     'raw/a.md': '# A\n\nText.\n',
-    'wiki/sources/A.md': exampleEntry({ title: 'A', kind: 'source', source_ref: ['raw/a.md'] }, '# A\n\nSee [[Missing]].\n'),
+    'wiki/sources/A.md': exampleEntry(
+      { title: 'A', kind: 'source', source_ref: ['raw/a.md'] },
+      '# A\n\nSee [[Missing]].\n',
+    ),
     'wiki/concepts/Thing.md': exampleEntry({ title: 'Thing', summary: 'Thing' }, '# Thing\n\nA thing.\n'),
   });
 
@@ -15,9 +18,13 @@ describe('kb lint', () => {
     const r = await runKb(['lint'], { cwd: root });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('wiki/sources/A.md\n');
-    expect(r.stdout).toMatch(/ {2}\d+:5 +error +Unexpected link to `Missing` that names no file, expected a link to an entry in the wiki +broken-link/);
+    expect(r.stdout).toMatch(
+      / {2}\d+:5 +error +Unexpected link to `Missing` that names no file, expected a link to an entry in the wiki +broken-link/,
+    );
     expect(r.stdout).toMatch(/→ /);
-    expect(r.stdout).toMatch(/wiki\/concepts\/Thing\.md\n[\s\S]*?warning +Unexpected summary that only repeats the title/);
+    expect(r.stdout).toMatch(
+      /wiki\/concepts\/Thing\.md\n[\s\S]*?warning +Unexpected summary that only repeats the title/,
+    );
     expect(r.stdout).toMatch(/\d+ findings: 1 error, 1 warning/);
     // Lint reads: no store, no wiki/ files made.
     expect(r.stderr).toBe('');
@@ -27,7 +34,16 @@ describe('kb lint', () => {
     const root = broken();
     const r = await runKb(['lint', '--json'], { cwd: root });
     expect(r.code).toBe(1);
-    const report = JSON.parse(r.stdout) as { findings: { ruleId: string; file: string; place?: { line: number; column: number }; severity: string; note?: string }[]; counts: Record<string, number> };
+    const report = JSON.parse(r.stdout) as {
+      findings: {
+        ruleId: string;
+        file: string;
+        place?: { line: number; column: number };
+        severity: string;
+        note?: string;
+      }[];
+      counts: Record<string, number>;
+    };
     const link = report.findings.find((f) => f.ruleId === 'broken-link');
     expect(link).toMatchObject({ file: 'wiki/sources/A.md', severity: 'error', place: { column: 5 } });
     expect(link?.note).toBeTruthy();
@@ -42,7 +58,11 @@ describe('kb lint', () => {
     r = await runKb(['lint', '--rule', 'missing-summary', '--frail'], { cwd: root });
     expect(r.code).toBe(1);
     const { writeFile } = await import('./helpers.js');
-    writeFile(root, 'kb.config.json', JSON.stringify({ lint: { rules: { 'broken-link': 'warning', 'missing-summary': 'off' } } }));
+    writeFile(
+      root,
+      'kb.config.json',
+      JSON.stringify({ lint: { rules: { 'broken-link': 'warning', 'missing-summary': 'off' } } }),
+    );
     r = await runKb(['lint', '--json'], { cwd: root });
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { findings: { ruleId: string; severity: string }[] };
@@ -66,6 +86,8 @@ describe('kb lint', () => {
   it('--list-rules documents every rule', async () => {
     const r = await runKb(['lint', '--list-rules', '--json'], { cwd: fixture() });
     const rules = JSON.parse(r.stdout) as { id: string; fixable: string }[];
-    expect(rules.map((x) => x.id)).toEqual(expect.arrayContaining(['broken-link', 'contradiction', 'dead-url', 'missing-citation']));
+    expect(rules.map((x) => x.id)).toEqual(
+      expect.arrayContaining(['broken-link', 'contradiction', 'dead-url', 'missing-citation']),
+    );
   });
 });

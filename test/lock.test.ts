@@ -16,7 +16,15 @@ function deadPid(): number {
 }
 
 function staleLock(path: string): void {
-  writeFileSync(path, JSON.stringify({ pid: deadPid(), host: hostname(), command: 'compile', started: Math.floor(Date.now() / 1000) - 60 }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      pid: deadPid(),
+      host: hostname(),
+      command: 'compile',
+      started: Math.floor(Date.now() / 1000) - 60,
+    }),
+  );
 }
 
 interface Contender {
@@ -66,8 +74,14 @@ describe('the kb lock', () => {
     for (let round = 0; round < 8; round++) {
       staleLock(lockPath);
       const said = await contend(dir, lockPath, 6, round);
-      expect(said.filter((s) => s === 'won'), `round ${round}: ${JSON.stringify(said)}`).toHaveLength(1);
-      expect(said.filter((s) => s === 'lost'), `round ${round}: ${JSON.stringify(said)}`).toHaveLength(5);
+      expect(
+        said.filter((s) => s === 'won'),
+        `round ${round}: ${JSON.stringify(said)}`,
+      ).toHaveLength(1);
+      expect(
+        said.filter((s) => s === 'lost'),
+        `round ${round}: ${JSON.stringify(said)}`,
+      ).toHaveLength(5);
       expect(existsSync(lockPath)).toBe(false);
     }
   }, 240_000);
@@ -79,8 +93,12 @@ describe('the kb lock', () => {
     writeFileSync(join(dir, 'go'), '');
     const holder = spawn(process.execPath, [CONTENDER, lockPath, join(dir, 'go'), join(dir, 'never')], { cwd: REPO });
     let out = '';
-    await new Promise<void>((r) => holder.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('won') && r())));
-    await expect(acquireLock(lockPath, 'compile')).rejects.toThrow(/Another kb process holds the lock: `kb contender` \(pid \d+/);
+    await new Promise<void>((r) =>
+      holder.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('won') && r())),
+    );
+    await expect(acquireLock(lockPath, 'compile')).rejects.toThrow(
+      /Another kb process holds the lock: `kb contender` \(pid \d+/,
+    );
     expect(readLock(lockPath)?.pid).toBe(holder.pid);
     const gone = new Promise((r) => holder.on('close', r));
     holder.kill('SIGKILL');

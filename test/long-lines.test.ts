@@ -72,22 +72,26 @@ function runPasses(name: string, line: string, timeoutMs: number): Promise<PassR
 }
 
 describe('a long line is compiled in linear time', () => {
-  it.each(Object.entries(LINES))('%s: ingest, offline entry, chunks, vectors, links', async (name, line) => {
-    const { results, linked, resolved } = await runPasses(name, line, 60_000);
-    for (const r of results) {
-      // An HTML page that is all one unclosed comment has nothing to read, and says so.
-      if (r.title === undefined) {
-        expect(r.rules, r.path).toEqual(['ingest-empty']);
-        continue;
+  it.each(Object.entries(LINES))(
+    '%s: ingest, offline entry, chunks, vectors, links',
+    async (name, line) => {
+      const { results, linked, resolved } = await runPasses(name, line, 60_000);
+      for (const r of results) {
+        // An HTML page that is all one unclosed comment has nothing to read, and says so.
+        if (r.title === undefined) {
+          expect(r.rules, r.path).toEqual(['ingest-empty']);
+          continue;
+        }
+        expect(Array.from(r.title).length, r.path).toBeLessThanOrEqual(200);
+        expect(r.summary!.length, r.path).toBeLessThan(2000);
+        // A line of `*` is a thematic break: no chunk, and that is right.
+        expect(r.vectors, r.path).toBe(r.chunks);
       }
-      expect(Array.from(r.title).length, r.path).toBeLessThanOrEqual(200);
-      expect(r.summary!.length, r.path).toBeLessThan(2000);
-      // A line of `*` is a thematic break: no chunk, and that is right.
-      expect(r.vectors, r.path).toBe(r.chunks);
-    }
-    expect(linked).toBeGreaterThanOrEqual(line.length);
-    expect(resolved).toBeLessThanOrEqual(line.length);
-  }, 90_000);
+      expect(linked).toBeGreaterThanOrEqual(line.length);
+      expect(resolved).toBeLessThanOrEqual(line.length);
+    },
+    90_000,
+  );
 });
 
 describe('kb compile with megabyte lines', () => {
@@ -96,7 +100,8 @@ describe('kb compile with megabyte lines', () => {
       'raw/letters.md': 'x'.repeat(3 * 1024 * 1024),
       'raw/han.txt': '检索增强生成向量数据库中文分词知识库'.repeat(20_000),
       'raw/punctuation.md': '*[(<!--_`'.repeat(110_000),
-      'raw/garden.md': '# Garden Notes\n\nTomatoes need sun and water every day. Retrieval Augmented Generation (RAG) helps nobody grow tomatoes.\n',
+      'raw/garden.md':
+        '# Garden Notes\n\nTomatoes need sun and water every day. Retrieval Augmented Generation (RAG) helps nobody grow tomatoes.\n',
     });
     const r = await runKb(['compile'], { cwd: root, timeoutMs: 170_000 });
     expect(r.code, r.stderr).toBe(0);
@@ -104,7 +109,12 @@ describe('kb compile with megabyte lines', () => {
     const scan = scanWiki(join(root, 'wiki'));
     const validate = entryValidator(root);
     const sources = scan.entries.filter((e) => e.fm.kind === 'source');
-    expect(sources.map((e) => (e.fm.source_ref ?? [])[0]).sort()).toEqual(['raw/garden.md', 'raw/han.txt', 'raw/letters.md', 'raw/punctuation.md']);
+    expect(sources.map((e) => (e.fm.source_ref ?? [])[0]).sort()).toEqual([
+      'raw/garden.md',
+      'raw/han.txt',
+      'raw/letters.md',
+      'raw/punctuation.md',
+    ]);
     for (const e of scan.entries) {
       expect(schemaErrors(validate, e.fm), e.path).toEqual([]);
       expect(e.path.length, e.path).toBeLessThan(260);

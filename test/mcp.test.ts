@@ -12,20 +12,28 @@ let root: string;
 let client: Client;
 let transport: StdioClientTransport;
 
-const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
 const textOf = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 
 beforeAll(async () => {
   root = fixture({
-    'raw/vector-databases.md': '# Vector Databases\n\nA vector database stores embeddings and answers nearest-neighbour queries. HNSW is the usual index.\n',
-    'raw/rag.md': '# Retrieval Augmented Generation\n\nRetrieval augmented generation retrieves passages from a vector database before the model answers.\n',
+    'raw/vector-databases.md':
+      '# Vector Databases\n\nA vector database stores embeddings and answers nearest-neighbour queries. HNSW is the usual index.\n',
+    'raw/rag.md':
+      '# Retrieval Augmented Generation\n\nRetrieval augmented generation retrieves passages from a vector database before the model answers.\n',
     'raw/zh.md': '# 向量数据库\n\n向量数据库存储嵌入向量，用于相似度搜索。\n',
   });
   const compiled = await runKb(['compile'], { cwd: root });
   expect(compiled.code).toBe(0);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'ANTHROPIC_API_KEY') env[k] = v;
-  transport = new StdioClientTransport({ command: process.execPath, args: [KB_BIN, 'mcp', '--kb', root], env, stderr: 'pipe' });
+  transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [KB_BIN, 'mcp', '--kb', root],
+    env,
+    stderr: 'pipe',
+  });
   client = new Client({ name: 'kb-test', version: '1.0.0' });
   await client.connect(transport);
 }, 60_000);
@@ -39,7 +47,8 @@ describe('kb mcp', () => {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect([...byName.keys()].sort()).toEqual(['ask', 'context', 'read', 'save', 'search', 'status']);
-    for (const name of ['search', 'ask', 'read', 'context', 'status']) expect(byName.get(name)!.annotations?.readOnlyHint).toBe(true);
+    for (const name of ['search', 'ask', 'read', 'context', 'status'])
+      expect(byName.get(name)!.annotations?.readOnlyHint).toBe(true);
     expect(byName.get('save')!.annotations?.readOnlyHint).toBe(false);
     expect(byName.get('search')!.inputSchema.required).toEqual(['query']);
     expect(byName.get('save')!.inputSchema.required).toEqual(['title', 'content']);
@@ -84,14 +93,22 @@ describe('kb mcp', () => {
   });
 
   it('save files a note into wiki/answers, indexed at once; saving again updates it', async () => {
-    const r = await call('save', { title: 'Which index do vector databases use?', content: 'Mostly HNSW, see [[Vector Databases]]. Zebrafish recall.', cites: ['Vector Databases'] });
+    const r = await call('save', {
+      title: 'Which index do vector databases use?',
+      content: 'Mostly HNSW, see [[Vector Databases]]. Zebrafish recall.',
+      cites: ['Vector Databases'],
+    });
     expect(r.isError).toBeFalsy();
     const s = r.structuredContent as { path: string; id: string; updated: boolean };
     expect(s.path).toBe('wiki/answers/Which index do vector databases use.md');
     expect(s.updated).toBe(false);
     expect(readFileSync(join(root, s.path), 'utf8')).toMatch(/kind: answer/);
-    expect(readFileSync(join(root, 'wiki/sources/Vector Databases.md'), 'utf8')).toContain('[[Which index do vector databases use');
-    const found = JSON.parse(textOf(await call('search', { query: 'zebrafish', kind: 'answer' }))) as { entries: { id: string }[] };
+    expect(readFileSync(join(root, 'wiki/sources/Vector Databases.md'), 'utf8')).toContain(
+      '[[Which index do vector databases use',
+    );
+    const found = JSON.parse(textOf(await call('search', { query: 'zebrafish', kind: 'answer' }))) as {
+      entries: { id: string }[];
+    };
     expect(found.entries.map((e) => e.id)).toEqual([s.id]);
     const again = await call('save', { title: 'Which index do vector databases use?', content: 'HNSW or IVF.' });
     expect((again.structuredContent as { updated: boolean }).updated).toBe(true);
@@ -134,16 +151,22 @@ describe('kb mcp', () => {
   });
 
   it('a saved note whose text holds kb markers keeps all its text after it is cited twice', async () => {
-    const content = 'Intro line.\n<!-- kb:backlinks -->\nThis text must survive.\n\n## Later\n\nMore after. 这段中文也要保留。';
+    const content =
+      'Intro line.\n<!-- kb:backlinks -->\nThis text must survive.\n\n## Later\n\nMore after. 这段中文也要保留。';
     const fake = 'Quoted block:\n<!-- kb:backlinks -->\nInside a fake section.\n<!-- /kb:backlinks -->\nTail text.';
     expect((await call('save', { title: 'Marker note', content, cites: ['Vector Databases'] })).isError).toBeFalsy();
     expect((await call('save', { title: 'Fake section note', content: fake })).isError).toBeFalsy();
     for (const title of ['First citer', 'Second citer']) {
-      const r = await call('save', { title, content: `${title} builds on the marker notes.`, cites: ['Marker note', 'Fake section note'] });
+      const r = await call('save', {
+        title,
+        content: `${title} builds on the marker notes.`,
+        cites: ['Marker note', 'Fake section note'],
+      });
       expect(r.isError, textOf(r)).toBeFalsy();
     }
     const note = readFileSync(join(root, 'wiki/answers/Marker note.md'), 'utf8');
-    for (const part of ['Intro line.', 'This text must survive.', '## Later', 'More after. 这段中文也要保留。']) expect(note).toContain(part);
+    for (const part of ['Intro line.', 'This text must survive.', '## Later', 'More after. 这段中文也要保留。'])
+      expect(note).toContain(part);
     // The person's marker is shown as text; the one section kb keeps lists both citers.
     expect(note).toContain('\\<!-- kb:backlinks -->\nThis text must survive.');
     const { body, data } = parseEntryFile(note);
@@ -151,7 +174,9 @@ describe('kb mcp', () => {
     expect(data['backlinks']).toEqual(['answer/first-citer', 'answer/second-citer']);
     const other = readFileSync(join(root, 'wiki/answers/Fake section note.md'), 'utf8');
     for (const part of ['Quoted block:', 'Inside a fake section.', 'Tail text.']) expect(other).toContain(part);
-    expect(getSection(parseEntryFile(other).body, 'backlinks')).toBe('## Backlinks\n\n- [[First citer]]\n- [[Second citer]]');
+    expect(getSection(parseEntryFile(other).body, 'backlinks')).toBe(
+      '## Backlinks\n\n- [[First citer]]\n- [[Second citer]]',
+    );
     expect(textOf(await call('read', { entry: 'Marker note' }))).toContain('This text must survive.');
   });
 
@@ -160,8 +185,16 @@ describe('kb mcp', () => {
       ['save', { title: 'Too big', content: 'x'.repeat(300 * 1024) }, /content is 307,200 bytes, more than the 256 KB/],
       ['save', { title: 'T'.repeat(301), content: 'y' }, /title is longer than 300 characters/],
       ['save', { title: '\u202E\u200B\uFEFF', content: 'y' }, /title has no visible characters/],
-      ['save', { title: 'Many cites', content: 'y', cites: Array.from({ length: 51 }, () => 'Vector Databases') }, /more than 50 entries/],
-      ['save', { title: 'Long cite', content: 'y', cites: ['v'.repeat(501)] }, /cited entry name is longer than 500 characters/],
+      [
+        'save',
+        { title: 'Many cites', content: 'y', cites: Array.from({ length: 51 }, () => 'Vector Databases') },
+        /more than 50 entries/,
+      ],
+      [
+        'save',
+        { title: 'Long cite', content: 'y', cites: ['v'.repeat(501)] },
+        /cited entry name is longer than 500 characters/,
+      ],
       ['ask', { question: 'q '.repeat(1500) }, /question is longer than 2,000 characters/],
       ['search', { query: 'q'.repeat(2001) }, /query is longer than 2,000 characters/],
       ['context', { topic: 'q'.repeat(2001) }, /topic is longer than 2,000 characters/],
@@ -175,12 +208,18 @@ describe('kb mcp', () => {
     expect(existsSync(join(root, 'wiki/answers/Too big.md'))).toBe(false);
     expect(existsSync(join(root, 'wiki/answers/Many cites.md'))).toBe(false);
     // Just under the limits is fine.
-    const ok = await call('save', { title: 'Big but allowed', content: `${'Zebra notes. '.repeat(20_000)}`.slice(0, 256 * 1024 - 10) });
+    const ok = await call('save', {
+      title: 'Big but allowed',
+      content: `${'Zebra notes. '.repeat(20_000)}`.slice(0, 256 * 1024 - 10),
+    });
     expect(ok.isError, textOf(ok)).toBeFalsy();
   });
 
   it('keeps control and invisible characters out of saved titles and file names', async () => {
-    const r = await call('save', { title: 'Invoice\u202Efdp.exe\u200B\u2066 notes\u2069\u0085\uFEFF', content: 'A note about invoices.' });
+    const r = await call('save', {
+      title: 'Invoice\u202Efdp.exe\u200B\u2066 notes\u2069\u0085\uFEFF',
+      content: 'A note about invoices.',
+    });
     expect(r.isError, textOf(r)).toBeFalsy();
     const s = r.structuredContent as { path: string; title: string };
     expect(s.path).toBe('wiki/answers/Invoicefdp.exe notes.md');

@@ -12,7 +12,8 @@ afterEach(async () => {
 });
 
 const RAW = {
-  'raw/a.md': '# Retrieval notes\n\nRetrieval-Augmented Generation (RAG) combines search with a language model. A vector database stores the embeddings RAG searches.\n',
+  'raw/a.md':
+    '# Retrieval notes\n\nRetrieval-Augmented Generation (RAG) combines search with a language model. A vector database stores the embeddings RAG searches.\n',
   'raw/b.md': '# 检索增强生成笔记\n\n检索增强生成（RAG）先检索相关段落，再让模型回答。RAG 使用向量数据库保存嵌入。\n',
 };
 
@@ -42,7 +43,10 @@ describe('kb compile --batch', () => {
     const opts = { pollsBeforeEnd: 1_000_000 };
     fake = await startFakeAnthropic(claude, opts);
     const root = fixture(RAW);
-    const child = spawn(process.execPath, [KB_BIN, 'compile', '--batch'], { cwd: root, env: { ...process.env, NO_COLOR: '1', ...env(fake.url) } });
+    const child = spawn(process.execPath, [KB_BIN, 'compile', '--batch'], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1', ...env(fake.url) },
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const code = await new Promise<number | null>((resolve) => {

@@ -14,10 +14,19 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const req: ModelRequest = { task: 'test', templateHash: 't1', system: 'You write wiki entries.', cachedPrefix: 'CATALOG', prompt: 'hello' };
+const req: ModelRequest = {
+  task: 'test',
+  templateHash: 't1',
+  system: 'You write wiki entries.',
+  cachedPrefix: 'CATALOG',
+  prompt: 'hello',
+};
 
 function client(root: string, url: string, maxRetries = 3) {
-  const c = createModelClient({ paths: kbPaths(root), config: structuredClone(DEFAULT_CONFIG), env: { ANTHROPIC_API_KEY: 'test-key' } }, { baseURL: url, maxRetries });
+  const c = createModelClient(
+    { paths: kbPaths(root), config: structuredClone(DEFAULT_CONFIG), env: { ANTHROPIC_API_KEY: 'test-key' } },
+    { baseURL: url, maxRetries },
+  );
   if (!c) throw new Error('no client');
   return c;
 }
@@ -29,7 +38,9 @@ describe('model client', () => {
   });
 
   it('sends the cached prefix with cache_control, caches the reply, records usage', async () => {
-    fake = await startFakeAnthropic([{ text: 'hi there', usage: { input_tokens: 1000, output_tokens: 200, cache_read_input_tokens: 500 } }]);
+    fake = await startFakeAnthropic([
+      { text: 'hi there', usage: { input_tokens: 1000, output_tokens: 200, cache_read_input_tokens: 500 } },
+    ]);
     const root = fixture();
     const c = client(root, fake.url);
     const a = await c.complete(req);
@@ -99,7 +110,10 @@ describe('model client', () => {
     });
     const config = structuredClone(DEFAULT_CONFIG);
     config.model.concurrency = 2;
-    const c = createModelClient({ paths: kbPaths(fixture()), config, env: { ANTHROPIC_API_KEY: 'k' } }, { baseURL: fake.url })!;
+    const c = createModelClient(
+      { paths: kbPaths(fixture()), config, env: { ANTHROPIC_API_KEY: 'k' } },
+      { baseURL: fake.url },
+    )!;
     await Promise.all(Array.from({ length: 6 }, (_, i) => c.complete({ ...req, prompt: `p${i}` })));
     expect(peak).toBe(2);
     expect(c.spent().calls).toBe(6);

@@ -76,7 +76,13 @@ const VOCABULARY: [string, string[]][] = [
   ['Hallucination', ['hallucination', '幻觉']],
 ];
 
-const unescapeXml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+const unescapeXml = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
@@ -96,13 +102,24 @@ ${concept[1]} comes up in ${titles.map((t) => `[[${t}]]`).join(', ')}.</body></k
     };
   }
   const src = /<source path="([^"]*)" type="[^"]*" title="([^"]*)"[^>]*>\n([\s\S]*)\n<\/source>/.exec(p);
-  if (!src) return { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'fake: not a kb prompt' } }, headers: { 'x-should-retry': 'false' } };
+  if (!src)
+    return {
+      status: 400,
+      body: { type: 'error', error: { type: 'invalid_request_error', message: 'fake: not a kb prompt' } },
+      headers: { 'x-should-retry': 'false' },
+    };
   const title = unescapeXml(src[2]!);
   const content = unescapeXml(src[3]!);
   const low = content.toLowerCase();
-  const first = content.split('\n').map((l) => l.replace(/^[#>*\-\s]+/, '').trim()).find((l) => l.length > 20) ?? '';
+  const first =
+    content
+      .split('\n')
+      .map((l) => l.replace(/^[#>*\-\s]+/, '').trim())
+      .find((l) => l.length > 20) ?? '';
   const summary = first ? first.replace(/\[\[|\]\]/g, '').slice(0, 200) : 'EMPTY SOURCE';
-  const entities = VOCABULARY.filter(([name, aliases]) => [name, ...aliases].some((n) => low.includes(n.toLowerCase())));
+  const entities = VOCABULARY.filter(([name, aliases]) =>
+    [name, ...aliases].some((n) => low.includes(n.toLowerCase())),
+  );
   return {
     text: `<kb_entry>
   <title>${escapeXml(title)}</title>

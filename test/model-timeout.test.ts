@@ -17,8 +17,10 @@ afterEach(async () => {
 const req: ModelRequest = { task: 'test', templateHash: 't1', system: 'You write wiki entries.', prompt: 'hello' };
 
 const RAW = {
-  'raw/slow.md': '# Slow Notes\n\nThe reply to this note takes longer than the timeout allows. Retrieval-Augmented Generation (RAG) helps.\n',
-  'raw/quick.md': '# Quick Notes\n\nA vector database stores embeddings. Retrieval-Augmented Generation (RAG) searches them.\n',
+  'raw/slow.md':
+    '# Slow Notes\n\nThe reply to this note takes longer than the timeout allows. Retrieval-Augmented Generation (RAG) helps.\n',
+  'raw/quick.md':
+    '# Quick Notes\n\nA vector database stores embeddings. Retrieval-Augmented Generation (RAG) searches them.\n',
 };
 
 const env = (url: string) => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: url });
@@ -28,7 +30,9 @@ const config = (model: Record<string, unknown>) => JSON.stringify({ model });
 
 /** Which compiler wrote the source entry of a raw file (the model may retitle it). */
 function compiledBy(root: string, raw: string): string {
-  const e = scanWiki(join(root, 'wiki')).entries.find((x) => x.fm.kind === 'source' && (x.fm.source_ref ?? []).includes(raw));
+  const e = scanWiki(join(root, 'wiki')).entries.find(
+    (x) => x.fm.kind === 'source' && (x.fm.source_ref ?? []).includes(raw),
+  );
   return String(e?.fm['compiled_by'] ?? 'no entry');
 }
 
@@ -42,7 +46,9 @@ describe('model.timeoutSeconds and model.maxRetries', () => {
     expect(r.stdout).toMatch(/2 new/);
     const warned = r.stderr.split('\n').filter((l) => l.startsWith('raw/slow.md:'));
     expect(warned, r.stderr).toHaveLength(1);
-    expect(warned[0]).toMatch(/warning Unexpected no reply from the model within 1 s \(model\.timeoutSeconds in kb\.config\.json\); used the offline compiler for this entry — the next `kb compile` tries the model again \[model-unavailable\]/);
+    expect(warned[0]).toMatch(
+      /warning Unexpected no reply from the model within 1 s \(model\.timeoutSeconds in kb\.config\.json\); used the offline compiler for this entry — the next `kb compile` tries the model again \[model-unavailable\]/,
+    );
     expect(r.stderr).not.toMatch(/unexpected error|at .*\.ts:\d+/);
     // maxRetries 0: the slow source was asked once.
     expect(fake.messages().filter(isSlow)).toHaveLength(1);
@@ -58,17 +64,29 @@ describe('model.timeoutSeconds and model.maxRetries', () => {
 
   it('maxRetries is the number of tries after a timeout', async () => {
     fake = await startFakeAnthropic(() => ({ text: 'late', delayMs: 3000 }));
-    const c = createModelClient({ paths: kbPaths(fixture()), config: { ...DEFAULT_CONFIG, model: { ...DEFAULT_CONFIG.model, timeoutSeconds: 0.3, maxRetries: 2 } }, env: { ANTHROPIC_API_KEY: 'k' } }, { baseURL: fake.url })!;
+    const c = createModelClient(
+      {
+        paths: kbPaths(fixture()),
+        config: { ...DEFAULT_CONFIG, model: { ...DEFAULT_CONFIG.model, timeoutSeconds: 0.3, maxRetries: 2 } },
+        env: { ANTHROPIC_API_KEY: 'k' },
+      },
+      { baseURL: fake.url },
+    )!;
     const err = await c.complete(req).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelUnavailableError);
-    expect((err as Error).message).toBe('no reply from the model within 0.3 s (model.timeoutSeconds in kb.config.json), tried 3 times');
+    expect((err as Error).message).toBe(
+      'no reply from the model within 0.3 s (model.timeoutSeconds in kb.config.json), tried 3 times',
+    );
     expect(fake.messages()).toHaveLength(3);
   });
 
   it('tells how long a call has been waiting, every second after the first few, and when nothing waits any more', async () => {
     fake = await startFakeAnthropic(() => ({ text: 'ok', delayMs: 5500 }));
     const seen: (ModelWait | undefined)[] = [];
-    const c = createModelClient({ paths: kbPaths(fixture()), config: DEFAULT_CONFIG, env: { ANTHROPIC_API_KEY: 'k' } }, { baseURL: fake.url, onWaiting: (w) => seen.push(w) })!;
+    const c = createModelClient(
+      { paths: kbPaths(fixture()), config: DEFAULT_CONFIG, env: { ANTHROPIC_API_KEY: 'k' } },
+      { baseURL: fake.url, onWaiting: (w) => seen.push(w) },
+    )!;
     expect((await c.complete(req)).text).toBe('ok');
     const waits = seen.filter((w): w is ModelWait => w !== undefined);
     expect(waits.length).toBeGreaterThan(0);
@@ -87,34 +105,50 @@ describe('model.timeoutSeconds and model.maxRetries', () => {
 
 describe('a 200 reply that is not valid JSON', () => {
   it('is a transient failure with a clear message, retried like one', async () => {
-    fake = await startFakeAnthropic([{ status: 200, body: '{"id": "msg_1", "type": "message", "content": [' }, { text: 'ok' }]);
-    const c = createModelClient({ paths: kbPaths(fixture()), config: DEFAULT_CONFIG, env: { ANTHROPIC_API_KEY: 'k' } }, { baseURL: fake.url, maxRetries: 1 })!;
+    fake = await startFakeAnthropic([
+      { status: 200, body: '{"id": "msg_1", "type": "message", "content": [' },
+      { text: 'ok' },
+    ]);
+    const c = createModelClient(
+      { paths: kbPaths(fixture()), config: DEFAULT_CONFIG, env: { ANTHROPIC_API_KEY: 'k' } },
+      { baseURL: fake.url, maxRetries: 1 },
+    )!;
     expect((await c.complete(req)).text).toBe('ok');
     expect(fake.messages()).toHaveLength(2);
 
     await fake.close();
     fake = await startFakeAnthropic(() => ({ status: 200, body: '<html>proxy error</html>' }));
-    const none = createModelClient({ paths: kbPaths(fixture()), config: DEFAULT_CONFIG, env: { ANTHROPIC_API_KEY: 'k' } }, { baseURL: fake.url, maxRetries: 0 })!;
+    const none = createModelClient(
+      { paths: kbPaths(fixture()), config: DEFAULT_CONFIG, env: { ANTHROPIC_API_KEY: 'k' } },
+      { baseURL: fake.url, maxRetries: 0 },
+    )!;
     const err = await none.complete(req).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelUnavailableError);
     expect((err as Error).message).toMatch(/^reply from the Anthropic API that is not valid JSON \(/);
 
     await fake.close();
     fake = await startFakeAnthropic(() => ({ status: 200, body: '"just a string"' }));
-    const odd = createModelClient({ paths: kbPaths(fixture()), config: DEFAULT_CONFIG, env: { ANTHROPIC_API_KEY: 'k' } }, { baseURL: fake.url, maxRetries: 0 })!;
+    const odd = createModelClient(
+      { paths: kbPaths(fixture()), config: DEFAULT_CONFIG, env: { ANTHROPIC_API_KEY: 'k' } },
+      { baseURL: fake.url, maxRetries: 0 },
+    )!;
     await expect(odd.complete(req)).rejects.toThrow(/not a message/);
   });
 
   it('in a compile: the document falls back to the offline compiler with a warning, and the next compile asks again', async () => {
     let broken = true;
-    fake = await startFakeAnthropic((r) => (isSlow(r) && broken ? { status: 200, body: '{"id": "msg_1", "content": [{"type": "text", "te' } : claude(r)));
+    fake = await startFakeAnthropic((r) =>
+      isSlow(r) && broken ? { status: 200, body: '{"id": "msg_1", "content": [{"type": "text", "te' } : claude(r),
+    );
     const root = fixture({ ...RAW, 'kb.config.json': config({ maxRetries: 0 }) });
     const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/unexpected error|SyntaxError/);
     const warned = r.stderr.split('\n').filter((l) => l.startsWith('raw/slow.md:'));
     expect(warned, r.stderr).toHaveLength(1);
-    expect(warned[0]).toMatch(/warning Unexpected reply from the Anthropic API that is not valid JSON \(.+\); used the offline compiler for this entry — the next `kb compile` tries the model again \[model-unavailable\]/);
+    expect(warned[0]).toMatch(
+      /warning Unexpected reply from the Anthropic API that is not valid JSON \(.+\); used the offline compiler for this entry — the next `kb compile` tries the model again \[model-unavailable\]/,
+    );
     expect(compiledBy(root, 'raw/slow.md')).toMatch(/^offline/);
 
     broken = false;

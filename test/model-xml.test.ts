@@ -48,18 +48,28 @@ describe('parseKbEntry', () => {
   });
 
   it('keeps a body already in CDATA and a body holding "]]>"', () => {
-    const r = parseKbEntry('<kb_entry><title>T</title><summary>S</summary><body><![CDATA[a ]]> b & <c>]]></body></kb_entry>');
+    const r = parseKbEntry(
+      '<kb_entry><title>T</title><summary>S</summary><body><![CDATA[a ]]> b & <c>]]></body></kb_entry>',
+    );
     expect(r.ok && r.value.body).toBe('a ]]> b & <c>');
   });
 
   it.each([
     ['no block', 'Sorry, I cannot.', /without a <kb_entry>/],
     ['cut off', '<kb_entry><title>T</title><summary>half', /never closed/],
-    ['mismatched tags', '<kb_entry><title>T</summary><summary>S</summary><body>b</body></kb_entry>', /malformed XML at line \d+/],
+    [
+      'mismatched tags',
+      '<kb_entry><title>T</summary><summary>S</summary><body>b</body></kb_entry>',
+      /malformed XML at line \d+/,
+    ],
     ['empty title', '<kb_entry><title> </title><summary>S</summary><body>b</body></kb_entry>', /empty <title>/],
     ['no body', '<kb_entry><title>T</title><summary>S</summary></kb_entry>', /empty <body>/],
     ['no summary', '<kb_entry><title>T</title><body>b</body></kb_entry>', /empty <summary>/],
-    ['huge title', `<kb_entry><title>${'x'.repeat(300)}</title><summary>S</summary><body>b</body></kb_entry>`, /at most 200/],
+    [
+      'huge title',
+      `<kb_entry><title>${'x'.repeat(300)}</title><summary>S</summary><body>b</body></kb_entry>`,
+      /at most 200/,
+    ],
   ])('reports %s', (_name, reply, error) => {
     const r = parseKbEntry(reply);
     expect(r.ok).toBe(false);
@@ -93,7 +103,9 @@ describe('templates', () => {
 
   it('fills placeholders once and refuses unknown ones', () => {
     expect(renderTemplate('a {{x}} b {{ y }}', { x: '{{y}}', y: '2' })).toBe('a {{y}} b 2');
-    expect(() => renderTemplate('a {{typo}}', { x: '1' })).toThrow(/Unexpected placeholder \{\{typo\}\}, expected one of \{\{x\}\}/);
+    expect(() => renderTemplate('a {{typo}}', { x: '1' })).toThrow(
+      /Unexpected placeholder \{\{typo\}\}, expected one of \{\{x\}\}/,
+    );
   });
 
   it('splits instructions from input at <!-- kb:input -->', () => {
@@ -133,7 +145,8 @@ describe('model output checks', () => {
   });
 
   it('counts where the document mentions each entity', () => {
-    const md = 'RAG retrieves passages first, then answers. Nothing here at all, really.\n\n检索增强生成（RAG）先检索相关段落再回答问题。';
+    const md =
+      'RAG retrieves passages first, then answers. Nothing here at all, really.\n\n检索增强生成（RAG）先检索相关段落再回答问题。';
     const [e] = entityMentions(md, [{ name: 'Retrieval-Augmented Generation', kind: 'concept', aliases: ['RAG'] }]);
     expect(e!.count).toBe(2);
     expect(e!.snippets).toHaveLength(2);

@@ -1,7 +1,10 @@
 import PDFDocument from 'pdfkit';
 
 /** A PDF written by pdfkit (a real PDF writer): pages of text, optional metadata and password. */
-export function makePdf(pages: string[], opts: { title?: string; author?: string; userPassword?: string; drawOnly?: boolean } = {}): Promise<Buffer> {
+export function makePdf(
+  pages: string[],
+  opts: { title?: string; author?: string; userPassword?: string; drawOnly?: boolean } = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       compress: true,

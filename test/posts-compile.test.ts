@@ -13,9 +13,21 @@ import { packagePath } from '../src/kb/package-root.js';
 const post = (title: string, date: string, body: string) => `${title}\n\n${date}\n\n${body}\n`;
 const FEED = [
   'Notes on Example\n',
-  post('Vector search in SQLite', 'Mon, 06 Apr 2026 00:00:00 +0000', 'SQLite with sqlite-vec stores embeddings next to the text. A vector index answers nearest-neighbour queries in milliseconds.'),
-  post('中文分词与检索', 'Tue, 07 Apr 2026 00:00:00 +0000', '中文分词是全文检索的第一步。没有中文分词，倒排索引很难处理中文。'),
-  post('Harness design', 'Wed, 08 Apr 2026 00:00:00 +0000', 'A planner, a generator and an evaluator split the work of a long-running agent. The evaluator grades each sprint.'),
+  post(
+    'Vector search in SQLite',
+    'Mon, 06 Apr 2026 00:00:00 +0000',
+    'SQLite with sqlite-vec stores embeddings next to the text. A vector index answers nearest-neighbour queries in milliseconds.',
+  ),
+  post(
+    '中文分词与检索',
+    'Tue, 07 Apr 2026 00:00:00 +0000',
+    '中文分词是全文检索的第一步。没有中文分词，倒排索引很难处理中文。',
+  ),
+  post(
+    'Harness design',
+    'Wed, 08 Apr 2026 00:00:00 +0000',
+    'A planner, a generator and an evaluator split the work of a long-running agent. The evaluator grades each sprint.',
+  ),
 ].join('\n');
 
 async function compileAt(root: string, config?: Record<string, unknown>) {
@@ -57,9 +69,21 @@ describe('multi-post files', () => {
     // A new post on top, one post edited, one removed: the others keep their entries.
     const edited = [
       'Notes on Example\n',
-      post('A brand new post', 'Thu, 09 Apr 2026 00:00:00 +0000', 'Backlinks are drawn by Obsidian itself. A generated section doubles every edge of the graph.'),
-      post('Vector search in SQLite', 'Mon, 06 Apr 2026 00:00:00 +0000', 'SQLite with sqlite-vec stores embeddings next to the text, and FTS5 finds the words.'),
-      post('Harness design', 'Wed, 08 Apr 2026 00:00:00 +0000', 'A planner, a generator and an evaluator split the work of a long-running agent. The evaluator grades each sprint.'),
+      post(
+        'A brand new post',
+        'Thu, 09 Apr 2026 00:00:00 +0000',
+        'Backlinks are drawn by Obsidian itself. A generated section doubles every edge of the graph.',
+      ),
+      post(
+        'Vector search in SQLite',
+        'Mon, 06 Apr 2026 00:00:00 +0000',
+        'SQLite with sqlite-vec stores embeddings next to the text, and FTS5 finds the words.',
+      ),
+      post(
+        'Harness design',
+        'Wed, 08 Apr 2026 00:00:00 +0000',
+        'A planner, a generator and an evaluator split the work of a long-running agent. The evaluator grades each sprint.',
+      ),
     ].join('\n');
     writeFile(root, 'raw/feed.txt', edited);
     touchLater(root, 'raw/feed.txt');
@@ -100,7 +124,10 @@ describe('multi-post files', () => {
   });
 
   it('an article with several `# ` headings stays one entry', async () => {
-    const root = fixture({ 'raw/a.md': '# Intro\n\nRAG retrieves passages before it answers.\n\n# Method\n\nWe embed chunks of 400 tokens.\n' });
+    const root = fixture({
+      'raw/a.md':
+        '# Intro\n\nRAG retrieves passages before it answers.\n\n# Method\n\nWe embed chunks of 400 tokens.\n',
+    });
     await compileAt(root);
     expect(sources(root).map((e) => [e.fm.title, e.fm.source_ref])).toEqual([['Intro', ['raw/a.md']]]);
   });
@@ -109,7 +136,8 @@ describe('multi-post files', () => {
 describe('entries for Obsidian', () => {
   it('have ISO dates and kind/topic tags, and no Backlinks section unless kb.config.json asks for one', async () => {
     const root = fixture({
-      'raw/a.md': '# Vector stores\n\nA vector database stores embeddings. BM25 ranks passages by terms. The vector database answers RAG queries.\n',
+      'raw/a.md':
+        '# Vector stores\n\nA vector database stores embeddings. BM25 ranks passages by terms. The vector database answers RAG queries.\n',
       'raw/b.md': '# Search\n\nBM25 and a vector database are fused for RAG. The vector database holds embeddings.\n',
     });
     await compileAt(root);
@@ -136,13 +164,17 @@ describe('entries for Obsidian', () => {
     await compileAt(root);
     const [e] = sources(root);
     const file = join(root, 'wiki', e!.path);
-    const text = readFileSync(file, 'utf8').replace(/^updated: .*$/m, 'updated: 1767225600').replace(/^last_heal_timestamp: .*$/m, 'last_heal_timestamp: 1767225600');
+    const text = readFileSync(file, 'utf8')
+      .replace(/^updated: .*$/m, 'updated: 1767225600')
+      .replace(/^last_heal_timestamp: .*$/m, 'last_heal_timestamp: 1767225600');
     writeFileSync(file, text);
     const old = scanWiki(join(root, 'wiki')).entries.find((x) => x.fm.id === e!.fm.id)!;
     expect(old.fm.updated).toBe('2026-01-01');
     expect(old.fm.last_heal_timestamp).toBe('2026-01-01T00:00:00Z');
     // An old knowledge base's own schema (integers) still accepts the dates kb writes now.
-    const own = JSON.parse(readFileSync(packagePath('schemas', 'wiki-entry.schema.json'), 'utf8')) as { properties: Record<string, unknown> };
+    const own = JSON.parse(readFileSync(packagePath('schemas', 'wiki-entry.schema.json'), 'utf8')) as {
+      properties: Record<string, unknown>;
+    };
     own.properties['updated'] = { type: 'integer', minimum: 0 };
     own.properties['last_heal_timestamp'] = { type: 'integer', minimum: 0 };
     writeFile(root, 'schemas/wiki-entry.schema.json', JSON.stringify(own));

@@ -82,7 +82,9 @@ describe('kb compile through an OpenAI-compatible provider', () => {
 
   it('repairs a malformed reply in one more call', async () => {
     let n = 0;
-    fake = await startFakeOpenAI((req) => (n++ === 0 ? { text: 'Sure! Here is a summary of the notes, in prose.' } : claude(req)));
+    fake = await startFakeOpenAI((req) =>
+      n++ === 0 ? { text: 'Sure! Here is a summary of the notes, in prose.' } : claude(req),
+    );
     const root = fixture({ 'raw/rag-notes.md': RAW['raw/rag-notes.md'] });
     const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code, r.stderr).toBe(0);
@@ -127,14 +129,18 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code).toBe(0);
     expect(fake.chats()).toHaveLength(2);
-    expect(r.stderr).toMatch(/raw\/a\.md: warning Unexpected OpenAI-compatible endpoint at http:\/\/127\.0\.0\.1:\d+\/v1 error 500 after retries.*\[model-unavailable\]/);
+    expect(r.stderr).toMatch(
+      /raw\/a\.md: warning Unexpected OpenAI-compatible endpoint at http:\/\/127\.0\.0\.1:\d+\/v1 error 500 after retries.*\[model-unavailable\]/,
+    );
     expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v1');
     await fake.close();
     fake = await startFakeOpenAI(claude);
     const next = await runKb(['compile'], { cwd: root, env: env(fake.url) });
     expect(next.code, next.stderr).toBe(0);
     expect(fake.chats().length).toBeGreaterThan(0);
-    expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:openai/);
+    expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(
+      /compiled_by: '?model:openai/,
+    );
   });
 
   it('times out a reply that never comes (model.timeoutSeconds) and falls back for that document', async () => {
@@ -144,7 +150,9 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code).toBe(0);
     expect(fake.chats()).toHaveLength(2);
-    expect(r.stderr).toMatch(/raw\/a\.md: warning Unexpected no reply from the model within 0\.3 s \(model\.timeoutSeconds in kb\.config\.json\), tried 2 times.*\[model-unavailable\]/);
+    expect(r.stderr).toMatch(
+      /raw\/a\.md: warning Unexpected no reply from the model within 0\.3 s \(model\.timeoutSeconds in kb\.config\.json\), tried 2 times.*\[model-unavailable\]/,
+    );
     expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v1');
   });
 
@@ -159,13 +167,18 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     expect(est.sourceCalls).toBe(2);
     const b = await runKb(['compile', '--batch'], { cwd: root, env: {} });
     expect(b.code).toBe(2);
-    expect(b.stderr).toMatch(/--batch uses Anthropic's Message Batches API.*qwen2\.5:7b \(Ollama at http:\/\/127\.0\.0\.1:\d+\/v1\).*without --batch/);
+    expect(b.stderr).toMatch(
+      /--batch uses Anthropic's Message Batches API.*qwen2\.5:7b \(Ollama at http:\/\/127\.0\.0\.1:\d+\/v1\).*without --batch/,
+    );
     expect(fake.chats()).toHaveLength(0);
   });
 
   it('reads a long source in smaller parts when the model has a small context', async () => {
     fake = await startFakeOpenAI(claude);
-    const para = (i: number) => `Paragraph ${i} explains retrieval and grounding with enough words to take some room in the context window of a small model. `.repeat(6);
+    const para = (i: number) =>
+      `Paragraph ${i} explains retrieval and grounding with enough words to take some room in the context window of a small model. `.repeat(
+        6,
+      );
     const long = `# Long notes\n\n${Array.from({ length: 40 }, (_, i) => para(i)).join('\n\n')}\n`;
     const root = fixture({ 'raw/long.md': long });
     config(root, { provider: 'ollama', baseURL: fake.url, contextTokens: 4096 });
@@ -181,7 +194,8 @@ describe('kb ask and heal through an OpenAI-compatible provider', () => {
   it('answers with citations from the provider', async () => {
     fake = await startFakeOpenAI((req: FakeRequest) => {
       const p = JSON.stringify(req.body.messages);
-      if (p.includes('<question>') && /expand|search terms|queries/i.test(JSON.stringify(req.body.system))) return { text: '<queries><query>retrieval</query></queries>' };
+      if (p.includes('<question>') && /expand|search terms|queries/i.test(JSON.stringify(req.body.system)))
+        return { text: '<queries><query>retrieval</query></queries>' };
       if (p.includes('<kb_entry')) return { text: 'RAG retrieves passages before answering [[Retrieval notes]].' };
       return claude(req);
     });
@@ -203,7 +217,13 @@ describe('kb lint --heal through an OpenAI-compatible provider', { timeout: 400_
     const root = fixture({
       'raw/paris.md': '# Paris Guide\n\nThe Eiffel Tower is 330 metres tall, antennas included.\n',
       'wiki/sources/Paris Guide.md': exampleEntry(
-        { title: 'Paris Guide', kind: 'source', source_ref: ['raw/paris.md'], backlinks: ['concept/eiffel-tower'], summary: 'A guide to Paris.' },
+        {
+          title: 'Paris Guide',
+          kind: 'source',
+          source_ref: ['raw/paris.md'],
+          backlinks: ['concept/eiffel-tower'],
+          summary: 'A guide to Paris.',
+        },
         '# Paris Guide\n\nThe Eiffel Tower is 330 metres tall, antennas included.\n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[Eiffel Tower]]\n<!-- /kb:backlinks -->\n',
       ),
       'wiki/concepts/Eiffel Tower.md': exampleEntry(
@@ -215,11 +235,14 @@ describe('kb lint --heal through an OpenAI-compatible provider', { timeout: 400_
     gitInit(root);
     const system = (req: FakeRequest): string => (req.body.system as { text: string }[]).map((b) => b.text).join('\n');
     fake = await startFakeOpenAI((req) => {
-      if (system(req).includes('skeptical')) return { text: '<verdict>accept</verdict>\n<reason>Both now say 330 metres, as raw/paris.md does.</reason>' };
+      if (system(req).includes('skeptical'))
+        return { text: '<verdict>accept</verdict>\n<reason>Both now say 330 metres, as raw/paris.md does.</reason>' };
       if (system(req).includes('Rewrite that entry')) {
         const id = /<entry id="([^"]+)">/.exec(String(req.body.messages[0].content))?.[1] ?? '';
         const title = id === 'concept/eiffel-tower' ? 'Eiffel Tower' : 'Paris Guide';
-        return { text: `<kb_entry id="${id}"><title>${title}</title><aliases></aliases><summary>330 metres tall.</summary><body># ${title}\n\nThe Eiffel Tower is 330 metres tall, antennas included ([[Paris Guide]]).</body></kb_entry>` };
+        return {
+          text: `<kb_entry id="${id}"><title>${title}</title><aliases></aliases><summary>330 metres tall.</summary><body># ${title}\n\nThe Eiffel Tower is 330 metres tall, antennas included ([[Paris Guide]]).</body></kb_entry>`,
+        };
       }
       return { text: '<verdict>consistent</verdict><subject></subject><reason>They agree.</reason>' };
     });
@@ -243,17 +266,29 @@ describe('the openai client', () => {
     const { createModelClient, ModelUnavailableError } = await import('../src/model/client.js');
     const { DEFAULT_CONFIG } = await import('../src/config/defaults.js');
     const { kbPaths } = await import('../src/kb/paths.js');
-    fake = await startFakeOpenAI([{ body: '{"id": "chatcmpl-1", "choi' }, { body: '<html>proxy</html>' }, { text: 'fine' }]);
-    const c = createModelClient({ paths: kbPaths(fixture()), config: structuredClone(DEFAULT_CONFIG), env: env(fake.url) }, { maxRetries: 2 })!;
+    fake = await startFakeOpenAI([
+      { body: '{"id": "chatcmpl-1", "choi' },
+      { body: '<html>proxy</html>' },
+      { text: 'fine' },
+    ]);
+    const c = createModelClient(
+      { paths: kbPaths(fixture()), config: structuredClone(DEFAULT_CONFIG), env: env(fake.url) },
+      { maxRetries: 2 },
+    )!;
     const req = { task: 't', templateHash: 'h', system: 's', prompt: 'p' };
     expect((await c.complete(req)).text).toBe('fine');
     expect(fake.chats()).toHaveLength(3);
     await fake.close();
     fake = await startFakeOpenAI([{ body: '{"object": "list"}' }]);
-    const odd = createModelClient({ paths: kbPaths(fixture()), config: structuredClone(DEFAULT_CONFIG), env: env(fake.url) }, { maxRetries: 0 })!;
+    const odd = createModelClient(
+      { paths: kbPaths(fixture()), config: structuredClone(DEFAULT_CONFIG), env: env(fake.url) },
+      { maxRetries: 0 },
+    )!;
     const err = await odd.complete(req).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelUnavailableError);
-    expect((err as Error).message).toMatch(/^reply from OpenAI-compatible endpoint at http:\/\/127\.0\.0\.1:\d+\/v1 that is not a chat completion/);
+    expect((err as Error).message).toMatch(
+      /^reply from OpenAI-compatible endpoint at http:\/\/127\.0\.0\.1:\d+\/v1 that is not a chat completion/,
+    );
     expect(odd.model).toBe('openai/gpt-4.1-mini');
   });
 });

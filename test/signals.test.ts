@@ -10,13 +10,20 @@ import { sha256 } from '../src/util/hash.js';
 /** Notes, a long line that once took minutes, and megabytes of Chinese that keep the threads busy for seconds. */
 function heavyKb(): string {
   const files: Record<string, string> = { 'raw/long-line.md': 'x'.repeat(300_000) };
-  for (let i = 0; i < 3; i++) files[`raw/zh/长文-${i}.txt`] = `长文 ${i}\n\n${'检索增强生成向量数据库中文分词知识库。'.repeat(20_000)}\n`;
-  for (let i = 0; i < 20; i++) files[`raw/notes/note-${i}.md`] = `# Note ${i}\n\nRetrieval Augmented Generation (RAG) and BM25 appear in note ${i}.\n`;
+  for (let i = 0; i < 3; i++)
+    files[`raw/zh/长文-${i}.txt`] = `长文 ${i}\n\n${'检索增强生成向量数据库中文分词知识库。'.repeat(20_000)}\n`;
+  for (let i = 0; i < 20; i++)
+    files[`raw/notes/note-${i}.md`] =
+      `# Note ${i}\n\nRetrieval Augmented Generation (RAG) and BM25 appear in note ${i}.\n`;
   return fixture(files);
 }
 
 /** `kb compile` sent `signal` once it has started working; its exit code and output. */
-async function interruptedCompile(root: string, signal: NodeJS.Signals, afterMs = 1000): Promise<{ code: number | null; killedByUs: boolean; stdout: string; stderr: string }> {
+async function interruptedCompile(
+  root: string,
+  signal: NodeJS.Signals,
+  afterMs = 1000,
+): Promise<{ code: number | null; killedByUs: boolean; stdout: string; stderr: string }> {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: undefined };
   delete env['ANTHROPIC_API_KEY'];
   const child = spawn(process.execPath, [KB_BIN, 'compile'], { cwd: root, env: env as NodeJS.ProcessEnv });
@@ -26,7 +33,8 @@ async function interruptedCompile(root: string, signal: NodeJS.Signals, afterMs 
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const closed = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
   // Started: the store is open and the documents are being prepared.
-  for (let i = 0; i < 3000 && !existsSync(join(root, 'wiki', 'embeddings.db')); i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 3000 && !existsSync(join(root, 'wiki', 'embeddings.db')); i++)
+    await new Promise((r) => setTimeout(r, 20));
   await new Promise((r) => setTimeout(r, afterMs));
   child.kill(signal);
   // A generous bound: the run stops within seconds; the long line alone took minutes before.
@@ -44,31 +52,42 @@ describe('a signal stops a compile', () => {
   it.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],
-  ] as const)('%s while threads work on big documents: exits %i soon, and the next compile finishes the job', async (signal, exit) => {
-    const root = heavyKb();
-    const r = await interruptedCompile(root, signal);
-    expect(r.killedByUs, r.stderr).toBe(false);
-    expect(r.code, r.stderr).toBe(exit);
-    expect(r.stderr).toMatch(/interrupted; run `kb compile` again to finish/);
-    expect(r.stdout).not.toMatch(/\d+ new, \d+ updated/);
-    expect(existsSync(join(root, '.kb', 'lock'))).toBe(false);
+  ] as const)(
+    '%s while threads work on big documents: exits %i soon, and the next compile finishes the job',
+    async (signal, exit) => {
+      const root = heavyKb();
+      const r = await interruptedCompile(root, signal);
+      expect(r.killedByUs, r.stderr).toBe(false);
+      expect(r.code, r.stderr).toBe(exit);
+      expect(r.stderr).toMatch(/interrupted; run `kb compile` again to finish/);
+      expect(r.stdout).not.toMatch(/\d+ new, \d+ updated/);
+      expect(existsSync(join(root, '.kb', 'lock'))).toBe(false);
 
-    const again = await runKb(['compile'], { cwd: root });
-    expect(again.code, again.stderr).toBe(0);
-    const sources = listTree(join(root, 'wiki')).filter((f) => f.startsWith('sources/'));
-    expect(sources).toHaveLength(24);
-    const third = await runKb(['compile'], { cwd: root });
-    expect(third.stdout).toMatch(/0 new, 0 updated, 24 unchanged/);
-  }, 240_000);
+      const again = await runKb(['compile'], { cwd: root });
+      expect(again.code, again.stderr).toBe(0);
+      const sources = listTree(join(root, 'wiki')).filter((f) => f.startsWith('sources/'));
+      expect(sources).toHaveLength(24);
+      const third = await runKb(['compile'], { cwd: root });
+      expect(third.stdout).toMatch(/0 new, 0 updated, 24 unchanged/);
+    },
+    240_000,
+  );
 
   it('SIGTERM while a thread reads a long PDF and another runs OCR: both stop mid-file, and the next compile reads them', async () => {
     // 400 pages take pdf.js many seconds; the signal comes well before it could finish.
-    const pages = Array.from({ length: 400 }, (_, i) => `Chapter ${i}\n${'The capybara is the largest rodent and lives near water. '.repeat(30)}`);
+    const pages = Array.from(
+      { length: 400 },
+      (_, i) => `Chapter ${i}\n${'The capybara is the largest rodent and lives near water. '.repeat(30)}`,
+    );
     const shot = readFileSync(join(REPO, 'test', 'fixtures', 'formats', 'zh-screenshot.png'));
     const pdf = await makePdf(pages, { title: 'Capybara Almanac' });
     const files: Record<string, Buffer | string> = { 'raw/capybara.pdf': pdf };
     // Images that differ by a border: each is read by OCR, none comes from the cache.
-    for (let i = 0; i < 3; i++) files[`raw/shots/shot-${i}.png`] = await sharp(shot).extend({ bottom: 4 + i, background: '#ffffff' }).png().toBuffer();
+    for (let i = 0; i < 3; i++)
+      files[`raw/shots/shot-${i}.png`] = await sharp(shot)
+        .extend({ bottom: 4 + i, background: '#ffffff' })
+        .png()
+        .toBuffer();
     const root = fixture(files);
     const r = await interruptedCompile(root, 'SIGTERM', 3000);
     expect(r.killedByUs, r.stderr).toBe(false);
@@ -76,7 +95,11 @@ describe('a signal stops a compile', () => {
     expect(r.stderr).not.toMatch(/unexpected error/);
     // Stopped inside the PDF: its pages were never all read, so pdf.js's result was never kept.
     const cache = join(root, '.kb', 'ingest');
-    const kept = existsSync(cache) ? readdirSync(cache, { recursive: true }).map(String).filter((f) => f.endsWith('.json')) : [];
+    const kept = existsSync(cache)
+      ? readdirSync(cache, { recursive: true })
+          .map(String)
+          .filter((f) => f.endsWith('.json'))
+      : [];
     expect(kept.filter((f) => f.includes(sha256(pdf)))).toEqual([]);
 
     const again = await runKb(['compile'], { cwd: root, timeoutMs: 170_000 });

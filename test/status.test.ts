@@ -14,7 +14,8 @@ describe('kb status', () => {
       'raw/c.md': '# Gamma\n\nGamma is short-lived.\n',
       'raw/big.txt': 'x'.repeat(5000),
     });
-    const git = (...a: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...a], { cwd: root, stdio: 'pipe' });
+    const git = (...a: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...a], { cwd: root, stdio: 'pipe' });
     git('init', '-q', '-b', 'main');
     git('commit', '-q', '--allow-empty', '-m', 'start');
     git('checkout', '-q', '-b', 'heal/broken-links-20261202');
@@ -33,16 +34,31 @@ describe('kb status', () => {
     expect(r.code).toBe(0);
     const s = JSON.parse(r.stdout) as KbStatus;
     expect(s.root).toBe(root);
-    expect(s.sources).toMatchObject({ total: 4, compiled: 1, pending: 1, stale: 1, failed: 1, removed: 1, pendingPaths: ['new.md'], stalePaths: ['a.md'], removedPaths: ['c.md'] });
+    expect(s.sources).toMatchObject({
+      total: 4,
+      compiled: 1,
+      pending: 1,
+      stale: 1,
+      failed: 1,
+      removed: 1,
+      pendingPaths: ['new.md'],
+      stalePaths: ['a.md'],
+      removedPaths: ['c.md'],
+    });
     expect(s.sources.failedPaths).toEqual([{ path: 'big.txt', reason: expect.stringMatching(/expected at most/) }]);
     expect(s.entries.byKind['source']).toBe(3);
     expect(s.entries.byKind['concept']).toBeGreaterThanOrEqual(0);
-    expect(s.entries.total).toBe(s.entries.byKind['source']! + s.entries.byKind['concept']! + s.entries.byKind['answer']!);
+    expect(s.entries.total).toBe(
+      s.entries.byKind['source']! + s.entries.byKind['concept']! + s.entries.byKind['answer']!,
+    );
     expect(s.entries.humanEdited).toBe(1);
     expect(s.links.broken).toBe(1);
     expect(s.links.brokenLinks[0]).toMatchObject({ file: 'sources/Beta.md', target: 'Nowhere At All' });
     expect(s.links.total).toBeGreaterThanOrEqual(1);
-    const line = readFileSync(beta, 'utf8').split('\n').findIndex((l) => l.includes('[[Nowhere At All]]')) + 1;
+    const line =
+      readFileSync(beta, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('[[Nowhere At All]]')) + 1;
     expect(s.links.brokenLinks[0]!.line).toBe(line);
     expect(s.lastCompile).toBeGreaterThan(Date.now() / 1000 - 600);
     expect(s.lastHeal).toBeGreaterThan(Date.now() / 1000 - 600); // the heal branch's commit
@@ -63,10 +79,18 @@ describe('kb status', () => {
 
   it('lists only heal branches not merged into the current branch, and suggests commands the CLI accepts', async () => {
     const root = fixture();
-    const git = (...a: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...a], { cwd: root, stdio: 'pipe', encoding: 'utf8' });
+    const git = (...a: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...a], {
+        cwd: root,
+        stdio: 'pipe',
+        encoding: 'utf8',
+      });
     git('init', '-q', '-b', 'main');
     git('commit', '-q', '--allow-empty', '-m', 'start');
-    for (const [name, file] of [['heal/links-20260101', 'merged.md'], ['heal/sources-20260101', 'waiting.md']] as const) {
+    for (const [name, file] of [
+      ['heal/links-20260101', 'merged.md'],
+      ['heal/sources-20260101', 'waiting.md'],
+    ] as const) {
       git('checkout', '-q', '-b', name);
       writeFile(root, `notes/${file}`, `${name}\n`);
       git('add', '-A');

@@ -22,7 +22,13 @@ parentPort.on('message', async ({ name, line }) => {
     const path = `${name}.${ext}`;
     const text = ext === 'html' ? `<html><body><p>${line}</p></body></html>` : line;
     const bytes = Buffer.from(text);
-    const p = await prepare({ path, absPath: `/nowhere/${path}`, size: bytes.length, mtimeMs: 0 }, bytes, 'h', cfg, embedder);
+    const p = await prepare(
+      { path, absPath: `/nowhere/${path}`, size: bytes.length, mtimeMs: 0 },
+      bytes,
+      'h',
+      cfg,
+      embedder,
+    );
     results.push({
       path,
       rules: p.messages.map((m) => m.ruleId),

@@ -1,5 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -22,7 +31,10 @@ class Watcher {
   constructor(root: string, extra: string[] = []) {
     const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: undefined };
     for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-    this.child = spawn(process.execPath, [KB_BIN, 'watch', '--json', '--debounce', '200', ...extra], { cwd: root, env: env as NodeJS.ProcessEnv });
+    this.child = spawn(process.execPath, [KB_BIN, 'watch', '--json', '--debounce', '200', ...extra], {
+      cwd: root,
+      env: env as NodeJS.ProcessEnv,
+    });
     let buf = '';
     this.child.stdout!.on('data', (d: Buffer) => {
       buf += d.toString();
@@ -44,7 +56,8 @@ class Watcher {
     for (;;) {
       const index = this.events.findIndex((e, i) => i >= from && pred(e));
       if (index >= 0) return { event: this.events[index]!, index };
-      if (Date.now() > deadline) throw new Error(`timed out; events: ${JSON.stringify(this.events.map((e) => e.type))}; stderr: ${this.stderr}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out; events: ${JSON.stringify(this.events.map((e) => e.type))}; stderr: ${this.stderr}`);
       await new Promise<void>((res) => {
         this.waiters.push(res);
         setTimeout(res, 200);
@@ -82,15 +95,24 @@ describe('kb watch', () => {
     // The initial catch-up compile ran before ready.
     expect(w.events.some((e) => e.type === 'compiled' && report(e).new === 1)).toBe(true);
 
-    writeFile(root, 'raw/vector.md', '# Vector Databases\n\nA vector database stores embeddings for similarity search.\n');
+    writeFile(
+      root,
+      'raw/vector.md',
+      '# Vector Databases\n\nA vector database stores embeddings for similarity search.\n',
+    );
     let c = await w.compiled(ready.index);
     expect(c.event.type).toBe('compiled');
     expect(report(c.event).new).toBe(1);
     expect(listTree(join(root, 'wiki'))).toContain('sources/Vector Databases.md');
 
     // Each step waits for the compile that shows it (a slow machine may split a step in two).
-    const until = (pred: (r: Report) => boolean) => w.next((e) => e.type === 'compiled' && pred(report(e)), c.index + 1);
-    writeFile(root, 'raw/vector.md', '# Vector Databases\n\nA vector database stores embeddings. HNSW is a common index.\n');
+    const until = (pred: (r: Report) => boolean) =>
+      w.next((e) => e.type === 'compiled' && pred(report(e)), c.index + 1);
+    writeFile(
+      root,
+      'raw/vector.md',
+      '# Vector Databases\n\nA vector database stores embeddings. HNSW is a common index.\n',
+    );
     c = await until((r) => r.updated === 1);
     expect(readFileSync(join(root, 'wiki/sources/Vector Databases.md'), 'utf8')).toContain('HNSW');
 
@@ -117,7 +139,8 @@ describe('kb watch', () => {
     // A generous quiet time: a loaded machine may spread the burst's events out.
     const w = new Watcher(root, ['--no-initial', '--debounce', '1000']);
     const ready = await w.next((e) => e.type === 'ready');
-    for (let i = 1; i <= 6; i++) writeFile(root, `raw/notes/note-${i}.md`, `# Note ${i}\n\nNote number ${i} is about topic ${i}.\n`);
+    for (let i = 1; i <= 6; i++)
+      writeFile(root, `raw/notes/note-${i}.md`, `# Note ${i}\n\nNote number ${i} is about topic ${i}.\n`);
     const c = await w.compiled(ready.index);
     expect(report(c.event).new).toBe(6);
     const starts = w.events.filter((e) => e.type === 'compile-start');
@@ -156,7 +179,9 @@ describe('kb watch', () => {
   }, 60_000);
 
   it('re-indexes an entry a person edits in wiki/ without rewriting it', async () => {
-    const root = fixture({ 'raw/rag.md': '# Retrieval Augmented Generation\n\nRAG retrieves passages before generating an answer.\n' });
+    const root = fixture({
+      'raw/rag.md': '# Retrieval Augmented Generation\n\nRAG retrieves passages before generating an answer.\n',
+    });
     const w = new Watcher(root);
     const ready = await w.next((e) => e.type === 'ready');
     const file = join(root, 'wiki/sources/Retrieval Augmented Generation.md');
@@ -183,19 +208,31 @@ describe('kb watch', () => {
       '',
     ].join('\n');
     writeFile(root, 'wiki/answers/My Note.md', answer);
-    await w.next((e) => e.type === 'wiki-edit' && e['path'] === 'sources/Retrieval Augmented Generation.md', ready.index);
+    await w.next(
+      (e) => e.type === 'wiki-edit' && e['path'] === 'sources/Retrieval Augmented Generation.md',
+      ready.index,
+    );
     await w.next((e) => e.type === 'wiki-edit' && e['path'] === 'answers/My Note.md', ready.index);
     expect(readFileSync(file, 'utf8')).toBe(edited);
-    expect(w.events.some((e) => e.type === 'compile-start' && e !== w.events[0] && w.events.indexOf(e) > ready.index)).toBe(false);
+    expect(
+      w.events.some((e) => e.type === 'compile-start' && e !== w.events[0] && w.events.indexOf(e) > ready.index),
+    ).toBe(false);
     const db = new Database(join(root, 'wiki', 'embeddings.db'), { readonly: true });
     try {
-      const src = db.prepare(`SELECT human_edited FROM entries WHERE path = ?`).get('sources/Retrieval Augmented Generation.md') as { human_edited: number };
+      const src = db
+        .prepare(`SELECT human_edited FROM entries WHERE path = ?`)
+        .get('sources/Retrieval Augmented Generation.md') as { human_edited: number };
       expect(src.human_edited).toBe(1);
-      const note = db.prepare(`SELECT id, kind FROM entries WHERE path = ?`).get('answers/My Note.md') as { id: string; kind: string };
+      const note = db.prepare(`SELECT id, kind FROM entries WHERE path = ?`).get('answers/My Note.md') as {
+        id: string;
+        kind: string;
+      };
       expect(note).toEqual({ id: 'answer/my-note', kind: 'answer' });
       const links = db.prepare(`SELECT dst FROM links WHERE src = 'answer/my-note'`).all() as { dst: string }[];
       expect(links.map((l) => l.dst)).toEqual([expect.stringMatching(/^source\//)]);
-      const hits = db.prepare(`SELECT count(*) n FROM chunks WHERE entry_id = 'answer/my-note' AND text LIKE '%Quokka%'`).get() as { n: number };
+      const hits = db
+        .prepare(`SELECT count(*) n FROM chunks WHERE entry_id = 'answer/my-note' AND text LIKE '%Quokka%'`)
+        .get() as { n: number };
       expect(hits.n).toBe(1);
     } finally {
       db.close();
@@ -205,7 +242,14 @@ describe('kb watch', () => {
 
   it('kb init my-kb && cd my-kb && kb watch: a file dropped into raw/ is compiled within seconds', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kb-watch-init-'));
-    expect((await runKb(['init', 'my-kb'], { cwd: dir, env: { GIT_CONFIG_GLOBAL: join(dir, 'none'), GIT_CONFIG_NOSYSTEM: '1' } })).code).toBe(0);
+    expect(
+      (
+        await runKb(['init', 'my-kb'], {
+          cwd: dir,
+          env: { GIT_CONFIG_GLOBAL: join(dir, 'none'), GIT_CONFIG_NOSYSTEM: '1' },
+        })
+      ).code,
+    ).toBe(0);
     const root = join(dir, 'my-kb');
     const w = new Watcher(root);
     const ready = await w.next((e) => e.type === 'ready');
@@ -214,7 +258,9 @@ describe('kb watch', () => {
     const c = await w.compiled(ready.index);
     expect(report(c.event).new).toBe(1);
     expect(Date.now() - dropped).toBeLessThan(10_000);
-    expect(listTree(join(root, 'wiki'))).toEqual(expect.arrayContaining(['sources/Clipped Article.md', 'index.md', '.obsidian/graph.json']));
+    expect(listTree(join(root, 'wiki'))).toEqual(
+      expect.arrayContaining(['sources/Clipped Article.md', 'index.md', '.obsidian/graph.json']),
+    );
     expect(readFileSync(join(root, 'wiki/index.md'), 'utf8')).toContain('[[Clipped Article]]');
     await w.stop();
   }, 60_000);

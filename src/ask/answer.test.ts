@@ -4,7 +4,18 @@ import type { PackedContext, PackedEntry } from './pack.js';
 import type { PassageHit } from './retrieve.js';
 
 function entry(id: string, title: string, texts: string[], kind = 'source', summary = ''): PackedEntry {
-  const passages: PassageHit[] = texts.map((text, i) => ({ chunkId: i, entryId: id, title, rawPath: null, heading: '', text, tokens: 0, line: 1, score: 1, via: ['bm25'] }));
+  const passages: PassageHit[] = texts.map((text, i) => ({
+    chunkId: i,
+    entryId: id,
+    title,
+    rawPath: null,
+    heading: '',
+    text,
+    tokens: 0,
+    line: 1,
+    score: 1,
+    via: ['bm25'],
+  }));
   return { id, title, file: title, kind, summary, backlinks: [], lastUpdated: '', passages };
 }
 
@@ -32,10 +43,17 @@ describe('statements', () => {
 
 describe('offlineAnswer', () => {
   it('quotes the sentence that holds the answer, not a saved answer’s title or the question', () => {
-    const saved = entry('answer/what-causes-tides', 'What causes tides?', [
-      '# What causes tides?\n\nWhat causes tides?\n\n## Answer\n\nTides follow the pull of the Moon. [[Tides]]\n\n## Sources\n\n- [[Tides]]',
-    ], 'answer');
-    const src = entry('source/tides', 'Tides', ['# Tides\n\nTides are the rise and fall of sea levels caused by the gravity of the Moon and the Sun.']);
+    const saved = entry(
+      'answer/what-causes-tides',
+      'What causes tides?',
+      [
+        '# What causes tides?\n\nWhat causes tides?\n\n## Answer\n\nTides follow the pull of the Moon. [[Tides]]\n\n## Sources\n\n- [[Tides]]',
+      ],
+      'answer',
+    );
+    const src = entry('source/tides', 'Tides', [
+      '# Tides\n\nTides are the rise and fall of sea levels caused by the gravity of the Moon and the Sun.',
+    ]);
     const a = offlineAnswer('What causes tides?', packed(saved, src));
     const lines = a.text.split('\n\n');
     expect(lines.some((l) => /^What causes tides\?/.test(l))).toBe(false);
@@ -54,8 +72,12 @@ describe('offlineAnswer', () => {
   });
 
   it('gives the chosen sentences in reading order, each run with its citation', () => {
-    const e1 = entry('source/a', 'Alpha', ['Pandas eat bamboo in the mountains. Pandas sleep a lot. Giant pandas live in Sichuan mountains and eat bamboo.']);
+    const e1 = entry('source/a', 'Alpha', [
+      'Pandas eat bamboo in the mountains. Pandas sleep a lot. Giant pandas live in Sichuan mountains and eat bamboo.',
+    ]);
     const a = offlineAnswer('Where do giant pandas live and what do pandas eat?', packed(e1), 2);
-    expect(a.text).toBe('Pandas eat bamboo in the mountains. Giant pandas live in Sichuan mountains and eat bamboo. [[Alpha]]');
+    expect(a.text).toBe(
+      'Pandas eat bamboo in the mountains. Giant pandas live in Sichuan mountains and eat bamboo. [[Alpha]]',
+    );
   });
 });

@@ -42,7 +42,8 @@ interface Candidate {
 }
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
-const SCAFFOLD = /^(?:(?:sources?|backlinks?|references?|see also|related|links?|key points|definitions|来源|参考|参考资料|参考文献|相关|链接|另见|反向链接)\s*[:：]?\s*$|<!--|\|?\s*:?-{3,})/i;
+const SCAFFOLD =
+  /^(?:(?:sources?|backlinks?|references?|see also|related|links?|key points|definitions|来源|参考|参考资料|参考文献|相关|链接|另见|反向链接)\s*[:：]?\s*$|<!--|\|?\s*:?-{3,})/i;
 
 /**
  * The statements of a passage or summary, line by line: headings, fenced and indented code,
@@ -70,7 +71,8 @@ export function statements(text: string): string[] {
 }
 
 /** The question asks for a number, an amount or a date. */
-const WANTS_NUMBER = /多少|几|哪一?年|何年|何时|什么时候|年份|日期|百分之|比例|how (many|much|long|old|far|large|big|tall)|what (year|percentage|date)|when\b/i;
+const WANTS_NUMBER =
+  /多少|几|哪一?年|何年|何时|什么时候|年份|日期|百分之|比例|how (many|much|long|old|far|large|big|tall)|what (year|percentage|date)|when\b/i;
 const HAS_NUMBER = /[0-9０-９]|[一二三四五六七八九十百千万亿两]+(?:年|月|日|个|次|人|名|位|种|座|公里|米|倍|%|％)/;
 
 function looksLikeCode(s: string): boolean {
@@ -153,7 +155,10 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
     const e = picked[i]!.c.entry;
     const run: string[] = [];
     for (; i < picked.length && picked[i]!.c.entry === e; i++) run.push(picked[i]!.c.text);
-    const joined = run.reduce((acc, s) => (acc ? `${acc}${/[\u3000-\u303f\uff00-\uffef\p{Script=Han}]$/u.test(acc) ? '' : ' '}${s}` : s), '');
+    const joined = run.reduce(
+      (acc, s) => (acc ? `${acc}${/[\u3000-\u303f\uff00-\uffef\p{Script=Han}]$/u.test(acc) ? '' : ' '}${s}` : s),
+      '',
+    );
     paragraphs.push(`${joined} ${cite(e)}`);
   }
   return { text: paragraphs.join('\n\n'), citations: uniqueCitations(picked.map((x) => x.c.entry)), mode: 'offline' };
@@ -176,21 +181,35 @@ export function resolveCitations(text: string, packed: PackedContext): { text: s
     byKey.set(linkKey(e.file), e);
   }
   const used: PackedEntry[] = [];
-  const out = text.replace(/\[\[([^\]\n|#]*)(#[^\]\n|]*)?(?:\|([^\]\n]*))?\]\]/g, (_w, target: string, _h: string | undefined, alias: string | undefined) => {
-    const e = byKey.get(linkKey(target.trim()));
-    if (!e) return alias ?? target;
-    used.push(e);
-    return linkMarkup(e.file, alias ?? e.title);
-  });
+  const out = text.replace(
+    /\[\[([^\]\n|#]*)(#[^\]\n|]*)?(?:\|([^\]\n]*))?\]\]/g,
+    (_w, target: string, _h: string | undefined, alias: string | undefined) => {
+      const e = byKey.get(linkKey(target.trim()));
+      if (!e) return alias ?? target;
+      used.push(e);
+      return linkMarkup(e.file, alias ?? e.title);
+    },
+  );
   return { text: out.trim(), citations: uniqueCitations(used) };
 }
 
 /** The question in keyword queries, Chinese and English, so either language finds the other's sources. */
-export async function expandQuery(client: ModelClient, root: string, question: string, signal?: AbortSignal): Promise<string[]> {
+export async function expandQuery(
+  client: ModelClient,
+  root: string,
+  question: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const tpl = loadTemplate(root, 'expand-query');
   const { system, input } = splitTemplate(tpl.text);
   const res = await client.complete(
-    { task: 'expand-query', templateHash: tpl.hash, system: renderTemplate(system, {}), prompt: renderTemplate(input, { question }), maxTokens: 300 },
+    {
+      task: 'expand-query',
+      templateHash: tpl.hash,
+      system: renderTemplate(system, {}),
+      prompt: renderTemplate(input, { question }),
+      maxTokens: 300,
+    },
     signal,
   );
   return parseQueries(res.text);
@@ -206,7 +225,13 @@ export function parseQueries(reply: string): string[] {
 }
 
 /** Claude answers from the packed context only, citing entries as [[Title]]. */
-export async function modelAnswer(client: ModelClient, root: string, question: string, packed: PackedContext, signal?: AbortSignal): Promise<DraftAnswer> {
+export async function modelAnswer(
+  client: ModelClient,
+  root: string,
+  question: string,
+  packed: PackedContext,
+  signal?: AbortSignal,
+): Promise<DraftAnswer> {
   if (!packed.entries.length) return { text: NOTHING, citations: [], mode: 'model', model: client.model };
   const tpl = loadTemplate(root, 'answer');
   const { system, input } = splitTemplate(tpl.text);
@@ -225,7 +250,15 @@ export async function modelAnswer(client: ModelClient, root: string, question: s
   const reply = /<answer>([\s\S]*?)(<\/answer>|$)/.exec(res.text)?.[1] ?? res.text;
   const malformed = malformedReply(res);
   const { text, citations } = resolveCitations(reply.trim(), packed);
-  return { text: text || NOTHING, citations, mode: 'model', model: client.model, usage: res.usage, cached: res.cached, ...(malformed ? { malformed } : {}) };
+  return {
+    text: text || NOTHING,
+    citations,
+    mode: 'model',
+    model: client.model,
+    usage: res.usage,
+    cached: res.cached,
+    ...(malformed ? { malformed } : {}),
+  };
 }
 
 /** Why a reply to the answer prompt is not a well-formed answer, if it is not. */

@@ -35,7 +35,11 @@ export interface AskResult {
 }
 
 /** Question → (expand) → retrieve → pack → answer; cached by question and wiki version. */
-export async function ask(ctx: KbContext, question: string, opts: AskOptions = {}): Promise<AskResult & { packed?: PackedContext; retrieval?: Retrieval }> {
+export async function ask(
+  ctx: KbContext,
+  question: string,
+  opts: AskOptions = {},
+): Promise<AskResult & { packed?: PackedContext; retrieval?: Retrieval }> {
   const t0 = performance.now();
   const budget = opts.budget ?? ctx.config.ask.budget;
   const version = wikiVersion(ctx.store);
@@ -67,7 +71,9 @@ export async function ask(ctx: KbContext, question: string, opts: AskOptions = {
     const t4 = performance.now();
     let draft: DraftAnswer;
     try {
-      draft = opts.model ? await modelAnswer(opts.model, ctx.paths.root, question, packed, opts.signal) : offlineAnswer(question, packed);
+      draft = opts.model
+        ? await modelAnswer(opts.model, ctx.paths.root, question, packed, opts.signal)
+        : offlineAnswer(question, packed);
     } catch (err) {
       if (opts.signal?.aborted) throw err;
       warnings.push(`The model failed (${(err as Error).message}); this is the extractive answer.`);
@@ -82,7 +88,12 @@ export async function ask(ctx: KbContext, question: string, opts: AskOptions = {
       mode: draft.mode,
       ...(draft.model ? { model: draft.model } : {}),
       queries,
-      context: { tokens: packed.tokens, budget, entries: packed.entries.length, passages: packed.entries.reduce((n, e) => n + e.passages.length, 0) },
+      context: {
+        tokens: packed.tokens,
+        budget,
+        entries: packed.entries.length,
+        passages: packed.entries.reduce((n, e) => n + e.passages.length, 0),
+      },
       timings: { expandMs: t2 - t1, retrieveMs: t3 - t2, packMs: t4 - t3, answerMs: t5 - t4, totalMs: t5 - t0 },
       cached: false,
       wikiVersion: version,

@@ -32,7 +32,10 @@ export function normalizeQuestion(q: string): string {
  * TTL. A new wiki version misses by construction; old rows are swept when they expire.
  */
 export class AnswerCache {
-  private constructor(private readonly db: Database.Database, private readonly ttlSeconds: number) {}
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly ttlSeconds: number,
+  ) {}
 
   static open(paths: KbPaths, ttlSeconds: number): AnswerCache {
     const db = openCacheDb(
@@ -54,7 +57,9 @@ export class AnswerCache {
 
   get<T>(key: string, now = Math.floor(Date.now() / 1000)): T | undefined {
     if (this.ttlSeconds <= 0) return undefined;
-    const row = this.db.prepare(`SELECT payload, created FROM answers WHERE key = ?`).get(key) as { payload: string; created: number } | undefined;
+    const row = this.db.prepare(`SELECT payload, created FROM answers WHERE key = ?`).get(key) as
+      | { payload: string; created: number }
+      | undefined;
     if (!row || now - row.created >= this.ttlSeconds) return undefined;
     return JSON.parse(row.payload) as T;
   }

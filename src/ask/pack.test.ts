@@ -6,22 +6,60 @@ import { countTokens } from '../text/tokens.js';
 const store = { linksTo: () => [], getEntry: () => undefined } as never;
 
 function hit(id: string, title: string, summary: string): EntryHit {
-  return { id, kind: 'source', title, path: `sources/${title}.md`, summary, sourceRef: [], updated: 0, score: 1, via: ['bm25'] };
+  return {
+    id,
+    kind: 'source',
+    title,
+    path: `sources/${title}.md`,
+    summary,
+    sourceRef: [],
+    updated: 0,
+    score: 1,
+    via: ['bm25'],
+  };
 }
 function passage(id: string, title: string, text: string): PassageHit {
-  return { chunkId: Math.floor(Math.random() * 1e9), entryId: id, title, rawPath: `${title}.md`, heading: '', text, tokens: countTokens(text), line: 1, score: 1, via: ['bm25'] };
+  return {
+    chunkId: Math.floor(Math.random() * 1e9),
+    entryId: id,
+    title,
+    rawPath: `${title}.md`,
+    heading: '',
+    text,
+    tokens: countTokens(text),
+    line: 1,
+    score: 1,
+    via: ['bm25'],
+  };
 }
 
 describe('packContext at a small budget', () => {
   // Two long passages rank first; the one that holds the answer comes third.
-  const filler = (topic: string) => Array.from({ length: 40 }, (_, i) => `The ${topic} report for district ${i} lists harbour tides and shipping schedules in detail.`).join(' ');
-  const entries = [hit('source/a', 'Harbour A', `A long summary of harbour A. ${filler('summary')}`), hit('source/b', 'Harbour B', 'Harbour B in short.'), hit('source/c', 'Moon', 'The Moon.')];
+  const filler = (topic: string) =>
+    Array.from(
+      { length: 40 },
+      (_, i) => `The ${topic} report for district ${i} lists harbour tides and shipping schedules in detail.`,
+    ).join(' ');
+  const entries = [
+    hit('source/a', 'Harbour A', `A long summary of harbour A. ${filler('summary')}`),
+    hit('source/b', 'Harbour B', 'Harbour B in short.'),
+    hit('source/c', 'Moon', 'The Moon.'),
+  ];
   const passages = [
     passage('source/a', 'Harbour A', filler('harbour A')),
     passage('source/b', 'Harbour B', filler('harbour B')),
-    passage('source/c', 'Moon', 'Tides are caused mostly by the gravity of the Moon. The Sun adds a smaller pull. Nothing else here matters to sailors at all.'),
+    passage(
+      'source/c',
+      'Moon',
+      'Tides are caused mostly by the gravity of the Moon. The Sun adds a smaller pull. Nothing else here matters to sailors at all.',
+    ),
   ];
-  const r = { entries, passages, terms: ['tides', 'caused', 'harbour'], weights: { tides: 1, caused: 3, harbour: 0.5 } };
+  const r = {
+    entries,
+    passages,
+    terms: ['tides', 'caused', 'harbour'],
+    weights: { tides: 1, caused: 3, harbour: 0.5 },
+  };
 
   it('keeps the passage that holds the answer within 1,000 tokens, below two long stronger ones', () => {
     const p = packContext(store, r, { budget: 1000 });

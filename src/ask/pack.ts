@@ -55,7 +55,11 @@ export function escapeXml(s: string): string {
 }
 
 export function unescapeXml(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 }
 
 function day(unix: number): string {
@@ -67,7 +71,8 @@ export function renderEntry(e: PackedEntry, withSummary = true): string {
   if (withSummary && e.summary) lines.push(`<summary>${escapeXml(e.summary)}</summary>`);
   if (e.backlinks.length) lines.push(`<backlinks>${e.backlinks.map(escapeXml).join('; ')}</backlinks>`);
   if (e.lastUpdated) lines.push(`<last_updated>${e.lastUpdated}</last_updated>`);
-  if (e.passages.length) lines.push(`<content>\n${e.passages.map((p) => escapeXml(p.text.trim())).join('\n\n')}\n</content>`);
+  if (e.passages.length)
+    lines.push(`<content>\n${e.passages.map((p) => escapeXml(p.text.trim())).join('\n\n')}\n</content>`);
   lines.push('</kb_entry>');
   return lines.join('\n');
 }
@@ -91,7 +96,12 @@ function weightMap(terms: string[], weights: Record<string, number> | undefined)
 }
 
 /** The paragraphs of a passage that share the most terms with the question (`share` of the best one's score). */
-export function focusPassage(p: PassageHit, terms: string[], share: number, weights?: Record<string, number>): PassageHit {
+export function focusPassage(
+  p: PassageHit,
+  terms: string[],
+  share: number,
+  weights?: Record<string, number>,
+): PassageHit {
   const paras = p.text.split(/\n\s*\n/).filter((x) => x.trim());
   if (paras.length < 2) return p;
   const w = weightMap(terms, weights);
@@ -134,7 +144,9 @@ function cutOf(hit: PassageHit, w: Map<string, number>, focusShare: number): Cut
   const paraScore = new Map<number, number>();
   for (const [i, sc] of scores.entries()) paraScore.set(para[i]!, (paraScore.get(para[i]!) ?? 0) + sc);
   const top = Math.max(0, ...paraScore.values());
-  const focus = new Set(spans.map((_, i) => i).filter((i) => top > 0 && (paraScore.get(para[i]!) ?? 0) >= top * focusShare));
+  const focus = new Set(
+    spans.map((_, i) => i).filter((i) => top > 0 && (paraScore.get(para[i]!) ?? 0) >= top * focusShare),
+  );
   return { hit, spans, scores, best, focus, chosen: undefined };
 }
 
@@ -163,7 +175,12 @@ function cutText(c: Cut): string {
  * The sentences of a passage that share the most with the question, in their order, within
  * `room` tokens (a passage too big for the budget left still gives what matters in it).
  */
-export function cutPassage(p: PassageHit, terms: string[], room: number, weights?: Record<string, number>): PassageHit | undefined {
+export function cutPassage(
+  p: PassageHit,
+  terms: string[],
+  room: number,
+  weights?: Record<string, number>,
+): PassageHit | undefined {
   const c = cutOf(p, weightMap(terms, weights), 0);
   const chosen = new Set<number>();
   let used = 0;
@@ -193,7 +210,11 @@ export function cutPassage(p: PassageHit, terms: string[], room: number, weights
  * Blocks keep the order their entries were ranked in.
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: the three packing passes (best sentences, whole passages, summaries) spend one shared token budget and one list of blocks
-export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passages'> & { terms?: string[]; weights?: Record<string, number> }, opts: PackOptions): PackedContext {
+export function packContext(
+  store: Store,
+  r: Pick<Retrieval, 'entries' | 'passages'> & { terms?: string[]; weights?: Record<string, number> },
+  opts: PackOptions,
+): PackedContext {
   const budget = Math.max(0, Math.floor(opts.budget));
   const maxBacklinks = opts.maxBacklinks ?? Math.max(1, Math.min(5, Math.round(budget / 1000)));
   const terms = opts.terms ?? r.terms ?? [];
@@ -230,10 +251,12 @@ export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passag
   };
   const render = (b: PackedEntry, cuts: Cut[]): PackedEntry => ({
     ...b,
-    passages: cuts.filter((c) => c.chosen).map((c) => {
-      const text = cutText(c);
-      return { ...c.hit, text, tokens: countTokens(text) };
-    }),
+    passages: cuts
+      .filter((c) => c.chosen)
+      .map((c) => {
+        const text = cutText(c);
+        return { ...c.hit, text, tokens: countTokens(text) };
+      }),
   });
   const cost = (b: PackedEntry, cuts: Cut[]): number => {
     const e = render(b, cuts);
@@ -285,13 +308,21 @@ export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passag
   // as much of their best as fits.
   for (const c of cuts) {
     if (c.chosen === 'all') continue;
-    const focus = c.focus.size && c.focus.size < c.spans.length ? new Set([...c.focus, ...(c.chosen === undefined ? [] : c.chosen)]) : 'all';
+    const focus =
+      c.focus.size && c.focus.size < c.spans.length
+        ? new Set([...c.focus, ...(c.chosen === undefined ? [] : c.chosen)])
+        : 'all';
     if (attempt(c, focus, budget)) continue;
     if (budget - used < minCut || c.best < 0) continue;
     const chosen = new Set(c.chosen === undefined ? [] : c.chosen);
-    const order = c.scores.map((sc, i) => ({ sc, i })).filter((x) => x.sc > 0 && !chosen.has(x.i)).sort((a, b) => b.sc - a.sc || a.i - b.i);
+    const order = c.scores
+      .map((sc, i) => ({ sc, i }))
+      .filter((x) => x.sc > 0 && !chosen.has(x.i))
+      .sort((a, b) => b.sc - a.sc || a.i - b.i);
     // Then the sentences next to the chosen ones, which often finish what they say.
-    const near = [...chosen].flatMap((i) => [i + 1, i - 1]).filter((i) => i >= 0 && i < c.spans.length && !chosen.has(i) && c.scores[i] === 0);
+    const near = [...chosen]
+      .flatMap((i) => [i + 1, i - 1])
+      .filter((i) => i >= 0 && i < c.spans.length && !chosen.has(i) && c.scores[i] === 0);
     for (const i of [...order.map((x) => x.i), ...near]) {
       const next = new Set(chosen).add(i);
       if (attempt(c, next, budget)) chosen.add(i);
@@ -317,7 +348,10 @@ export function packContext(store: Store, r: Pick<Retrieval, 'entries' | 'passag
   const rank = new Map(r.entries.map((e, i) => [e.id, i]));
   const firstPassage = new Map<string, number>();
   for (const [i, p] of r.passages.entries()) if (!firstPassage.has(p.entryId)) firstPassage.set(p.entryId, i);
-  const order = [...blocks.keys()].sort((a, b) => (rank.get(a) ?? 1e9) - (rank.get(b) ?? 1e9) || (firstPassage.get(a) ?? 1e9) - (firstPassage.get(b) ?? 1e9));
+  const order = [...blocks.keys()].sort(
+    (a, b) =>
+      (rank.get(a) ?? 1e9) - (rank.get(b) ?? 1e9) || (firstPassage.get(a) ?? 1e9) - (firstPassage.get(b) ?? 1e9),
+  );
   const entries = order.map((id) => {
     const e = render(blocks.get(id)!, cutsOf.get(id) ?? []);
     if (summaryRedundant(e) && e.passages.length) e.summary = '';

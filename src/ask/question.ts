@@ -14,7 +14,10 @@ export function questionKey(title: string): string {
 }
 
 /** The answer entry filed for this question, if any: the one a new `--save` would replace. */
-export function filedAnswerFor<T extends Pick<EntryRow, 'kind' | 'title'>>(entries: Iterable<T>, question: string): T | undefined {
+export function filedAnswerFor<T extends Pick<EntryRow, 'kind' | 'title'>>(
+  entries: Iterable<T>,
+  question: string,
+): T | undefined {
   const title = answerTitle(question);
   const key = normalizeQuestion(title);
   let near: T | undefined;

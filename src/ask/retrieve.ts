@@ -104,7 +104,9 @@ export interface Tuning {
 
 /** What search and ask say while the vectors were made by another embedder (they are not used). */
 export function staleVectorsWarning(store: Store): string | undefined {
-  return store.getMeta(VECTORS_STALE) === '1' ? 'The embedder changed: search uses keywords only until `kb compile` embeds the wiki again.' : undefined;
+  return store.getMeta(VECTORS_STALE) === '1'
+    ? 'The embedder changed: search uses keywords only until `kb compile` embeds the wiki again.'
+    : undefined;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -133,7 +135,10 @@ export const DEFAULT_TUNING: Tuning = {
  * to English when it has Han characters and there are English notes; English to Chinese when it
  * has none and there are Chinese notes.
  */
-function translations(ctx: Pick<KbContext, 'store'> & Partial<Pick<KbContext, 'paths'>>, question: string): { terms: TranslatedTerm[]; ownLanguage: boolean } {
+function translations(
+  ctx: Pick<KbContext, 'store'> & Partial<Pick<KbContext, 'paths'>>,
+  question: string,
+): { terms: TranslatedTerm[]; ownLanguage: boolean } {
   if (!ctx.paths) return { terms: [], ownLanguage: true };
   const langs = ctx.store.languages();
   const han = /\p{Script=Han}/u.test(question);
@@ -177,7 +182,11 @@ function rrf(lists: { items: Ranked[]; weight: number }[], k: number): Map<numbe
  * the top entries, so that the second entry of a two-step question comes along.
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: one ranking pipeline whose steps (BM25 groups, vectors, fusion, one hop, language weights) share the same candidate maps and tuning; split once the retrieval work of issue 10 settles
-export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Partial<Pick<KbContext, 'paths'>>, question: string, opts: RetrieveOptions = {}): Promise<Retrieval> {
+export async function retrieve(
+  ctx: Pick<KbContext, 'store' | 'embedder'> & Partial<Pick<KbContext, 'paths'>>,
+  question: string,
+  opts: RetrieveOptions = {},
+): Promise<Retrieval> {
   const t0 = performance.now();
   const tune: Tuning = { ...DEFAULT_TUNING, ...opts.tuning };
   const { store } = ctx;
@@ -193,7 +202,8 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Part
   const chunkBm25: Ranked[] = [];
   const entryBm25: Ranked[] = [];
   const weights: Record<string, number> = {};
-  const { terms: translated, ownLanguage } = opts.translate === false ? { terms: [], ownLanguage: true } : translations(ctx, question);
+  const { terms: translated, ownLanguage } =
+    opts.translate === false ? { terms: [], ownLanguage: true } : translations(ctx, question);
   if (terms.length || translated.length) {
     const all = [...terms, ...translated.map((t) => t.match)];
     const { chunks: total, df } = store.termStats(all);
@@ -218,7 +228,9 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Part
       for (const part of t.parts) weights[part] = Math.max(weights[part] ?? 0, idf(total, n) * t.weight);
     }
     const fused = new Map<number, number>();
-    for (const [w, g] of groups) for (const r of store.searchChunks(matchExpression(g), tune.depth)) fused.set(r.id, (fused.get(r.id) ?? 0) + w * r.score);
+    for (const [w, g] of groups)
+      for (const r of store.searchChunks(matchExpression(g), tune.depth))
+        fused.set(r.id, (fused.get(r.id) ?? 0) + w * r.score);
     [...fused]
       .sort((a, b) => b[1] - a[1])
       .slice(0, tune.depth)
@@ -239,10 +251,14 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Part
   const chunkVec: Ranked[] = [];
   const entryVec: Ranked[] = [];
   if (opts.vectors !== false && question.trim()) {
-    const [v] = await ctx.embedder.embed([[question, ...(opts.queries ?? []), translated.map((t) => t.match.replace(/ /g, '')).join(' ')].join('\n')], opts.signal);
+    const [v] = await ctx.embedder.embed(
+      [[question, ...(opts.queries ?? []), translated.map((t) => t.match.replace(/ /g, '')).join(' ')].join('\n')],
+      opts.signal,
+    );
     if (v) {
       for (const [i, id] of store.nearestChunks(v, tune.depth).entries()) chunkVec.push({ key: id, rank: i + 1 });
-      if (tune.entryVectors) for (const [i, id] of store.nearestEntries(v, tune.depth).entries()) entryVec.push({ key: id, rank: i + 1 });
+      if (tune.entryVectors)
+        for (const [i, id] of store.nearestEntries(v, tune.depth).entries()) entryVec.push({ key: id, rank: i + 1 });
     }
   }
   const t2 = performance.now();
@@ -324,14 +340,18 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Part
         overlap: new Set(searchTerms(t).filter((x) => termSet.has(x))).size,
       }));
       const mention = (row: EntryRow): number => {
-        const names = [row.title, row.title.replace(/\s*\([^)]*\)\s*$/, ''), ...row.aliases].map((n) => n.toLowerCase()).filter((n) => n.length >= 2);
+        const names = [row.title, row.title.replace(/\s*\([^)]*\)\s*$/, ''), ...row.aliases]
+          .map((n) => n.toLowerCase())
+          .filter((n) => n.length >= 2);
         let best = 0;
         for (const x of said) if (x.overlap > best && names.some((n) => x.text.includes(n))) best = x.overlap;
         return best;
       };
       const cands: { rowid: number; row: EntryRow; own: number; overlap: number; mention: number }[] = [];
       // Ids start with their kind; a concept seed may have hundreds of backlinks, so look at a bounded number.
-      const reachable = neighbours.filter((nid) => !tune.hopKinds || tune.hopKinds.includes(nid.slice(0, nid.indexOf('/'))));
+      const reachable = neighbours.filter(
+        (nid) => !tune.hopKinds || tune.hopKinds.includes(nid.slice(0, nid.indexOf('/'))),
+      );
       reachable.sort((a, b) => (first.get(entryRowid(b) ?? -1) ?? 0) - (first.get(entryRowid(a) ?? -1) ?? 0));
       for (const nid of reachable.slice(0, tune.hopExamine)) {
         const r = entryRowid(nid);
@@ -339,10 +359,18 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Part
         const row = rows.get(r) ?? store.getEntry(nid);
         if (!row) continue;
         if (tune.hopKinds && !tune.hopKinds.includes(row.kind)) continue;
-        const overlap = new Set(searchTerms(`${row.title} ${row.aliases.join(' ')} ${row.summary}`).filter((t) => termSet.has(t))).size;
+        const overlap = new Set(
+          searchTerms(`${row.title} ${row.aliases.join(' ')} ${row.summary}`).filter((t) => termSet.has(t)),
+        ).size;
         cands.push({ rowid: r, row, own: first.get(r) ?? 0, overlap, mention: mention(row) });
       }
-      cands.sort((a, b) => b.mention - a.mention || b.own - a.own || b.overlap - a.overlap || kindOrder(a.row.kind) - kindOrder(b.row.kind));
+      cands.sort(
+        (a, b) =>
+          b.mention - a.mention ||
+          b.own - a.own ||
+          b.overlap - a.overlap ||
+          kindOrder(a.row.kind) - kindOrder(b.row.kind),
+      );
       for (const [i, c] of cands.slice(0, tune.hopFanout).entries()) {
         // Named in the sentence that matches the question: right below its seed.
         const share = c.mention > 0 ? 1 : tune.hopDecay * (c.own > 0 ? 1 : tune.hopUnseen);
@@ -412,7 +440,9 @@ export async function retrieve(ctx: Pick<KbContext, 'store' | 'embedder'> & Part
       const seedBest = bestOf.get(b.seed);
       if (seedBest === undefined) continue;
       let mine: number | undefined;
-      for (const [id, c] of chunks) if (c.entry_id === e.id && (mine === undefined || (passScore.get(id) ?? 0) > (passScore.get(mine) ?? 0))) mine = id;
+      for (const [id, c] of chunks)
+        if (c.entry_id === e.id && (mine === undefined || (passScore.get(id) ?? 0) > (passScore.get(mine) ?? 0)))
+          mine = id;
       if (mine === undefined) {
         const best = bestChunkOf(store, e.id, terms);
         if (!best) continue;

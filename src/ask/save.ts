@@ -52,19 +52,24 @@ export interface SaveResult {
  * Why an answer must not be filed, or [] when it may: a malformed model reply, no text, nothing
  * but citations, and (for `kb ask --save`) no citation of the wiki at all.
  */
-export function answerProblems(a: { answer: string; citations: Citation[]; malformed?: string | undefined }, opts: { requireCitations: boolean }): string[] {
+export function answerProblems(
+  a: { answer: string; citations: Citation[]; malformed?: string | undefined },
+  opts: { requireCitations: boolean },
+): string[] {
   const out: string[] = [];
   if (a.malformed) out.push(`the model's reply ${a.malformed}`);
   const text = a.answer.trim();
   if (!text) out.push('the answer is empty');
-  else if (!/[\p{L}\p{N}]/u.test(text.replace(/!?\[\[[^\]]*\]\]/g, ''))) out.push('the answer holds nothing but citations');
+  else if (!/[\p{L}\p{N}]/u.test(text.replace(/!?\[\[[^\]]*\]\]/g, '')))
+    out.push('the answer holds nothing but citations');
   if (opts.requireCitations && !a.citations.length) out.push('the answer cites no entry of the wiki');
   return out;
 }
 
 /** Why the answer filed before must stay as it is, if it must. */
 function keepReason(old: LoadedEntry, by: string): string | undefined {
-  if (old.humanEdited) return `wiki/${old.path} was edited by hand since kb filed it, and kb never overwrites a person's edits; rename or delete it to file a new answer`;
+  if (old.humanEdited)
+    return `wiki/${old.path} was edited by hand since kb filed it, and kb never overwrites a person's edits; rename or delete it to file a new answer`;
   const oldBy = String(old.fm.compiled_by ?? '');
   if (by === 'offline' && oldBy.startsWith('model:'))
     return `wiki/${old.path} holds an answer by the model (${oldBy}), and an offline answer does not replace it; ask with ANTHROPIC_API_KEY set to update it`;
@@ -72,7 +77,10 @@ function keepReason(old: LoadedEntry, by: string): string | undefined {
 }
 
 function plain(md: string): string {
-  return md.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/\s+/g, ' ').trim();
+  return md
+    .replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The entries `ids` names that are known, by title. */
@@ -88,8 +96,15 @@ function backlinkItems(ids: string[], byId: Map<string, BacklinkItem>): Backlink
  * linking the entries it cites), add it to the cited entries' backlinks (unless a person edited
  * them), index it in the store at once, refresh wiki/index.md + index.json and log it.
  */
-export async function saveAnswer(ctx: KbContext, input: SaveInput, opts: { signal?: AbortSignal; lockWaitMs?: number } = {}): Promise<SaveResult> {
-  const problems = answerProblems({ answer: input.body ?? input.answer, citations: input.citations }, { requireCitations: false });
+export async function saveAnswer(
+  ctx: KbContext,
+  input: SaveInput,
+  opts: { signal?: AbortSignal; lockWaitMs?: number } = {},
+): Promise<SaveResult> {
+  const problems = answerProblems(
+    { answer: input.body ?? input.answer, citations: input.citations },
+    { requireCitations: false },
+  );
   if (!answerTitle(input.question)) problems.push('the question has no visible characters to make a title of');
   if (problems.length) throw new NotSavedError(`Not filed: ${problems.join('; ')}.`);
   const lock = await acquireLock(join(ctx.paths.state, 'lock'), 'ask --save', { waitMs: opts.lockWaitMs ?? 30_000 });
@@ -101,7 +116,11 @@ export async function saveAnswer(ctx: KbContext, input: SaveInput, opts: { signa
 }
 
 /** Where the answer goes: the entry of the same question filed before (id, file and title), else a new unique name. */
-function placeAnswer(ctx: KbContext, scan: WikiScan, input: SaveInput): { existing: LoadedEntry | undefined; title: string; id: EntryId; path: string } {
+function placeAnswer(
+  ctx: KbContext,
+  scan: WikiScan,
+  input: SaveInput,
+): { existing: LoadedEntry | undefined; title: string; id: EntryId; path: string } {
   const existing = filedAnswerFor(
     scan.entries.map((e) => ({ kind: e.fm.kind, title: e.fm.title, e })),
     input.question,
@@ -110,7 +129,8 @@ function placeAnswer(ctx: KbContext, scan: WikiScan, input: SaveInput): { existi
   if (keep) throw new NotSavedError(`Not filed: ${keep}.`);
   const title = existing?.fm.title ?? answerTitle(input.question);
   const ids = new Set(scan.entries.map((e) => e.fm.id as string));
-  const id = (existing?.fm.id ?? makeEntryId('answer', title, (x) => ids.has(x) || ctx.store.getEntry(x) !== undefined)) as EntryId;
+  const id = (existing?.fm.id ??
+    makeEntryId('answer', title, (x) => ids.has(x) || ctx.store.getEntry(x) !== undefined)) as EntryId;
   if (existing) return { existing, title, id, path: existing.path };
   const takenNames = new Set(scan.files.map((f) => linkKey(base(f))));
   const b = safeFileName(title);
@@ -130,16 +150,31 @@ async function fileAnswer(ctx: KbContext, input: SaveInput, signal: AbortSignal 
   const citedRows = cited.map((c) => ({ c, e: byId.get(c.id), row: store.getEntry(c.id) }));
   const firstSentence = sentences(plain(input.answer))[0] ?? plain(input.answer);
   const summary = (firstSentence || `Answer to: ${title}`).slice(0, 3900);
-  const sources = citedRows.map(({ c, e, row }) => `- ${linkMarkup(base(e?.path ?? row?.path ?? c.file), e?.fm.title ?? row?.title ?? c.title)}`);
+  const sources = citedRows.map(
+    ({ c, e, row }) => `- ${linkMarkup(base(e?.path ?? row?.path ?? c.file), e?.fm.title ?? row?.title ?? c.title)}`,
+  );
   // Text from the asker or the model can never pass for one of kb's marked sections.
   let body = neutralizeMarkers(
-    input.body ?? `# ${title}\n\n${summary}\n\n## Answer\n\n${input.answer.trim()}\n\n## Sources\n\n${sources.length ? sources.join('\n') : '- (none)'}\n`,
+    input.body ??
+      `# ${title}\n\n${summary}\n\n## Answer\n\n${input.answer.trim()}\n\n## Sources\n\n${sources.length ? sources.join('\n') : '- (none)'}\n`,
   );
-  const sourceRef = [...new Set(citedRows.flatMap(({ e, row }) => e?.fm.source_ref ?? row?.source_ref ?? []))].filter((r) => /^raw\//.test(r));
-  const entities = [...new Set(citedRows.filter(({ e, row }) => (e?.fm.kind ?? row?.kind) === 'concept').map(({ c, e, row }) => e?.fm.title ?? row?.title ?? c.title))];
+  const sourceRef = [...new Set(citedRows.flatMap(({ e, row }) => e?.fm.source_ref ?? row?.source_ref ?? []))].filter(
+    (r) => /^raw\//.test(r),
+  );
+  const entities = [
+    ...new Set(
+      citedRows
+        .filter(({ e, row }) => (e?.fm.kind ?? row?.kind) === 'concept')
+        .map(({ c, e, row }) => e?.fm.title ?? row?.title ?? c.title),
+    ),
+  ];
   const old = existing;
   const backlinksIn = old?.fm.backlinks ?? store.linksTo(id);
-  body = setBacklinks(body, backlinkItems(backlinksIn, new Map(scan.entries.map((e) => [e.fm.id, { title: e.fm.title, path: e.path }]))), ctx.config.wiki.backlinksSection);
+  body = setBacklinks(
+    body,
+    backlinkItems(backlinksIn, new Map(scan.entries.map((e) => [e.fm.id, { title: e.fm.title, path: e.path }]))),
+    ctx.config.wiki.backlinksSection,
+  );
   const now = Math.floor(Date.now() / 1000);
   const fm = answerFrontmatter(input, old, { id, title, summary, sourceRef, entities, backlinks: backlinksIn, now });
   writeEntry(paths.wiki, path, fm, body, validate);
@@ -147,13 +182,26 @@ async function fileAnswer(ctx: KbContext, input: SaveInput, signal: AbortSignal 
   // Links out of the answer: every [[link]] in its body that names an entry.
   const r = linkResolver(scan.entries, (e) => e.path, { namesOf: (e) => [e.fm.title] });
   const linked = extractWikiLinks(body).map((l) => (r.entry(l.target) ?? r.named(l.target))?.fm.id);
-  const links = [...new Set([...cited.map((c) => c.id), ...linked.filter((x): x is EntryId => Boolean(x))])].filter((x) => x !== id);
+  const links = [...new Set([...cited.map((c) => c.id), ...linked.filter((x): x is EntryId => Boolean(x))])].filter(
+    (x) => x !== id,
+  );
 
   const dropped = old ? store.linksFrom(id).filter((x) => !links.includes(x)) : [];
   const { backlinked, touched } = backlinkCited(ctx, scan, { id, title, path }, links, dropped);
 
   // Index at once: the answer's row, links, vector and chunks; the new hashes of the touched entries.
-  const answer = { id, kind: 'answer', title, path, aliases: fm.aliases, summary, source_ref: sourceRef, content_hash: bodyHash(body), human_edited: false, updated: now };
+  const answer = {
+    id,
+    kind: 'answer',
+    title,
+    path,
+    aliases: fm.aliases,
+    summary,
+    source_ref: sourceRef,
+    content_hash: bodyHash(body),
+    human_edited: false,
+    updated: now,
+  };
   const indexAnswer = await prepareIndex(ctx, [{ ...answer, links, body: () => body }], signal);
   store.transaction(() => {
     indexAnswer();
@@ -165,9 +213,17 @@ async function fileAnswer(ctx: KbContext, input: SaveInput, signal: AbortSignal 
 
   // Catalog and log.
   refreshCatalog(ctx);
-  const replaced = old ? { version: Number(old.fm.version) || 1, by: String(old.fm.compiled_by ?? 'unknown') } : undefined;
-  const what = replaced ? `updated [[${base(path)}]] (version ${fm.version} replaces version ${replaced.version} by ${replaced.by})` : `filed [[${base(path)}]]`;
-  appendLog(paths.wiki, 'ask --save', `${what}${backlinked.length ? `, backlinks in ${backlinked.length} entr${backlinked.length === 1 ? 'y' : 'ies'}` : ''}`);
+  const replaced = old
+    ? { version: Number(old.fm.version) || 1, by: String(old.fm.compiled_by ?? 'unknown') }
+    : undefined;
+  const what = replaced
+    ? `updated [[${base(path)}]] (version ${fm.version} replaces version ${replaced.version} by ${replaced.by})`
+    : `filed [[${base(path)}]]`;
+  appendLog(
+    paths.wiki,
+    'ask --save',
+    `${what}${backlinked.length ? `, backlinks in ${backlinked.length} entr${backlinked.length === 1 ? 'y' : 'ies'}` : ''}`,
+  );
   return { id, path, title, updated: Boolean(old), backlinked, ...(replaced ? { replaced } : {}) };
 }
 
@@ -175,7 +231,15 @@ async function fileAnswer(ctx: KbContext, input: SaveInput, signal: AbortSignal 
 function answerFrontmatter(
   input: SaveInput,
   old: LoadedEntry | undefined,
-  f: { id: EntryId; title: string; summary: string; sourceRef: string[]; entities: string[]; backlinks: string[]; now: number },
+  f: {
+    id: EntryId;
+    title: string;
+    summary: string;
+    sourceRef: string[];
+    entities: string[];
+    backlinks: string[];
+    now: number;
+  },
 ): EntryFrontmatter {
   return {
     ...(input.extraFrontmatter ?? {}),
@@ -201,7 +265,13 @@ function answerFrontmatter(
  * rewritten unless a person edited them. Returns the paths that now list the answer, and the
  * entries whose file changed.
  */
-function backlinkCited(ctx: KbContext, scan: WikiScan, answer: BacklinkItem & { id: EntryId }, links: string[], dropped: string[]): { backlinked: string[]; touched: LoadedEntry[] } {
+function backlinkCited(
+  ctx: KbContext,
+  scan: WikiScan,
+  answer: BacklinkItem & { id: EntryId },
+  links: string[],
+  dropped: string[],
+): { backlinked: string[]; touched: LoadedEntry[] } {
   const validate = entryValidator(ctx.paths.root);
   const byId = new Map<string, LoadedEntry>(scan.entries.map((e) => [e.fm.id, e]));
   const { id } = answer;

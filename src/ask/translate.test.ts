@@ -21,7 +21,8 @@ describe('translateQuestion', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const matches = (q: string, want: { toEnglish: boolean; toChinese: boolean }) => translateQuestion(q, lex, store, want).map((t) => t.match);
+  const matches = (q: string, want: { toEnglish: boolean; toChinese: boolean }) =>
+    translateQuestion(q, lex, store, want).map((t) => t.match);
 
   it('builds the lexicon once and reads it back', () => {
     expect(lex.english('防守').map((t) => t.term)).toContain('defend');
@@ -46,11 +47,26 @@ describe('translateQuestion', () => {
 
   it('uses the Chinese and English names the wiki pairs', () => {
     store.putEntry(
-      { id: 'concept/rag', kind: 'concept', title: 'Retrieval-Augmented Generation', path: 'concepts/Retrieval-Augmented Generation.md', aliases: ['RAG', '检索增强生成'], summary: '', source_ref: [], content_hash: 'x', human_edited: false, updated: 0 },
+      {
+        id: 'concept/rag',
+        kind: 'concept',
+        title: 'Retrieval-Augmented Generation',
+        path: 'concepts/Retrieval-Augmented Generation.md',
+        aliases: ['RAG', '检索增强生成'],
+        summary: '',
+        source_ref: [],
+        content_hash: 'x',
+        human_edited: false,
+        updated: 0,
+      },
       [],
     );
-    expect(matches('检索增强生成是什么？', { toEnglish: true, toChinese: false })).toEqual(expect.arrayContaining(['retrieval', 'augmented', 'generation']));
-    expect(matches('How does retrieval-augmented generation work?', { toEnglish: false, toChinese: true })).toContain('检索 索增 增强 强生 生成');
+    expect(matches('检索增强生成是什么？', { toEnglish: true, toChinese: false })).toEqual(
+      expect.arrayContaining(['retrieval', 'augmented', 'generation']),
+    );
+    expect(matches('How does retrieval-augmented generation work?', { toEnglish: false, toChinese: true })).toContain(
+      '检索 索增 增强 强生 生成',
+    );
   });
 });
 

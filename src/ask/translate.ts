@@ -25,9 +25,15 @@ export interface TranslatedTerm {
 const HAN_RUN = /\p{Script=Han}+/gu;
 const LATIN_WORD = /(?:(?!\p{Script=Han})[\p{L}\p{M}\p{N}])+/gu;
 /** Single characters too common to translate on their own. */
-const ZH_STOPCHARS = new Set([...'的了是在和与也就都而及等着之其或并被把对于从向以为由则即又但很这那个我你他她它们吗呢吧啊么什哪谁几多少怎何有']);
+const ZH_STOPCHARS = new Set([
+  ...'的了是在和与也就都而及等着之其或并被把对于从向以为由则即又但很这那个我你他她它们吗呢吧啊么什哪谁几多少怎何有',
+]);
 /** Question words: what they ask is not what the notes say. */
-const ZH_QUESTION = new Set('什么 什么样 多少 哪 哪里 哪儿 哪个 哪些 哪一 谁 怎么 怎样 怎么样 如何 为什么 为何 几 是否 是不是 吗 呢 何时 何地'.split(' '));
+const ZH_QUESTION = new Set(
+  '什么 什么样 多少 哪 哪里 哪儿 哪个 哪些 哪一 谁 怎么 怎样 怎么样 如何 为什么 为何 几 是否 是不是 吗 呢 何时 何地'.split(
+    ' ',
+  ),
+);
 
 const lexicons = new Map<string, Lexicon>();
 
@@ -86,7 +92,8 @@ function englishWords(text: string): string[] {
 function verbForms(w: string): string[] {
   if (w.includes(' ')) return [];
   if (w.length > 4 && w.endsWith('ied')) return [`${w.slice(0, -3)}y`];
-  if (w.length > 4 && w.endsWith('ed')) return [w.slice(0, -2), w.slice(0, -1), ...(w[w.length - 3] === w[w.length - 4] ? [w.slice(0, -3)] : [])];
+  if (w.length > 4 && w.endsWith('ed'))
+    return [w.slice(0, -2), w.slice(0, -1), ...(w[w.length - 3] === w[w.length - 4] ? [w.slice(0, -3)] : [])];
   if (w.length > 5 && w.endsWith('ing')) return [w.slice(0, -3), `${w.slice(0, -3)}e`];
   return [];
 }
@@ -117,7 +124,12 @@ function wikiPairs(store: Store): NamePair[] {
  * Terms in the other language for a question: Chinese words to English ones when `toEnglish`,
  * English words and two-word phrases to Chinese when `toChinese`.
  */
-export function translateQuestion(question: string, lex: Lexicon, store: Store, want: { toEnglish: boolean; toChinese: boolean }): TranslatedTerm[] {
+export function translateQuestion(
+  question: string,
+  lex: Lexicon,
+  store: Store,
+  want: { toEnglish: boolean; toChinese: boolean },
+): TranslatedTerm[] {
   const q = foldText(question);
   const out = new Map<string, TranslatedTerm>();
   const add = (t: TranslatedTerm) => {
@@ -126,8 +138,10 @@ export function translateQuestion(question: string, lex: Lexicon, store: Store, 
   };
   const lower = q.toLowerCase();
   for (const p of wikiPairs(store)) {
-    if (want.toEnglish && q.includes(p.zh)) for (const w of englishWords(p.en)) add({ match: w, parts: [w], weight: 1 });
-    if (want.toChinese && new RegExp(`(^|[^a-z])${p.en.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^a-z])`).test(lower)) add(zhTerm(p.zh, 1));
+    if (want.toEnglish && q.includes(p.zh))
+      for (const w of englishWords(p.en)) add({ match: w, parts: [w], weight: 1 });
+    if (want.toChinese && new RegExp(`(^|[^a-z])${p.en.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^a-z])`).test(lower))
+      add(zhTerm(p.zh, 1));
   }
   if (want.toEnglish) {
     for (const m of q.matchAll(HAN_RUN)) {

@@ -40,7 +40,9 @@ function reference(md: string): string[] {
 }
 
 function scanned(md: string): string[] {
-  return parseBlocks(md).blocks.map((b) => `${b.kind === 'indentedCode' ? 'code' : b.kind}@${b.firstLine + 1}-${b.lastLine + 1}`);
+  return parseBlocks(md).blocks.map(
+    (b) => `${b.kind === 'indentedCode' ? 'code' : b.kind}@${b.firstLine + 1}-${b.lastLine + 1}`,
+  );
 }
 
 const CASES: Record<string, string> = {
@@ -59,13 +61,13 @@ const CASES: Record<string, string> = {
   'block quotes with lazy continuation': '> a\nlazy\n\n> b\n> ```\n> code\n> ```\n\nc\n',
   'html blocks': '<div>\n\ntext\n\n<!-- a\ncomment -->\npara\n\n<script>\nx\n\ny\n</script>\n<span>\n\n*b*\n',
   'html type 7 does not interrupt a paragraph': 'para\n<span>\n\nnext\n',
-  'tables': '| a | b |\n| - | :-: |\n| 1 | 2 |\nlazy row\n\npara\n| x | y |\n|---|---|\n| 1 | 2 |\n# h\n',
+  tables: '| a | b |\n| - | :-: |\n| 1 | 2 |\nlazy row\n\npara\n| x | y |\n|---|---|\n| 1 | 2 |\n# h\n',
   'table without outer pipes': 'a | b\n--|--\n1 | 2\n',
   'not a table when cells differ': '| a | b |\n| - |\n',
   'definitions and footnotes': '[a]: http://a\n[b]: http://b\n\ntext[^1]\n\n[^1]: note\n    more\n',
   'emphasis lines are not breaks': '*a*\n**b**\n\n* * *\n',
   'crlf line endings': '# T\r\n\r\npara\r\nline\r\n\r\n```\r\ncode\r\n```\r\n',
-  'chinese': '# 标题\n\n向量数据库用于存储嵌入。\n它使用索引。\n\n## 小节\n\n- 一\n- 二\n',
+  chinese: '# 标题\n\n向量数据库用于存储嵌入。\n它使用索引。\n\n## 小节\n\n- 一\n- 二\n',
   'heading without text': '#\n\n##\ntext\n',
   'table lines are lazy continuation in a list': '1. one\n| a | b |\n|---|---|\n\n> q\n| a |\n|---|\n',
   'indented line ends a table': '| a |\n|---|\n| 1 |\n    code\n',
@@ -82,13 +84,45 @@ describe('scanBlocks', () => {
 
   it('agrees with remark on random documents made of tricky pieces', () => {
     const pieces = [
-      '# Heading', '## Sub *heading*', 'Setext\n===', 'Para line one\nline two', 'Para\n---',
-      '- item\n- item two\n\n  more', '1. one\n2. two', '* star', '> quote\n> more', '> lazy\nline',
-      '```js\ncode\n# x\n```', '~~~\n```\n~~~', '    indented', '| a | b |\n|---|---|\n| 1 | 2 |',
-      '<div>\nhtml\n</div>', '<!-- c -->', '***', '- - -', '向量数据库。索引。', '- a\n  ```\n  b\n  ```',
-      'text with | pipe', '+ plus', '>', '``` unclosed', '  - nested', '   > q', '\t- tab item', '1) paren',
-      '- [ ] task', '> - quoted list', '>     code in quote', '- > quote in list', '<pre>\nx\n</pre>',
-      '<?php x ?>', '<![CDATA[ x ]]>', '| just | pipes |', '====', '     five', ' ```\n  indented fence\n ```',
+      '# Heading',
+      '## Sub *heading*',
+      'Setext\n===',
+      'Para line one\nline two',
+      'Para\n---',
+      '- item\n- item two\n\n  more',
+      '1. one\n2. two',
+      '* star',
+      '> quote\n> more',
+      '> lazy\nline',
+      '```js\ncode\n# x\n```',
+      '~~~\n```\n~~~',
+      '    indented',
+      '| a | b |\n|---|---|\n| 1 | 2 |',
+      '<div>\nhtml\n</div>',
+      '<!-- c -->',
+      '***',
+      '- - -',
+      '向量数据库。索引。',
+      '- a\n  ```\n  b\n  ```',
+      'text with | pipe',
+      '+ plus',
+      '>',
+      '``` unclosed',
+      '  - nested',
+      '   > q',
+      '\t- tab item',
+      '1) paren',
+      '- [ ] task',
+      '> - quoted list',
+      '>     code in quote',
+      '- > quote in list',
+      '<pre>\nx\n</pre>',
+      '<?php x ?>',
+      '<![CDATA[ x ]]>',
+      '| just | pipes |',
+      '====',
+      '     five',
+      ' ```\n  indented fence\n ```',
     ];
     let seed = 7;
     const rnd = (n: number): number => {

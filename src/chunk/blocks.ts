@@ -282,18 +282,20 @@ function interruptsParagraph(lines: Lines, i: number, tables = true): boolean {
 /** Plain text of a heading: closing #s, emphasis, code ticks and link syntax removed. */
 export function headingText(raw: string): string {
   if (!/[#*`_[\]~\\]|\s\s/.test(raw)) return raw.trim();
-  return raw
-    // Lookbehinds and bracket classes without their opener keep each pattern linear on a long heading.
-    .replace(/(?:^|(?<![ \t])[ \t]+)#+[ \t]*$/, '')
-    .replace(/!?\[\[([^[\]|]+)\|([^[\]]+)\]\]/g, '$2')
-    .replace(/!?\[\[([^[\]]+)\]\]/g, '$1')
-    .replace(/!?\[([^[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, '$1')
-    .replace(/(^|[^\\])[*`]+/g, '$1')
-    .replace(/(^|\s)_+|(?<!_)_+(?=\s|$)/g, '$1')
-    .replace(/~~/g, '')
-    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    raw
+      // Lookbehinds and bracket classes without their opener keep each pattern linear on a long heading.
+      .replace(/(?:^|(?<![ \t])[ \t]+)#+[ \t]*$/, '')
+      .replace(/!?\[\[([^[\]|]+)\|([^[\]]+)\]\]/g, '$2')
+      .replace(/!?\[\[([^[\]]+)\]\]/g, '$1')
+      .replace(/!?\[([^[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, '$1')
+      .replace(/(^|[^\\])[*`]+/g, '$1')
+      .replace(/(^|\s)_+|(?<!_)_+(?=\s|$)/g, '$1')
+      .replace(/~~/g, '')
+      .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /** Split a Markdown document into its top-level blocks, in order. */
@@ -346,7 +348,9 @@ export function scanBlocks(lines: Lines): Block[] {
       while (j < n && !isFenceClose(lines.line(j), fence)) j++;
       const closed = j < n;
       const last = closed ? j : n - 1;
-      push('code', i, last, { fence: { open: line, marker: fence.marker, indent: fence.indent, info: fence.info, closed } });
+      push('code', i, last, {
+        fence: { open: line, marker: fence.marker, indent: fence.indent, info: fence.info, closed },
+      });
       i = last + 1;
       continue;
     }

@@ -22,7 +22,9 @@ function fencesBalanced(text: string): boolean {
 
 /** Sentences "S<n> …" that can be told apart, about 12 tokens each. */
 function numbered(from: number, count: number): string {
-  return Array.from({ length: count }, (_, i) => `S${from + i} the vector index links near neighbours in layers.`).join(' ');
+  return Array.from({ length: count }, (_, i) => `S${from + i} the vector index links near neighbours in layers.`).join(
+    ' ',
+  );
 }
 
 function checkInvariants(md: string, chunks: Chunk[], opts: ChunkOptions): void {
@@ -34,7 +36,10 @@ function checkInvariants(md: string, chunks: Chunk[], opts: ChunkOptions): void 
     expect(c.tokens).toBe(countTokens(c.text));
     expect(fencesBalanced(c.text), c.text).toBe(true);
     // Not just a heading.
-    expect(c.text.split('\n').every((l) => /^\s*(#{1,6}(\s.*)?|=+|-+)?\s*$/.test(l)), c.text).toBe(false);
+    expect(
+      c.text.split('\n').every((l) => /^\s*(#{1,6}(\s.*)?|=+|-+)?\s*$/.test(l)),
+      c.text,
+    ).toBe(false);
     expect(c.line).toBeGreaterThanOrEqual(1);
     expect(c.line).toBeLessThanOrEqual(lines.length);
     // Over the budget only for a whole code block (allowed up to 2×).
@@ -97,7 +102,11 @@ describe('chunkMarkdown', () => {
     const md = '# Title\n\n## Empty\n\n## Full\n\nbody text\n\n## Trailing\n';
     const chunks = chunkMarkdown(md, OPTS);
     expect(chunks).toHaveLength(1);
-    expect(chunks[0]).toMatchObject({ headings: ['Title', 'Full'], line: 1, text: '# Title\n\n## Empty\n\n## Full\n\nbody text' });
+    expect(chunks[0]).toMatchObject({
+      headings: ['Title', 'Full'],
+      line: 1,
+      text: '# Title\n\n## Empty\n\n## Full\n\nbody text',
+    });
   });
 
   it('keeps every chunk within the budget for long English prose, with line numbers that point at the text', () => {
@@ -113,7 +122,12 @@ describe('chunkMarkdown', () => {
   });
 
   it('keeps a 5,000-character Chinese document without headings within 400 tokens', () => {
-    const sentences = ['向量数据库用于存储文本的嵌入向量，并支持近邻检索。', '知识库编译器把原始文档变成维基条目！', '检索时先用关键词召回，再用向量排序？', '这个系统同时支持中文和英文'];
+    const sentences = [
+      '向量数据库用于存储文本的嵌入向量，并支持近邻检索。',
+      '知识库编译器把原始文档变成维基条目！',
+      '检索时先用关键词召回，再用向量排序？',
+      '这个系统同时支持中文和英文',
+    ];
     let md = '';
     for (let i = 0; md.length < 5000; i++) {
       md += sentences[i % sentences.length];
@@ -224,7 +238,8 @@ describe('chunkMarkdown', () => {
   });
 
   it('never cuts inside a fence nested in a list', () => {
-    const item = (i: number): string => `- Item ${i}: ${numbered(i * 10, 4)}\n  \`\`\`sh\n  run ${i}\n  # not a heading\n  \`\`\``;
+    const item = (i: number): string =>
+      `- Item ${i}: ${numbered(i * 10, 4)}\n  \`\`\`sh\n  run ${i}\n  # not a heading\n  \`\`\``;
     const md = `# List\n\n${Array.from({ length: 12 }, (_, i) => item(i)).join('\n')}\n`;
     const opts = { maxTokens: 80, overlapTokens: 10 };
     const chunks = chunkMarkdown(md, opts);
@@ -257,7 +272,8 @@ describe('chunkMarkdown', () => {
       () => Array.from({ length: 1 + rnd(12) }, () => `- ${numbered(rnd(1000), 1 + rnd(3))}`).join('\n'),
       () => `\`\`\`js\n${Array.from({ length: 1 + rnd(80) }, (_, i) => `let v${i} = ${word()};`).join('\n')}\n\`\`\``,
       () => `> ${numbered(rnd(1000), 1 + rnd(8))}\n> ${word()}`,
-      () => `| a | b |\n|---|---|\n${Array.from({ length: 1 + rnd(40) }, () => `| ${word()} | ${word()} |`).join('\n')}`,
+      () =>
+        `| a | b |\n|---|---|\n${Array.from({ length: 1 + rnd(40) }, () => `| ${word()} | ${word()} |`).join('\n')}`,
       () => `1. ${word()}\n   \`\`\`\n   code ${word()}\n   \`\`\`\n2. ${numbered(rnd(1000), 2)}`,
     ];
     let seed = 11;

@@ -81,7 +81,8 @@ export function chunkMarkdown(markdown: string, opts: ChunkOptions): Chunk[] {
     }
     // Headings waiting for this block take room: cut the block smaller rather than drop them.
     let budget = max;
-    if (draft && !draft.body && draft.tokens + tokens > max) budget = Math.max(Math.ceil(max / 2), max - draft.tokens - 1);
+    if (draft && !draft.body && draft.tokens + tokens > max)
+      budget = Math.max(Math.ceil(max / 2), max - draft.tokens - 1);
     for (const unit of splitBlock(lines, block, budget, tokens)) {
       draft ??= open();
       const last = draft.units[draft.units.length - 1];

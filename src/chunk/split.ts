@@ -34,7 +34,9 @@ export const CODE_SLACK = 2;
 /** Units of one block, each within `budget` tokens unless it cannot be cut (a line of code, a table row). */
 export function splitBlock(lines: Lines, block: Block, budget: number, tokens: number): Unit[] {
   const src = lines.source;
-  const whole = (kind: UnitKind, prose: boolean): Unit[] => [{ kind, start: block.start, end: block.end, tokens, prose }];
+  const whole = (kind: UnitKind, prose: boolean): Unit[] => [
+    { kind, start: block.start, end: block.end, tokens, prose },
+  ];
   switch (block.kind) {
     case 'heading':
       return whole('heading', false);
@@ -45,7 +47,9 @@ export function splitBlock(lines: Lines, block: Block, budget: number, tokens: n
     case 'table':
       return tokens <= budget ? whole('table', false) : splitTable(lines, block, budget);
     case 'html':
-      return tokens <= budget ? whole('html', false) : splitLineAtoms(lines, block.firstLine, block.lastLine, budget, 'html', () => '');
+      return tokens <= budget
+        ? whole('html', false)
+        : splitLineAtoms(lines, block.firstLine, block.lastLine, budget, 'html', () => '');
     case 'list':
       return tokens <= budget ? whole('text', true) : splitList(lines, block, budget);
     case 'quote':
@@ -149,7 +153,14 @@ export function splitWords(src: string, start: number, end: number, budget: numb
     const trimmed = piece.trim();
     if (trimmed) {
       const s = start + from + lead;
-      units.push({ kind: 'text', start: s, end: s + trimmed.length, tokens: countTokens(trimmed), prose: true, sentence: true });
+      units.push({
+        kind: 'text',
+        start: s,
+        end: s + trimmed.length,
+        tokens: countTokens(trimmed),
+        prose: true,
+        sentence: true,
+      });
     }
     from = to;
   }
@@ -234,7 +245,16 @@ function splitFencedCode(lines: Lines, block: Block, budget: number): Unit[] {
     acc += t;
   }
   if (first <= bodyLast) emit(first, bodyLast, lines.text.slice(first, bodyLast + 1).join('\n'));
-  if (units.length === 0) return [{ kind: 'code', start: block.start, end: block.end, tokens: countTokens(lines.source.slice(block.start, block.end)), prose: false }];
+  if (units.length === 0)
+    return [
+      {
+        kind: 'code',
+        start: block.start,
+        end: block.end,
+        tokens: countTokens(lines.source.slice(block.start, block.end)),
+        prose: false,
+      },
+    ];
   return units;
 }
 
@@ -271,7 +291,13 @@ function splitTable(lines: Lines, block: Block, budget: number): Unit[] {
     const rows = lines.text.slice(a, b + 1).join('\n');
     const first = a === block.firstLine + 2;
     const text = `${header}\n${rows}`;
-    const unit: Unit = { kind: 'table', start: first ? block.start : lines.start(a), end: lines.end(b), tokens: countTokens(text), prose: false };
+    const unit: Unit = {
+      kind: 'table',
+      start: first ? block.start : lines.start(a),
+      end: lines.end(b),
+      tokens: countTokens(text),
+      prose: false,
+    };
     if (!first) unit.text = text;
     units.push(unit);
   };
@@ -306,7 +332,9 @@ function splitList(lines: Lines, block: Block, budget: number): Unit[] {
       continue;
     }
     const indent = matchListItem(lines.line(a))?.contentIndent ?? 2;
-    for (const u of splitLineAtoms(lines, a, b, budget, 'text', (l, i) => (i === a ? (matchListItem(l)?.content ?? l) : dedent(l, indent)))) {
+    for (const u of splitLineAtoms(lines, a, b, budget, 'text', (l, i) =>
+      i === a ? (matchListItem(l)?.content ?? l) : dedent(l, indent),
+    )) {
       units.push(u);
     }
   }

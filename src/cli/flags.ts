@@ -54,7 +54,10 @@ export interface LintFlags {
 
 /** `--rule a --rule b,c` → ['a', 'b', 'c']. */
 export function ruleList(flags: LintFlags): string[] {
-  return (flags.rule ?? []).flatMap((r) => r.split(',')).map((r) => r.trim()).filter(Boolean);
+  return (flags.rule ?? [])
+    .flatMap((r) => r.split(','))
+    .map((r) => r.trim())
+    .filter(Boolean);
 }
 
 export interface McpFlags {

@@ -29,6 +29,12 @@ export function paint(io: Io, color: keyof typeof codes, text: string): string {
 export function printMessages(io: Io, messages: KbMessage[]): void {
   for (const m of messages) {
     const line = formatMessage(m);
-    io.err(m.severity === 'error' ? paint(io, 'red', line) : m.severity === 'warning' ? paint(io, 'yellow', line) : paint(io, 'dim', line));
+    io.err(
+      m.severity === 'error'
+        ? paint(io, 'red', line)
+        : m.severity === 'warning'
+          ? paint(io, 'yellow', line)
+          : paint(io, 'dim', line),
+    );
   }
 }

@@ -8,7 +8,9 @@ import { applyModelOptions } from './model-options.js';
 
 function program(rt: CliRuntime): Command {
   const program = new Command('kb')
-    .description('Compile a folder of documents (raw/) into an Obsidian wiki (wiki/), ask it questions, keep it healthy.')
+    .description(
+      'Compile a folder of documents (raw/) into an Obsidian wiki (wiki/), ask it questions, keep it healthy.',
+    )
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -34,7 +36,11 @@ export async function main(argv: string[]): Promise<number> {
     interrupts++;
     stoppedBy ??= signal;
     if (interrupts > 1) process.exit(interruptedExit(stoppedBy));
-    io.err(signal === 'SIGTERM' ? 'Terminated: stopping after the current step…' : 'Interrupted: finishing the current step (Ctrl-C again to quit at once)…');
+    io.err(
+      signal === 'SIGTERM'
+        ? 'Terminated: stopping after the current step…'
+        : 'Interrupted: finishing the current step (Ctrl-C again to quit at once)…',
+    );
     abort.abort();
   };
   process.on('SIGINT', onSigint);
@@ -52,7 +58,8 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')
+        return 0;
       return err.exitCode === 0 ? 0 : 2;
     }
     if (err instanceof KbError) {

@@ -28,7 +28,13 @@ export function progressBar(io: Io): Progress {
         bar?.stop();
         current = phase;
         bar = new cliProgress.SingleBar(
-          { format: `${phase.padEnd(7)} [{bar}] {value}/{total} {note}`, stream: process.stderr, clearOnComplete: true, hideCursor: true, noTTYOutput: false },
+          {
+            format: `${phase.padEnd(7)} [{bar}] {value}/{total} {note}`,
+            stream: process.stderr,
+            clearOnComplete: true,
+            hideCursor: true,
+            noTTYOutput: false,
+          },
           cliProgress.Presets.shades_classic,
         );
         bar.start(total, done, { note });

@@ -18,7 +18,6 @@ import { checkAbort, type ScanState } from './scan.js';
 
 export type { ScanState } from './scan.js';
 
-
 /** The part of `kb compile` that runs when something changed: ingest, store, plan and emit. */
 export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: ScanState): Promise<CompileReport> {
   const { store, paths } = ctx;
@@ -26,8 +25,12 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
   const scanCache = store.scanCache();
   const scan = store.transaction(() => scanWiki(paths.wiki, scanCache));
   const bySourceRef = new Map<string, LoadedEntry>();
-  for (const e of scan.entries) if (e.fm.kind === 'source') for (const r of e.fm.source_ref ?? []) bySourceRef.set(r.replace(/^raw\//, ''), e);
-  const takenIds = new Set<string>([...scan.entries.map((e) => e.fm.id), ...store.allDocuments().map((d) => d.entry_id ?? '')]);
+  for (const e of scan.entries)
+    if (e.fm.kind === 'source') for (const r of e.fm.source_ref ?? []) bySourceRef.set(r.replace(/^raw\//, ''), e);
+  const takenIds = new Set<string>([
+    ...scan.entries.map((e) => e.fm.id),
+    ...store.allDocuments().map((d) => d.entry_id ?? ''),
+  ]);
   const wiki: WikiState = { catalog: buildCatalog(scan.entries), bySourceRef, takenIds };
 
   // 2. Ingest, chunk, embed and store each changed document (one transaction each).
@@ -73,7 +76,15 @@ async function planAndEmit(
   const sources: SourcePlan[] = allDocs.map((d) => {
     const draft = drafts.get(d.raw_path);
     const file = fileOfRow(d);
-    return { id: d.entry_id as EntryId, title: draft?.title ?? d.title, rawPath: d.raw_path, ...(file !== d.raw_path ? { file } : {}), rawHash: d.hash, draft, changed: drafts.has(d.raw_path) || Boolean(opts.force) };
+    return {
+      id: d.entry_id as EntryId,
+      title: draft?.title ?? d.title,
+      rawPath: d.raw_path,
+      ...(file !== d.raw_path ? { file } : {}),
+      rawHash: d.hash,
+      draft,
+      changed: drafts.has(d.raw_path) || Boolean(opts.force),
+    };
   });
   const docOf = new Map(allDocs.map((d) => [d.raw_path, d]));
   const rawAbs = (p: string) => st.rawFiles.get(p)?.absPath ?? `${ctx.paths.raw}/${p}`;
@@ -83,14 +94,26 @@ async function planAndEmit(
     const path = fileOfRow(d);
     const f: RawFile = { path: path as RawFile['path'], absPath: rawAbs(path), size: d.size, mtimeMs: 0 };
     const bytes = readFileSync(f.absPath);
-    const r = await ingestFile({ ...f, size: statSync(f.absPath).size }, bytes, d.hash as ContentHash, { ...config.ingest, cacheDir: ctx.paths.ingestCache });
+    const r = await ingestFile({ ...f, size: statSync(f.absPath).size }, bytes, d.hash as ContentHash, {
+      ...config.ingest,
+      cacheDir: ctx.paths.ingestCache,
+    });
     const doc = r.doc && splitPosts(r.doc).find((x) => x.path === d.raw_path);
     return doc ? (await st.writer.writeSource(doc, run.wiki.catalog, opts.signal)).draft : undefined;
   };
   const plan = { sources, concepts, scan, entities, force: Boolean(opts.force) };
   const names = planNames({ ...plan, attachments: store.attachmentPaths() });
   const renders = planRenders(plan, names);
-  const written = await writeDrafts({ sources, concepts, names, renders, writer: st.writer, reload, signal: opts.signal, onProgress: opts.onProgress });
+  const written = await writeDrafts({
+    sources,
+    concepts,
+    names,
+    renders,
+    writer: st.writer,
+    reload,
+    signal: opts.signal,
+    onProgress: opts.onProgress,
+  });
   st.messages.push(...written.messages);
   const emitted = await emitWiki(ctx, {
     ...plan,

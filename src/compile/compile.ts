@@ -27,9 +27,19 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
   const writer = opts.writer ?? new OfflineWriter();
   const messages: KbMessage[] = [];
   const report: CompileReport = {
-    new: 0, updated: 0, unchanged: 0, deleted: 0, renamed: 0, skipped: 0, failed: 0,
+    new: 0,
+    updated: 0,
+    unchanged: 0,
+    deleted: 0,
+    renamed: 0,
+    skipped: 0,
+    failed: 0,
     concepts: { created: 0, updated: 0, deleted: 0 },
-    protected: [], written: 0, messages, elapsedMs: 0, compiler: writer.name,
+    protected: [],
+    written: 0,
+    messages,
+    elapsedMs: 0,
+    compiler: writer.name,
   };
   const pendingBefore = store.getMeta('compile_pending') === '1';
 
@@ -37,7 +47,8 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
   const raw = await scanRaw(ctx, opts, { writer, messages, report });
   const { changed, deletedPaths } = raw;
   const missing = restoreGenerated(ctx, messages);
-  if (!changed.length && store.getMeta('ingest_version') !== INGEST_VERSION) store.setMeta('ingest_version', INGEST_VERSION);
+  if (!changed.length && store.getMeta('ingest_version') !== INGEST_VERSION)
+    store.setMeta('ingest_version', INGEST_VERSION);
   // The Backlinks section turned on or off in kb.config.json: every entry's section is rewritten.
   const shown = store.getMeta('backlinks_section');
   const sectionToggled = shown !== undefined && shown !== String(ctx.config.wiki.backlinksSection);
@@ -45,7 +56,17 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
     // Work to do: load the heavy stages (Markdown, HTML, chunker, emitter) only now.
     const { compileChanges } = await import('./changes.js');
     const rawFiles = new Map(raw.files.map((f) => [f.path as string, f]));
-    await compileChanges(ctx, opts, { t0, writer, messages, report, known: raw.known, rows: raw.rows, changed, deletedPaths, rawFiles });
+    await compileChanges(ctx, opts, {
+      t0,
+      writer,
+      messages,
+      report,
+      known: raw.known,
+      rows: raw.rows,
+      changed,
+      deletedPaths,
+      rawFiles,
+    });
   }
   // After an embedder change every vector is made again from the stored text (no model call).
   if (store.vectorsMissing()) {
@@ -67,7 +88,13 @@ async function scanRaw(
   ctx: KbContext,
   opts: CompileOptions,
   sink: ScanSink,
-): Promise<{ files: RawFile[]; known: Map<string, DocumentRow>; rows: Map<string, DocumentRow[]>; changed: Scanned[]; deletedPaths: string[] }> {
+): Promise<{
+  files: RawFile[];
+  known: Map<string, DocumentRow>;
+  rows: Map<string, DocumentRow[]>;
+  changed: Scanned[];
+  deletedPaths: string[];
+}> {
   const { store, config, paths } = ctx;
   const walk = walkRaw(paths.raw, { ignore: config.ingest.ignore });
   sink.messages.push(...walk.messages);
@@ -107,24 +134,39 @@ async function scanFile(
     try {
       return readFileSync(f.absPath);
     } catch (err) {
-      messages.push(message(`raw/${f.path}`, 'ingest-unreadable', `Cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`));
+      messages.push(
+        message(
+          `raw/${f.path}`,
+          'ingest-unreadable',
+          `Cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        ),
+      );
       report.failed++;
       return undefined;
     }
   };
   // Same size and modification time as when compiled: unchanged, without reading it (as git and
   // make do). A file modified within two seconds of that compile is read anyway (racy timestamps).
-  const statSame = prev && !opts.force && !reread && prev.size === file.size && prev.mtime_ms === file.mtimeMs && file.mtimeMs < prev.compiled_at * 1000 - 2000;
+  const statSame =
+    prev &&
+    !opts.force &&
+    !reread &&
+    prev.size === file.size &&
+    prev.mtime_ms === file.mtimeMs &&
+    file.mtimeMs < prev.compiled_at * 1000 - 2000;
   let s: Scanned;
   if (statSame) s = { file, hash: prev.hash as ContentHash };
-  else if (file.size > maxBytesFor(file.path, config.ingest)) s = { file, hash: sha256(`too-large:${file.size}:${file.mtimeMs}`), tooLarge: true };
+  else if (file.size > maxBytesFor(file.path, config.ingest))
+    s = { file, hash: sha256(`too-large:${file.size}:${file.mtimeMs}`), tooLarge: true };
   else {
     const bytes = read(file);
     if (!bytes) return undefined;
     s = { file, hash: sha256(bytes), bytes };
   }
   // Without a key, documents Claude compiled stay as they are (the offline compiler would only make them worse).
-  const sameCompiler = prev && (prev.compiler === writer.name || (writer.name.startsWith('offline') && prev.compiler.startsWith('model:')));
+  const sameCompiler =
+    prev &&
+    (prev.compiler === writer.name || (writer.name.startsWith('offline') && prev.compiler.startsWith('model:')));
   let same = prev && sameCompiler && prev.hash === s.hash && prev.status !== 'pending';
   // A file recorded as empty that has bytes: compiles before this check existed could take a file
   // they had not read for an empty one. Ingest it again; if it has text after all, compile it.
@@ -139,7 +181,10 @@ async function scanFile(
     if (prev.status === 'ok') report.unchanged++;
     else {
       report.skipped++;
-      if (prev.error) messages.push(message(`raw/${file.path}`, prev.error.split('\t')[0] ?? 'ingest', prev.error.split('\t')[1] ?? prev.error));
+      if (prev.error)
+        messages.push(
+          message(`raw/${file.path}`, prev.error.split('\t')[0] ?? 'ingest', prev.error.split('\t')[1] ?? prev.error),
+        );
     }
     return 'same';
   }
@@ -157,7 +202,20 @@ function restoreGenerated(ctx: KbContext, messages: KbMessage[]): string[] {
   const { store, paths } = ctx;
   const compiledBefore = store.getMeta('last_compile') !== undefined;
   const missing = compiledBefore ? missingIndexes(paths.wiki) : [];
-  for (const f of missing) messages.push(message(`wiki/${f}`, 'restored', 'Unexpected missing generated file, expected it in the wiki; written again', { severity: 'info' }));
-  if (compiledBefore && restoreLog(paths.wiki)) messages.push(message('wiki/log.md', 'restored', 'Unexpected missing log, expected it in the wiki; started again (the earlier history is gone unless git has it)', { severity: 'info' }));
+  for (const f of missing)
+    messages.push(
+      message(`wiki/${f}`, 'restored', 'Unexpected missing generated file, expected it in the wiki; written again', {
+        severity: 'info',
+      }),
+    );
+  if (compiledBefore && restoreLog(paths.wiki))
+    messages.push(
+      message(
+        'wiki/log.md',
+        'restored',
+        'Unexpected missing log, expected it in the wiki; started again (the earlier history is gone unless git has it)',
+        { severity: 'info' },
+      ),
+    );
   return missing;
 }

@@ -4,14 +4,36 @@ import { extractEntities } from './offline/entities.js';
 import type { DocumentRow, EntityRow } from '../store/store.js';
 
 function doc(path: string): DocumentRow {
-  return { raw_path: path, hash: path, type: 'markdown', title: `Doc ${path}`, entry_id: `source/${path}`, size: 1, mtime_ms: 0, lang: 'en', status: 'ok', error: null, compiled_at: 0, compiler: 'offline-v1' };
+  return {
+    raw_path: path,
+    hash: path,
+    type: 'markdown',
+    title: `Doc ${path}`,
+    entry_id: `source/${path}`,
+    size: 1,
+    mtime_ms: 0,
+    lang: 'en',
+    status: 'ok',
+    error: null,
+    compiled_at: 0,
+    compiler: 'offline-v1',
+  };
 }
 
 /** Entities of small documents as the compiler stores them. */
 function compiled(docs: Record<string, string>): { entities: EntityRow[]; rows: DocumentRow[] } {
   const entities: EntityRow[] = [];
   for (const [path, md] of Object.entries(docs)) {
-    for (const e of extractEntities(md, path)) entities.push({ raw_path: path, key: e.key, surface: e.surface, aliases: e.aliases, count: e.count, snippets: e.snippets, salient: e.salient });
+    for (const e of extractEntities(md, path))
+      entities.push({
+        raw_path: path,
+        key: e.key,
+        surface: e.surface,
+        aliases: e.aliases,
+        count: e.count,
+        snippets: e.snippets,
+        salient: e.salient,
+      });
   }
   return { entities, rows: Object.keys(docs).map(doc) };
 }
@@ -65,7 +87,8 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
 
   it('never merges by a short name inside a longer one', () => {
     const all = pages({
-      'a.md': 'The vector database stores embeddings. A vector database is fast. Each database has a schema, and the database grows.',
+      'a.md':
+        'The vector database stores embeddings. A vector database is fast. Each database has a schema, and the database grows.',
       'b.md': 'Pick a vector database first. The vector database decides recall. The database is backed up nightly.',
     });
     const vdb = pageOf(all, 'vector database');
@@ -74,7 +97,15 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
   });
 
   it('does not merge two names that share an abbreviation', () => {
-    const row = (raw_path: string, surface: string, aliases: string[]): EntityRow => ({ raw_path, key: surface.toLowerCase(), surface, aliases, count: 3, snippets: [], salient: true });
+    const row = (raw_path: string, surface: string, aliases: string[]): EntityRow => ({
+      raw_path,
+      key: surface.toLowerCase(),
+      surface,
+      aliases,
+      count: 3,
+      snippets: [],
+      salient: true,
+    });
     const entities = [
       row('a.md', 'Identity Provider', ['IdP']),
       row('b.md', 'Interface Description Package', ['IdP']),
@@ -82,7 +113,10 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
       row('d.md', 'Interface Description Package', []),
       row('e.md', 'IdP', []),
     ];
-    const all = groupConcepts(entities, ['a.md', 'b.md', 'c.md', 'd.md', 'e.md'].map(doc), 2, 100, []).map((c) => [c.title, ...c.aliases]);
+    const all = groupConcepts(entities, ['a.md', 'b.md', 'c.md', 'd.md', 'e.md'].map(doc), 2, 100, []).map((c) => [
+      c.title,
+      ...c.aliases,
+    ]);
     expect(all.filter((p) => p.includes('Identity Provider'))).toHaveLength(1);
     expect(all.find((p) => p.includes('Identity Provider'))).not.toContain('Interface Description Package');
   });
@@ -93,7 +127,16 @@ describe('groupConcepts: a work saved twice counts once', () => {
   const rowsOf = (titles: Record<string, string>) => {
     const entities: EntityRow[] = [];
     for (const path of Object.keys(titles)) {
-      for (const e of extractEntities(text, titles[path]!)) entities.push({ raw_path: path, key: e.key, surface: e.surface, aliases: e.aliases, count: e.count, snippets: e.snippets, salient: e.salient });
+      for (const e of extractEntities(text, titles[path]!))
+        entities.push({
+          raw_path: path,
+          key: e.key,
+          surface: e.surface,
+          aliases: e.aliases,
+          count: e.count,
+          snippets: e.snippets,
+          salient: e.salient,
+        });
     }
     const rows = Object.entries(titles).map(([p, t]) => ({ ...doc(p), title: t }));
     return groupConcepts(entities, rows, 2, 100, []).map((c) => c.title.toLowerCase());
@@ -102,7 +145,9 @@ describe('groupConcepts: a work saved twice counts once', () => {
   it('does not make a concept from one post found in two feed exports', () => {
     const t = 'Harness Design for Long-Running Application Development';
     expect(rowsOf({ 'feed-a.txt#harness': t, 'feed-b.txt#harness': t })).not.toContain('context anxiety');
-    expect(rowsOf({ 'feed-a.txt#harness': t, 'other.md': 'Why long agent runs stop early' })).toContain('context anxiety');
+    expect(rowsOf({ 'feed-a.txt#harness': t, 'other.md': 'Why long agent runs stop early' })).toContain(
+      'context anxiety',
+    );
   });
 
   it('counts documents with a short, generic title as different works', () => {

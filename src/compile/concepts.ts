@@ -9,7 +9,11 @@ import type { ConceptPlan } from '../emit/types.js';
 export type PlannedConcept = Omit<ConceptPlan, 'id'> & { id?: EntryId };
 
 /** Each concept with its entry id: the existing concept entry's, else a new one (added to `takenIds`). */
-export function withConceptIds(groups: readonly PlannedConcept[], existing: readonly LoadedEntry[], takenIds: Set<string>): ConceptPlan[] {
+export function withConceptIds(
+  groups: readonly PlannedConcept[],
+  existing: readonly LoadedEntry[],
+  takenIds: Set<string>,
+): ConceptPlan[] {
   const kinds = new Map(existing.map((e) => [e.fm.id as string, e.fm.kind]));
   return groups.map((g) => {
     if (g.id && kinds.get(g.id) === 'concept') return { ...g, id: g.id };
@@ -45,7 +49,8 @@ function isAbbreviation(name: string): boolean {
 }
 
 /** Vendors whose name is often left off a product's (Microsoft Azure is Azure). */
-const VENDOR = /^(?:microsoft|google|amazon|aws|apple|meta|anthropic|openai|ibm|oracle|adobe|apache|mozilla|nvidia) (\S+)$/;
+const VENDOR =
+  /^(?:microsoft|google|amazon|aws|apple|meta|anthropic|openai|ibm|oracle|adobe|apache|mozilla|nvidia) (\S+)$/;
 
 /**
  * Abbreviations given for two different Latin names in different documents (IdP for "identity
@@ -134,7 +139,8 @@ export function groupConcepts(
 
   // A name that is already a source entry's title needs no concept entry: links go to the source.
   const sourceTitles = new Set(docs.map((d) => entityKey(d.title)));
-  const works = (byDoc: Map<string, EntityRow[]>) => new Set([...byDoc.keys()].map((p) => workKey(okDocs.get(p)!))).size;
+  const works = (byDoc: Map<string, EntityRow[]>) =>
+    new Set([...byDoc.keys()].map((p) => workKey(okDocs.get(p)!))).size;
   const out: PlannedConcept[] = [];
   for (const g of groups.values()) {
     // A single document's own topics get pages only in a knowledge base of several documents.
@@ -155,11 +161,15 @@ export function groupConcepts(
         }
       }
     }
-    const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || a[0].localeCompare(b[0]));
+    const ranked = [...votes.entries()].sort(
+      (a, b) => b[1] - a[1] || b[0].length - a[0].length || a[0].localeCompare(b[0]),
+    );
     // An abbreviation is an alias: "Retrieval-Augmented Generation" is the title, "RAG" the alias.
     const top = ranked[0]![0];
     if (/^[A-Z][A-Z0-9]+s?$/.test(top)) {
-      const expansion = ranked.find(([n]) => n.includes(' ') && /^[A-Za-z]/.test(n) && initials(n).startsWith(top[0]!.toLowerCase()));
+      const expansion = ranked.find(
+        ([n]) => n.includes(' ') && /^[A-Za-z]/.test(n) && initials(n).startsWith(top[0]!.toLowerCase()),
+      );
       if (expansion) {
         ranked.splice(ranked.indexOf(expansion), 1);
         ranked.unshift(expansion);
@@ -188,12 +198,23 @@ export function groupConcepts(
         snippets: [...new Set(rows.flatMap((r) => r.snippets))].slice(0, 3),
       }))
       .sort((a, b) => b.count - a.count || a.rawPath.localeCompare(b.rawPath));
-    const c: PlannedConcept = { key: entityKey(title), keys: [...g.keys], title, aliases: aliases.slice(0, 12), mentions };
+    const c: PlannedConcept = {
+      key: entityKey(title),
+      keys: [...g.keys],
+      title,
+      aliases: aliases.slice(0, 12),
+      mentions,
+    };
     if (prior) c.id = prior.fm.id as EntryId;
     out.push(c);
   }
   // Most widely shared first; cap the count.
-  out.sort((a, b) => b.mentions.length - a.mentions.length || b.mentions.reduce((n, m) => n + m.count, 0) - a.mentions.reduce((n, m) => n + m.count, 0) || a.key.localeCompare(b.key));
+  out.sort(
+    (a, b) =>
+      b.mentions.length - a.mentions.length ||
+      b.mentions.reduce((n, m) => n + m.count, 0) - a.mentions.reduce((n, m) => n + m.count, 0) ||
+      a.key.localeCompare(b.key),
+  );
   return out.slice(0, maxConcepts);
 }
 

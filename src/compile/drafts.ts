@@ -20,7 +20,9 @@ export interface DraftInput {
  * read again), then the concepts' — all started at once, so a model writer can run its calls
  * concurrently (it bounds them itself); their messages are kept in concept order.
  */
-export async function writeDrafts(input: DraftInput): Promise<{ drafts: Map<string, EntryDraft>; messages: KbMessage[] }> {
+export async function writeDrafts(
+  input: DraftInput,
+): Promise<{ drafts: Map<string, EntryDraft>; messages: KbMessage[] }> {
   const { names, renders, writer, signal } = input;
   const drafts = new Map<string, EntryDraft>();
   const messages: KbMessage[] = [];
@@ -33,7 +35,13 @@ export async function writeDrafts(input: DraftInput): Promise<{ drafts: Map<stri
     if (draft) drafts.set(p.id, draft);
   }
   const catalog: Catalog = {
-    entries: [...names.titleOf].map(([id, title]) => ({ id, title, aliases: [], kind: id.split('/')[0] ?? '', summary: '' })),
+    entries: [...names.titleOf].map(([id, title]) => ({
+      id,
+      title,
+      aliases: [],
+      kind: id.split('/')[0] ?? '',
+      summary: '',
+    })),
   };
   const pending = new Map<string, ReturnType<EntryWriter['writeConcept']>>();
   for (const g of input.concepts) {

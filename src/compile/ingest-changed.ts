@@ -32,7 +32,12 @@ export interface Ingested {
  * ahead of this loop by a bounded window; store updates go in batches of whole documents (each
  * document all in or all out, one commit per batch instead of per document).
  */
-export async function ingestChanged(ctx: KbContext, opts: CompileOptions, st: ScanState, wiki: WikiState): Promise<Ingested> {
+export async function ingestChanged(
+  ctx: KbContext,
+  opts: CompileOptions,
+  st: ScanState,
+  wiki: WikiState,
+): Promise<Ingested> {
   const out: Ingested = { drafts: new Map(), renamedFrom: new Map() };
   // Renames: a new path whose bytes equal those of a vanished one keeps that one's entry.
   const vanishedByHash = new Map<string, string>();
@@ -123,7 +128,9 @@ async function ingestOne(
   // A renamed file's posts keep their entries: the same anchor under the old path.
   const oldKey = from ? from + key.slice(file.path.length) : undefined;
   const existing = wiki.bySourceRef.get(key) ?? (oldKey ? wiki.bySourceRef.get(oldKey) : undefined);
-  const prevRow = (st.rows.get(file.path) ?? []).find((r) => r.raw_path === key) ?? (from ? (st.rows.get(from) ?? []).find((r) => r.raw_path === oldKey) : undefined);
+  const prevRow =
+    (st.rows.get(file.path) ?? []).find((r) => r.raw_path === key) ??
+    (from ? (st.rows.get(from) ?? []).find((r) => r.raw_path === oldKey) : undefined);
   let entryId = (existing?.fm.id ?? prevRow?.entry_id ?? undefined) as EntryId | undefined;
   if (!entryId) {
     entryId = makeEntryId('source', doc.title, (id) => wiki.takenIds.has(id));
@@ -139,7 +146,12 @@ async function ingestOne(
   const vectors =
     res.vectors && res.fingerprint === ctx.embedder.fingerprint
       ? res.vectors
-      : chunks.length ? await ctx.embedder.embed(chunks.map((c) => embedText(doc.title, c.headings, c.text)), opts.signal) : [];
+      : chunks.length
+        ? await ctx.embedder.embed(
+            chunks.map((c) => embedText(doc.title, c.headings, c.text)),
+            opts.signal,
+          )
+        : [];
   const entities = readsText(doc) ? entitiesFor(draft.entities, res.offline.entities) : [];
   const id = entryId;
   return {
@@ -147,8 +159,19 @@ async function ingestOne(
     encoding: doc.encoding,
     store: () => {
       store.putDocument({
-        raw_path: key, file: file.path, hash: s.hash, type: doc.type, title: doc.title, entry_id: id,
-        size: file.size, mtime_ms: file.mtimeMs, lang: doc.lang, status: 'pending', error: null, compiled_at: now(), compiler: writer.name,
+        raw_path: key,
+        file: file.path,
+        hash: s.hash,
+        type: doc.type,
+        title: doc.title,
+        entry_id: id,
+        size: file.size,
+        mtime_ms: file.mtimeMs,
+        lang: doc.lang,
+        status: 'pending',
+        error: null,
+        compiled_at: now(),
+        compiler: writer.name,
       });
       store.putEntities(key, entities);
       store.putChunks(id, key, chunks, vectors);
@@ -165,9 +188,18 @@ function storeSkipped(ctx: KbContext, st: ScanState, s: Scanned, res: Prepared):
   store.transaction(() => {
     store.deleteFile(file.path);
     store.putDocument({
-      raw_path: file.path, hash: s.hash, type: 'unknown', title: file.path, entry_id: rows.length === 1 ? (st.known.get(file.path)?.entry_id ?? null) : null,
-      size: file.size, mtime_ms: file.mtimeMs, lang: 'en', status: 'skipped', error: first ? `${first.ruleId}\t${first.reason}` : null,
-      compiled_at: now(), compiler: st.writer.name,
+      raw_path: file.path,
+      hash: s.hash,
+      type: 'unknown',
+      title: file.path,
+      entry_id: rows.length === 1 ? (st.known.get(file.path)?.entry_id ?? null) : null,
+      size: file.size,
+      mtime_ms: file.mtimeMs,
+      lang: 'en',
+      status: 'skipped',
+      error: first ? `${first.ruleId}\t${first.reason}` : null,
+      compiled_at: now(),
+      compiler: st.writer.name,
     });
   });
   st.report.skipped++;
@@ -273,5 +305,3 @@ interface EntityRowInput {
   snippets: string[];
   salient: boolean;
 }
-
-

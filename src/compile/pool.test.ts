@@ -4,7 +4,15 @@ import { InterruptedError } from '../diagnostics/errors.js';
 import type { ContentHash, RawPath } from '../types.js';
 import { preparePool } from './pool.js';
 
-const cfg = { ingest: { maxFileBytes: 64 * 1024 * 1024, maxDocumentBytes: 64 * 1024 * 1024, maxUnpackedBytes: 64 * 1024 * 1024, ignore: [] }, chunk: { maxTokens: 400, overlapTokens: 50 } };
+const cfg = {
+  ingest: {
+    maxFileBytes: 64 * 1024 * 1024,
+    maxDocumentBytes: 64 * 1024 * 1024,
+    maxUnpackedBytes: 64 * 1024 * 1024,
+    ignore: [],
+  },
+  chunk: { maxTokens: 400, overlapTokens: 50 },
+};
 
 describe('preparePool', () => {
   it('an abort stops a thread in the middle of a long document, and what waits is rejected', async () => {
@@ -12,7 +20,12 @@ describe('preparePool', () => {
     const bytes = Buffer.from('检索增强生成向量数据库中文分词知识库。'.repeat(200_000));
     const abort = new AbortController();
     const pool = preparePool(2, cfg, new LocalEmbedder(64), { bytes: bytes.length * 2, signal: abort.signal });
-    const file = (n: number) => ({ path: `zh-${n}.txt` as RawPath, absPath: `/nowhere/zh-${n}.txt`, size: bytes.length, mtimeMs: 0 });
+    const file = (n: number) => ({
+      path: `zh-${n}.txt` as RawPath,
+      absPath: `/nowhere/zh-${n}.txt`,
+      size: bytes.length,
+      mtimeMs: 0,
+    });
     const first = pool.run(file(1), bytes, 'h1' as ContentHash);
     const second = pool.run(file(2), bytes, 'h2' as ContentHash);
     // Well after the threads have started, long before they could finish.

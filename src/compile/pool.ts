@@ -11,7 +11,12 @@ import { InterruptedError } from '../diagnostics/errors.js';
 
 export interface PreparePool {
   /** `onProgress` hears about progress inside the file (pages of a long PDF). */
-  run(file: RawFile, bytes: Uint8Array, hash: ContentHash, onProgress?: (done: number, total: number) => void): Promise<Prepared>;
+  run(
+    file: RawFile,
+    bytes: Uint8Array,
+    hash: ContentHash,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<Prepared>;
   close(): Promise<void>;
 }
 
@@ -49,7 +54,8 @@ function workerEntry(): { path: string; bundled: boolean } | undefined {
 export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder, opts: PoolOptions = {}): PreparePool {
   const localDims = embedder instanceof LocalEmbedder ? embedder.dims : null;
   const inline: PreparePool = {
-    run: (file, bytes, hash, onProgress) => prepare(file, bytes, hash, cfg, localDims ? embedder : undefined, onProgress),
+    run: (file, bytes, hash, onProgress) =>
+      prepare(file, bytes, hash, cfg, localDims ? embedder : undefined, onProgress),
     close: async () => {},
   };
   const threads = Math.min(availableParallelism(), 4, jobs);
@@ -60,7 +66,14 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
   const { signal } = opts;
 
   const workers: Worker[] = [];
-  const waiting = new Map<number, { resolve: (p: Prepared) => void; reject: (e: Error) => void; onProgress?: ((done: number, total: number) => void) | undefined }>();
+  const waiting = new Map<
+    number,
+    {
+      resolve: (p: Prepared) => void;
+      reject: (e: Error) => void;
+      onProgress?: ((done: number, total: number) => void) | undefined;
+    }
+  >();
   let next = 0;
   for (let i = 0; i < threads; i++) {
     const w = new Worker(entry.path, { workerData: { cfg, localDims } });
@@ -82,7 +95,9 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
     workers.push(w);
   }
   const stop = () => {
-    const err = new InterruptedError('Compile interrupted; run `kb compile` again to finish (work done so far is kept).');
+    const err = new InterruptedError(
+      'Compile interrupted; run `kb compile` again to finish (work done so far is kept).',
+    );
     for (const p of waiting.values()) p.reject(err);
     waiting.clear();
     for (const w of workers) void w.terminate();
@@ -94,7 +109,9 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
       const worker = IMAGE.test(file.path) ? workers[0]! : workers[id % workers.length]!;
       return new Promise<Prepared>((resolve, reject) => {
         if (signal?.aborted) {
-          reject(new InterruptedError('Compile interrupted; run `kb compile` again to finish (work done so far is kept).'));
+          reject(
+            new InterruptedError('Compile interrupted; run `kb compile` again to finish (work done so far is kept).'),
+          );
           return;
         }
         waiting.set(id, { resolve, reject, onProgress });

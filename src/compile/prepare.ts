@@ -64,7 +64,9 @@ async function preparePart(doc: RawDocument, cfg: PrepareConfig, embedder?: Embe
   }
   const out: PreparedPart = { doc, offline, chunks };
   if (embedder) {
-    out.vectors = chunks.length ? await embedder.embed(chunks.map((c) => embedText(doc.title, c.headings, c.text))) : [];
+    out.vectors = chunks.length
+      ? await embedder.embed(chunks.map((c) => embedText(doc.title, c.headings, c.text)))
+      : [];
     out.fingerprint = embedder.fingerprint;
   }
   return out;

@@ -17,7 +17,10 @@ export function summaryLine(r: CompileReport): string {
 export function usageLine(client: ModelClient): string {
   const s = client.spent();
   const u = s.usage;
-  const cache = u.cache_creation_input_tokens || u.cache_read_input_tokens ? ` (prompt cache: ${n(u.cache_creation_input_tokens)} written, ${n(u.cache_read_input_tokens)} read)` : '';
+  const cache =
+    u.cache_creation_input_tokens || u.cache_read_input_tokens
+      ? ` (prompt cache: ${n(u.cache_creation_input_tokens)} written, ${n(u.cache_read_input_tokens)} read)`
+      : '';
   const calls = `${s.calls} call${s.calls === 1 ? '' : 's'}${s.cached ? `, ${s.cached} answered from cache` : ''}`;
   return `model ${client.model}: ${calls}; ${n(u.input_tokens)} input + ${n(u.output_tokens)} output tokens${cache}; ${formatUsd(s.usd)}`;
 }

@@ -69,7 +69,11 @@ export async function compileKb(ctx: KbContext, opts: CompileKbOptions = {}): Pr
         onProgress: (done, total) => opts.onProgress?.('batch', done, total),
       });
     } else if (writer) {
-      await prefetchSources(ctx, writer, { force, ...(opts.signal ? { signal: opts.signal } : {}), onProgress: (done, total) => opts.onProgress?.('model', done, total) });
+      await prefetchSources(ctx, writer, {
+        force,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        onProgress: (done, total) => opts.onProgress?.('model', done, total),
+      });
     }
     report = await compile(ctx, {
       force,
@@ -79,7 +83,8 @@ export async function compileKb(ctx: KbContext, opts: CompileKbOptions = {}): Pr
       ...(opts.onFile ? { onFile: opts.onFile } : {}),
     });
   } catch (err) {
-    if (writer && err instanceof BudgetExceededError) appendLog(ctx.paths.wiki, command, 'stopped at --max-cost', [usageLine(writer.client)]);
+    if (writer && err instanceof BudgetExceededError)
+      appendLog(ctx.paths.wiki, command, 'stopped at --max-cost', [usageLine(writer.client)]);
     throw err;
   }
   // An entry the model could not write for a transient reason is compiled again next time.
@@ -93,7 +98,17 @@ export async function compileKb(ctx: KbContext, opts: CompileKbOptions = {}): Pr
   } else if (changedSomething(report) || (spent && spent.calls > 0) || line) {
     appendLog(ctx.paths.wiki, 'compile', summary, details);
   }
-  const model = writer && spent ? { name: writer.client.model, calls: spent.calls, cached: spent.cached ?? 0, usage: spent.usage, usd: spent.usd, fallbacks: [...writer.fallbacks] } : null;
+  const model =
+    writer && spent
+      ? {
+          name: writer.client.model,
+          calls: spent.calls,
+          cached: spent.cached ?? 0,
+          usage: spent.usage,
+          usd: spent.usd,
+          fallbacks: [...writer.fallbacks],
+        }
+      : null;
   return { report, model, batch, details };
 }
 

@@ -25,7 +25,8 @@ export function contentOf(s: Scanned): Buffer {
 }
 
 export function checkAbort(signal?: AbortSignal): void {
-  if (signal?.aborted) throw new InterruptedError('Compile interrupted; run `kb compile` again to finish (work done so far is kept).');
+  if (signal?.aborted)
+    throw new InterruptedError('Compile interrupted; run `kb compile` again to finish (work done so far is kept).');
 }
 
 /** What the scan of raw/ found, handed to the part of compile that works on the changes. */

@@ -31,8 +31,16 @@ export interface Catalog {
  */
 export interface EntryWriter {
   readonly name: string;
-  writeSource(doc: RawDocument, catalog: Catalog, signal?: AbortSignal): Promise<{ draft: SourceDraft; messages: KbMessage[] }>;
-  writeConcept(group: ConceptGroup, catalog: Catalog, signal?: AbortSignal): Promise<{ draft: ConceptDraft; messages: KbMessage[] }>;
+  writeSource(
+    doc: RawDocument,
+    catalog: Catalog,
+    signal?: AbortSignal,
+  ): Promise<{ draft: SourceDraft; messages: KbMessage[] }>;
+  writeConcept(
+    group: ConceptGroup,
+    catalog: Catalog,
+    signal?: AbortSignal,
+  ): Promise<{ draft: ConceptDraft; messages: KbMessage[] }>;
 }
 
 export interface CompileReport {

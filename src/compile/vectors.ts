@@ -5,14 +5,16 @@ import { VECTORS_STALE } from '../store/store.js';
 import { entryChunkText, summaryText } from '../index/entries.js';
 import type { ProgressEvent } from './types.js';
 
-
 const BATCH = 256;
 
 /**
  * Vectors for every chunk and entry that has none, from the text the store keeps (no model call,
  * no re-reading raw/), embedded as compile embeds them. One message says it happened.
  */
-export async function rebuildVectors(ctx: KbContext, opts: { signal?: AbortSignal | undefined; onProgress?: ((e: ProgressEvent) => void) | undefined } = {}): Promise<KbMessage[]> {
+export async function rebuildVectors(
+  ctx: KbContext,
+  opts: { signal?: AbortSignal | undefined; onProgress?: ((e: ProgressEvent) => void) | undefined } = {},
+): Promise<KbMessage[]> {
   const { store, embedder } = ctx;
   const total = store.counts().chunks;
   let chunks = 0;
@@ -44,9 +46,14 @@ export async function rebuildVectors(ctx: KbContext, opts: { signal?: AbortSigna
   store.setMeta(VECTORS_STALE, '0');
   if (!chunks && !entries.length) return [];
   return [
-    message('wiki/embeddings.db', 'vectors-rebuilt', `Unexpected store without vectors for the embedder in use (${embedder.fingerprint}), expected one vector per passage and entry; embedded ${chunks} passages and ${entries.length} entries again`, {
-      severity: 'info',
-      note: 'this happens once after `embedding` changes in kb.config.json; search uses the new vectors now',
-    }),
+    message(
+      'wiki/embeddings.db',
+      'vectors-rebuilt',
+      `Unexpected store without vectors for the embedder in use (${embedder.fingerprint}), expected one vector per passage and entry; embedded ${chunks} passages and ${entries.length} entries again`,
+      {
+        severity: 'info',
+        note: 'this happens once after `embedding` changes in kb.config.json; search uses the new vectors now',
+      },
+    ),
   ];
 }

@@ -117,7 +117,12 @@ export const DEFAULT_CONFIG: KbConfig = {
     batchSize: 64,
   },
   chunk: { maxTokens: 400, overlapTokens: 50 },
-  ingest: { maxFileBytes: 10 * 1024 * 1024, maxDocumentBytes: 200 * 1024 * 1024, maxUnpackedBytes: 256 * 1024 * 1024, ignore: ['.DS_Store', 'Thumbs.db', '*.tmp', '*.swp', '~$*'] },
+  ingest: {
+    maxFileBytes: 10 * 1024 * 1024,
+    maxDocumentBytes: 200 * 1024 * 1024,
+    maxUnpackedBytes: 256 * 1024 * 1024,
+    ignore: ['.DS_Store', 'Thumbs.db', '*.tmp', '*.swp', '~$*'],
+  },
   compile: { minConceptSources: 2, maxConcepts: 400 },
   wiki: { backlinksSection: false },
   ask: { budget: 4000, cacheTtlSeconds: 3600 },

@@ -91,22 +91,38 @@ async function checkModel(
 class NotAReply extends Error {}
 
 /** A one-token reply to "ping", without retries. */
-async function tinyCall(s: ProviderSettings, key: string | undefined, limits: Limits, signal?: AbortSignal): Promise<void> {
+async function tinyCall(
+  s: ProviderSettings,
+  key: string | undefined,
+  limits: Limits,
+  signal?: AbortSignal,
+): Promise<void> {
   const call = signal ? { signal } : {};
   if (s.kind === 'anthropic') {
     const baseURL = s.baseURL ? { baseURL: s.baseURL } : {};
     const timeout = limits.timeoutMs;
-    const sdk = new Anthropic({ apiKey: key ?? null, authToken: null, ...baseURL, timeout, maxRetries: 0, logLevel: 'off' });
+    const sdk = new Anthropic({
+      apiKey: key ?? null,
+      authToken: null,
+      ...baseURL,
+      timeout,
+      maxRetries: 0,
+      logLevel: 'off',
+    });
     await untilAborted(sdk.messages.create({ model: s.model, max_tokens: 1, messages: [PING] }, call), signal);
     return;
   }
   const sdk = openaiSdk(s, key, limits);
-  const c = await untilAborted(sdk.chat.completions.create({ model: s.model, messages: [PING], max_tokens: 1 }, call), signal);
+  const c = await untilAborted(
+    sdk.chat.completions.create({ model: s.model, messages: [PING], max_tokens: 1 }, call),
+    signal,
+  );
   if (!Array.isArray(c?.choices)) throw new NotAReply(NOT_A_COMPLETION);
 }
 
 const PING = { role: 'user' as const, content: 'ping' };
-const NOT_A_COMPLETION = 'the server answered, but not with a chat completion: is the base URL the OpenAI-compatible one (…/v1)?';
+const NOT_A_COMPLETION =
+  'the server answered, but not with a chat completion: is the base URL the OpenAI-compatible one (…/v1)?';
 type Limits = { timeoutMs: number; maxRetries: number };
 
 async function checkEmbedding(config: KbConfig, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<DoctorCheck> {
@@ -114,14 +130,23 @@ async function checkEmbedding(config: KbConfig, env: NodeJS.ProcessEnv, signal?:
   const key = e.apiKeyEnv ? env[e.apiKeyEnv]?.trim() || undefined : undefined;
   const s = { baseURL: e.baseURL.replace(/\/+$/, ''), timeoutMs: CHECK_TIMEOUT_MS, maxRetries: 0 };
   const endpoint = s.baseURL.replace(/^(https?:\/\/)[^/@]*@/i, '$1');
-  const head = { role: 'embedding', provider: 'openai', label: 'embeddings', model: e.model, endpoint, keyEnv: e.apiKeyEnv, keySet: key !== undefined };
+  const head = {
+    role: 'embedding',
+    provider: 'openai',
+    label: 'embeddings',
+    model: e.model,
+    endpoint,
+    keyEnv: e.apiKeyEnv,
+    keySet: key !== undefined,
+  };
   const bad = (detail: string): DoctorCheck => ({ ...head, ok: false, problem: 'bad-reply', detail });
   try {
     const req = { model: e.model, input: ['ping'], encoding_format: 'float' as const };
     const res = await untilAborted(openaiSdk(s, key).embeddings.create(req, signal ? { signal } : {}), signal);
     const got = res?.data?.[0]?.embedding;
     if (!Array.isArray(got)) return bad('the server answered, but not with an embedding');
-    if (got.length !== e.dims) return bad(`vectors of ${got.length} numbers, but embedding.dims is ${e.dims}: set "dims": ${got.length}`);
+    if (got.length !== e.dims)
+      return bad(`vectors of ${got.length} numbers, but embedding.dims is ${e.dims}: set "dims": ${got.length}`);
     return { ...head, ok: true, detail: `answered (${got.length} dimensions)` };
   } catch (err) {
     if (signal?.aborted) throw err;
@@ -134,7 +159,8 @@ async function checkEmbedding(config: KbConfig, env: NodeJS.ProcessEnv, signal?:
 type Where = Pick<ProviderSettings, 'local' | 'model' | 'keyEnv' | 'provider'>;
 type Diagnosis = { problem: DoctorProblem; detail: string };
 
-const NOT_JSON = 'the server answered with something that is not JSON: is the base URL the OpenAI-compatible one (…/v1)?';
+const NOT_JSON =
+  'the server answered with something that is not JSON: is the base URL the OpenAI-compatible one (…/v1)?';
 
 /** What an error means for a person: the kind of problem and the way out. Keys are cut out of it. */
 function diagnose(err: unknown, s: Where, key: string | undefined): Diagnosis {
@@ -142,7 +168,10 @@ function diagnose(err: unknown, s: Where, key: string | undefined): Diagnosis {
   const redact = (t: string) => (key ? t.split(key).join('***') : t);
   if (!f) return { problem: 'error', detail: redact(err instanceof Error ? err.message : String(err)) };
   if (f.timeout) {
-    return { problem: 'timeout', detail: `no answer within ${CHECK_TIMEOUT_MS / 1000} s (a local model may still be loading: try again)` };
+    return {
+      problem: 'timeout',
+      detail: `no answer within ${CHECK_TIMEOUT_MS / 1000} s (a local model may still be loading: try again)`,
+    };
   }
   if (f.code === 'malformed') return { problem: 'bad-reply', detail: NOT_JSON };
   if (f.status === undefined) return unreachable(f, s, redact(f.detail));
@@ -160,8 +189,15 @@ function diagnose(err: unknown, s: Where, key: string | undefined): Diagnosis {
 
 function unreachable(f: ApiFailure, s: Where, said: string): Diagnosis {
   if (f.code !== 'ECONNREFUSED') {
-    return { problem: 'unreachable', detail: `cannot reach the server (${f.code ?? said}): check the base URL and the network` };
+    return {
+      problem: 'unreachable',
+      detail: `cannot reach the server (${f.code ?? said}): check the base URL and the network`,
+    };
   }
-  const start = s.provider === 'ollama' ? ' (`ollama serve`)' : s.provider === 'llamacpp' ? ' (`llama-server -m …`)' : '';
-  return { problem: 'connection-refused', detail: `connection refused: nothing listens there; start the server${start} or set model.baseURL` };
+  const start =
+    s.provider === 'ollama' ? ' (`ollama serve`)' : s.provider === 'llamacpp' ? ' (`llama-server -m …`)' : '';
+  return {
+    problem: 'connection-refused',
+    detail: `connection refused: nothing listens there; start the server${start} or set model.baseURL`,
+  };
 }

@@ -17,12 +17,19 @@ export function createEmbedder(cfg: KbConfig['embedding'], env: NodeJS.ProcessEn
     case 'local':
       return new LocalEmbedder(cfg.dims);
     case 'openai': {
-      const opts: OpenAIEmbedderOptions = { baseURL: cfg.baseURL, model: cfg.model, dims: cfg.dims, batchSize: cfg.batchSize };
+      const opts: OpenAIEmbedderOptions = {
+        baseURL: cfg.baseURL,
+        model: cfg.model,
+        dims: cfg.dims,
+        batchSize: cfg.batchSize,
+      };
       const key = cfg.apiKeyEnv ? env[cfg.apiKeyEnv] : undefined;
       if (key) opts.apiKey = key;
       return new OpenAIEmbedder(opts);
     }
     default:
-      throw new ConfigError(`Unexpected embedding.provider "${String((cfg as { provider: unknown }).provider)}", expected "local" or "openai"`);
+      throw new ConfigError(
+        `Unexpected embedding.provider "${String((cfg as { provider: unknown }).provider)}", expected "local" or "openai"`,
+      );
   }
 }

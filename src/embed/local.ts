@@ -50,7 +50,9 @@ const ZH_STOPWORDS = new Set(
   ).split(' '),
 );
 /** Single Han characters that carry no topic: low weight alone, left out of character bigrams. */
-const ZH_STOPCHARS = new Set([...'的了是在和与也就都而及等着之其或并被把对于从向以为由则即又但很这那个我你他她它们'].map((c) => c.charCodeAt(0)));
+const ZH_STOPCHARS = new Set(
+  [...'的了是在和与也就都而及等着之其或并被把对于从向以为由则即又但很这那个我你他她它们'].map((c) => c.charCodeAt(0)),
+);
 
 // Character classes of BMP code units, filled lazily.
 const OTHER = 1;
@@ -63,7 +65,8 @@ function classOf(code: number): number {
   const known = charClass[code] ?? 0;
   if (known) return known;
   let c = OTHER;
-  if ((code >= 0x3400 && code <= 0x4dbf) || (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff)) c = HAN;
+  if ((code >= 0x3400 && code <= 0x4dbf) || (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff))
+    c = HAN;
   else if (code >= 0xd800 && code <= 0xdfff) c = OTHER;
   else if (LETTER.test(String.fromCharCode(code))) c = WORD;
   charClass[code] = c;
@@ -104,7 +107,12 @@ function stemEnd(s: string, start: number, end: number): { end: number; y: boole
   if (len >= 5 && c2 === 101) {
     const c3 = s.charCodeAt(end - 3);
     // boxes, indexes, searches, wishes, quizzes
-    if (c3 === 120 || c3 === 122 || ((c3 === 104 || c3 === 115) && (s.charCodeAt(end - 4) === 99 || s.charCodeAt(end - 4) === 115))) return { end: end - 2, y: false };
+    if (
+      c3 === 120 ||
+      c3 === 122 ||
+      ((c3 === 104 || c3 === 115) && (s.charCodeAt(end - 4) === 99 || s.charCodeAt(end - 4) === 115))
+    )
+      return { end: end - 2, y: false };
   }
   return { end: end - 1, y: false };
 }
@@ -163,7 +171,9 @@ export class LocalEmbedder implements Embedder {
 
   constructor(dims = 384) {
     if (!Number.isInteger(dims) || dims < LOCAL_MIN_DIMS || dims > LOCAL_MAX_DIMS) {
-      throw new ConfigError(`Unexpected embedding.dims ${dims} for the local embedder, expected an integer from ${LOCAL_MIN_DIMS} to ${LOCAL_MAX_DIMS}`);
+      throw new ConfigError(
+        `Unexpected embedding.dims ${dims} for the local embedder, expected an integer from ${LOCAL_MIN_DIMS} to ${LOCAL_MAX_DIMS}`,
+      );
     }
     this.dims = dims;
     this.fingerprint = `local:hash-v1:${dims}`;
@@ -247,7 +257,13 @@ export class LocalEmbedder implements Embedder {
   }
 
   /** Features of the word `s[start, end)`; returns the hash to pair with the next word (0 after a stopword). */
-  private englishWord(s: string, start: number, end: number, prev: number, add: (h: number, type: number) => void): number {
+  private englishWord(
+    s: string,
+    start: number,
+    end: number,
+    prev: number,
+    add: (h: number, type: number) => void,
+  ): number {
     if (end - start === 1 && s.charCodeAt(start) > 57) return prev; // single letters
     const word = end - start <= 12 ? s.slice(start, end) : '';
     if (word && EN_STOPWORDS.has(word)) {
@@ -283,7 +299,8 @@ export class LocalEmbedder implements Embedder {
       add(fmix(Math.imul(c, 0x27d4eb2f) ^ 0x5bd1e995), stop ? ZH_STOP : HAN_CHAR);
       if (k + 1 < end) {
         const d = s.charCodeAt(k + 1);
-        if (!stop && !ZH_STOPCHARS.has(d)) add(fmix(Math.imul(c, 0x9e3779b1) ^ Math.imul(d, 0x85ebca77) ^ 0x68e31da4), HAN_BIGRAM);
+        if (!stop && !ZH_STOPCHARS.has(d))
+          add(fmix(Math.imul(c, 0x9e3779b1) ^ Math.imul(d, 0x85ebca77) ^ 0x68e31da4), HAN_BIGRAM);
       }
     }
   }

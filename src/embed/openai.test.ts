@@ -31,7 +31,12 @@ async function serve(reply: Reply): Promise<{ baseURL: string; seen: Seen[] }> {
     req.setEncoding('utf8');
     req.on('data', (d: string) => (raw += d));
     req.on('end', () => {
-      const s: Seen = { method: req.method, url: req.url, auth: req.headers.authorization, body: JSON.parse(raw || '{}') as Seen['body'] };
+      const s: Seen = {
+        method: req.method,
+        url: req.url,
+        auth: req.headers.authorization,
+        body: JSON.parse(raw || '{}') as Seen['body'],
+      };
       seen.push(s);
       reply(s, res, seen.length);
     });
@@ -58,7 +63,8 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(JSON.stringify(body));
 }
 
-const ok: Reply = (req, res) => json(res, 200, { object: 'list', data: vectorsFor(req.body.input, 4), model: req.body.model });
+const ok: Reply = (req, res) =>
+  json(res, 200, { object: 'list', data: vectorsFor(req.body.input, 4), model: req.body.model });
 
 describe('OpenAIEmbedder', () => {
   it('posts batches to {baseURL}/embeddings with the model and returns unit vectors in order', async () => {
@@ -135,7 +141,9 @@ describe('OpenAIEmbedder', () => {
   });
 
   it('gives up after its retries with an error naming the URL and status, never the key', async () => {
-    const { baseURL, seen } = await serve((_req, res) => json(res, 502, { error: { message: 'bad gateway for key sk-secret-123' } }, { 'retry-after': '0' }));
+    const { baseURL, seen } = await serve((_req, res) =>
+      json(res, 502, { error: { message: 'bad gateway for key sk-secret-123' } }, { 'retry-after': '0' }),
+    );
     const e = new OpenAIEmbedder({ baseURL, model: 'm', apiKey: 'sk-secret-123', dims: 4, batchSize: 8, retries: 4 });
     const err = await e.embed(['x']).catch((error: unknown) => error);
     expect(err).toBeInstanceOf(EmbedError);
@@ -149,7 +157,9 @@ describe('OpenAIEmbedder', () => {
   });
 
   it('does not retry other 4xx answers and hints at the fix', async () => {
-    const { baseURL, seen } = await serve((_req, res) => json(res, 401, { error: { message: 'Invalid API key: sk-secret-123' } }));
+    const { baseURL, seen } = await serve((_req, res) =>
+      json(res, 401, { error: { message: 'Invalid API key: sk-secret-123' } }),
+    );
     const e = new OpenAIEmbedder({ baseURL, model: 'm', apiKey: 'sk-secret-123', dims: 4, batchSize: 8 });
     const err = (await e.embed(['x']).catch((error: unknown) => error)) as EmbedError;
     expect(err.status).toBe(401);
@@ -195,7 +205,9 @@ describe('OpenAIEmbedder', () => {
   });
 
   it('rejects answers that are not embeddings', async () => {
-    const { baseURL } = await serve((_req, res, n) => (n === 1 ? json(res, 200, { data: [] }) : json(res, 200, { data: [{ index: 0, embedding: [1, 'x', 0, 0] }] })));
+    const { baseURL } = await serve((_req, res, n) =>
+      n === 1 ? json(res, 200, { data: [] }) : json(res, 200, { data: [{ index: 0, embedding: [1, 'x', 0, 0] }] }),
+    );
     const e = new OpenAIEmbedder({ baseURL, model: 'm', dims: 4, batchSize: 8 });
     await expect(e.embed(['x'])).rejects.toThrow(/0 embeddings, expected 1/);
     await expect(e.embed(['x'])).rejects.toThrow(/expected a number/);
@@ -204,6 +216,8 @@ describe('OpenAIEmbedder', () => {
   it('keeps user:password of the URL out of the fingerprint and messages', () => {
     const e = new OpenAIEmbedder({ baseURL: 'https://user:pw@example.com/v1', model: 'm', dims: 4, batchSize: 8 });
     expect(e.fingerprint).toBe('openai:https://example.com/v1:m:4');
-    expect(() => new OpenAIEmbedder({ baseURL: 'ftp://x', model: 'm', dims: 4, batchSize: 1 })).toThrow(/expected an http/);
+    expect(() => new OpenAIEmbedder({ baseURL: 'ftp://x', model: 'm', dims: 4, batchSize: 1 })).toThrow(
+      /expected an http/,
+    );
   });
 });

@@ -33,10 +33,14 @@ export class OpenAIEmbedder implements Embedder {
   constructor(private readonly opts: OpenAIEmbedderOptions) {
     const base = opts.baseURL.trim().replace(/\/+$/, '');
     if (!/^https?:\/\//i.test(base)) {
-      throw new EmbedError(`Unexpected embedding.baseURL "${redactURL(base)}", expected an http:// or https:// URL`, { url: redactURL(base) });
+      throw new EmbedError(`Unexpected embedding.baseURL "${redactURL(base)}", expected an http:// or https:// URL`, {
+        url: redactURL(base),
+      });
     }
     if (!Number.isInteger(opts.dims) || opts.dims < 1) {
-      throw new EmbedError(`Unexpected embedding.dims ${opts.dims}, expected a positive integer`, { url: redactURL(base) });
+      throw new EmbedError(`Unexpected embedding.dims ${opts.dims}, expected a positive integer`, {
+        url: redactURL(base),
+      });
     }
     this.shownURL = redactURL(`${base}/embeddings`);
     this.dims = opts.dims;
@@ -44,7 +48,10 @@ export class OpenAIEmbedder implements Embedder {
     this.fingerprint = `openai:${redactURL(base)}:${opts.model}:${opts.dims}`;
     this.batchSize = Math.max(1, Math.floor(opts.batchSize) || 1);
     this.attempts = (opts.retries ?? 4) + 1;
-    this.sdk = openaiSdk({ baseURL: base, timeoutMs: opts.timeoutMs ?? 60_000, maxRetries: opts.retries ?? 4 }, opts.apiKey || undefined);
+    this.sdk = openaiSdk(
+      { baseURL: base, timeoutMs: opts.timeoutMs ?? 60_000, maxRetries: opts.retries ?? 4 },
+      opts.apiKey || undefined,
+    );
   }
 
   /**
@@ -56,7 +63,10 @@ export class OpenAIEmbedder implements Embedder {
     const todo = texts.flatMap((t, i) => (t.trim() ? [i] : []));
     for (let b = 0; b < todo.length; b += this.batchSize) {
       const at = todo.slice(b, b + this.batchSize);
-      const vectors = await this.embedBatch(at.map((i) => texts[i] ?? ''), signal);
+      const vectors = await this.embedBatch(
+        at.map((i) => texts[i] ?? ''),
+        signal,
+      );
       vectors.forEach((v, k) => (out[at[k] ?? 0] = v));
     }
     return out;
@@ -66,7 +76,13 @@ export class OpenAIEmbedder implements Embedder {
     signal?.throwIfAborted();
     let res: OpenAI.CreateEmbeddingResponse;
     try {
-      res = await untilAborted(this.sdk.embeddings.create({ model: this.opts.model, input, encoding_format: 'float' }, signal ? { signal } : {}), signal);
+      res = await untilAborted(
+        this.sdk.embeddings.create(
+          { model: this.opts.model, input, encoding_format: 'float' },
+          signal ? { signal } : {},
+        ),
+        signal,
+      );
     } catch (err) {
       if (signal?.aborted || isAbortError(err)) throw signal?.reason ?? err;
       throw this.failure(err);
@@ -76,10 +92,18 @@ export class OpenAIEmbedder implements Embedder {
 
   private failure(err: unknown): EmbedError {
     const f = apiFailure(err);
-    if (!f) return new EmbedError(`Embedding request to ${this.shownURL} failed: ${redactKey(String(err), this.opts.apiKey)}`, { url: this.shownURL, cause: err });
+    if (!f)
+      return new EmbedError(
+        `Embedding request to ${this.shownURL} failed: ${redactKey(String(err), this.opts.apiKey)}`,
+        { url: this.shownURL, cause: err },
+      );
     const detail = redactKey(f.detail, this.opts.apiKey);
-    const retried = f.status === undefined || f.status === 429 || f.status >= 500 ? ` after ${this.attempts} attempts` : '';
-    const what = f.status === undefined ? `${f.timeout ? 'no answer in time' : 'network error'} (${detail})` : `HTTP ${f.status}: ${detail}`;
+    const retried =
+      f.status === undefined || f.status === 429 || f.status >= 500 ? ` after ${this.attempts} attempts` : '';
+    const what =
+      f.status === undefined
+        ? `${f.timeout ? 'no answer in time' : 'network error'} (${detail})`
+        : `HTTP ${f.status}: ${detail}`;
     const opts = f.status === undefined ? { url: this.shownURL } : { url: this.shownURL, status: f.status };
     return new EmbedError(`Embedding request to ${this.shownURL} failed${retried}: ${what}${hint(f.status)}`, opts);
   }
@@ -87,21 +111,31 @@ export class OpenAIEmbedder implements Embedder {
   private vectors(res: OpenAI.CreateEmbeddingResponse, expected: number): Float32Array[] {
     const data = Array.isArray(res?.data) ? res.data : undefined;
     if (!data || data.length !== expected) {
-      throw new EmbedError(`Unexpected answer from ${this.shownURL}: ${data ? `${data.length} embeddings` : 'no "data" array'}, expected ${expected}`, {
-        url: this.shownURL,
-      });
+      throw new EmbedError(
+        `Unexpected answer from ${this.shownURL}: ${data ? `${data.length} embeddings` : 'no "data" array'}, expected ${expected}`,
+        {
+          url: this.shownURL,
+        },
+      );
     }
-    const sorted = data.map((d, i) => ({ index: typeof d.index === 'number' ? d.index : i, embedding: d.embedding as unknown }));
+    const sorted = data.map((d, i) => ({
+      index: typeof d.index === 'number' ? d.index : i,
+      embedding: d.embedding as unknown,
+    }));
     sorted.sort((a, b) => a.index - b.index);
     return sorted.map(({ embedding }) => this.vector(embedding));
   }
 
   private vector(embedding: unknown): Float32Array {
     if (!Array.isArray(embedding) || embedding.length !== this.dims) {
-      const got = Array.isArray(embedding) ? `vectors of ${embedding.length} numbers` : 'something that is not a vector';
+      const got = Array.isArray(embedding)
+        ? `vectors of ${embedding.length} numbers`
+        : 'something that is not a vector';
       throw new EmbedError(
         `The embedding server at ${this.shownURL} returned ${got} for model "${this.opts.model}", but embedding.dims is ${this.dims}. ` +
-          (Array.isArray(embedding) ? `Set "dims": ${embedding.length} under "embedding" in kb.config.json.` : 'Check embedding.model and embedding.baseURL.'),
+          (Array.isArray(embedding)
+            ? `Set "dims": ${embedding.length} under "embedding" in kb.config.json.`
+            : 'Check embedding.model and embedding.baseURL.'),
         { url: this.shownURL },
       );
     }
@@ -109,7 +143,10 @@ export class OpenAIEmbedder implements Embedder {
     for (let i = 0; i < this.dims; i++) {
       const x = embedding[i] as unknown;
       if (typeof x !== 'number' || !Number.isFinite(x)) {
-        throw new EmbedError(`Unexpected value in an embedding from ${this.shownURL}: ${String(x)} at position ${i}, expected a number`, { url: this.shownURL });
+        throw new EmbedError(
+          `Unexpected value in an embedding from ${this.shownURL}: ${String(x)} at position ${i}, expected a number`,
+          { url: this.shownURL },
+        );
       }
       v[i] = x;
     }
@@ -127,7 +164,8 @@ function redactKey(text: string, key: string | undefined): string {
 }
 
 function hint(status: number | undefined): string {
-  if (status === 401 || status === 403) return ' (check the API key in the environment variable named by embedding.apiKeyEnv)';
+  if (status === 401 || status === 403)
+    return ' (check the API key in the environment variable named by embedding.apiKeyEnv)';
   if (status === 404) return ' (check embedding.baseURL and embedding.model)';
   return '';
 }

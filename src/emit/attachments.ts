@@ -6,7 +6,13 @@ import { join } from 'node:path';
  * them (`![[diagram.png]]`); raw/ itself stays outside the vault and is never modified.
  * Copies of attachments that left raw/ are removed.
  */
-export function copyAttachments(rawDir: string, wikiDir: string, rawPaths: string[], rawAbs: (p: string) => string = (p) => join(rawDir, p), changed: ReadonlySet<string> = new Set()): void {
+export function copyAttachments(
+  rawDir: string,
+  wikiDir: string,
+  rawPaths: string[],
+  rawAbs: (p: string) => string = (p) => join(rawDir, p),
+  changed: ReadonlySet<string> = new Set(),
+): void {
   const dir = join(wikiDir, 'attachments');
   const wanted = new Map<string, string>();
   for (const p of rawPaths) {
@@ -21,7 +27,8 @@ export function copyAttachments(rawDir: string, wikiDir: string, rawPaths: strin
     try {
       const s = statSync(src);
       // Size and time say "same copy" only for a file this compile did not see change.
-      if (!changed.has(p) && existsSync(dst) && statSync(dst).size === s.size && statSync(dst).mtimeMs >= s.mtimeMs) continue;
+      if (!changed.has(p) && existsSync(dst) && statSync(dst).size === s.size && statSync(dst).mtimeMs >= s.mtimeMs)
+        continue;
       copyFileSync(src, dst);
     } catch {
       // The raw file vanished meanwhile: the next compile removes its entry.

@@ -10,17 +10,32 @@ import type { Final, Finals } from './types.js';
  * The store brought up to date with the wiki as written (entries whose file, hash or path changed,
  * and the removed ones), then wiki/index.md and index.json.
  */
-export async function indexWiki(ctx: KbContext, finals: Finals, written: readonly Final[], deleted: readonly LoadedEntry[]): Promise<void> {
+export async function indexWiki(
+  ctx: KbContext,
+  finals: Finals,
+  written: readonly Final[],
+  deleted: readonly LoadedEntry[],
+): Promise<void> {
   const { store } = ctx;
   const writtenSet = new Set(written);
   const toIndex = [...finals.values()].filter((f) => {
     const row = store.getEntry(f.id);
     return !row || row.content_hash !== currentHash(f) || row.path !== f.path || writtenSet.has(f);
   });
-  await indexEntries(ctx, toIndex.map(indexEntryOf), { remove: deleted.filter((e) => !e.humanEdited).map((e) => e.fm.id) });
+  await indexEntries(ctx, toIndex.map(indexEntryOf), {
+    remove: deleted.filter((e) => !e.humanEdited).map((e) => e.fm.id),
+  });
   writeIndexes(
     ctx.paths.wiki,
-    [...finals.values()].map((f) => ({ id: f.id, kind: f.kind, title: f.title, path: f.path, summary: f.fm.summary, source_ref: f.fm.source_ref ?? [], links: [...f.links] })),
+    [...finals.values()].map((f) => ({
+      id: f.id,
+      kind: f.kind,
+      title: f.title,
+      path: f.path,
+      summary: f.fm.summary,
+      source_ref: f.fm.source_ref ?? [],
+      links: [...f.links],
+    })),
   );
 }
 

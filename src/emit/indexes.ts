@@ -30,7 +30,12 @@ function writeIfChanged(path: string, text: string): void {
 /** wiki/index.md (the vault's home page: one line per entry, grouped by kind) and wiki/index.json. */
 export function writeIndexes(wikiDir: string, items: IndexItem[]): void {
   const sorted = [...items].sort((a, b) => a.kind.localeCompare(b.kind) || a.title.localeCompare(b.title));
-  const lines = ['# Index', '', `${items.length} entries, compiled by kb from \`raw/\`. Concepts are ideas that several sources share; answers were filed back by \`kb ask --save\`.`, ''];
+  const lines = [
+    '# Index',
+    '',
+    `${items.length} entries, compiled by kb from \`raw/\`. Concepts are ideas that several sources share; answers were filed back by \`kb ask --save\`.`,
+    '',
+  ];
   for (const kind of ['concept', 'source', 'answer']) {
     const group = sorted.filter((i) => i.kind === kind);
     if (!group.length) continue;
@@ -42,7 +47,15 @@ export function writeIndexes(wikiDir: string, items: IndexItem[]): void {
     lines.push('');
   }
   writeIfChanged(join(wikiDir, 'index.md'), `${lines.join('\n').trimEnd()}\n`);
-  const json = sorted.map((i) => ({ id: i.id, title: i.title, kind: i.kind, path: i.path, summary: i.summary, source_ref: i.source_ref, links: [...i.links].sort() }));
+  const json = sorted.map((i) => ({
+    id: i.id,
+    title: i.title,
+    kind: i.kind,
+    path: i.path,
+    summary: i.summary,
+    source_ref: i.source_ref,
+    links: [...i.links].sort(),
+  }));
   writeIfChanged(join(wikiDir, 'index.json'), `${JSON.stringify(json, null, 2)}\n`);
 }
 

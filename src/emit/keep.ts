@@ -20,7 +20,12 @@ export interface KeepInput {
  * links in it to entries that are gone or moved are rewritten, links to nothing become plain text.
  * Returns the entries that are no longer planned (removed by the write step unless a person edited them).
  */
-export function keepRest(input: KeepInput, finals: Finals, names: NamePlan, links: LinkContext): { deleted: LoadedEntry[] } {
+export function keepRest(
+  input: KeepInput,
+  finals: Finals,
+  names: NamePlan,
+  links: LinkContext,
+): { deleted: LoadedEntry[] } {
   const deleted: LoadedEntry[] = [];
   const liveIds = new Set<string>([...input.sources.map((p) => p.id), ...input.concepts.map((g) => g.id)]);
   for (const e of input.scan.entries) {
@@ -60,7 +65,17 @@ export function linkIds(body: string, links: LinkContext): string[] {
 /** An entry kept as it is; its body is read from disk only if this run changes it. */
 function keptFinal(e: LoadedEntry, path: string, links: string[]): Final {
   let body: string | undefined;
-  const f = { id: e.fm.id as EntryId, kind: e.fm.kind, title: e.fm.title, path, fm: { ...e.fm }, links: new Set(links), humanEdited: e.humanEdited, rendered: false, old: e } as Final;
+  const f = {
+    id: e.fm.id as EntryId,
+    kind: e.fm.kind,
+    title: e.fm.title,
+    path,
+    fm: { ...e.fm },
+    links: new Set(links),
+    humanEdited: e.humanEdited,
+    rendered: false,
+    old: e,
+  } as Final;
   Object.defineProperty(f, 'body', {
     get: () => body ?? e.body,
     set: (v: string) => {

@@ -42,7 +42,12 @@ export function buildLinkTable(input: LinkTableInput, names: NamePlan): LinkCont
   // Old file names of moved entries still resolve (links written by a person before a rename).
   for (const e of scan.entries) {
     const p = pathOf.get(e.fm.id);
-    if (p && p !== e.path) table.byKey.set(linkKey(fileBaseName(e.path)), { name: fileBaseName(e.path), file: fileBaseName(p), id: e.fm.id });
+    if (p && p !== e.path)
+      table.byKey.set(linkKey(fileBaseName(e.path)), {
+        name: fileBaseName(e.path),
+        file: fileBaseName(p),
+        id: e.fm.id,
+      });
   }
   const attachments = new Set([
     ...scan.files.filter((f) => !f.endsWith('.md')).map((f) => linkKey(f.split('/').pop()!)),

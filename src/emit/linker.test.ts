@@ -1,17 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { autolink, buildNameTable, type LinkName } from './linker.js';
 
-const table = (names: [string, string][]) => buildNameTable(names.map(([name, file]): LinkName => ({ name, file, id: `concept/${file}` })));
+const table = (names: [string, string][]) =>
+  buildNameTable(names.map(([name, file]): LinkName => ({ name, file, id: `concept/${file}` })));
 
 describe('autolink: word boundaries in both languages', () => {
   it('links a short alias only as a whole word', () => {
-    const t = table([['CR', 'Code Review'], ['Round', 'Round'], ['TIP', 'Transaction Integrity Protocol']]);
-    expect(autolink('A critical bug, around noon, in multiple places.', t, 'x')).toBe('A critical bug, around noon, in multiple places.');
+    const t = table([
+      ['CR', 'Code Review'],
+      ['Round', 'Round'],
+      ['TIP', 'Transaction Integrity Protocol'],
+    ]);
+    expect(autolink('A critical bug, around noon, in multiple places.', t, 'x')).toBe(
+      'A critical bug, around noon, in multiple places.',
+    );
     expect(autolink('Every CR needs two reviewers.', t, 'x')).toBe('Every [[Code Review|CR]] needs two reviewers.');
   });
 
   it('never cuts a Chinese word in two', () => {
-    const t = table([['文档字符', '文档字符'], ['向量数据库', '向量数据库']]);
+    const t = table([
+      ['文档字符', '文档字符'],
+      ['向量数据库', '向量数据库'],
+    ]);
     expect(autolink('工具会生成文档字符串。', t, 'x')).toBe('工具会生成文档字符串。');
     expect(autolink('我们把向量存进向量数据库里。', t, 'x')).toBe('我们把向量存进[[向量数据库]]里。');
   });
@@ -22,8 +32,14 @@ describe('autolink: word boundaries in both languages', () => {
   });
 
   it('does not link a verb or a common word to a capitalised page', () => {
-    const t = table([['Provides', 'Provides'], ['Pipeline', 'Pipeline'], ['which', 'Which']]);
-    expect(autolink('The tool provides a pipeline, which runs daily.', t, 'x')).toBe('The tool provides a pipeline, which runs daily.');
+    const t = table([
+      ['Provides', 'Provides'],
+      ['Pipeline', 'Pipeline'],
+      ['which', 'Which'],
+    ]);
+    expect(autolink('The tool provides a pipeline, which runs daily.', t, 'x')).toBe(
+      'The tool provides a pipeline, which runs daily.',
+    );
     expect(autolink('The Pipeline pattern chains steps.', t, 'x')).toBe('The [[Pipeline]] pattern chains steps.');
   });
 });

@@ -121,7 +121,8 @@ function findMentions(text: string, table: NameTable): { start: number; end: num
 function protectedSpans(md: string): [number, number][] {
   const spans: [number, number][] = [];
   // No class holds the bracket that opens its match: a try stops at the next opener (linear on `[[[[…`).
-  const re = /```[\s\S]*?```|~~~[\s\S]*?~~~|`[^`\n]*`|!?\[\[[^[\]\n]*\]\]|!?\[[^[\]\n]*\]\((?:[^()\n]|\([^()\n]*\))*\)|<[^<>\n]+>|https?:\/\/\S+|^#{1,6} .*$|^\|.*\|$/gm;
+  const re =
+    /```[\s\S]*?```|~~~[\s\S]*?~~~|`[^`\n]*`|!?\[\[[^[\]\n]*\]\]|!?\[[^[\]\n]*\]\((?:[^()\n]|\([^()\n]*\))*\)|<[^<>\n]+>|https?:\/\/\S+|^#{1,6} .*$|^\|.*\|$/gm;
   for (const m of md.matchAll(re)) spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
   return spans;
 }
@@ -161,16 +162,19 @@ export function resolveLinks(
   attachments: ReadonlySet<string> = new Set(),
 ): { text: string; links: string[] } {
   const links = new Set<string>();
-  const text = md.replace(/(!?)\[\[([^[\]\n|#]*)(#[^[\]\n|]*)?(?:\|([^[\]\n]*))?\]\]/g, (whole, bang: string, target: string, heading: string | undefined, alias: string | undefined) => {
-    const t = target.trim();
-    if (bang && attachments.has(linkKey(t))) return whole;
-    const hit = t ? lookup(t) : undefined;
-    if (!hit) return bang ? '' : (alias ?? (t || heading?.slice(1) || ''));
-    links.add(hit.id);
-    const shown = alias ?? t;
-    const head = heading ?? '';
-    if (hit.file === t && !alias) return `${bang}[[${hit.file}${head}]]`;
-    return `${bang}[[${hit.file}${head}|${shown}]]`;
-  });
+  const text = md.replace(
+    /(!?)\[\[([^[\]\n|#]*)(#[^[\]\n|]*)?(?:\|([^[\]\n]*))?\]\]/g,
+    (whole, bang: string, target: string, heading: string | undefined, alias: string | undefined) => {
+      const t = target.trim();
+      if (bang && attachments.has(linkKey(t))) return whole;
+      const hit = t ? lookup(t) : undefined;
+      if (!hit) return bang ? '' : (alias ?? (t || heading?.slice(1) || ''));
+      links.add(hit.id);
+      const shown = alias ?? t;
+      const head = heading ?? '';
+      if (hit.file === t && !alias) return `${bang}[[${hit.file}${head}]]`;
+      return `${bang}[[${hit.file}${head}|${shown}]]`;
+    },
+  );
   return { text, links: [...links] };
 }

@@ -7,10 +7,25 @@ import type { ConceptPlan, SourcePlan } from './types.js';
 
 const id = (s: string) => s as EntryId;
 
-function entry(kind: EntryKind, eid: string, title: string, path: string, opts: { humanEdited?: boolean; aliases?: string[] } = {}): LoadedEntry {
+function entry(
+  kind: EntryKind,
+  eid: string,
+  title: string,
+  path: string,
+  opts: { humanEdited?: boolean; aliases?: string[] } = {},
+): LoadedEntry {
   const fm: EntryFrontmatter = {
-    id: id(eid), kind, title, aliases: opts.aliases ?? [], summary: '', source_ref: [], entities: [], backlinks: [],
-    version: 1, last_heal_timestamp: '', content_hash: '',
+    id: id(eid),
+    kind,
+    title,
+    aliases: opts.aliases ?? [],
+    summary: '',
+    source_ref: [],
+    entities: [],
+    backlinks: [],
+    version: 1,
+    last_heal_timestamp: '',
+    content_hash: '',
   };
   return { path: path as WikiPath, fm, body: '', humanEdited: Boolean(opts.humanEdited), text: '' };
 }
@@ -20,7 +35,10 @@ function scanOf(entries: LoadedEntry[], otherFiles: string[] = []): WikiScan {
 }
 
 function source(eid: string, title: string, draftTitle?: string): SourcePlan {
-  const draft = draftTitle === undefined ? undefined : { title: draftTitle, aliases: [], summary: '', body: '', compiledBy: 'offline' };
+  const draft =
+    draftTitle === undefined
+      ? undefined
+      : { title: draftTitle, aliases: [], summary: '', body: '', compiledBy: 'offline' };
   return { id: id(eid), title, rawPath: `${eid}.md`, rawHash: 'h', draft, changed: draft !== undefined };
 }
 
@@ -48,7 +66,11 @@ describe('planNames: one file name per entry, unique across the vault case-insen
       name: 'a name taken by another kind gets the kind, then a number',
       sources: [source('source/a', 'RAG', 'RAG'), source('source/b', 'rag', 'rag')],
       concepts: [concept('concept/rag', 'RAG')],
-      want: { 'source/a': 'sources/RAG.md', 'source/b': 'sources/rag (source).md', 'concept/rag': 'concepts/RAG (concept).md' },
+      want: {
+        'source/a': 'sources/RAG.md',
+        'source/b': 'sources/rag (source).md',
+        'concept/rag': 'concepts/RAG (concept).md',
+      },
     },
     {
       name: 'characters a file name cannot hold become spaces; Chinese stays',
@@ -119,7 +141,10 @@ describe('planNames: one file name per entry, unique across the vault case-insen
 });
 
 describe('buildLinkTable: the names a [[link]] may use', () => {
-  const sources = [source('source/a', 'Lilu (mythology)', 'Lilu (mythology)'), source('source/b', '检索增强生成', '检索增强生成')];
+  const sources = [
+    source('source/a', 'Lilu (mythology)', 'Lilu (mythology)'),
+    source('source/b', '检索增强生成', '检索增强生成'),
+  ];
   const concepts = [concept('concept/rag', 'Retrieval-Augmented Generation', ['RAG'])];
   const moved = entry('source', 'source/b', '检索增强生成', 'sources/Old Name.md');
   const answer = entry('answer', 'answer/x', 'Why tides', 'answers/Why tides.md', { aliases: ['tides question'] });

@@ -23,12 +23,17 @@ export function planNames(input: NameInput): NamePlan {
   const pathOf = new Map<string, string>();
   const keepIds = new Set<string>([...input.sources.map((p) => p.id), ...input.concepts.map((g) => g.id)]);
   const entryPaths = new Set(scan.entries.map((e) => e.path as string));
-  for (const f of scan.files) if (!f.endsWith('.md') || !entryPaths.has(f)) taken.set(linkKey(fileBaseName(f)), `file:${f}`);
+  for (const f of scan.files)
+    if (!f.endsWith('.md') || !entryPaths.has(f)) taken.set(linkKey(fileBaseName(f)), `file:${f}`);
   // Attachments are copied into wiki/attachments/ under their own names: no entry may take one,
   // or `[[diagram.png]]` would name both the image and its entry.
   for (const raw of input.attachments) taken.set(linkKey(raw.split('/').pop()!), `file:attachments/${raw}`);
   const wanted: { id: EntryId; kind: EntryKind; title: string }[] = [
-    ...input.sources.map((p) => ({ id: p.id, kind: 'source' as const, title: p.draft?.title ?? oldById.get(p.id)?.fm.title ?? p.title })),
+    ...input.sources.map((p) => ({
+      id: p.id,
+      kind: 'source' as const,
+      title: p.draft?.title ?? oldById.get(p.id)?.fm.title ?? p.title,
+    })),
     ...input.concepts.map((g) => ({ id: g.id, kind: 'concept' as const, title: g.title })),
   ];
   // Entries kept as they are (answers, human-edited ones) hold their names first.
@@ -43,7 +48,8 @@ export function planNames(input: NameInput): NamePlan {
     const old = oldById.get(w.id);
     if (!old) continue;
     const oldBase = fileBaseName(old.path);
-    const fits = old.humanEdited || safeFileName(w.title) === oldBase || oldBase.startsWith(`${safeFileName(w.title)} (`);
+    const fits =
+      old.humanEdited || safeFileName(w.title) === oldBase || oldBase.startsWith(`${safeFileName(w.title)} (`);
     const holder = taken.get(linkKey(oldBase));
     if (fits && (holder === undefined || holder === w.id)) {
       taken.set(linkKey(oldBase), w.id);
@@ -54,7 +60,8 @@ export function planNames(input: NameInput): NamePlan {
     if (pathOf.has(w.id)) continue;
     const b = safeFileName(w.title);
     let name = b;
-    for (let n = 1; taken.has(linkKey(name)) && taken.get(linkKey(name)) !== w.id; n++) name = n === 1 ? `${b} (${w.kind})` : `${b} (${w.kind} ${n})`;
+    for (let n = 1; taken.has(linkKey(name)) && taken.get(linkKey(name)) !== w.id; n++)
+      name = n === 1 ? `${b} (${w.kind})` : `${b} (${w.kind} ${n})`;
     taken.set(linkKey(name), w.id);
     pathOf.set(w.id, `${KIND_FOLDER[w.kind]}/${name}.md`);
   }

@@ -8,31 +8,77 @@ import type { ConceptPlan, NamePlan, SourcePlan } from './types.js';
 
 const id = (s: string) => s as EntryId;
 
-function entry(kind: EntryKind, eid: string, title: string, path: string, more: Partial<EntryFrontmatter> & { humanEdited?: boolean } = {}): LoadedEntry {
+function entry(
+  kind: EntryKind,
+  eid: string,
+  title: string,
+  path: string,
+  more: Partial<EntryFrontmatter> & { humanEdited?: boolean } = {},
+): LoadedEntry {
   const { humanEdited, ...fm } = more;
   return {
     path: path as WikiPath,
-    fm: { id: id(eid), kind, title, aliases: [], summary: '', source_ref: [], entities: [], backlinks: [], version: 1, last_heal_timestamp: '', content_hash: '', ...fm },
+    fm: {
+      id: id(eid),
+      kind,
+      title,
+      aliases: [],
+      summary: '',
+      source_ref: [],
+      entities: [],
+      backlinks: [],
+      version: 1,
+      last_heal_timestamp: '',
+      content_hash: '',
+      ...fm,
+    },
     body: '',
     humanEdited: Boolean(humanEdited),
     text: '',
   };
 }
 
-const src = (eid: string, rawPath: string, changed = false): SourcePlan => ({ id: id(eid), title: eid, rawPath, rawHash: 'h', draft: undefined, changed });
+const src = (eid: string, rawPath: string, changed = false): SourcePlan => ({
+  id: id(eid),
+  title: eid,
+  rawPath,
+  rawHash: 'h',
+  draft: undefined,
+  changed,
+});
 const concept = (eid: string, title: string, rawPaths: string[], aliases: string[] = []): ConceptPlan => ({
-  key: entityKey(title), keys: [entityKey(title), ...aliases.map(entityKey)], title, aliases, id: id(eid),
+  key: entityKey(title),
+  keys: [entityKey(title), ...aliases.map(entityKey)],
+  title,
+  aliases,
+  id: id(eid),
   mentions: rawPaths.map((rawPath) => ({ rawPath, sourceId: id(`source/${rawPath}`), count: 1, snippets: [] })),
 });
-const ent = (rawPath: string, name: string): EntityRow => ({ raw_path: rawPath, key: entityKey(name), surface: name, aliases: [], count: 1, snippets: [] });
+const ent = (rawPath: string, name: string): EntityRow => ({
+  raw_path: rawPath,
+  key: entityKey(name),
+  surface: name,
+  aliases: [],
+  count: 1,
+  snippets: [],
+});
 
 // Two documents already compiled: a.md mentions "Vector Database", b.md mentions "检索".
 const A = entry('source', 'source/a', 'a', 'sources/a.md', { source_ref: ['raw/a.md'] });
 const B = entry('source', 'source/b', 'b', 'sources/b.md', { source_ref: ['raw/b.md'] });
-const VDB = entry('concept', 'concept/vdb', 'Vector Database', 'concepts/Vector Database.md', { source_ref: ['raw/a.md', 'raw/b.md'] });
+const VDB = entry('concept', 'concept/vdb', 'Vector Database', 'concepts/Vector Database.md', {
+  source_ref: ['raw/a.md', 'raw/b.md'],
+});
 const entities = [ent('a.md', 'vector databases'), ent('b.md', 'Vector Database'), ent('b.md', '检索增强')];
 const names = (extra: Record<string, string> = {}): NamePlan => ({
-  pathOf: new Map(Object.entries({ 'source/a': 'sources/a.md', 'source/b': 'sources/b.md', 'concept/vdb': 'concepts/Vector Database.md', ...extra })),
+  pathOf: new Map(
+    Object.entries({
+      'source/a': 'sources/a.md',
+      'source/b': 'sources/b.md',
+      'concept/vdb': 'concepts/Vector Database.md',
+      ...extra,
+    }),
+  ),
   titleOf: new Map(),
 });
 
@@ -74,7 +120,10 @@ describe('planRenders: what compile renders again', () => {
     {
       name: 'a new concept: it and the sources that mention it (their links change)',
       sources: [src('source/a', 'a.md'), src('source/b', 'b.md')],
-      concepts: [concept('concept/vdb', 'Vector Database', ['a.md', 'b.md']), concept('concept/rag', '检索增强', ['b.md'])],
+      concepts: [
+        concept('concept/vdb', 'Vector Database', ['a.md', 'b.md']),
+        concept('concept/rag', '检索增强', ['b.md']),
+      ],
       want: { sources: ['source/b'], concepts: ['concept/rag'] },
     },
     {
@@ -108,7 +157,10 @@ describe('planRenders: what compile renders again', () => {
     it(c.name, () => {
       const entries = c.entries ?? [A, B, VDB];
       const scan = { entries, foreign: [], files: entries.map((e) => e.path as string) };
-      const plan = planRenders({ sources: c.sources, concepts: c.concepts, scan, entities, force: Boolean(c.force) }, c.names ?? names());
+      const plan = planRenders(
+        { sources: c.sources, concepts: c.concepts, scan, entities, force: Boolean(c.force) },
+        c.names ?? names(),
+      );
       expect([...plan.sources].sort()).toEqual(c.want.sources);
       expect([...plan.concepts].sort()).toEqual(c.want.concepts);
       expect([...plan.heldBack].sort()).toEqual(c.want.heldBack ?? []);

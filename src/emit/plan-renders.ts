@@ -33,7 +33,10 @@ export function planRenders(input: RenderInput, names: NamePlan): RenderPlan {
   const concepts = new Set<string>();
   for (const g of input.concepts) {
     const old = oldById.get(g.id);
-    const refs = g.mentions.map((m) => `raw/${m.rawPath}`).sort().join('\n');
+    const refs = g.mentions
+      .map((m) => `raw/${m.rawPath}`)
+      .sort()
+      .join('\n');
     const oldRefs = [...(old?.fm.source_ref ?? [])].sort().join('\n');
     const had = new Set((old?.fm.aliases ?? []).map((a) => a.toLowerCase()));
     const aliasesChanged = g.aliases.some((a) => !had.has(a.toLowerCase()));
@@ -47,7 +50,8 @@ export function planRenders(input: RenderInput, names: NamePlan): RenderPlan {
     for (const k of [c.fm.title, ...(c.fm.aliases ?? [])]) shifted.add(entityKey(k));
   }
   const plannedIds = new Set(input.sources.map((p) => p.id as string));
-  for (const e of scan.entries) if (e.fm.kind === 'source' && !plannedIds.has(e.fm.id)) shifted.add(entityKey(e.fm.title));
+  for (const e of scan.entries)
+    if (e.fm.kind === 'source' && !plannedIds.has(e.fm.id)) shifted.add(entityKey(e.fm.title));
   for (const p of input.sources) if (!oldById.has(p.id)) shifted.add(entityKey(p.title));
   const sources = new Set<string>();
   for (const p of input.sources) {

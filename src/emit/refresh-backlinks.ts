@@ -14,12 +14,19 @@ export interface BacklinksInput {
  * Backlinks from the final link graph: the `backlinks` frontmatter and the Backlinks section of
  * every entry. In an entry a person edited only kb's sections change (their text stays byte for byte).
  */
-export function refreshBacklinks(input: BacklinksInput, finals: Finals, names: NamePlan, links: LinkContext, opts: { section: boolean; toggled?: boolean } = { section: true }): void {
+export function refreshBacklinks(
+  input: BacklinksInput,
+  finals: Finals,
+  names: NamePlan,
+  links: LinkContext,
+  opts: { section: boolean; toggled?: boolean } = { section: true },
+): void {
   const rawOf = new Map<string, string>(input.sources.map((p) => [p.id, p.rawPath]));
   const byDoc = conceptsByDoc(input.concepts);
   const inbound = new Map<string, Set<string>>();
   for (const f of finals.values()) {
-    for (const l of f.links) if (finals.has(l) && l !== f.id) (inbound.get(l) ?? inbound.set(l, new Set()).get(l)!).add(f.id);
+    for (const l of f.links)
+      if (finals.has(l) && l !== f.id) (inbound.get(l) ?? inbound.set(l, new Set()).get(l)!).add(f.id);
   }
   for (const f of finals.values()) {
     const ins = [...(inbound.get(f.id) ?? [])].sort((a, b) => finals.get(a)!.title.localeCompare(finals.get(b)!.title));
@@ -41,7 +48,13 @@ export function refreshBacklinks(input: BacklinksInput, finals: Finals, names: N
       }
       continue;
     }
-    const same = !opts.toggled && !f.rendered && !f.touched && f.old && f.old.path === f.path && sameList(f.old.fm.backlinks ?? [], ins);
+    const same =
+      !opts.toggled &&
+      !f.rendered &&
+      !f.touched &&
+      f.old &&
+      f.old.path === f.path &&
+      sameList(f.old.fm.backlinks ?? [], ins);
     f.fm.backlinks = ins;
     if (same) continue; // its backlinks section is already right: do not even read the body
     const body = setBacklinks(f.body, items(), opts.section);

@@ -17,7 +17,8 @@ export function conceptsSection(concepts: readonly ConceptPlan[], names: NamePla
 /** Raw path → the concepts that cite it, in concept order. */
 export function conceptsByDoc(concepts: readonly ConceptPlan[]): Map<string, ConceptPlan[]> {
   const out = new Map<string, ConceptPlan[]>();
-  for (const g of concepts) for (const m of g.mentions) (out.get(m.rawPath) ?? out.set(m.rawPath, []).get(m.rawPath)!).push(g);
+  for (const g of concepts)
+    for (const m of g.mentions) (out.get(m.rawPath) ?? out.set(m.rawPath, []).get(m.rawPath)!).push(g);
   return out;
 }
 

@@ -16,7 +16,12 @@ export interface ConceptRenderInput {
 }
 
 /** Concept entries rendered from their drafts, with links checked (and added offline). */
-export function renderConcepts(input: ConceptRenderInput, names: NamePlan, renders: RenderPlan, links: LinkContext): Final[] {
+export function renderConcepts(
+  input: ConceptRenderInput,
+  names: NamePlan,
+  renders: RenderPlan,
+  links: LinkContext,
+): Final[] {
   const oldById = new Map(input.scan.entries.map((e) => [e.fm.id as string, e]));
   const out: Final[] = [];
   for (const g of input.concepts) {
@@ -45,7 +50,18 @@ export function renderConcepts(input: ConceptRenderInput, names: NamePlan, rende
     };
     delete fm.source_hashes;
     const path = names.pathOf.get(g.id)!;
-    out.push({ id: g.id, kind: 'concept', title: g.title, path, fm, body: text, links: new Set(ids), humanEdited: Boolean(old?.humanEdited), rendered: true, old });
+    out.push({
+      id: g.id,
+      kind: 'concept',
+      title: g.title,
+      path,
+      fm,
+      body: text,
+      links: new Set(ids),
+      humanEdited: Boolean(old?.humanEdited),
+      rendered: true,
+      old,
+    });
   }
   return out;
 }

@@ -17,7 +17,12 @@ export interface SourceRenderInput {
 }
 
 /** Source entries rendered from their drafts: the concepts section, links checked (and added offline). */
-export function renderSources(input: SourceRenderInput, names: NamePlan, renders: RenderPlan, links: LinkContext): Final[] {
+export function renderSources(
+  input: SourceRenderInput,
+  names: NamePlan,
+  renders: RenderPlan,
+  links: LinkContext,
+): Final[] {
   const oldById = new Map(input.scan.entries.map((e) => [e.fm.id as string, e]));
   const byDoc = conceptsByDoc(input.concepts);
   const out: Final[] = [];
@@ -29,7 +34,8 @@ export function renderSources(input: SourceRenderInput, names: NamePlan, renders
     const concepts = byDoc.get(p.rawPath) ?? [];
     let body = draftBody(draft.title, draft);
     const conceptList = conceptsSection(concepts, names);
-    if (conceptList) body = insertBefore(body, '## Source', `<!-- kb:concepts -->\n${conceptList}\n<!-- /kb:concepts -->`);
+    if (conceptList)
+      body = insertBefore(body, '## Source', `<!-- kb:concepts -->\n${conceptList}\n<!-- /kb:concepts -->`);
     // Link mentions in what the entry says, not in its file details.
     let linked = body;
     if (input.autolink) {
@@ -56,7 +62,18 @@ export function renderSources(input: SourceRenderInput, names: NamePlan, renders
       tags: entryTags('source', topicsOf(concepts, p.rawPath), old?.fm.tags),
     };
     const path = names.pathOf.get(p.id)!;
-    out.push({ id: p.id, kind: 'source', title: draft.title, path, fm, body: text, links: new Set(ids), humanEdited: Boolean(old?.humanEdited), rendered: true, old });
+    out.push({
+      id: p.id,
+      kind: 'source',
+      title: draft.title,
+      path,
+      fm,
+      body: text,
+      links: new Set(ids),
+      humanEdited: Boolean(old?.humanEdited),
+      rendered: true,
+      old,
+    });
   }
   return out;
 }

@@ -43,7 +43,13 @@ export interface WriteResult {
  */
 export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], input: WriteInput): WriteResult {
   const { wikiDir } = input;
-  const out: WriteResult = { written: [], protected: [], messages: [], concepts: { created: 0, updated: 0, deleted: 0 }, cacheRows: [] };
+  const out: WriteResult = {
+    written: [],
+    protected: [],
+    messages: [],
+    concepts: { created: 0, updated: 0, deleted: 0 },
+    cacheRows: [],
+  };
   const record = (f: Final, hash: string, text?: string) => {
     if (!input.recordScan) return;
     const st = statSync(join(wikiDir, f.path));
@@ -57,10 +63,15 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
       if (input.heldBack.has(f.id) || (old && old.path !== f.path)) {
         out.protected.push(`wiki/${old?.path ?? f.path}`);
         out.messages.push(
-          message(`wiki/${old?.path ?? f.path}`, 'human-edited', 'Unexpected edit by a person since kb wrote this entry, expected the text kb wrote; left as it is', {
-            severity: 'info',
-            note: "compile never overwrites a person's edits (it refreshes only its marked sections); `kb lint --heal` proposes an update on a branch",
-          }),
+          message(
+            `wiki/${old?.path ?? f.path}`,
+            'human-edited',
+            'Unexpected edit by a person since kb wrote this entry, expected the text kb wrote; left as it is',
+            {
+              severity: 'info',
+              note: "compile never overwrites a person's edits (it refreshes only its marked sections); `kb lint --heal` proposes an update on a branch",
+            },
+          ),
         );
       }
       if (f.refreshed && old && writeEditedSections(wikiDir, old, f, input.validate)) {
@@ -72,7 +83,8 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
     }
     if (!f.rendered && !f.touched && old && old.path === f.path) continue;
     const contentChanged = !old || ownText(old.body) !== ownText(f.body) || old.fm.title !== f.fm.title;
-    if (f.rendered || contentChanged) f.fm.version = contentChanged ? (old?.fm.version ?? 0) + 1 : Math.max(1, old?.fm.version ?? 1);
+    if (f.rendered || contentChanged)
+      f.fm.version = contentChanged ? (old?.fm.version ?? 0) + 1 : Math.max(1, old?.fm.version ?? 1);
     if (f.fm.version < 1) f.fm.version = 1;
     if (old && old.path === f.path && sameFile(old, f)) continue;
     if (contentChanged) f.fm.updated = isoDay();
@@ -101,10 +113,15 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
   }
   for (const e of deleted.filter((d) => d.humanEdited)) {
     out.messages.push(
-      message(`wiki/${e.path}`, 'deleted-source', 'Unexpected entry for sources that are gone, expected it to be removed; kept because a person edited it', {
-        severity: 'warning',
-        note: 'delete it yourself or run `kb lint --heal`',
-      }),
+      message(
+        `wiki/${e.path}`,
+        'deleted-source',
+        'Unexpected entry for sources that are gone, expected it to be removed; kept because a person edited it',
+        {
+          severity: 'warning',
+          note: 'delete it yourself or run `kb lint --heal`',
+        },
+      ),
     );
   }
   return out;
@@ -113,7 +130,9 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
 /** The file would be written byte for byte as it is (`updated` aside). */
 function sameFile(old: LoadedEntry, f: Final): boolean {
   if (bodyHash(old.body) !== bodyHash(f.body)) return false;
-  return JSON.stringify(stripVolatile(old.fm)) === JSON.stringify(stripVolatile({ ...f.fm, content_hash: bodyHash(f.body) }));
+  return (
+    JSON.stringify(stripVolatile(old.fm)) === JSON.stringify(stripVolatile({ ...f.fm, content_hash: bodyHash(f.body) }))
+  );
 }
 
 /**
@@ -124,7 +143,11 @@ function sameFile(old: LoadedEntry, f: Final): boolean {
 function writeEditedSections(wikiDir: string, old: LoadedEntry, f: Final, validate: Validate): boolean {
   const text = old.text;
   if (!text.endsWith(old.body)) return false;
-  const next = setFrontmatterKey(text.slice(0, text.length - old.body.length) + f.body, 'backlinks', f.fm.backlinks ?? []);
+  const next = setFrontmatterKey(
+    text.slice(0, text.length - old.body.length) + f.body,
+    'backlinks',
+    f.fm.backlinks ?? [],
+  );
   if (next === undefined || next === text) return false;
   if (schemaErrors(validate, parseEntryFile(next).data).length) return false;
   writeFileAtomic(join(wikiDir, f.path), next);

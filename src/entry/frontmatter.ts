@@ -72,7 +72,11 @@ function frontmatterText(fm: EntryFrontmatter): string {
 
 /** Bodies are compared and hashed in one normal form: LF, no trailing blanks, one final newline. */
 export function normalizeBody(body: string): string {
-  return `${body.replace(/\r\n?/g, '\n').replace(/[ \t]+$/gm, '').replace(/^\n+/, '').trimEnd()}\n`;
+  return `${body
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+$/gm, '')
+    .replace(/^\n+/, '')
+    .trimEnd()}\n`;
 }
 
 /** The hash kb records in `content_hash`: a mismatch later means a person edited the body. */
@@ -88,7 +92,10 @@ export function setFrontmatterKey(text: string, key: string, value: unknown): st
   const m = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
   if (!m) return undefined;
   const lines = m[1]!.split('\n');
-  const dumped = yaml.dump({ [key]: value }, { schema: yaml.JSON_SCHEMA, lineWidth: -1, noRefs: true }).trimEnd().split('\n');
+  const dumped = yaml
+    .dump({ [key]: value }, { schema: yaml.JSON_SCHEMA, lineWidth: -1, noRefs: true })
+    .trimEnd()
+    .split('\n');
   const i = lines.findIndex((l) => l.startsWith(`${key}:`));
   let next: string[];
   if (i < 0) next = [...lines, ...dumped];
@@ -101,7 +108,8 @@ export function setFrontmatterKey(text: string, key: string, value: unknown): st
   try {
     const before = parseEntryFile(text);
     const after = parseEntryFile(out);
-    if (after.body !== before.body || JSON.stringify(after.data) !== JSON.stringify({ ...before.data, [key]: value })) return undefined;
+    if (after.body !== before.body || JSON.stringify(after.data) !== JSON.stringify({ ...before.data, [key]: value }))
+      return undefined;
   } catch {
     return undefined;
   }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { linkMarkup, linkResolver, linkTable, resolveLink } from './links.js';
 import { entityKey, fileBaseName, linkKey } from './names.js';
-import { mapOutsideBacklinks, renderBacklinks, setBacklinks, setBacklinksVerbatim, withoutBacklinks } from './backlinks.js';
+import {
+  mapOutsideBacklinks,
+  renderBacklinks,
+  setBacklinks,
+  setBacklinksVerbatim,
+  withoutBacklinks,
+} from './backlinks.js';
 
 const VAULT = [
   'sources/Alpha.md',
@@ -44,7 +50,12 @@ describe('resolveLink (Obsidian: base name or vault path, case-insensitive, .md 
 describe('linkResolver', () => {
   const entries = [
     { id: 'source/alpha', path: 'sources/Alpha.md', title: 'Alpha', aliases: ['A1'] },
-    { id: 'concept/rag', path: 'concepts/Retrieval-Augmented Generation.md', title: 'Retrieval-Augmented Generation', aliases: ['RAG', '检索增强生成'] },
+    {
+      id: 'concept/rag',
+      path: 'concepts/Retrieval-Augmented Generation.md',
+      title: 'Retrieval-Augmented Generation',
+      aliases: ['RAG', '检索增强生成'],
+    },
     { id: 'source/twin', path: 'sources/Twin.md', title: 'Twin', aliases: ['Shared'] },
     { id: 'answer/twin', path: 'answers/Twin.md', title: 'Twin answer', aliases: ['Shared'] },
     { id: 'concept/diagram', path: 'concepts/diagram.png.md', title: 'Diagram', aliases: [] },
@@ -143,7 +154,9 @@ describe('backlinks section', () => {
   it('is added, replaced and removed', () => {
     const added = setBacklinks('# A\n\nText.\n', items);
     expect(added).toBe(`# A\n\nText.\n\n${section}\n`);
-    expect(setBacklinks(added, items.slice(0, 1))).toBe('# A\n\nText.\n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[Beta]]\n<!-- /kb:backlinks -->\n');
+    expect(setBacklinks(added, items.slice(0, 1))).toBe(
+      '# A\n\nText.\n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[Beta]]\n<!-- /kb:backlinks -->\n',
+    );
     expect(setBacklinks(added, [])).toBe('# A\n\nText.\n');
     expect(withoutBacklinks(added)).toBe('# A\n\nText.\n');
   });
@@ -153,7 +166,9 @@ describe('backlinks section', () => {
     expect(setBacklinksVerbatim(edited, items.slice(1))).toBe(
       '# A\n\nMy text  \n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[RAG (concept)|RAG]]\n<!-- /kb:backlinks -->\n\nMore of mine.\n\n\n',
     );
-    expect(setBacklinksVerbatim('# A\n\nMine.', items.slice(0, 1))).toBe('# A\n\nMine.\n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[Beta]]\n<!-- /kb:backlinks -->\n');
+    expect(setBacklinksVerbatim('# A\n\nMine.', items.slice(0, 1))).toBe(
+      '# A\n\nMine.\n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[Beta]]\n<!-- /kb:backlinks -->\n',
+    );
   });
 
   it('a change outside the section leaves the section as it is; a marker in code is no section', () => {

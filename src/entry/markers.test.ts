@@ -10,8 +10,18 @@ describe('kb marked sections', () => {
   // [case, body, the section getSection finds, the body after setSection(body, NEW)]
   const table: [string, string, string | null, string][] = [
     ['no section: one is added at the end', '# T\n\nText.\n', null, `# T\n\nText.\n\n${block('- [[New]]')}\n`],
-    ['a section at the end is replaced', `# T\n\nText.\n\n${block('- [[Old]]')}\n`, '## Backlinks\n\n- [[Old]]', `# T\n\nText.\n\n${block('- [[New]]')}\n`],
-    ['text a person wrote after the section stays', `# T\n\n${block('- [[Old]]')}\n\nMy note.\n`, '## Backlinks\n\n- [[Old]]', `# T\n\n${block('- [[New]]')}\n\nMy note.\n`],
+    [
+      'a section at the end is replaced',
+      `# T\n\nText.\n\n${block('- [[Old]]')}\n`,
+      '## Backlinks\n\n- [[Old]]',
+      `# T\n\nText.\n\n${block('- [[New]]')}\n`,
+    ],
+    [
+      'text a person wrote after the section stays',
+      `# T\n\n${block('- [[Old]]')}\n\nMy note.\n`,
+      '## Backlinks\n\n- [[Old]]',
+      `# T\n\n${block('- [[New]]')}\n\nMy note.\n`,
+    ],
     [
       'a stray start marker with no end loses nothing',
       `# T\n\n${OPEN}\n\nKeep this.\n`,
@@ -19,7 +29,7 @@ describe('kb marked sections', () => {
       `# T\n\n${OPEN}\n\nKeep this.\n\n${block('- [[New]]')}\n`,
     ],
     [
-      'a stray start marker before kb\'s section: only kb\'s section is replaced',
+      "a stray start marker before kb's section: only kb's section is replaced",
       `# T\n\nBefore.\n${OPEN}\nKeep this.\n\n${block('- [[Old]]')}\n`,
       '## Backlinks\n\n- [[Old]]',
       `# T\n\nBefore.\n${OPEN}\nKeep this.\n\n${block('- [[New]]')}\n`,
@@ -67,7 +77,7 @@ describe('kb marked sections', () => {
       `# T\n\n<!-- kb:other -->\nx\n<!-- /kb:other -->\n\n${block('- [[New]]')}\n`,
     ],
     [
-      'of two complete sections the last one is kb\'s',
+      "of two complete sections the last one is kb's",
       `# T\n\n${block('- [[Quoted]]')}\n\nMiddle.\n\n${block('- [[Old]]')}\n`,
       '## Backlinks\n\n- [[Old]]',
       `# T\n\n${block('- [[Quoted]]')}\n\nMiddle.\n\n${block('- [[New]]')}\n`,
@@ -78,7 +88,12 @@ describe('kb marked sections', () => {
       '## Backlinks\n\n- [[Old]]',
       `# T\n\nLine one  \nLine two\t\n\n${block('- [[New]]')}\n\n    indented after  \n`,
     ],
-    ['CRLF line ends', `# T\r\n\r\n${OPEN}\r\n- [[Old]]\r\n${CLOSE}\r\n`, '- [[Old]]', `# T\n\n${block('- [[New]]')}\n`],
+    [
+      'CRLF line ends',
+      `# T\r\n\r\n${OPEN}\r\n- [[Old]]\r\n${CLOSE}\r\n`,
+      '- [[Old]]',
+      `# T\n\n${block('- [[New]]')}\n`,
+    ],
   ];
   it.each(table)('%s', (_case, body, section, after) => {
     expect(getSection(body, 'backlinks')).toBe(section);
@@ -121,7 +136,7 @@ describe('neutralizeMarkers', () => {
     expect(neutralizeMarkers(out)).toBe(out);
   });
 
-  it('a neutralized body holds no section, and kb\'s own block is found after it', () => {
+  it("a neutralized body holds no section, and kb's own block is found after it", () => {
     const text = neutralizeMarkers(`# T\n\n${block('- [[Fake]]')}\n\nMore.\n`);
     expect(getSection(text, 'backlinks')).toBeNull();
     const body = setSection(text, 'backlinks', '## Backlinks\n\n- [[Real]]');

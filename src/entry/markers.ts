@@ -121,7 +121,12 @@ export function neutralizeMarkers(text: string): string {
  * (trailing spaces, blank lines). Without a section one is appended (unless `append: false`);
  * `null` removes it (with the blank lines just before it).
  */
-export function replaceSectionVerbatim(body: string, name: string, content: string | null, opts: { append?: boolean } = {}): string {
+export function replaceSectionVerbatim(
+  body: string,
+  name: string,
+  content: string | null,
+  opts: { append?: boolean } = {},
+): string {
   const block = content === null ? '' : `<!-- kb:${name} -->\n${content.trim()}\n<!-- /kb:${name} -->`;
   const span = findSection(body, name);
   if (span) {

@@ -33,7 +33,12 @@ describe('safeFileName', () => {
 
   it('bounds long names by bytes as well as characters, so Chinese names fit the file system', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kb-names-'));
-    for (const title of ['潮汐'.repeat(70), 'a'.repeat(300), '🐼'.repeat(100), `${'长城'.repeat(40)}\u202E${'x'.repeat(40)}`]) {
+    for (const title of [
+      '潮汐'.repeat(70),
+      'a'.repeat(300),
+      '🐼'.repeat(100),
+      `${'长城'.repeat(40)}\u202E${'x'.repeat(40)}`,
+    ]) {
       const name = safeFileName(title);
       expect(Buffer.byteLength(name)).toBeLessThanOrEqual(180);
       expect(Array.from(name).length).toBeLessThanOrEqual(120);

@@ -84,7 +84,11 @@ export function makeEntryId(kind: EntryKind, title: string, taken: (id: string) 
  */
 export function entityKey(name: string): string {
   // Traditional and Simplified spellings meet (所有權 / 所有权).
-  let k = foldText(name.normalize('NFKC')).toLowerCase().replace(/[\s_‐-―-]+/g, ' ').replace(/[’']/g, "'").trim();
+  let k = foldText(name.normalize('NFKC'))
+    .toLowerCase()
+    .replace(/[\s_‐-―-]+/g, ' ')
+    .replace(/[’']/g, "'")
+    .trim();
   // Plural → singular for the last English word ("vector databases" → "vector database").
   // The lookbehinds start a try only at a word's first letter: linear on a word of any length.
   k = k.replace(/(?<![a-z])([a-z]{3,})(ies)$/, '$1y').replace(/(?<![a-z])([a-z]{3,}[^s])s$/, '$1');

@@ -29,7 +29,8 @@ function upgradeSchema(text: string): string {
   const props = own.properties;
   if (!props || (props['updated']?.type !== 'integer' && props['last_heal_timestamp']?.type !== 'integer')) return text;
   const shipped = JSON.parse(readFileSync(packagePath('schemas', 'wiki-entry.schema.json'), 'utf8')) as typeof own;
-  for (const k of ['updated', 'last_heal_timestamp']) if (props[k]?.type === 'integer' && shipped.properties?.[k]) props[k] = shipped.properties[k];
+  for (const k of ['updated', 'last_heal_timestamp'])
+    if (props[k]?.type === 'integer' && shipped.properties?.[k]) props[k] = shipped.properties[k];
   return JSON.stringify(own);
 }
 

@@ -63,7 +63,8 @@ export interface ScanCache {
 function loadEntry(text: string): { fm: EntryFrontmatter; body: string } | { reason: string } {
   try {
     const { data, body } = parseEntryFile(text);
-    if (typeof data['id'] !== 'string' || typeof data['kind'] !== 'string') return { reason: 'no kb frontmatter (id, kind)' };
+    if (typeof data['id'] !== 'string' || typeof data['kind'] !== 'string')
+      return { reason: 'no kb frontmatter (id, kind)' };
     return { fm: migrateDates(data) as EntryFrontmatter, body };
   } catch (err) {
     return { reason: `unreadable frontmatter: ${(err as Error).message.split('\n')[0]}` };
@@ -103,7 +104,13 @@ export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
     if (hit?.textHash && st && hit.size === st.size && sha256(text) === hit.textHash) {
       // Written too recently for its mtime to be trusted (or only touched): the same bytes as recorded.
       cache!.put(f, { ...hit, mtimeMs: st.mtimeMs });
-      entries.push({ path: f as WikiPath, fm: hit.fm, body: entryBody(text), humanEdited: hit.bodyHash !== hit.fm.content_hash, text });
+      entries.push({
+        path: f as WikiPath,
+        fm: hit.fm,
+        body: entryBody(text),
+        humanEdited: hit.bodyHash !== hit.fm.content_hash,
+        text,
+      });
       continue;
     }
     const loaded = loadEntry(text);
@@ -112,8 +119,15 @@ export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
       continue;
     }
     const h = bodyHash(loaded.body);
-    if (cache && st) cache.put(f, { mtimeMs: st.mtimeMs, size: st.size, fm: loaded.fm, bodyHash: h, textHash: sha256(text) });
-    entries.push({ path: f as WikiPath, fm: loaded.fm, body: loaded.body, humanEdited: h !== loaded.fm.content_hash, text });
+    if (cache && st)
+      cache.put(f, { mtimeMs: st.mtimeMs, size: st.size, fm: loaded.fm, bodyHash: h, textHash: sha256(text) });
+    entries.push({
+      path: f as WikiPath,
+      fm: loaded.fm,
+      body: loaded.body,
+      humanEdited: h !== loaded.fm.content_hash,
+      text,
+    });
   }
   return { entries, foreign, files };
 }
@@ -139,10 +153,17 @@ function lazyEntry(abs: string, path: WikiPath, fm: EntryFrontmatter, humanEdite
  * Write an entry: frontmatter validated against the schema first (an invalid entry is never
  * written), then the file written whole (temp file + rename). Returns the file text.
  */
-export function writeEntry(wikiDir: string, path: string, fm: EntryFrontmatter, body: string, validate: ValidateFunction): string {
+export function writeEntry(
+  wikiDir: string,
+  path: string,
+  fm: EntryFrontmatter,
+  body: string,
+  validate: ValidateFunction,
+): string {
   fm.content_hash = bodyHash(body);
   const errors = schemaErrors(validate, fm);
-  if (errors.length) throw new KbError(`wiki/${path}: entry does not match schemas/wiki-entry.schema.json: ${errors.join('; ')}`);
+  if (errors.length)
+    throw new KbError(`wiki/${path}: entry does not match schemas/wiki-entry.schema.json: ${errors.join('; ')}`);
   const text = stringifyEntry(fm, body);
   writeFileAtomic(join(wikiDir, path), text);
   return text;

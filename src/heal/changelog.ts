@@ -7,7 +7,8 @@ import type { LintCounts } from '../lint/lint.js';
 import { ymd } from './plan.js';
 import type { HealBranch, HealReport } from './types.js';
 
-const counts = (c: LintCounts | undefined) => (c ? `${c.error} errors, ${c.warning} warnings, ${c.info} info` : 'not run');
+const counts = (c: LintCounts | undefined) =>
+  c ? `${c.error} errors, ${c.warning} warnings, ${c.info} info` : 'not run';
 
 /**
  * How to look at a branch and take it. `kb lint --heal --merge` is offered only where it would
@@ -20,8 +21,14 @@ export function reviewHint(b: Pick<HealBranch, 'branch' | 'clean' | 'mergeNote'>
 
 export function changelogSection(report: HealReport, at: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
-  const lines = [`## ${p(at.getHours())}:${p(at.getMinutes())} kb lint --heal`, '', `Before: ${summaryLine(report.before)}.`, ''];
-  if (report.recovered?.length) lines.push('Put right after an interrupted merge:', '', ...report.recovered.map((r) => `- ${r}`), '');
+  const lines = [
+    `## ${p(at.getHours())}:${p(at.getMinutes())} kb lint --heal`,
+    '',
+    `Before: ${summaryLine(report.before)}.`,
+    '',
+  ];
+  if (report.recovered?.length)
+    lines.push('Put right after an interrupted merge:', '', ...report.recovered.map((r) => `- ${r}`), '');
   for (const b of report.branches) lines.push(...branchLines(b), '');
   if (report.refreshError) lines.push(`After merging, the store was not refreshed: ${report.refreshError}.`, '');
   return `${lines.join('\n').trimEnd()}\n\n`;
@@ -47,7 +54,11 @@ function branchLines(b: HealBranch): string[] {
   }
   if (b.judge) out.push(`Judge: ${b.judge.verdict} — ${b.judge.reason}`, '');
   if (b.web.length) out.push(`Web evidence: ${b.web.map((u) => `<${u}>`).join(', ')}`, '');
-  if (b.fixedCount) out.push(`Re-lint on the branch: ${b.fixedCount.before} → ${b.fixedCount.after} findings of these rules; all rules: ${counts(b.before)} → ${counts(b.after)}.`, '');
+  if (b.fixedCount)
+    out.push(
+      `Re-lint on the branch: ${b.fixedCount.before} → ${b.fixedCount.after} findings of these rules; all rules: ${counts(b.before)} → ${counts(b.after)}.`,
+      '',
+    );
   if (b.uncleanWhy && !b.mergeNote) out.push(`Not clean: ${b.uncleanWhy}.`, '');
   if (b.remaining.length) {
     out.push('Still reported after the fix:', '');
@@ -62,7 +73,8 @@ function branchLines(b: HealBranch): string[] {
   if (b.error) out.push(`Error: ${b.error}`, '');
   if (b.merged) out.push(`Merged into the current branch.`, '');
   else if (b.mergeNote) out.push(`Not merged: ${b.mergeNote}.`, '');
-  if (b.branch && (b.status === 'created' || b.status === 'exists') && !b.merged) out.push(`To review: ${reviewHint({ ...b, branch: b.branch })}.`);
+  if (b.branch && (b.status === 'created' || b.status === 'exists') && !b.merged)
+    out.push(`To review: ${reviewHint({ ...b, branch: b.branch })}.`);
   return out;
 }
 
@@ -87,7 +99,9 @@ export function statusText(b: HealBranch): string {
 export function writeChangelog(changelogDir: string, report: HealReport, at: Date): string {
   mkdirSync(changelogDir, { recursive: true });
   const path = join(changelogDir, `${ymd(at)}.md`);
-  const head = existsSync(path) ? '' : `# Heal report ${ymd(at)}\n\nWhat \`kb lint --heal\` found and fixed, one git branch per topic.\n\n`;
+  const head = existsSync(path)
+    ? ''
+    : `# Heal report ${ymd(at)}\n\nWhat \`kb lint --heal\` found and fixed, one git branch per topic.\n\n`;
   appendFileSync(path, head + changelogSection(report, at));
   return path;
 }

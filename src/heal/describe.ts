@@ -17,12 +17,16 @@ function bookkeeping(key: string, before: unknown): boolean {
 }
 
 function show(v: unknown): string {
-  const s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  const s = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
   return Array.from(s).length > 60 ? `${Array.from(s).slice(0, 59).join('')}…` : s;
 }
 
 /** One line per frontmatter field that changed, e.g. `wiki/concepts/A.md: version 0 → 1`. */
-export function frontmatterChanges(file: string, before: Record<string, unknown> | undefined, after: Record<string, unknown>): string[] {
+export function frontmatterChanges(
+  file: string,
+  before: Record<string, unknown> | undefined,
+  after: Record<string, unknown>,
+): string[] {
   const out: string[] = [];
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after)]);
   for (const k of keys) {
@@ -77,8 +81,13 @@ const key = (f: Finding) => `${f.ruleId}|${f.file}|${f.reason}`;
 
 /** Why a branch's re-lint is not clean, naming the findings that make it so. */
 export function uncleanReason(remaining: Finding[], before: LintReport, after: LintReport): string | undefined {
-  const list = (fs: Finding[]) => fs.slice(0, 3).map((f) => `${f.file} [${f.ruleId}]`).join(', ') + (fs.length > 3 ? ` and ${fs.length - 3} more` : '');
-  if (remaining.length) return `its re-lint still reports ${remaining.length} finding${remaining.length === 1 ? '' : 's'} it was meant to fix (${list(remaining)})`;
+  const list = (fs: Finding[]) =>
+    fs
+      .slice(0, 3)
+      .map((f) => `${f.file} [${f.ruleId}]`)
+      .join(', ') + (fs.length > 3 ? ` and ${fs.length - 3} more` : '');
+  if (remaining.length)
+    return `its re-lint still reports ${remaining.length} finding${remaining.length === 1 ? '' : 's'} it was meant to fix (${list(remaining)})`;
   if (after.counts.error <= before.counts.error) return undefined;
   const had = new Set(before.findings.map(key));
   const added = after.findings.filter((f) => f.severity === 'error' && !had.has(key(f)));

@@ -13,7 +13,9 @@ const ENTRY = /^wiki\/(sources|concepts|answers)\/.+\.md$/;
 /** Wiki/raw paths (relative to the knowledge base root) that differ from HEAD in a worktree. */
 export async function changedPaths(git: Git): Promise<{ changed: string[]; added: string[]; deleted: string[] }> {
   // -z: paths as they are (not C-quoted), so entries with Chinese names are found too.
-  const diff = (await git.run(['diff', '--name-status', '-z', '--relative', '--no-renames', 'HEAD', '--', 'wiki', 'raw'])).split('\0');
+  const diff = (
+    await git.run(['diff', '--name-status', '-z', '--relative', '--no-renames', 'HEAD', '--', 'wiki', 'raw'])
+  ).split('\0');
   const changed: string[] = [];
   const deleted: string[] = [];
   for (let i = 0; i + 1 < diff.length; i += 2) {
@@ -23,7 +25,9 @@ export async function changedPaths(git: Git): Promise<{ changed: string[]; added
     if (status === 'D') deleted.push(path);
     else changed.push(path);
   }
-  const added = (await git.run(['ls-files', '-z', '--others', '--exclude-standard', '--', 'wiki', 'raw'])).split('\0').filter(Boolean);
+  const added = (await git.run(['ls-files', '-z', '--others', '--exclude-standard', '--', 'wiki', 'raw']))
+    .split('\0')
+    .filter(Boolean);
   return { changed, added, deleted };
 }
 
@@ -82,7 +86,10 @@ export async function finalizeEntries(
     fm.content_hash = headEdited && !adopt.has(path) ? (headHash ?? NO_KB_TEXT) : bodyHash(body);
     const errors = schemaErrors(validate, fm);
     if (errors.length) {
-      log.cannot.push({ file: path, why: `the fixed entry would not match the schema (${errors.join('; ')}); left as it was` });
+      log.cannot.push({
+        file: path,
+        why: `the fixed entry would not match the schema (${errors.join('; ')}); left as it was`,
+      });
       if (head) await git.run(['checkout', 'HEAD', '--', path]);
       else rmSync(abs);
       continue;

@@ -9,7 +9,10 @@ export interface GitResult {
 
 /** Git run in one folder. Never prompts; output is returned, never printed. */
 export class Git {
-  constructor(readonly cwd: string, private readonly env: NodeJS.ProcessEnv = process.env) {}
+  constructor(
+    readonly cwd: string,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
 
   at(cwd: string): Git {
     return new Git(cwd, this.env);
@@ -22,7 +25,11 @@ export class Git {
         args,
         { cwd: this.cwd, env: { ...this.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' }, maxBuffer: 64 * 1024 * 1024 },
         (err, stdout, stderr) => {
-          const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+          const code = err
+            ? typeof (err as { code?: unknown }).code === 'number'
+              ? (err as { code: number }).code
+              : 1
+            : 0;
           resolve({ code, stdout: String(stdout), stderr: String(stderr) });
         },
       );
@@ -32,7 +39,10 @@ export class Git {
 
   async run(args: string[], input?: string): Promise<string> {
     const r = await this.try(args, input);
-    if (r.code !== 0) throw new KbError(`git ${args.join(' ')} failed in ${this.cwd}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`);
+    if (r.code !== 0)
+      throw new KbError(
+        `git ${args.join(' ')} failed in ${this.cwd}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`,
+      );
     return r.stdout;
   }
 
@@ -48,7 +58,10 @@ export class Git {
 }
 
 /** The repository the knowledge base is in, or a clear error naming the way out. */
-export async function openRepo(root: string, env: NodeJS.ProcessEnv = process.env): Promise<{ git: Git; top: string; head: string }> {
+export async function openRepo(
+  root: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ git: Git; top: string; head: string }> {
   const git = new Git(root, env);
   const top = await git.try(['rev-parse', '--show-toplevel']);
   if (top.code !== 0) {
@@ -58,7 +71,9 @@ export async function openRepo(root: string, env: NodeJS.ProcessEnv = process.en
   }
   const head = await git.try(['rev-parse', '--verify', '-q', 'HEAD']);
   if (head.code !== 0) {
-    throw new KbError(`The git repository at ${top.stdout.trim()} has no commit yet, and heal branches from one. Run \`git add -A && git commit -m "Knowledge base"\` first.`);
+    throw new KbError(
+      `The git repository at ${top.stdout.trim()} has no commit yet, and heal branches from one. Run \`git add -A && git commit -m "Knowledge base"\` first.`,
+    );
   }
   return { git: git.at(top.stdout.trim()), top: top.stdout.trim(), head: head.stdout.trim() };
 }

@@ -10,7 +10,15 @@ import { lint, type LintReport } from '../lint/lint.js';
 import type { Finding } from '../lint/types.js';
 import type { ModelClient } from '../model/client.js';
 import { applyContentFix } from './fixes/content.js';
-import { fixBrokenLinks, fixFrontmatter, refreshBacklinks, refreshIndex, removeDeletedSources, syncRaw, type FixLog } from './fixes/structural.js';
+import {
+  fixBrokenLinks,
+  fixFrontmatter,
+  refreshBacklinks,
+  refreshIndex,
+  removeDeletedSources,
+  syncRaw,
+  type FixLog,
+} from './fixes/structural.js';
 import { actualChanges, frontmatterChanges, uncleanReason } from './describe.js';
 import { parseEntryFile } from '../entry/frontmatter.js';
 import { changedPaths, finalizeEntries } from './finalize.js';
@@ -39,7 +47,8 @@ export interface HealOptions {
 }
 
 function checkAbort(signal?: AbortSignal): void {
-  if (signal?.aborted) throw new InterruptedError('Heal interrupted; nothing half-made was kept (run `kb lint --heal` again).');
+  if (signal?.aborted)
+    throw new InterruptedError('Heal interrupted; nothing half-made was kept (run `kb lint --heal` again).');
 }
 
 /**
@@ -58,16 +67,29 @@ export async function heal(ctx: KbContext, opts: HealOptions = {}): Promise<Heal
   await cleanWorktrees(git, wtBase);
   checkAbort(opts.signal);
 
-  const input = loadLintInput(ctx.paths, ctx.config, { store: ctx.store, embedder: ctx.embedder, model: opts.model, signal: opts.signal });
+  const input = loadLintInput(ctx.paths, ctx.config, {
+    store: ctx.store,
+    embedder: ctx.embedder,
+    model: opts.model,
+    signal: opts.signal,
+  });
   const mainReport = await lint(input, { rules: opts.rules });
   const groups = planHeal(mainReport.findings);
-  const report: HealReport = { date: ymd(at), before: mainReport.counts, branches: [], nothingToDo: false, ...(recovered.length ? { recovered } : {}) };
+  const report: HealReport = {
+    date: ymd(at),
+    before: mainReport.counts,
+    branches: [],
+    nothingToDo: false,
+    ...(recovered.length ? { recovered } : {}),
+  };
   if (groups.every((g) => g.findings.length === 0)) {
     report.nothingToDo = true;
     return report;
   }
 
-  const branches = new Set((await git.run(['for-each-ref', '--format=%(refname:short)', 'refs/heads/heal/'])).split('\n').filter(Boolean));
+  const branches = new Set(
+    (await git.run(['for-each-ref', '--format=%(refname:short)', 'refs/heads/heal/'])).split('\n').filter(Boolean),
+  );
   for (const group of groups) {
     checkAbort(opts.signal);
     const b: HealBranch = {
@@ -108,8 +130,11 @@ export async function heal(ctx: KbContext, opts: HealOptions = {}): Promise<Heal
       if (err instanceof InterruptedError || opts.signal?.aborted) {
         // The branches made so far are whole: say so in the changelog before stopping.
         report.branches.pop();
-        if (!opts.dryRun && report.branches.some((x) => x.status === 'created')) report.changelog = writeChangelog(ctx.paths.changelog, report, at);
-        throw new InterruptedError(`Heal interrupted while making ${name}; nothing half-made was kept. Run \`kb lint --heal\` again to finish.`);
+        if (!opts.dryRun && report.branches.some((x) => x.status === 'created'))
+          report.changelog = writeChangelog(ctx.paths.changelog, report, at);
+        throw new InterruptedError(
+          `Heal interrupted while making ${name}; nothing half-made was kept. Run \`kb lint --heal\` again to finish.`,
+        );
       }
       b.status = 'failed';
       b.error = (err as Error).message;
@@ -123,7 +148,12 @@ export async function heal(ctx: KbContext, opts: HealOptions = {}): Promise<Heal
 }
 
 /** A branch of today for this topic whose commit records the same findings, if any. */
-async function sameFindingsBranch(git: Git, group: HealGroup, at: Date, branches: Set<string>): Promise<{ name: string; clean: boolean; why?: string } | undefined> {
+async function sameFindingsBranch(
+  git: Git,
+  group: HealGroup,
+  at: Date,
+  branches: Set<string>,
+): Promise<{ name: string; clean: boolean; why?: string } | undefined> {
   const base = `heal/${group.topic}-${ymd(at, '')}`;
   for (const name of [...branches].filter((n) => n === base || n.startsWith(`${base}-`)).sort()) {
     const msg = await git.try(['log', '-1', '--format=%B', name]);
@@ -143,7 +173,9 @@ function groupRules(group: HealGroup): Set<string> {
 function inGroup(group: HealGroup, f: Finding): boolean {
   if (!groupRules(group).has(f.ruleId)) return false;
   if (group.kind === 'structural') return true;
-  const files = new Set(group.findings.flatMap((g) => [g.file, String(g.data?.path ?? ''), String(g.data?.other ?? '')]));
+  const files = new Set(
+    group.findings.flatMap((g) => [g.file, String(g.data?.path ?? ''), String(g.data?.other ?? '')]),
+  );
   return files.has(f.file) || files.has(String(f.data?.path ?? '')) || files.has(String(f.data?.other ?? ''));
 }
 
@@ -153,14 +185,25 @@ async function lintAt(paths: KbPaths, ctx: KbContext, model?: ModelClient): Prom
 }
 
 /** --merge: the branches made are merged into the checkout, and the entries they changed indexed again. */
-async function mergeAndRefresh(ctx: KbContext, git: Git, report: HealReport, signal: AbortSignal | undefined): Promise<void> {
+async function mergeAndRefresh(
+  ctx: KbContext,
+  git: Git,
+  report: HealReport,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   checkAbort(signal);
   const headBefore = (await git.run(['rev-parse', 'HEAD'])).trim();
   const merged = await mergeBranches(git, ctx.paths.state, report.branches);
   if (merged === 0) return;
   // The merged entries changed under the store: index those (and only those) again.
   try {
-    const changed = (await git.at(ctx.paths.root).run(['diff', '--name-only', '-z', '--relative', '--no-renames', headBefore, 'HEAD', '--', 'wiki'])).split('\0').filter(Boolean);
+    const changed = (
+      await git
+        .at(ctx.paths.root)
+        .run(['diff', '--name-only', '-z', '--relative', '--no-renames', headBefore, 'HEAD', '--', 'wiki'])
+    )
+      .split('\0')
+      .filter(Boolean);
     await reindexEntries(ctx, changed, signal);
     report.refreshed = true;
   } catch (err) {
@@ -171,7 +214,16 @@ async function mergeAndRefresh(ctx: KbContext, git: Git, report: HealReport, sig
 }
 
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: the steps of one heal branch (worktree, fix, compile, re-lint, commit, clean up) must run in order under one try/finally that removes the worktree
-async function healGroup(ctx: KbContext, git: Git, rel: string, dir: string, group: HealGroup, b: HealBranch, at: Date, opts: HealOptions): Promise<void> {
+async function healGroup(
+  ctx: KbContext,
+  git: Git,
+  rel: string,
+  dir: string,
+  group: HealGroup,
+  b: HealBranch,
+  at: Date,
+  opts: HealOptions,
+): Promise<void> {
   await addWorktree(git, dir, 'HEAD');
   try {
     const wtRoot = join(dir, rel);
@@ -187,7 +239,10 @@ async function healGroup(ctx: KbContext, git: Git, rel: string, dir: string, gro
     b.before = before.counts;
     if (targets.length === 0) {
       b.status = 'nothing';
-      b.cannot.push({ file: group.findings[0]?.file ?? '', why: 'not found in the committed tree: the problem is in changes you have not committed yet' });
+      b.cannot.push({
+        file: group.findings[0]?.file ?? '',
+        why: 'not found in the committed tree: the problem is in changes you have not committed yet',
+      });
       return;
     }
     checkAbort(opts.signal);
@@ -214,7 +269,15 @@ async function healGroup(ctx: KbContext, git: Git, rel: string, dir: string, gro
         break;
       }
       default: {
-        const res = await applyContentFix(group, targets, { main: ctx, wt }, opts.model!, { web: Boolean(opts.web), signal: opts.signal }, log, adopt);
+        const res = await applyContentFix(
+          group,
+          targets,
+          { main: ctx, wt },
+          opts.model!,
+          { web: Boolean(opts.web), signal: opts.signal },
+          log,
+          adopt,
+        );
         b.web = res.web;
         if (res.judge) b.judge = res.judge;
         if (!res.ok) {
@@ -246,7 +309,13 @@ async function healGroup(ctx: KbContext, git: Git, rel: string, dir: string, gro
       for (const file of new Set(targets.map((f) => String(f.data?.path ?? f.file)))) {
         if (!changed.includes(file)) continue;
         const head = await wtGit.try(['show', `HEAD:./${file}`]);
-        b.changes.push(...frontmatterChanges(file, head.code === 0 ? safeFrontmatter(head.stdout) : undefined, parseEntryFile(readFileSync(join(wtRoot, file), 'utf8')).data));
+        b.changes.push(
+          ...frontmatterChanges(
+            file,
+            head.code === 0 ? safeFrontmatter(head.stdout) : undefined,
+            parseEntryFile(readFileSync(join(wtRoot, file), 'utf8')).data,
+          ),
+        );
       }
     }
     b.changes = actualChanges(b.changes, new Set([...changed, ...added, ...deleted]));
@@ -257,7 +326,9 @@ async function healGroup(ctx: KbContext, git: Git, rel: string, dir: string, gro
     checkAbort(opts.signal);
     await wtGit.run(['add', '-A', '--', '.']);
     // The store and private state never go into a commit, even where .gitignore forgot them.
-    const derived = (await wtGit.run(['diff', '--cached', '--name-only', '-z', '--relative'])).split('\0').filter((p) => /^wiki\/embeddings\.db|^\.kb\//.test(p));
+    const derived = (await wtGit.run(['diff', '--cached', '--name-only', '-z', '--relative']))
+      .split('\0')
+      .filter((p) => /^wiki\/embeddings\.db|^\.kb\//.test(p));
     if (derived.length) await wtGit.run(['rm', '--cached', '-q', '--ignore-unmatch', '--', ...derived]);
     const staged = await wtGit.try(['diff', '--cached', '--quiet']);
     if (staged.code === 0) {
@@ -280,7 +351,8 @@ async function healGroup(ctx: KbContext, git: Git, rel: string, dir: string, gro
 function commitMessage(group: HealGroup, b: HealBranch): string {
   const lines = [`[Heal] ${group.title}`, ''];
   lines.push('Findings (kb lint):');
-  for (const f of b.findings.slice(0, 50)) lines.push(`- ${f.ruleId} ${f.file}${f.place ? `:${f.place.line}:${f.place.column}` : ''}: ${f.reason}`);
+  for (const f of b.findings.slice(0, 50))
+    lines.push(`- ${f.ruleId} ${f.file}${f.place ? `:${f.place.line}:${f.place.column}` : ''}: ${f.reason}`);
   if (b.findings.length > 50) lines.push(`- … and ${b.findings.length - 50} more`);
   if (b.changes.length) {
     lines.push('', 'Changes:');
@@ -289,14 +361,24 @@ function commitMessage(group: HealGroup, b: HealBranch): string {
   }
   if (b.judge) lines.push('', `Judge: ${b.judge.verdict}: ${b.judge.reason}`);
   if (b.web.length) lines.push('', `Web evidence: ${b.web.join(' ')}`);
-  if (b.fixedCount) lines.push('', `Re-lint on this branch: ${b.fixedCount.before} -> ${b.fixedCount.after} findings of these rules${b.clean ? ', clean' : ''}.`);
+  if (b.fixedCount)
+    lines.push(
+      '',
+      `Re-lint on this branch: ${b.fixedCount.before} -> ${b.fixedCount.after} findings of these rules${b.clean ? ', clean' : ''}.`,
+    );
   if (b.uncleanWhy) lines.push(`Not clean: ${b.uncleanWhy}.`);
   lines.push('', `Kb-Heal-Topic: ${group.topic}`, `Kb-Heal-Findings: ${group.fingerprint}`);
   return `${lines.join('\n')}\n`;
 }
 
 /** Compile in the worktree, from a copy of the person's store so that only what changed is redone. */
-async function compileIn(ctx: KbContext, wt: KbPaths, targets: Finding[], opts: HealOptions, log: FixLog): Promise<void> {
+async function compileIn(
+  ctx: KbContext,
+  wt: KbPaths,
+  targets: Finding[],
+  opts: HealOptions,
+  log: FixLog,
+): Promise<void> {
   const db = wt.db;
   if (!existsSync(db)) {
     try {
@@ -310,16 +392,22 @@ async function compileIn(ctx: KbContext, wt: KbPaths, targets: Finding[], opts: 
     // Whatever the copied store believes about these files, compile them again.
     for (const f of targets) {
       const p = f.data?.rawPath;
-      if ((f.ruleId === 'uncompiled-source' || f.ruleId === 'stale-entry') && typeof p === 'string') wctx.store.deleteFile(p);
+      if ((f.ruleId === 'uncompiled-source' || f.ruleId === 'stale-entry') && typeof p === 'string')
+        wctx.store.deleteFile(p);
     }
-    const r = await compile(wctx, { ...(opts.writer ? { writer: opts.writer(wctx) } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
-    log.changes.push(`compiled: ${r.new} new, ${r.updated} updated, ${r.deleted} removed; concepts ${r.concepts.created} new, ${r.concepts.updated} updated, ${r.concepts.deleted} removed`);
-    for (const p of r.protected) log.cannot.push({ file: p, why: 'a person edited it, so compile left it as it is; update it by hand' });
+    const r = await compile(wctx, {
+      ...(opts.writer ? { writer: opts.writer(wctx) } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    log.changes.push(
+      `compiled: ${r.new} new, ${r.updated} updated, ${r.deleted} removed; concepts ${r.concepts.created} new, ${r.concepts.updated} updated, ${r.concepts.deleted} removed`,
+    );
+    for (const p of r.protected)
+      log.cannot.push({ file: p, why: 'a person edited it, so compile left it as it is; update it by hand' });
   } finally {
     closeKb(wctx);
   }
 }
-
 
 function safeFrontmatter(text: string): Record<string, unknown> | undefined {
   try {

@@ -39,8 +39,12 @@ export async function mergeBranches(git: Git, stateDir: string, branches: HealBr
       continue;
     }
     const head = (await git.run(['rev-parse', 'HEAD'])).trim();
-    const files = (await git.run(['diff', '--name-only', '--no-renames', '-z', 'HEAD', b.branch])).split('\0').filter(Boolean);
-    const status = files.length ? await git.run(['status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=all', '--', ...files]) : '';
+    const files = (await git.run(['diff', '--name-only', '--no-renames', '-z', 'HEAD', b.branch]))
+      .split('\0')
+      .filter(Boolean);
+    const status = files.length
+      ? await git.run(['status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=all', '--', ...files])
+      : '';
     const stage: { path: string; blob: string }[] = [];
     const blocked: string[] = [];
     for (const item of status.split('\0').filter(Boolean)) {
@@ -85,8 +89,14 @@ export async function mergeBranches(git: Git, stateDir: string, branches: HealBr
 }
 
 /** The commit the checkout should move to: the branch itself when HEAD is its ancestor, else a merge made in a worktree of its own. */
-async function mergeCommit(git: Git, stateDir: string, head: string, branch: string): Promise<{ commit: string } | { conflict: string }> {
-  if ((await git.try(['merge-base', '--is-ancestor', head, branch])).code === 0) return { commit: (await git.run(['rev-parse', branch])).trim() };
+async function mergeCommit(
+  git: Git,
+  stateDir: string,
+  head: string,
+  branch: string,
+): Promise<{ commit: string } | { conflict: string }> {
+  if ((await git.try(['merge-base', '--is-ancestor', head, branch])).code === 0)
+    return { commit: (await git.run(['rev-parse', branch])).trim() };
   const dir = join(worktreesDir(stateDir), 'merge');
   await removeWorktree(git, dir);
   await addWorktree(git, dir, head);
@@ -94,8 +104,24 @@ async function mergeCommit(git: Git, stateDir: string, head: string, branch: str
     const wt = git.at(dir);
     const into = (await git.try(['symbolic-ref', '-q', '--short', 'HEAD'])).stdout.trim();
     const msg = `Merge branch '${branch}'${into ? ` into ${into}` : ''}`;
-    const r = await wt.try([...(await wt.commitConfig()), 'merge', '--no-ff', '--no-edit', '--no-verify', '-m', msg, branch]);
-    if (r.code !== 0) return { conflict: (r.stdout + r.stderr).trim().split('\n').find((l) => l.startsWith('CONFLICT')) ?? 'git merge failed' };
+    const r = await wt.try([
+      ...(await wt.commitConfig()),
+      'merge',
+      '--no-ff',
+      '--no-edit',
+      '--no-verify',
+      '-m',
+      msg,
+      branch,
+    ]);
+    if (r.code !== 0)
+      return {
+        conflict:
+          (r.stdout + r.stderr)
+            .trim()
+            .split('\n')
+            .find((l) => l.startsWith('CONFLICT')) ?? 'git merge failed',
+      };
     return { commit: (await wt.run(['rev-parse', 'HEAD'])).trim() };
   } finally {
     await removeWorktree(git, dir);
@@ -131,7 +157,10 @@ export async function recoverMerge(git: Git, stateDir: string): Promise<string[]
       j = undefined;
     }
     const undone = j && Array.isArray(j.staged) ? await unstage(git, j.staged) : [];
-    if (undone.length) notes.push(`an interrupted merge had added ${undone.join(', ')} to the git index; taken out again (the files were not touched)`);
+    if (undone.length)
+      notes.push(
+        `an interrupted merge had added ${undone.join(', ')} to the git index; taken out again (the files were not touched)`,
+      );
     rmSync(journal, { force: true });
   }
   const aside = join(stateDir, OLD_ASIDE);
@@ -150,7 +179,10 @@ export async function recoverMerge(git: Git, stateDir: string): Promise<string[]
         left.push(rel);
       }
     }
-    if (left.length) notes.push(`${left.join(', ')}: a copy an interrupted merge set aside differs from the file there now; it is kept in ${relative(git.cwd, aside)}`);
+    if (left.length)
+      notes.push(
+        `${left.join(', ')}: a copy an interrupted merge set aside differs from the file there now; it is kept in ${relative(git.cwd, aside)}`,
+      );
     else rmSync(aside, { recursive: true, force: true });
   }
   return notes;
@@ -173,10 +205,12 @@ function crashPoint(name: string): void {
 
 /** Why merging into the checkout now would get in the person's way, if it would. */
 async function busyCheckout(git: Git): Promise<string | undefined> {
-  if ((await git.try(['symbolic-ref', '-q', 'HEAD'])).code !== 0) return 'HEAD is detached; check out a branch to merge into';
+  if ((await git.try(['symbolic-ref', '-q', 'HEAD'])).code !== 0)
+    return 'HEAD is detached; check out a branch to merge into';
   for (const marker of ['MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'rebase-merge', 'rebase-apply']) {
     const p = (await git.try(['rev-parse', '--git-path', marker])).stdout.trim();
-    if (p && existsSync(isAbsolute(p) ? p : join(git.cwd, p))) return 'a merge, rebase or cherry-pick is in progress in your checkout';
+    if (p && existsSync(isAbsolute(p) ? p : join(git.cwd, p)))
+      return 'a merge, rebase or cherry-pick is in progress in your checkout';
   }
   return undefined;
 }

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../lint/types.js';
 import { branchName, planHeal, topicSlug } from './plan.js';
 
-const f = (ruleId: string, file: string, data: Finding['data'] = {}): Finding => ({ ruleId, file, reason: `Unexpected ${ruleId}, expected none`, source: 'kb', severity: 'warning', data });
+const f = (ruleId: string, file: string, data: Finding['data'] = {}): Finding => ({
+  ruleId,
+  file,
+  reason: `Unexpected ${ruleId}, expected none`,
+  source: 'kb',
+  severity: 'warning',
+  data,
+});
 
 describe('planHeal', () => {
   it('groups fixable findings by topic, structural first, and leaves the rest out', () => {
@@ -15,10 +22,25 @@ describe('planHeal', () => {
       f('schema', 'wiki/concepts/C.md'),
       f('orphan-entry', 'wiki/concepts/C.md'),
       f('human-edited', 'wiki/concepts/C.md'),
-      f('contradiction', 'wiki/sources/S.md', { path: 'wiki/concepts/T.md', other: 'wiki/sources/S.md', subject: 'Eiffel Tower' }),
-      f('duplicate-entry', 'wiki/concepts/Vector databases.md', { path: 'wiki/concepts/Vector Database.md', other: 'wiki/concepts/Vector databases.md' }),
+      f('contradiction', 'wiki/sources/S.md', {
+        path: 'wiki/concepts/T.md',
+        other: 'wiki/sources/S.md',
+        subject: 'Eiffel Tower',
+      }),
+      f('duplicate-entry', 'wiki/concepts/Vector databases.md', {
+        path: 'wiki/concepts/Vector Database.md',
+        other: 'wiki/concepts/Vector databases.md',
+      }),
     ]);
-    expect(groups.map((g) => g.topic)).toEqual(['frontmatter', 'links', 'sources', 'citations', 'contradiction-eiffel-tower', 'duplicate-vector-databases', 'update-y']);
+    expect(groups.map((g) => g.topic)).toEqual([
+      'frontmatter',
+      'links',
+      'sources',
+      'citations',
+      'contradiction-eiffel-tower',
+      'duplicate-vector-databases',
+      'update-y',
+    ]);
     expect(groups.find((g) => g.topic === 'links')?.title).toBe('fix 1 broken link, regenerate 1 backlink list');
     const sources = groups.find((g) => g.topic === 'sources')!;
     expect(sources.findings.map((x) => x.ruleId)).toEqual(['uncompiled-source']);

@@ -46,20 +46,29 @@ export function planHeal(findings: Finding[]): HealGroup[] {
     const structural = STRUCTURAL_TOPIC[f.ruleId];
     if (structural) {
       const g = get(structural, 'structural');
-      if (f.data?.['unreadable']) g.unfixable.push({ finding: f, why: 'the YAML cannot be read; only a person can tell what it meant' });
+      if (f.data?.['unreadable'])
+        g.unfixable.push({ finding: f, why: 'the YAML cannot be read; only a person can tell what it meant' });
       // A stale entry a person edited is not recompiled over their edit: the model updates it (below).
-      else if (f.ruleId === 'stale-entry' && f.data?.['humanEdited']) get(`update-${topicSlug(fileBaseName(f.file))}`, 'content').findings.push(f);
+      else if (f.ruleId === 'stale-entry' && f.data?.['humanEdited'])
+        get(`update-${topicSlug(fileBaseName(f.file))}`, 'content').findings.push(f);
       else g.findings.push(f);
       continue;
     }
-    if (f.ruleId === 'contradiction') get(`contradiction-${topicSlug(String(f.data?.['subject'] ?? 'facts'))}`, 'content').findings.push(f);
-    else if (f.ruleId === 'duplicate-entry') get(`duplicate-${topicSlug(fileBaseName(String(f.data?.['other'] ?? f.file)))}`, 'content').findings.push(f);
+    if (f.ruleId === 'contradiction')
+      get(`contradiction-${topicSlug(String(f.data?.['subject'] ?? 'facts'))}`, 'content').findings.push(f);
+    else if (f.ruleId === 'duplicate-entry')
+      get(`duplicate-${topicSlug(fileBaseName(String(f.data?.['other'] ?? f.file)))}`, 'content').findings.push(f);
     else if (f.ruleId === 'missing-citation') get('citations', 'content').findings.push(f);
   }
   const out = [...groups.values()].filter((g) => g.findings.length > 0 || g.unfixable.length > 0);
   for (const g of out) {
     g.title = titleOf(g);
-    g.fingerprint = sha256(g.findings.map((f) => `${f.ruleId}|${f.file}|${f.reason}`).sort().join('\n')).slice(0, 16);
+    g.fingerprint = sha256(
+      g.findings
+        .map((f) => `${f.ruleId}|${f.file}|${f.reason}`)
+        .sort()
+        .join('\n'),
+    ).slice(0, 16);
   }
   const rank = (g: HealGroup) => (ORDER.includes(g.topic) ? ORDER.indexOf(g.topic) : ORDER.length);
   return out.sort((a, b) => rank(a) - rank(b) || a.topic.localeCompare(b.topic));
@@ -92,7 +101,8 @@ function titleOf(g: HealGroup): string {
       break;
     case 'frontmatter':
       if (by('schema')) parts.push(`repair ${count(by('schema'), 'invalid frontmatter field')}`);
-      if (by('missing-summary')) parts.push(`add ${count(by('missing-summary'), 'missing summary', 'missing summaries')}`);
+      if (by('missing-summary'))
+        parts.push(`add ${count(by('missing-summary'), 'missing summary', 'missing summaries')}`);
       break;
     case 'sources':
       if (by('uncompiled-source')) parts.push(`compile ${count(by('uncompiled-source'), 'new source')}`);
@@ -103,9 +113,16 @@ function titleOf(g: HealGroup): string {
       parts.push(`add citations to ${count(g.findings.length, 'paragraph')}`);
       break;
     default:
-      if (g.topic.startsWith('update-')) parts.push(`update ${g.findings[0]?.file ?? 'an entry'}, edited by you, to its changed source`);
-      else if (g.topic.startsWith('contradiction-')) parts.push(`reconcile what ${count(new Set(g.findings.flatMap((f) => [f.file, String(f.data?.['path'])])).size, 'entry', 'entries')} say about ${String(g.findings[0]?.data?.['subject'] ?? 'a subject')}`);
-      else parts.push(`merge ${String(g.findings[0]?.data?.['other'] ?? '')} into ${String(g.findings[0]?.data?.['path'] ?? '')}`);
+      if (g.topic.startsWith('update-'))
+        parts.push(`update ${g.findings[0]?.file ?? 'an entry'}, edited by you, to its changed source`);
+      else if (g.topic.startsWith('contradiction-'))
+        parts.push(
+          `reconcile what ${count(new Set(g.findings.flatMap((f) => [f.file, String(f.data?.['path'])])).size, 'entry', 'entries')} say about ${String(g.findings[0]?.data?.['subject'] ?? 'a subject')}`,
+        );
+      else
+        parts.push(
+          `merge ${String(g.findings[0]?.data?.['other'] ?? '')} into ${String(g.findings[0]?.data?.['path'] ?? '')}`,
+        );
   }
   return parts.join(', ') || `nothing heal can fix in ${g.topic}`;
 }

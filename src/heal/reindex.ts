@@ -28,7 +28,13 @@ export async function reindexEntries(ctx: KbContext, changed: string[], signal?:
     content_hash: e.fm.content_hash,
     human_edited: e.humanEdited,
     updated: epochSeconds(e.fm.updated) || Math.floor(Date.now() / 1000),
-    links: [...new Set(ownLinks(e).map((l) => r.entry(l.target)?.fm.id).filter((x): x is NonNullable<typeof x> => Boolean(x) && x !== e.fm.id))],
+    links: [
+      ...new Set(
+        ownLinks(e)
+          .map((l) => r.entry(l.target)?.fm.id)
+          .filter((x): x is NonNullable<typeof x> => Boolean(x) && x !== e.fm.id),
+      ),
+    ],
     body: () => e.body,
   }));
   await indexEntries(ctx, entries, { remove: gone.map((row) => row.id), signal });

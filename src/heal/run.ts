@@ -8,7 +8,10 @@ import type { HealReport } from './types.js';
  * `kb lint --heal`: heal with the model when there is one (content fixes, and new or stale sources
  * compiled on the branch the way `kb compile` would), else offline. The caller holds the lock.
  */
-export async function healKb(ctx: KbContext, opts: Omit<HealOptions, 'model' | 'writer'> & { offline?: boolean } = {}): Promise<HealReport> {
+export async function healKb(
+  ctx: KbContext,
+  opts: Omit<HealOptions, 'model' | 'writer'> & { offline?: boolean } = {},
+): Promise<HealReport> {
   const { offline, ...rest } = opts;
   const model = offline ? undefined : createModelClient(ctx);
   return heal(ctx, {

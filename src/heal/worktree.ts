@@ -24,7 +24,8 @@ export async function cleanWorktrees(git: Git, dir: string): Promise<string[]> {
       removed.push(p);
     }
   }
-  if (existsSync(root)) for (const name of readdirSync(root)) rmSync(join(root, name), { recursive: true, force: true });
+  if (existsSync(root))
+    for (const name of readdirSync(root)) rmSync(join(root, name), { recursive: true, force: true });
   await git.try(['worktree', 'prune']);
   return removed;
 }

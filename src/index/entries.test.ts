@@ -23,7 +23,8 @@ function entry(over: Partial<IndexEntry> & { id: string; kind: string; title: st
   };
 }
 
-const same = (a: Float32Array | undefined, b: Float32Array | undefined) => Boolean(a && b && a.length === b.length && a.every((x, i) => x === b[i]));
+const same = (a: Float32Array | undefined, b: Float32Array | undefined) =>
+  Boolean(a && b && a.length === b.length && a.every((x, i) => x === b[i]));
 
 describe('indexEntries', () => {
   it('writes rows, links, summary vectors and the chunks of concepts, not of sources; removes in the same run', async () => {
@@ -34,15 +35,30 @@ describe('indexEntries', () => {
       title: 'RAG',
       aliases: ['检索增强生成'],
       links: ['source/a'],
-      body: () => '# RAG\n\nRetrieval then generation.\n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[A]]\n<!-- /kb:backlinks -->\n',
+      body: () =>
+        '# RAG\n\nRetrieval then generation.\n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[A]]\n<!-- /kb:backlinks -->\n',
     });
-    const source = entry({ id: 'source/a', kind: 'source', title: 'A', links: ['concept/rag'], body: () => { throw new Error('a source body is never read'); } });
+    const source = entry({
+      id: 'source/a',
+      kind: 'source',
+      title: 'A',
+      links: ['concept/rag'],
+      body: () => {
+        throw new Error('a source body is never read');
+      },
+    });
     await indexEntries(ctx, [concept, source]);
 
-    expect(ctx.store.getEntry('concept/rag')).toMatchObject({ kind: 'concept', aliases: ['检索增强生成'], summary: 'RAG in one line.' });
+    expect(ctx.store.getEntry('concept/rag')).toMatchObject({
+      kind: 'concept',
+      aliases: ['检索增强生成'],
+      summary: 'RAG in one line.',
+    });
     expect(ctx.store.linksFrom('concept/rag')).toEqual(['source/a']);
     expect(ctx.store.linksTo('concept/rag')).toEqual(['source/a']);
-    const [want] = await ctx.embedder.embed([summaryText({ title: 'RAG', aliases: ['检索增强生成'], summary: 'RAG in one line.' })]);
+    const [want] = await ctx.embedder.embed([
+      summaryText({ title: 'RAG', aliases: ['检索增强生成'], summary: 'RAG in one line.' }),
+    ]);
     expect(same(ctx.store.entryVector('concept/rag'), want)).toBe(true);
     const chunks = ctx.store.chunksOfEntry('concept/rag');
     expect(chunks.map((c) => c.text).join('\n')).toContain('Retrieval then generation.');
@@ -57,14 +73,21 @@ describe('indexEntries', () => {
   });
 
   it('an answer filed by `kb ask --save` gets its summary vector from the same text compile uses', async () => {
-    const root = fixture({ 'raw/tides.md': '# Tides\n\nTides are the rise and fall of sea levels caused by the Moon and the Sun.\n' });
+    const root = fixture({
+      'raw/tides.md': '# Tides\n\nTides are the rise and fall of sea levels caused by the Moon and the Sun.\n',
+    });
     const ctx = testContext(root);
     await compile(ctx);
     const tides = ctx.store.allEntries().find((e) => e.title === 'Tides')!;
     const [compiled] = await ctx.embedder.embed([summaryText(tides)]);
     expect(same(ctx.store.entryVector(tides.id), compiled)).toBe(true);
 
-    const input = { question: 'What causes tides?', answer: 'The Moon pulls the sea [[Tides]].', citations: [{ id: tides.id, title: 'Tides', file: 'Tides' }], by: 'offline' };
+    const input = {
+      question: 'What causes tides?',
+      answer: 'The Moon pulls the sea [[Tides]].',
+      citations: [{ id: tides.id, title: 'Tides', file: 'Tides' }],
+      by: 'offline',
+    };
     const first = await saveAnswer(ctx, input);
     // A person gives the answer other names; filing it again keeps them, and its vector carries them.
     const file = join(root, 'wiki', first.path);

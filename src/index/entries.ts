@@ -36,14 +36,26 @@ export function entryChunkText(title: string, text: string): string {
  * Embed what the entries need (summary vectors; for concepts and answers the chunks of the body
  * without its Backlinks section) and return the store update, to run in the caller's transaction.
  */
-export async function prepareIndex(ctx: KbContext, entries: readonly IndexEntry[], signal?: AbortSignal): Promise<() => void> {
+export async function prepareIndex(
+  ctx: KbContext,
+  entries: readonly IndexEntry[],
+  signal?: AbortSignal,
+): Promise<() => void> {
   const { embedder, store } = ctx;
   const vectors = entries.length ? await embedder.embed(entries.map(summaryText), signal) : [];
   const bodies = new Map<string, { chunks: Chunk[]; vectors: Float32Array[] }>();
   for (const e of entries) {
     if (e.kind === 'source') continue;
     const chunks = chunkMarkdown(withoutBacklinks(e.body()).trim(), ctx.config.chunk);
-    bodies.set(e.id, { chunks, vectors: chunks.length ? await embedder.embed(chunks.map((c) => entryChunkText(e.title, c.text)), signal) : [] });
+    bodies.set(e.id, {
+      chunks,
+      vectors: chunks.length
+        ? await embedder.embed(
+            chunks.map((c) => entryChunkText(e.title, c.text)),
+            signal,
+          )
+        : [],
+    });
   }
   return () =>
     entries.forEach((e, i) => {
@@ -59,7 +71,11 @@ export async function prepareIndex(ctx: KbContext, entries: readonly IndexEntry[
  * `remove` names, in one transaction. The one way an entry gets indexed: compile, watch, heal
  * and `ask --save` all come here.
  */
-export async function indexEntries(ctx: KbContext, entries: readonly IndexEntry[], opts: { remove?: readonly string[]; signal?: AbortSignal | undefined } = {}): Promise<void> {
+export async function indexEntries(
+  ctx: KbContext,
+  entries: readonly IndexEntry[],
+  opts: { remove?: readonly string[]; signal?: AbortSignal | undefined } = {},
+): Promise<void> {
   const write = await prepareIndex(ctx, entries, opts.signal);
   ctx.store.transaction(() => {
     for (const id of opts.remove ?? []) ctx.store.deleteEntry(id);

@@ -6,7 +6,13 @@ export interface ImageSize {
 }
 
 /** An attachment is described, not read: name, path, type, size, and pixel size for images. */
-export function convertAttachment(name: string, rawPath: string, mime: string, size: number, bytes: Uint8Array): Converted {
+export function convertAttachment(
+  name: string,
+  rawPath: string,
+  mime: string,
+  size: number,
+  bytes: Uint8Array,
+): Converted {
   const meta: Record<string, unknown> = {};
   const dims = imageSize(bytes);
   let what = `${mime}, ${formatBytes(size)}`;
@@ -38,7 +44,8 @@ export function imageSize(b: Uint8Array): ImageSize | undefined {
     for (let k = 0; k < s.length; k++) if (b[i + k] !== s.charCodeAt(k)) return false;
     return true;
   };
-  const ok = (width: number, height: number): ImageSize | undefined => (width > 0 && height > 0 ? { width, height } : undefined);
+  const ok = (width: number, height: number): ImageSize | undefined =>
+    width > 0 && height > 0 ? { width, height } : undefined;
 
   if (b.length >= 24 && at(0, '\x89PNG\r\n\x1a\n') && at(12, 'IHDR')) return ok(dv.getUint32(16), dv.getUint32(20));
   if (b.length >= 10 && (at(0, 'GIF87a') || at(0, 'GIF89a'))) return ok(dv.getUint16(6, true), dv.getUint16(8, true));

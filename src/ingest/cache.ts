@@ -9,7 +9,12 @@ import type { ContentHash } from '../types.js';
  * `--force`, not after a rename, not when an entry is re-rendered for its links. Only outcomes
  * are kept (a document or why not), never a crash, so a fixed bug is not remembered.
  */
-export async function cached<T>(dir: string | undefined, hash: ContentHash, version: string, make: () => Promise<T>): Promise<T> {
+export async function cached<T>(
+  dir: string | undefined,
+  hash: ContentHash,
+  version: string,
+  make: () => Promise<T>,
+): Promise<T> {
   if (!dir) return make();
   const path = join(dir, hash.slice(0, 2), `${hash}.${version}.json`);
   try {

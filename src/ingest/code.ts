@@ -1,6 +1,24 @@
 import type { Converted } from './types.js';
 
-const HASH_COMMENTS = new Set(['python', 'ruby', 'sh', 'bash', 'zsh', 'fish', 'perl', 'r', 'yaml', 'toml', 'elixir', 'julia', 'powershell', 'makefile', 'dockerfile', 'just', 'hcl']);
+const HASH_COMMENTS = new Set([
+  'python',
+  'ruby',
+  'sh',
+  'bash',
+  'zsh',
+  'fish',
+  'perl',
+  'r',
+  'yaml',
+  'toml',
+  'elixir',
+  'julia',
+  'powershell',
+  'makefile',
+  'dockerfile',
+  'just',
+  'hcl',
+]);
 const DASH_COMMENTS = new Set(['sql', 'lua', 'haskell']);
 const MAX_INTRO = 1500;
 
@@ -27,7 +45,12 @@ export function leadingComment(code: string, language: string): string | undefin
   const lines = code.split('\n', 200);
   let i = 0;
   // Shebang, encoding and blank lines before the comment.
-  while (i < lines.length && (/^#!|^#.*coding[:=]|^\s*$/.test(lines[i] as string) || (i === 0 && /^\s*['"]use strict['"];?\s*$/.test(lines[0] as string)))) i++;
+  while (
+    i < lines.length &&
+    (/^#!|^#.*coding[:=]|^\s*$/.test(lines[i] as string) ||
+      (i === 0 && /^\s*['"]use strict['"];?\s*$/.test(lines[0] as string)))
+  )
+    i++;
   const first = lines[i] ?? '';
   let taken: string[] = [];
 
@@ -59,11 +82,15 @@ export function leadingComment(code: string, language: string): string | undefin
   } else {
     const mark = /^\s*(\/\/[/!]?|#|--|;;+)/.exec(first)?.[1];
     const allowed =
-      mark === undefined ? false
-      : mark.startsWith('//') ? !HASH_COMMENTS.has(language) && !DASH_COMMENTS.has(language)
-      : mark === '#' ? HASH_COMMENTS.has(language)
-      : mark === '--' ? DASH_COMMENTS.has(language)
-      : language === 'clojure';
+      mark === undefined
+        ? false
+        : mark.startsWith('//')
+          ? !HASH_COMMENTS.has(language) && !DASH_COMMENTS.has(language)
+          : mark === '#'
+            ? HASH_COMMENTS.has(language)
+            : mark === '--'
+              ? DASH_COMMENTS.has(language)
+              : language === 'clojure';
     if (mark && allowed) {
       for (let j = i; j < lines.length; j++) {
         const line = (lines[j] as string).trimStart();

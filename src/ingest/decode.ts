@@ -66,7 +66,10 @@ export async function decodeGuessing(bytes: Uint8Array, charset?: string): Promi
   // Chinese, Japanese or Korean first when the bytes decode to common characters standing in runs
   // (detectors are unsure on short texts with few non-ASCII bytes), chardet's choice first among
   // them. A single-byte code page decodes any bytes at all: taken only when chardet is sure.
-  const order = top && CJK_ENCODINGS.includes(top.name) ? [top.name, ...CJK_ENCODINGS.filter((n) => n !== top.name)] : CJK_ENCODINGS;
+  const order =
+    top && CJK_ENCODINGS.includes(top.name)
+      ? [top.name, ...CJK_ENCODINGS.filter((n) => n !== top.name)]
+      : CJK_ENCODINGS;
   for (const name of order) {
     const cjk = attempt(name);
     if (cjk) return cjk;
@@ -136,7 +139,8 @@ export function looksBinary(bytes: Uint8Array): boolean {
   for (let i = 0; i < n; i++) {
     const b = bytes[i] as number;
     if (b === 0) return true;
-    if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x0b && b !== 0x1b) || b === 0x7f) control++;
+    if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x0b && b !== 0x1b) || b === 0x7f)
+      control++;
   }
   if (control > n * 0.05) return true;
   return bytes.length > SAMPLE && bytes.indexOf(0, SAMPLE) !== -1;

@@ -62,24 +62,54 @@ export async function convertFeed(text: string, fallbackTitle: string): Promise<
   } else {
     return { problem: problem('has no <rss>, <rdf:RDF> or Atom <feed> root') };
   }
-  const guids = (atom ? list(atom['entry']).map((e) => textOf(e['id'])) : list(rss ? channel?.['item'] : rdf?.['item']).map((i) => textOf(i['guid']))) as (string | undefined)[];
-  if (!items.length) return { problem: { ruleId: 'ingest-empty', reason: 'Unexpected feed without items, expected <item> or <entry> elements', note: 'export the feed again with its items' } };
+  const guids = (
+    atom
+      ? list(atom['entry']).map((e) => textOf(e['id']))
+      : list(rss ? channel?.['item'] : rdf?.['item']).map((i) => textOf(i['guid']))
+  ) as (string | undefined)[];
+  if (!items.length)
+    return {
+      problem: {
+        ruleId: 'ingest-empty',
+        reason: 'Unexpected feed without items, expected <item> or <entry> elements',
+        note: 'export the feed again with its items',
+      },
+    };
 
   const sections = items.map((it) => {
-    const body = it.html ? convertHtml(`<html><body>${it.html}</body></html>`, '', { headingOffset: 2 }).markdown.trim() : '';
+    const body = it.html
+      ? convertHtml(`<html><body>${it.html}</body></html>`, '', { headingOffset: 2 }).markdown.trim()
+      : '';
     const about = [it.link && `<${it.link}>`, it.date, it.author].filter(Boolean).join(' · ');
     return `## ${it.title.replace(/^#+/, '').replace(/\s+/g, ' ')}${about ? `\n\n${about}` : ''}${body ? `\n\n${body}` : ''}`;
   });
   const meta: Record<string, unknown> = { items: items.length };
   // What splitPosts needs to make one entry per item (ingest/posts.ts).
-  meta['posts'] = items.map((it, i) => ({ title: it.title, ...opt('date', it.date), ...opt('guid', guids[i]), ...opt('link', it.link), ...opt('author', it.author) }));
+  meta['posts'] = items.map((it, i) => ({
+    title: it.title,
+    ...opt('date', it.date),
+    ...opt('guid', guids[i]),
+    ...opt('link', it.link),
+    ...opt('author', it.author),
+  }));
   const description = textOf(channel?.['description']) ?? textOf(atom?.['subtitle']);
   if (description) meta['description'] = description;
-  return { converted: { title: title ?? fallbackTitle, markdown: `${sections.join('\n\n')}\n`, meta, ...(link && /^https?:\/\//i.test(link) ? { url: link } : {}) } };
+  return {
+    converted: {
+      title: title ?? fallbackTitle,
+      markdown: `${sections.join('\n\n')}\n`,
+      meta,
+      ...(link && /^https?:\/\//i.test(link) ? { url: link } : {}),
+    },
+  };
 }
 
 function problem(why: string) {
-  return { ruleId: 'ingest-feed', reason: `Unexpected feed that ${why}, expected RSS or Atom XML`, note: 'export the feed again, or give the file the extension of what it holds' };
+  return {
+    ruleId: 'ingest-feed',
+    reason: `Unexpected feed that ${why}, expected RSS or Atom XML`,
+    note: 'export the feed again, or give the file the extension of what it holds',
+  };
 }
 
 function obj(v: unknown): Xml | undefined {

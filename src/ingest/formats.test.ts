@@ -14,12 +14,24 @@ const fixture = (name: string) => readFileSync(join(FIXTURES, name));
 
 async function ingest(path: string, content: string | Buffer, opts: Partial<IngestOptions> = {}) {
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  return ingestFile({ path: path as RawPath, absPath: `/kb/raw/${path}`, size: bytes.length, mtimeMs: 0 }, bytes, sha256(bytes), { maxFileBytes: 10 * 1024 * 1024, ...opts });
+  return ingestFile(
+    { path: path as RawPath, absPath: `/kb/raw/${path}`, size: bytes.length, mtimeMs: 0 },
+    bytes,
+    sha256(bytes),
+    { maxFileBytes: 10 * 1024 * 1024, ...opts },
+  );
 }
 
 describe('PDF', () => {
   it('keeps the text of every page under a `## p. N` heading, the title from the metadata', async () => {
-    const pdf = await makePdf(['Chapter one\nThe capybara is the largest rodent.', 'Chapter two\nCapybaras live near water.', 'Chapter three\nThey graze on grasses.'], { title: 'Capybara Handbook', author: 'Ana Lima' });
+    const pdf = await makePdf(
+      [
+        'Chapter one\nThe capybara is the largest rodent.',
+        'Chapter two\nCapybaras live near water.',
+        'Chapter three\nThey graze on grasses.',
+      ],
+      { title: 'Capybara Handbook', author: 'Ana Lima' },
+    );
     const seen: [number, number][] = [];
     const { doc, messages } = await ingest('papers/capybara.pdf', pdf, { onProgress: (d, t) => seen.push([d, t]) });
     expect(messages).toEqual([]);
@@ -48,7 +60,10 @@ describe('PDF', () => {
   });
 
   it('a password-protected PDF is a diagnostic, not a crash', async () => {
-    const { doc, messages } = await ingest('secret.pdf', await makePdf(['Secret capybara plans'], { userPassword: 'hunter2' }));
+    const { doc, messages } = await ingest(
+      'secret.pdf',
+      await makePdf(['Secret capybara plans'], { userPassword: 'hunter2' }),
+    );
     // The file keeps an entry that describes it, as any attachment.
     expect(doc).toMatchObject({ type: 'attachment', mime: 'application/pdf', title: 'secret.pdf' });
     expect(messages.map((m) => m.ruleId)).toEqual(['ingest-pdf-encrypted']);
@@ -97,7 +112,9 @@ describe('Office files and e-books', () => {
     const { doc } = await ingest('pangolin.xlsx', fixture('pangolin.xlsx'));
     expect(doc?.title).toBe('Pangolin survey');
     expect(doc!.markdown).toContain('Workbook of 2 sheets: 穿山甲 Pangolin, Notes.');
-    expect(doc!.markdown).toContain('## Sheet: 穿山甲 Pangolin\n\n| Region | Q1 | Q2 | 备注 |\n| --- | --- | --- | --- |\n| North | 120 | 135 | 穿山甲数量增长 |');
+    expect(doc!.markdown).toContain(
+      '## Sheet: 穿山甲 Pangolin\n\n| Region | Q1 | Q2 | 备注 |\n| --- | --- | --- | --- |\n| North | 120 | 135 | 穿山甲数量增长 |',
+    );
     expect(doc!.markdown).toContain('## Sheet: Notes');
   });
 
@@ -107,11 +124,16 @@ describe('Office files and e-books', () => {
     expect(odt.doc!.markdown).toContain('# Habitat\n\nThe Axolotl lives in small groups. 美西螈生活在小群体中。');
     const epub = await ingest('okapi.epub', fixture('okapi.epub'));
     expect(epub.doc?.title).toBe('Okapi Field Notes 霍加狓');
-    expect(epub.doc!.markdown).toContain('# Summary\n\nField work on the Okapi continues next year. 明年继续研究霍加狓。');
+    expect(epub.doc!.markdown).toContain(
+      '# Summary\n\nField work on the Okapi continues next year. 明年继续研究霍加狓。',
+    );
   });
 
   it('a zip bomb named .docx is a diagnostic before any parser unpacks it', async () => {
-    const bomb = zipSync({ '[Content_Types].xml': strToU8('<Types/>'), 'word/document.xml': new Uint8Array(8 * 1024 * 1024) }, { level: 9 });
+    const bomb = zipSync(
+      { '[Content_Types].xml': strToU8('<Types/>'), 'word/document.xml': new Uint8Array(8 * 1024 * 1024) },
+      { level: 9 },
+    );
     const { doc, messages } = await ingest('bomb.docx', Buffer.from(bomb), { maxUnpackedBytes: 1024 * 1024 });
     expect(doc?.type).toBe('attachment');
     expect(messages.map((m) => m.ruleId)).toEqual(['ingest-zip-bomb']);
@@ -144,7 +166,9 @@ describe('images', () => {
   });
 
   it('an image without text stays a plain attachment, without a diagnostic', async () => {
-    const blank = await sharp({ create: { width: 200, height: 120, channels: 3, background: '#88aa88' } }).png().toBuffer();
+    const blank = await sharp({ create: { width: 200, height: 120, channels: 3, background: '#88aa88' } })
+      .png()
+      .toBuffer();
     const { doc, messages } = await ingest('photo.png', blank);
     expect(messages).toEqual([]);
     expect(doc).toMatchObject({ type: 'attachment', meta: { width: 200, height: 120 } });
@@ -156,7 +180,9 @@ describe('images', () => {
     const png = fixture('zh-screenshot.png');
     const first = await ingest('a.png', png, { cacheDir: dir });
     expect(first.doc!.markdown).toContain('知识库编译器');
-    const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.json'));
+    const files = readdirSync(dir, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.json'));
     expect(files).toHaveLength(1);
     // Change what the cache holds: the next ingest of the same bytes (another name) reads it back.
     const path = join(dir, files[0]!);
@@ -169,16 +195,20 @@ describe('images', () => {
 });
 
 describe('subtitles', () => {
-  const srt = '1\n00:00:01,000 --> 00:00:04,000\nWelcome to the <i>lemur</i> talk.\n\n2\n00:00:05,000 --> 00:00:07,000\n狐猴生活在马达加斯加。\n\n3\n00:01:10,500 --> 00:01:12,000\nThe second minute.\n';
+  const srt =
+    '1\n00:00:01,000 --> 00:00:04,000\nWelcome to the <i>lemur</i> talk.\n\n2\n00:00:05,000 --> 00:00:07,000\n狐猴生活在马达加斯加。\n\n3\n00:01:10,500 --> 00:01:12,000\nThe second minute.\n';
   it('SRT: a transcript with `## hh:mm:ss` anchors, tags removed', async () => {
     const { doc, messages } = await ingest('talks/lemur.srt', srt);
     expect(messages).toEqual([]);
     expect(doc).toMatchObject({ type: 'subtitle', title: 'lemur' });
-    expect(doc!.markdown).toBe('## 00:00:01\n\nWelcome to the lemur talk.狐猴生活在马达加斯加。\n\n## 00:01:10\n\nThe second minute.\n');
+    expect(doc!.markdown).toBe(
+      '## 00:00:01\n\nWelcome to the lemur talk.狐猴生活在马达加斯加。\n\n## 00:01:10\n\nThe second minute.\n',
+    );
   });
 
   it('WebVTT with cue ids, settings and voices', async () => {
-    const vtt = 'WEBVTT\n\nNOTE made by hand\n\nintro\n00:00:01.000 --> 00:00:04.000 align:start\n<v Roger>Meerkats stand guard.\n\n00:00:04.500 --> 00:00:06.000\n猫鼬轮流站岗。\n';
+    const vtt =
+      'WEBVTT\n\nNOTE made by hand\n\nintro\n00:00:01.000 --> 00:00:04.000 align:start\n<v Roger>Meerkats stand guard.\n\n00:00:04.500 --> 00:00:06.000\n猫鼬轮流站岗。\n';
     const { doc } = await ingest('meerkat.vtt', vtt);
     expect(doc!.markdown).toBe('## 00:00:01\n\nMeerkats stand guard.猫鼬轮流站岗。\n');
   });
@@ -201,7 +231,9 @@ describe('mail', () => {
     'Content-Type: text/plain; charset=gb2312',
     'Content-Transfer-Encoding: base64',
     '',
-    Buffer.from([0xce, 0xd2, 0xc3, 0xc7, 0xcc, 0xd6, 0xc2, 0xdb, 0x20, 0x48, 0x4e, 0x53, 0x57, 0x0a]).toString('base64'),
+    Buffer.from([0xce, 0xd2, 0xc3, 0xc7, 0xcc, 0xd6, 0xc2, 0xdb, 0x20, 0x48, 0x4e, 0x53, 0x57, 0x0a]).toString(
+      'base64',
+    ),
     '',
   ].join('\r\n');
   it('.eml: subject as title, sender and date as metadata, the body in its charset', async () => {
@@ -248,8 +280,15 @@ describe('feeds', () => {
       <item><title>豹猫的栖息地</title><description>&lt;p&gt;豹猫生活在森林里。&lt;/p&gt;</description></item></channel></rss>`;
     const { doc, messages } = await ingest('feeds/ocelot.xml', rss);
     expect(messages).toEqual([]);
-    expect(doc).toMatchObject({ type: 'feed', title: 'Ocelot Weekly', url: 'https://ocelot.example.com/', meta: { items: 2 } });
-    expect(doc!.markdown).toBe('## Ocelots at night\n\n<https://ocelot.example.com/1> · 2024-01-01\n\nOcelots hunt **at night**.\n\n## 豹猫的栖息地\n\n豹猫生活在森林里。\n');
+    expect(doc).toMatchObject({
+      type: 'feed',
+      title: 'Ocelot Weekly',
+      url: 'https://ocelot.example.com/',
+      meta: { items: 2 },
+    });
+    expect(doc!.markdown).toBe(
+      '## Ocelots at night\n\n<https://ocelot.example.com/1> · 2024-01-01\n\nOcelots hunt **at night**.\n\n## 豹猫的栖息地\n\n豹猫生活在森林里。\n',
+    );
   });
 
   it('Atom', async () => {
@@ -257,7 +296,9 @@ describe('feeds', () => {
       <entry><title type="text">Sea cows</title><link rel="alternate" href="https://m.example.com/sea-cows"/><updated>2024-02-02T00:00:00Z</updated><author><name>Ada</name></author><content type="html">&lt;p&gt;Manatees graze on seagrass.&lt;/p&gt;</content></entry></feed>`;
     const { doc } = await ingest('manatee.atom', atom);
     expect(doc).toMatchObject({ type: 'feed', title: 'Manatee notes' });
-    expect(doc!.markdown).toBe('## Sea cows\n\n<https://m.example.com/sea-cows> · 2024-02-02 · Ada\n\nManatees graze on seagrass.\n');
+    expect(doc!.markdown).toBe(
+      '## Sea cows\n\n<https://m.example.com/sea-cows> · 2024-02-02 · Ada\n\nManatees graze on seagrass.\n',
+    );
   });
 
   it('an .xml file that is not a feed stays code; a broken .rss is a diagnostic', async () => {
@@ -272,10 +313,30 @@ describe('text in any encoding', () => {
   const cases: [string, Buffer, string, string][] = [
     ['GB18030', fixture('dunhuang-gb18030.txt'), '敦煌壁画是中国古代艺术的宝库。', 'GB18030'],
     ['Big5', fixture('gugong-big5.txt'), '臺北故宮收藏了大量的文物。', 'Big5'],
-    ['a short GBK line among ASCII', Buffer.from('line one\nline two \xd6\xd0\xce\xc4\n', 'latin1'), 'line two 中文', 'GB18030'],
-    ['UTF-16 LE without a BOM', Buffer.from('Shopping list: 牛奶 and bread\n', 'utf16le'), 'Shopping list: 牛奶 and bread', 'UTF-16LE'],
-    ['Shift_JIS', Buffer.from('93fa967b8cea82cc8365834c8358836782c582b781420a', 'hex'), '日本語のテキストです', 'Shift_JIS'],
-    ['Latin-1 French', Buffer.from('Le café est très bon. À bientôt, garçon! Ça coûte cher.\n', 'latin1'), 'Le café est très bon.', 'ISO-8859-1'],
+    [
+      'a short GBK line among ASCII',
+      Buffer.from('line one\nline two \xd6\xd0\xce\xc4\n', 'latin1'),
+      'line two 中文',
+      'GB18030',
+    ],
+    [
+      'UTF-16 LE without a BOM',
+      Buffer.from('Shopping list: 牛奶 and bread\n', 'utf16le'),
+      'Shopping list: 牛奶 and bread',
+      'UTF-16LE',
+    ],
+    [
+      'Shift_JIS',
+      Buffer.from('93fa967b8cea82cc8365834c8358836782c582b781420a', 'hex'),
+      '日本語のテキストです',
+      'Shift_JIS',
+    ],
+    [
+      'Latin-1 French',
+      Buffer.from('Le café est très bon. À bientôt, garçon! Ça coûte cher.\n', 'latin1'),
+      'Le café est très bon.',
+      'ISO-8859-1',
+    ],
   ];
   it.each(cases)('%s', async (_name, bytes, text, encoding) => {
     const { doc, messages } = await ingest('note.txt', bytes);
@@ -300,12 +361,25 @@ describe('web clips', () => {
   const page = readFileSync(join(FIXTURES, 'blog.html'), 'utf8');
   it('keeps the article and drops page chrome that is not marked up as such', async () => {
     const { doc } = await ingest('clips/hybrid.html', page);
-    expect(doc).toMatchObject({ type: 'html', title: 'Why hybrid search beats pure vectors', url: 'https://blog.example.com/hybrid-search' });
+    expect(doc).toMatchObject({
+      type: 'html',
+      title: 'Why hybrid search beats pure vectors',
+      url: 'https://blog.example.com/hybrid-search',
+    });
     const md = doc!.markdown;
     expect(md).toContain('reciprocal rank fusion of BM25 and cosine similarity');
     expect(md).toContain('## How fusion works');
     expect(md).toContain('score = sum(1 / (60 + rank_i))');
-    for (const chrome of ['We use cookies', 'Related posts', 'Leave a reply', 'Newsletter', 'Tweet', 'Archive', 'Privacy']) expect(md, chrome).not.toContain(chrome);
+    for (const chrome of [
+      'We use cookies',
+      'Related posts',
+      'Leave a reply',
+      'Newsletter',
+      'Tweet',
+      'Archive',
+      'Privacy',
+    ])
+      expect(md, chrome).not.toContain(chrome);
     expect(doc!.meta).toMatchObject({ author: 'Ada Lovelace' });
   });
 
@@ -314,6 +388,7 @@ describe('web clips', () => {
     expect(doc?.title).toBe('向量数据库如何选型？');
     const md = doc!.markdown;
     expect(md).toContain('HNSW 索引在召回率和延迟之间取得了很好的平衡');
-    for (const chrome of ['相关推荐', '热门排行', '网友评论', '首页', '版权所有', '分享到']) expect(md, chrome).not.toContain(chrome);
+    for (const chrome of ['相关推荐', '热门排行', '网友评论', '首页', '版权所有', '分享到'])
+      expect(md, chrome).not.toContain(chrome);
   });
 });

@@ -54,12 +54,21 @@ describe('convertHtml', () => {
     expect(c.markdown).toContain('```python\ndef chunk(text):\n    return text.split("\\n\\n")\n```');
   });
 
-  it.each(['window.tracking', 'color: red', 'site header', 'Home', 'Related posts', '© 2025', 'Enable JavaScript', 'Subscribe', 'Tags: rag', 'ads.example.com', 'data:image'])(
-    'drops boilerplate: %s',
-    (text) => {
-      expect(c.markdown).not.toContain(text);
-    },
-  );
+  it.each([
+    'window.tracking',
+    'color: red',
+    'site header',
+    'Home',
+    'Related posts',
+    '© 2025',
+    'Enable JavaScript',
+    'Subscribe',
+    'Tags: rag',
+    'ads.example.com',
+    'data:image',
+  ])('drops boilerplate: %s', (text) => {
+    expect(c.markdown).not.toContain(text);
+  });
 
   it('reads title, canonical URL and metadata; makes links absolute', () => {
     // <title> is the <h1> plus the site's name: the <h1> is the title.
@@ -70,10 +79,23 @@ describe('convertHtml', () => {
   });
 
   const titleCases: { name: string; html: string; title: string; url?: string }[] = [
-    { name: 'og:title wins over <title>', html: '<head><title>T | Site</title><meta property="og:title" content="T"><meta property="og:url" content="https://x.example/t"></head><p>x</p>', title: 'T', url: 'https://x.example/t' },
-    { name: 'first h1 without <title>', html: '<body><h1>From <code>H1</code></h1><p>text</p></body>', title: 'From H1' },
+    {
+      name: 'og:title wins over <title>',
+      html: '<head><title>T | Site</title><meta property="og:title" content="T"><meta property="og:url" content="https://x.example/t"></head><p>x</p>',
+      title: 'T',
+      url: 'https://x.example/t',
+    },
+    {
+      name: 'first h1 without <title>',
+      html: '<body><h1>From <code>H1</code></h1><p>text</p></body>',
+      title: 'From H1',
+    },
     { name: 'file name as last resort', html: '<p>only text</p>', title: 'fallback' },
-    { name: 'Chinese title', html: '<html><head><title>向量数据库笔记</title></head><body><p>向量数据库存储嵌入。</p></body></html>', title: '向量数据库笔记' },
+    {
+      name: 'Chinese title',
+      html: '<html><head><title>向量数据库笔记</title></head><body><p>向量数据库存储嵌入。</p></body></html>',
+      title: '向量数据库笔记',
+    },
   ];
   it.each(titleCases)('title: $name', ({ html, title, url }) => {
     const r = convertHtml(html, 'fallback');
@@ -83,7 +105,9 @@ describe('convertHtml', () => {
   });
 
   it('without <article>, converts <main>; without either, the body', () => {
-    expect(convertHtml('<body><nav>N</nav><main><p>Main text</p></main><p>Outside</p></body>', 'f').markdown).toBe('Main text\n');
+    expect(convertHtml('<body><nav>N</nav><main><p>Main text</p></main><p>Outside</p></body>', 'f').markdown).toBe(
+      'Main text\n',
+    );
     expect(convertHtml('<body><nav>N</nav><p>Body text</p></body>', 'f').markdown).toBe('Body text\n');
   });
 
@@ -99,9 +123,16 @@ describe('ingestFile: HTML', () => {
 
   it('produces an html document with lang, url and title', async () => {
     const bytes = Buffer.from(PAGE);
-    const { doc, messages } = await ingestFile(file('clips/page.html', bytes.length), bytes, sha256(bytes), { maxFileBytes: 1e6 });
+    const { doc, messages } = await ingestFile(file('clips/page.html', bytes.length), bytes, sha256(bytes), {
+      maxFileBytes: 1e6,
+    });
     expect(messages).toEqual([]);
-    expect(doc).toMatchObject({ type: 'html', title: 'Chunking for RAG', url: 'https://blog.example.org/posts/chunking', lang: 'en' });
+    expect(doc).toMatchObject({
+      type: 'html',
+      title: 'Chunking for RAG',
+      url: 'https://blog.example.org/posts/chunking',
+      lang: 'en',
+    });
   });
 
   it('decodes a page in its declared charset (GBK)', async () => {
@@ -113,9 +144,10 @@ describe('ingestFile: HTML', () => {
 
   it('a page that says UTF-8 but is not gets ingest-encoding', async () => {
     const bytes = Buffer.from('<html><head><meta charset="utf-8"></head><body><p>caf\xe9</p></body></html>', 'latin1');
-    const { doc, messages } = await ingestFile(file('bad.html', bytes.length), bytes, sha256(bytes), { maxFileBytes: 1e6 });
+    const { doc, messages } = await ingestFile(file('bad.html', bytes.length), bytes, sha256(bytes), {
+      maxFileBytes: 1e6,
+    });
     expect(doc).toBeUndefined();
     expect(messages.map((m) => m.ruleId)).toEqual(['ingest-encoding']);
   });
-
 });

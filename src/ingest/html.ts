@@ -16,7 +16,23 @@ const processor = unified()
   .freeze();
 
 /** Site furniture, not content. `header` only outside an article (an article's header holds its title). */
-const BOILERPLATE = new Set(['script', 'style', 'noscript', 'nav', 'footer', 'aside', 'form', 'iframe', 'template', 'dialog', 'button', 'select', 'object', 'embed', 'canvas']);
+const BOILERPLATE = new Set([
+  'script',
+  'style',
+  'noscript',
+  'nav',
+  'footer',
+  'aside',
+  'form',
+  'iframe',
+  'template',
+  'dialog',
+  'button',
+  'select',
+  'object',
+  'embed',
+  'canvas',
+]);
 
 type Node = Root | RootContent | ElementContent;
 
@@ -46,7 +62,10 @@ export function convertHtml(html: string, fallbackTitle: string, opts: { heading
 function toMarkdown(content: ElementContent[], headingOffset: number): string {
   const mdast = processor.runSync({ type: 'root', children: content });
   if (headingOffset) demote(mdast as MdNode, headingOffset);
-  return processor.stringify(mdast).replace(/\n{3,}/g, '\n\n').trim();
+  return processor
+    .stringify(mdast)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 interface MdNode {
@@ -62,7 +81,14 @@ function demote(node: MdNode, by: number): void {
 
 /** `<title>` is often the article's <h1> plus " _ Section _ Site": the <h1> then is the title. */
 function preferH1(headTitle: string | undefined, h1: string | undefined): string | undefined {
-  if (headTitle && h1 && headTitle !== h1 && headTitle.startsWith(h1) && /^\s*[-_|–—·:：｜]/.test(headTitle.slice(h1.length))) return h1;
+  if (
+    headTitle &&
+    h1 &&
+    headTitle !== h1 &&
+    headTitle.startsWith(h1) &&
+    /^\s*[-_|–—·:：｜]/.test(headTitle.slice(h1.length))
+  )
+    return h1;
   return headTitle ?? h1;
 }
 
@@ -79,8 +105,15 @@ export async function convertWebPage(html: string, fallbackTitle: string): Promi
     const [{ parseHTML }, { Defuddle }] = await Promise.all([import('linkedom'), import('defuddle/node')]);
     const { document } = parseHTML(html);
     // useAsync: false — defuddle would otherwise ask third-party APIs when a page holds little text.
-    const r = await Defuddle(document as unknown as Parameters<typeof Defuddle>[0], own.url ?? 'about:blank', { useAsync: false, markdown: false });
-    article = { content: r.content, ...(r.author ? { author: r.author } : {}), ...(r.published ? { published: r.published } : {}) };
+    const r = await Defuddle(document as unknown as Parameters<typeof Defuddle>[0], own.url ?? 'about:blank', {
+      useAsync: false,
+      markdown: false,
+    });
+    article = {
+      content: r.content,
+      ...(r.author ? { author: r.author } : {}),
+      ...(r.published ? { published: r.published } : {}),
+    };
   } catch {
     return own;
   }
@@ -116,7 +149,7 @@ const META_FIELDS: Readonly<Record<string, string>> = {
   'article:author': 'author',
   'og:site_name': 'site_name',
   'article:published_time': 'published',
-  'date': 'published',
+  date: 'published',
   'article:modified_time': 'modified',
   keywords: 'keywords',
 };
@@ -165,7 +198,14 @@ function prune(node: Root | Element, inArticle: boolean): void {
     if (BOILERPLATE.has(tag) || tag === 'head') return false;
     if (tag === 'header' && !inArticle) return false;
     const p = child.properties;
-    if (p.hidden === true || p.ariaHidden === 'true' || p.role === 'navigation' || p.role === 'banner' || p.role === 'complementary') return false;
+    if (
+      p.hidden === true ||
+      p.ariaHidden === 'true' ||
+      p.role === 'navigation' ||
+      p.role === 'banner' ||
+      p.role === 'complementary'
+    )
+      return false;
     if (tag === 'img' && typeof p.src === 'string' && p.src.startsWith('data:')) return false;
     if (tag === 'a' && typeof p.href === 'string' && /^\s*(javascript|vbscript|data):/i.test(p.href)) delete p.href;
     prune(child, inArticle || tag === 'article');

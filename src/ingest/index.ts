@@ -54,14 +54,23 @@ export function boundedTitle(title: string): string {
  * not. Never throws: anything unexpected becomes an `ingest-failed` diagnostic. For a file larger
  * than its limit (`maxBytesFor`) the caller may pass empty `bytes` without reading it.
  */
-export async function ingestFile(file: RawFile, bytes: Buffer, hash: ContentHash, opts: IngestOptions): Promise<IngestResult> {
+export async function ingestFile(
+  file: RawFile,
+  bytes: Buffer,
+  hash: ContentHash,
+  opts: IngestOptions,
+): Promise<IngestResult> {
   const shown = `raw/${file.path}`;
   try {
     return await ingest(file, bytes, hash, opts, shown);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     return {
-      messages: [message(shown, 'ingest-failed', `Unexpected error while ingesting (${why}), expected a readable document`, { note: 'kb skips this file; please report it if the file looks fine' })],
+      messages: [
+        message(shown, 'ingest-failed', `Unexpected error while ingesting (${why}), expected a readable document`, {
+          note: 'kb skips this file; please report it if the file looks fine',
+        }),
+      ],
     };
   }
 }
@@ -77,19 +86,54 @@ export function ingestFileSync(file: RawFile, bytes: Buffer, hash: ContentHash, 
   const size = Math.max(file.size, bytes.length);
   const messages: KbMessage[] = [];
   const detected = detectType(file.path, bytes);
-  if (size > maxBytesFor(file.path, { maxFileBytes: opts.maxFileBytes, maxDocumentBytes: opts.maxDocumentBytes ?? opts.maxFileBytes })) {
-    return { messages: [message(shown, 'ingest-too-large', `Unexpected file of ${formatBytes(size)}, expected a smaller one`, { note: 'raise the limit in kb.config.json' })] };
+  if (
+    size >
+    maxBytesFor(file.path, {
+      maxFileBytes: opts.maxFileBytes,
+      maxDocumentBytes: opts.maxDocumentBytes ?? opts.maxFileBytes,
+    })
+  ) {
+    return {
+      messages: [
+        message(shown, 'ingest-too-large', `Unexpected file of ${formatBytes(size)}, expected a smaller one`, {
+          note: 'raise the limit in kb.config.json',
+        }),
+      ],
+    };
   }
   const doc = (c: Converted, type: RawType = detected.type): IngestResult => ({
-    doc: { path: file.path, absPath: file.absPath, type, hash, size, title: boundedTitle(cleanTitle(c.title) || stem(file.path)), markdown: c.markdown, meta: c.meta, lang: detectLang(c.markdown), ...(c.url ? { url: c.url } : {}), ...(detected.mime ? { mime: detected.mime } : {}), ...(detected.language ? { language: detected.language } : {}) },
+    doc: {
+      path: file.path,
+      absPath: file.absPath,
+      type,
+      hash,
+      size,
+      title: boundedTitle(cleanTitle(c.title) || stem(file.path)),
+      markdown: c.markdown,
+      meta: c.meta,
+      lang: detectLang(c.markdown),
+      ...(c.url ? { url: c.url } : {}),
+      ...(detected.mime ? { mime: detected.mime } : {}),
+      ...(detected.language ? { language: detected.language } : {}),
+    },
     messages,
   });
   try {
     if (detected.type === 'attachment' || detected.type === 'document' || extension(file.path) === '.webloc') {
-      return doc(convertAttachment(fileName(file.path), file.path, detected.mime ?? 'application/octet-stream', size, bytes), 'attachment');
+      return doc(
+        convertAttachment(fileName(file.path), file.path, detected.mime ?? 'application/octet-stream', size, bytes),
+        'attachment',
+      );
     }
     const decoded = decodeText(bytes, detected.type === 'html' ? declaredCharset(bytes) : undefined);
-    if (!decoded.ok) return { messages: [message(shown, `ingest-${decoded.problem}`, `Unexpected ${decoded.problem} content, expected text`, { note: 'run `kb compile` for the details' })] };
+    if (!decoded.ok)
+      return {
+        messages: [
+          message(shown, `ingest-${decoded.problem}`, `Unexpected ${decoded.problem} content, expected text`, {
+            note: 'run `kb compile` for the details',
+          }),
+        ],
+      };
     const text = decoded.text;
     if (detected.type === 'markdown') return doc(convertMarkdown(text, shown, stem(file.path)).converted);
     if (detected.type === 'html') {
@@ -99,20 +143,43 @@ export function ingestFileSync(file: RawFile, bytes: Buffer, hash: ContentHash, 
     if (detected.type === 'code') return doc(convertCode(text, fileName(file.path), detected.language ?? ''));
     return doc(convertText(text, stem(file.path)));
   } catch (err) {
-    return { messages: [message(shown, 'ingest-failed', `Unexpected error while ingesting (${(err as Error).message}), expected a readable document`, { note: 'kb skips this file' })] };
+    return {
+      messages: [
+        message(
+          shown,
+          'ingest-failed',
+          `Unexpected error while ingesting (${(err as Error).message}), expected a readable document`,
+          { note: 'kb skips this file' },
+        ),
+      ],
+    };
   }
 }
 
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: one case per document format: the dispatch reads best as a single table from file type to reader
-async function ingest(file: RawFile, bytes: Buffer, hash: ContentHash, opts: IngestOptions, shown: string): Promise<IngestResult> {
+async function ingest(
+  file: RawFile,
+  bytes: Buffer,
+  hash: ContentHash,
+  opts: IngestOptions,
+  shown: string,
+): Promise<IngestResult> {
   const size = Math.max(file.size, bytes.length);
-  const limit = maxBytesFor(file.path, { maxFileBytes: opts.maxFileBytes, maxDocumentBytes: opts.maxDocumentBytes ?? opts.maxFileBytes });
+  const limit = maxBytesFor(file.path, {
+    maxFileBytes: opts.maxFileBytes,
+    maxDocumentBytes: opts.maxDocumentBytes ?? opts.maxFileBytes,
+  });
   if (size > limit) {
     return {
       messages: [
-        message(shown, 'ingest-too-large', `Unexpected file of ${formatBytes(size)}, expected at most ${formatBytes(limit)}`, {
-          note: `raise \`ingest.${limit === opts.maxFileBytes ? 'maxFileBytes' : 'maxDocumentBytes'}\` in kb.config.json, or move the file out of raw/`,
-        }),
+        message(
+          shown,
+          'ingest-too-large',
+          `Unexpected file of ${formatBytes(size)}, expected at most ${formatBytes(limit)}`,
+          {
+            note: `raise \`ingest.${limit === opts.maxFileBytes ? 'maxFileBytes' : 'maxDocumentBytes'}\` in kb.config.json, or move the file out of raw/`,
+          },
+        ),
       ],
     };
   }
@@ -137,9 +204,12 @@ async function ingest(file: RawFile, bytes: Buffer, hash: ContentHash, opts: Ing
     if (detected.mime) d.mime = detected.mime;
     return { doc: d, messages };
   };
-  const fail = (ruleId: string, reason: string, note: string): IngestResult => ({ messages: [...messages, message(shown, ruleId, reason, { note })] });
+  const fail = (ruleId: string, reason: string, note: string): IngestResult => ({
+    messages: [...messages, message(shown, ruleId, reason, { note })],
+  });
   const what = TYPE_NAMES[detected.type];
-  const note = (p: ConvertProblem) => message(shown, p.ruleId, p.reason, { note: p.note, ...(p.severity ? { severity: p.severity } : {}) });
+  const note = (p: ConvertProblem) =>
+    message(shown, p.ruleId, p.reason, { note: p.note, ...(p.severity ? { severity: p.severity } : {}) });
   const outcome = (o: ConvertOutcome, encoding?: string): IngestResult => {
     messages.push(...(o.notes ?? []).map(note));
     if (o.converted) return doc(o.converted, encoding);
@@ -148,7 +218,13 @@ async function ingest(file: RawFile, bytes: Buffer, hash: ContentHash, opts: Ing
   const ext = extension(file.path);
 
   if (detected.type === 'attachment') {
-    const described = convertAttachment(fileName(file.path), file.path, detected.mime ?? 'application/octet-stream', size, bytes);
+    const described = convertAttachment(
+      fileName(file.path),
+      file.path,
+      detected.mime ?? 'application/octet-stream',
+      size,
+      bytes,
+    );
     if (!OCR_MIME.has(detected.mime ?? '') || bytes.length === 0) return doc(described);
     const { OCR_VERSION, ocrImage } = await import('./ocr.js');
     const read = await cached(opts.cacheDir, hash, OCR_VERSION, () => serially(() => ocrImage(bytes)));
@@ -158,13 +234,19 @@ async function ingest(file: RawFile, bytes: Buffer, hash: ContentHash, opts: Ing
     }
     // An image without text (a photo, a diagram of shapes) stays the plain attachment entry it was.
     if (!read.text.trim()) return doc(described);
-    return doc({ ...described, markdown: `${described.markdown}\n## Text in the image\n\n${read.text}\n`, meta: { ...described.meta, ocr: { engine: OCR_VERSION, lines: read.lines } } });
+    return doc({
+      ...described,
+      markdown: `${described.markdown}\n## Text in the image\n\n${read.text}\n`,
+      meta: { ...described.meta, ocr: { engine: OCR_VERSION, lines: read.lines } },
+    });
   }
   if (detected.type === 'document') {
-    if (bytes.length === 0) return fail('ingest-empty', `Unexpected empty ${what}, expected some text`, 'write something in it or delete it');
+    if (bytes.length === 0)
+      return fail('ingest-empty', `Unexpected empty ${what}, expected some text`, 'write something in it or delete it');
     const converted = await cached(opts.cacheDir, hash, DOCUMENT_VERSION, () =>
       serially(async () => {
-        if (detected.mime === 'application/pdf') return (await import('./pdf.js')).convertPdf(bytes, stem(file.path), opts.onProgress);
+        if (detected.mime === 'application/pdf')
+          return (await import('./pdf.js')).convertPdf(bytes, stem(file.path), opts.onProgress);
         return (await import('./office.js')).convertOffice(bytes, ext, stem(file.path), opts.maxUnpackedBytes);
       }),
     );
@@ -172,31 +254,52 @@ async function ingest(file: RawFile, bytes: Buffer, hash: ContentHash, opts: Ing
     // Unreadable (a password, no text layer, a zip bomb): the diagnostic says why, and the file
     // keeps the entry an attachment has, as before kb read documents — nothing a person kept is dropped.
     messages.push(...(converted.problem ? [note(converted.problem)] : []));
-    return doc(convertAttachment(fileName(file.path), file.path, detected.mime ?? 'application/octet-stream', size, bytes), undefined, 'attachment');
+    return doc(
+      convertAttachment(fileName(file.path), file.path, detected.mime ?? 'application/octet-stream', size, bytes),
+      undefined,
+      'attachment',
+    );
   }
   if (detected.type === 'mail') {
-    if (bytes.length === 0) return fail('ingest-empty', `Unexpected empty ${what}, expected some text`, 'write something in it or delete it');
+    if (bytes.length === 0)
+      return fail('ingest-empty', `Unexpected empty ${what}, expected some text`, 'write something in it or delete it');
     return outcome(await (await import('./mail.js')).convertMail(bytes, ext, stem(file.path)));
   }
   if (detected.type === 'url' && extension(file.path) === '.webloc') {
-    if (bytes.length === 0) return fail('ingest-empty', `Unexpected empty ${what}, expected some text`, 'write something in it or delete it');
+    if (bytes.length === 0)
+      return fail('ingest-empty', `Unexpected empty ${what}, expected some text`, 'write something in it or delete it');
     const url = urlFromWebloc(bytes);
-    if (!url) return fail('ingest-url', 'Unexpected link file without a URL, expected `<key>URL</key><string>https://…</string>`', 'save the link again from the browser');
+    if (!url)
+      return fail(
+        'ingest-url',
+        'Unexpected link file without a URL, expected `<key>URL</key><string>https://…</string>`',
+        'save the link again from the browser',
+      );
     return doc(convertUrl(url, stem(file.path)));
   }
 
   const decoded = await decodeGuessing(bytes, detected.type === 'html' ? declaredCharset(bytes) : undefined);
   if (!decoded.ok) {
-    if (decoded.problem === 'empty') return fail('ingest-empty', `Unexpected empty ${what}, expected some text`, 'write something in it or delete it');
+    if (decoded.problem === 'empty')
+      return fail('ingest-empty', `Unexpected empty ${what}, expected some text`, 'write something in it or delete it');
     if (decoded.problem === 'binary') {
-      return fail('ingest-binary', `Unexpected binary content in a ${what}, expected text`, 'if it is not text, give it its real extension (e.g. `.pdf`) so kb files it as an attachment');
+      return fail(
+        'ingest-binary',
+        `Unexpected binary content in a ${what}, expected text`,
+        'if it is not text, give it its real extension (e.g. `.pdf`) so kb files it as an attachment',
+      );
     }
     const byte = (bytes[decoded.offset] ?? 0).toString(16).toUpperCase().padStart(2, '0');
     messages.push(
-      message(shown, 'ingest-encoding', `Unexpected byte 0x${byte} that is neither UTF-8 nor an encoding kb could recognise, expected text`, {
-        place: decoded.place,
-        note: 're-save the file as UTF-8',
-      }),
+      message(
+        shown,
+        'ingest-encoding',
+        `Unexpected byte 0x${byte} that is neither UTF-8 nor an encoding kb could recognise, expected text`,
+        {
+          place: decoded.place,
+          note: 're-save the file as UTF-8',
+        },
+      ),
     );
     return { messages };
   }
@@ -211,14 +314,24 @@ async function ingest(file: RawFile, bytes: Buffer, hash: ContentHash, opts: Ing
     }
     case 'html': {
       const converted = await convertWebPage(text, stem(file.path));
-      if (!converted.markdown) return fail('ingest-empty', 'Unexpected HTML page without readable text, expected an article or body with text', 'save the page again with its content (e.g. "Save Page As… > Web Page, Complete")');
+      if (!converted.markdown)
+        return fail(
+          'ingest-empty',
+          'Unexpected HTML page without readable text, expected an article or body with text',
+          'save the page again with its content (e.g. "Save Page As… > Web Page, Complete")',
+        );
       return doc(converted, encoding);
     }
     case 'code':
       return doc(convertCode(text, fileName(file.path), detected.language ?? ''), encoding);
     case 'url': {
       const url = urlFromShortcut(text);
-      if (!url) return fail('ingest-url', 'Unexpected link file without a URL, expected a `URL=https://…` line', 'add the URL line or delete the file');
+      if (!url)
+        return fail(
+          'ingest-url',
+          'Unexpected link file without a URL, expected a `URL=https://…` line',
+          'add the URL line or delete the file',
+        );
       return doc(convertUrl(url, stem(file.path)));
     }
     case 'subtitle':

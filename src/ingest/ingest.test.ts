@@ -7,7 +7,12 @@ const MAX = 1024 * 1024;
 
 async function ingest(path: string, content: string | Buffer, opts: { maxFileBytes?: number; size?: number } = {}) {
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  const file: RawFile = { path: path as RawPath, absPath: `/kb/raw/${path}`, size: opts.size ?? bytes.length, mtimeMs: 0 };
+  const file: RawFile = {
+    path: path as RawPath,
+    absPath: `/kb/raw/${path}`,
+    size: opts.size ?? bytes.length,
+    mtimeMs: 0,
+  };
   return ingestFile(file, bytes, sha256(bytes), { maxFileBytes: opts.maxFileBytes ?? MAX });
 }
 
@@ -41,7 +46,8 @@ const docCases: DocCase[] = [
   {
     name: 'markdown with frontmatter',
     path: 'notes/a.md',
-    content: '---\ntitle: Vector Databases\ntags: [rag, db]\nsource: https://example.com/vdb\n---\n# Heading\n\nBody text.\n',
+    content:
+      '---\ntitle: Vector Databases\ntags: [rag, db]\nsource: https://example.com/vdb\n---\n# Heading\n\nBody text.\n',
     expect: { type: 'markdown', title: 'Vector Databases', url: 'https://example.com/vdb', lang: 'en' },
     meta: { title: 'Vector Databases', tags: ['rag', 'db'], source: 'https://example.com/vdb' },
     markdown: '# Heading\n\nBody text.\n',
@@ -134,7 +140,10 @@ const docCases: DocCase[] = [
   {
     name: 'CRLF becomes LF, BOM is dropped',
     path: 'win.md',
-    content: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('---\r\ntitle: Windows\r\n---\r\nline one\r\nline two\r\n')]),
+    content: Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('---\r\ntitle: Windows\r\n---\r\nline one\r\nline two\r\n'),
+    ]),
     expect: { title: 'Windows' },
     meta: { title: 'Windows' },
     markdown: 'line one\nline two\n',
@@ -187,7 +196,8 @@ const docCases: DocCase[] = [
     path: 'code/bm25.py',
     content: '#!/usr/bin/env python3\n"""Okapi BM25 ranking."""\n\ndef score():\n    return 1\n',
     expect: { type: 'code', title: 'bm25.py', language: 'python' },
-    markdown: '# bm25.py\n\nOkapi BM25 ranking.\n\n```python\n#!/usr/bin/env python3\n"""Okapi BM25 ranking."""\n\ndef score():\n    return 1\n```\n',
+    markdown:
+      '# bm25.py\n\nOkapi BM25 ranking.\n\n```python\n#!/usr/bin/env python3\n"""Okapi BM25 ranking."""\n\ndef score():\n    return 1\n```\n',
   },
   {
     name: 'code: fence longer than backticks inside',
@@ -210,9 +220,19 @@ const docCases: DocCase[] = [
     expect: { language: 'go' },
     markdown: '# main.go\n\n```go\n// Copyright 2024 Someone. MIT License.\npackage main\n```\n',
   },
-  { name: 'code: yaml', path: 'conf/kb.yml', content: 'a: 1\n', expect: { type: 'code', language: 'yaml', title: 'kb.yml' } },
+  {
+    name: 'code: yaml',
+    path: 'conf/kb.yml',
+    content: 'a: 1\n',
+    expect: { type: 'code', language: 'yaml', title: 'kb.yml' },
+  },
   { name: 'code: xml', path: 'config.xml', content: '<config/>\n', expect: { type: 'code', language: 'xml' } },
-  { name: 'code: Dockerfile by name', path: 'Dockerfile', content: 'FROM node:20\n', expect: { type: 'code', language: 'dockerfile' } },
+  {
+    name: 'code: Dockerfile by name',
+    path: 'Dockerfile',
+    content: 'FROM node:20\n',
+    expect: { type: 'code', language: 'dockerfile' },
+  },
   {
     name: 'url: Windows shortcut',
     path: 'clips/SQLite FTS5.url',
@@ -311,13 +331,22 @@ describe('ingestFile: documents', () => {
   it('frontmatter error points at the line', async () => {
     const { messages } = await ingest('bad.md', '---\na: 1\nb: 2\n  c: : x\n---\nbody\n');
     expect(messages).toHaveLength(1);
-    expect(messages[0]).toMatchObject({ file: 'raw/bad.md', ruleId: 'ingest-frontmatter', severity: 'warning', source: 'kb', place: { line: 4 } });
+    expect(messages[0]).toMatchObject({
+      file: 'raw/bad.md',
+      ruleId: 'ingest-frontmatter',
+      severity: 'warning',
+      source: 'kb',
+      place: { line: 4 },
+    });
     expect(messages[0]?.reason).toMatch(/^Unexpected .*, expected /);
   });
 
   it('YAML aliases cannot blow up meta', async () => {
     const lines = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 0; i < 12; i++) lines.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`);
+    for (let i = 0; i < 12; i++)
+      lines.push(
+        `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`,
+      );
     const { doc } = await ingest('bomb.md', `---\n${lines.join('\n')}\n---\nbody\n`);
     expect(JSON.stringify(doc?.meta).length).toBeLessThan(200_000);
   });
@@ -340,15 +369,42 @@ const problemCases: ProblemCase[] = [
   { name: 'empty file without extension', path: 'EMPTY', content: '', ruleId: 'ingest-empty' },
   { name: 'binary junk named .md', path: 'junk.md', content: junk(4096), ruleId: 'ingest-binary' },
   { name: 'PNG named .md', path: 'image.md', content: png(10, 10), ruleId: 'ingest-binary' },
-  { name: 'control characters without NUL', path: 'ctl.txt', content: Buffer.from('\x01\x02\x03\x04abc\x05\x06\x07\x08'), ruleId: 'ingest-binary' },
+  {
+    name: 'control characters without NUL',
+    path: 'ctl.txt',
+    content: Buffer.from('\x01\x02\x03\x04abc\x05\x06\x07\x08'),
+    ruleId: 'ingest-binary',
+  },
   { name: 'invalid UTF-8', path: 'latin.md', content: Buffer.from([0xff, 0xfe, 0x41]), ruleId: 'ingest-encoding' },
-  { name: 'too large (bytes not read)', path: 'big.md', content: Buffer.alloc(0), size: MAX + 1, ruleId: 'ingest-too-large' },
-  { name: 'too large attachment', path: 'movie.mp4', content: Buffer.alloc(0), size: 50 * MAX, ruleId: 'ingest-too-large' },
+  {
+    name: 'too large (bytes not read)',
+    path: 'big.md',
+    content: Buffer.alloc(0),
+    size: MAX + 1,
+    ruleId: 'ingest-too-large',
+  },
+  {
+    name: 'too large attachment',
+    path: 'movie.mp4',
+    content: Buffer.alloc(0),
+    size: 50 * MAX,
+    ruleId: 'ingest-too-large',
+  },
   { name: 'url file without URL', path: 'x.url', content: '[InternetShortcut]\nIconIndex=0\n', ruleId: 'ingest-url' },
-  { name: 'url file with a relative URL', path: 'y.url', content: '[InternetShortcut]\nURL=/relative\n', ruleId: 'ingest-url' },
+  {
+    name: 'url file with a relative URL',
+    path: 'y.url',
+    content: '[InternetShortcut]\nURL=/relative\n',
+    ruleId: 'ingest-url',
+  },
   { name: 'empty webloc', path: 'e.webloc', content: '', ruleId: 'ingest-empty' },
   { name: 'webloc without URL', path: 'z.webloc', content: '<plist><dict></dict></plist>', ruleId: 'ingest-url' },
-  { name: 'HTML with nothing readable', path: 'app.html', content: '<html><head><script>boot()</script></head><body><nav>Home</nav></body></html>', ruleId: 'ingest-empty' },
+  {
+    name: 'HTML with nothing readable',
+    path: 'app.html',
+    content: '<html><head><script>boot()</script></head><body><nav>Home</nav></body></html>',
+    ruleId: 'ingest-empty',
+  },
 ];
 
 describe('ingestFile: problems', () => {
@@ -365,7 +421,32 @@ describe('ingestFile: problems', () => {
   });
 
   it('never throws, whatever the bytes', async () => {
-    const names = ['a.md', 'a.html', 'a.py', 'a.url', 'a.webloc', 'a.png', 'a.jpg', 'a.webp', 'a.gif', 'a', 'a.txt', 'a.pdf', 'a.docx', 'a.pptx', 'a.xlsx', 'a.odt', 'a.epub', 'a.rtf', 'a.eml', 'a.mbox', 'a.srt', 'a.vtt', 'a.rss', 'a.atom'];
+    const names = [
+      'a.md',
+      'a.html',
+      'a.py',
+      'a.url',
+      'a.webloc',
+      'a.png',
+      'a.jpg',
+      'a.webp',
+      'a.gif',
+      'a',
+      'a.txt',
+      'a.pdf',
+      'a.docx',
+      'a.pptx',
+      'a.xlsx',
+      'a.odt',
+      'a.epub',
+      'a.rtf',
+      'a.eml',
+      'a.mbox',
+      'a.srt',
+      'a.vtt',
+      'a.rss',
+      'a.atom',
+    ];
     for (let seed = 1; seed <= 30; seed++) {
       for (const name of names) {
         const bytes = junk(seed * 7, seed);
@@ -374,7 +455,6 @@ describe('ingestFile: problems', () => {
     }
   });
 });
-
 
 /** A PNG header (signature + IHDR) of the given size. */
 function png(width: number, height: number): Buffer {

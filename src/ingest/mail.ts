@@ -25,8 +25,14 @@ export async function convertMail(bytes: Uint8Array, ext: string, fallbackTitle:
   for (const raw of raws) {
     try {
       const email = await PostalMime.parse(raw);
-      const from = email.from ? [email.from.name, email.from.address ? `<${email.from.address}>` : ''].filter(Boolean).join(' ') : undefined;
-      const to = (email.to ?? []).map((a) => a.name || a.address).filter(Boolean).join(', ') || undefined;
+      const from = email.from
+        ? [email.from.name, email.from.address ? `<${email.from.address}>` : ''].filter(Boolean).join(' ')
+        : undefined;
+      const to =
+        (email.to ?? [])
+          .map((a) => a.name || a.address)
+          .filter(Boolean)
+          .join(', ') || undefined;
       const text = email.text?.trim() ? escapeLines(email.text.replace(/\r\n?/g, '\n').trim(), { quotes: true }) : '';
       const body = text || (email.html ? convertHtml(email.html, '', { headingOffset: 2 }).markdown.trim() : '');
       messages.push({
@@ -42,7 +48,14 @@ export async function convertMail(bytes: Uint8Array, ext: string, fallbackTitle:
       // One unreadable message in a mailbox does not lose the others.
     }
   }
-  if (!messages.length) return { problem: { ruleId: 'ingest-mail', reason: `Unexpected ${ext === '.mbox' ? 'mailbox without a readable message' : 'mail file kb cannot read'}, expected RFC 5322 mail`, note: 'export the mail again from the mail program (as .eml or .mbox)' } };
+  if (!messages.length)
+    return {
+      problem: {
+        ruleId: 'ingest-mail',
+        reason: `Unexpected ${ext === '.mbox' ? 'mailbox without a readable message' : 'mail file kb cannot read'}, expected RFC 5322 mail`,
+        note: 'export the mail again from the mail program (as .eml or .mbox)',
+      },
+    };
 
   if (ext !== '.mbox' || messages.length === 1) {
     const m = messages[0]!;
@@ -50,17 +63,39 @@ export async function convertMail(bytes: Uint8Array, ext: string, fallbackTitle:
     if (m.from) meta['author'] = m.from;
     if (m.date) meta['published'] = m.date;
     if (m.to) meta['to'] = m.to;
-    return { converted: { title: m.subject === '(no subject)' ? fallbackTitle : m.subject, markdown: `${header(m)}\n\n${m.body}\n`, meta } };
+    return {
+      converted: {
+        title: m.subject === '(no subject)' ? fallbackTitle : m.subject,
+        markdown: `${header(m)}\n\n${m.body}\n`,
+        meta,
+      },
+    };
   }
-  const sections = messages.map((m) => `## ${m.subject.replace(/^#+/, '')}\n\n${header(m)}${m.body ? `\n\n${m.body}` : ''}`);
+  const sections = messages.map(
+    (m) => `## ${m.subject.replace(/^#+/, '')}\n\n${header(m)}${m.body ? `\n\n${m.body}` : ''}`,
+  );
   // What splitPosts needs to make one entry per message (ingest/posts.ts).
-  const posts = messages.map((m) => ({ title: m.subject.replace(/^#+/, ''), ...(m.date ? { date: m.date } : {}), ...(m.from ? { author: m.from } : {}), ...(m.id ? { guid: m.id } : {}) }));
-  const converted: Converted = { title: fallbackTitle, markdown: `${sections.join('\n\n')}\n`, meta: { messages: messages.length, posts } };
+  const posts = messages.map((m) => ({
+    title: m.subject.replace(/^#+/, ''),
+    ...(m.date ? { date: m.date } : {}),
+    ...(m.from ? { author: m.from } : {}),
+    ...(m.id ? { guid: m.id } : {}),
+  }));
+  const converted: Converted = {
+    title: fallbackTitle,
+    markdown: `${sections.join('\n\n')}\n`,
+    meta: { messages: messages.length, posts },
+  };
   return { converted };
 }
 
 function header(m: Message): string {
-  return [m.from && `- From: ${m.from}`, m.to && `- To: ${m.to}`, m.date && `- Date: ${m.date}`, m.attachments.length ? `- Attachments: ${m.attachments.join(', ')}` : '']
+  return [
+    m.from && `- From: ${m.from}`,
+    m.to && `- To: ${m.to}`,
+    m.date && `- Date: ${m.date}`,
+    m.attachments.length ? `- Attachments: ${m.attachments.join(', ')}` : '',
+  ]
     .filter(Boolean)
     .join('\n');
 }

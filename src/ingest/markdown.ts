@@ -19,7 +19,11 @@ const ENGINES = {
 const OPEN = /^---([A-Za-z]*)[ \t]*\n/;
 const CLOSE = /\n---[ \t]*(?:\n|$)/;
 
-export function convertMarkdown(text: string, file: string, fallbackTitle: string): { converted: Converted; messages: KbMessage[] } {
+export function convertMarkdown(
+  text: string,
+  file: string,
+  fallbackTitle: string,
+): { converted: Converted; messages: KbMessage[] } {
   const messages: KbMessage[] = [];
   let meta: Record<string, unknown> = {};
   let body = text;
@@ -36,10 +40,15 @@ export function convertMarkdown(text: string, file: string, fallbackTitle: strin
       } else {
         body = afterBlock;
         messages.push(
-          message(file, 'ingest-frontmatter', `Unexpected frontmatter of type ${typeName(parsed.data)}, expected a YAML mapping (\`key: value\` lines)`, {
-            place: { line: 1, column: 1 },
-            note: 'kb reads the body and ignores the frontmatter',
-          }),
+          message(
+            file,
+            'ingest-frontmatter',
+            `Unexpected frontmatter of type ${typeName(parsed.data)}, expected a YAML mapping (\`key: value\` lines)`,
+            {
+              place: { line: 1, column: 1 },
+              note: 'kb reads the body and ignores the frontmatter',
+            },
+          ),
         );
       }
     } catch (err) {
@@ -63,10 +72,15 @@ function frontmatterError(file: string, err: unknown): KbMessage {
   const reason = typeof e.reason === 'string' ? e.reason : typeof e.message === 'string' ? e.message : String(err);
   const line = typeof e.mark?.line === 'number' ? e.mark.line + 1 : 1;
   const column = typeof e.mark?.column === 'number' ? e.mark.column + 1 : 1;
-  return message(file, 'ingest-frontmatter', `Unexpected broken frontmatter (${reason}), expected valid YAML between \`---\` lines`, {
-    place: { line, column },
-    note: 'kb reads the body and ignores the frontmatter; fix the YAML to keep its fields',
-  });
+  return message(
+    file,
+    'ingest-frontmatter',
+    `Unexpected broken frontmatter (${reason}), expected valid YAML between \`---\` lines`,
+    {
+      place: { line, column },
+      note: 'kb reads the body and ignores the frontmatter; fix the YAML to keep its fields',
+    },
+  );
 }
 
 function metaTitle(meta: Record<string, unknown>): string | undefined {
@@ -99,7 +113,8 @@ export function firstHeading(markdown: string): string | undefined {
     }
     if (fence) continue;
     const atx = /^ {0,3}#[ \t]+(\S.*)$/.exec(line);
-    const setext = !atx && /^ {0,3}=+[ \t]*$/.test(lines[i + 1] ?? '') && /\S/.test(line) && !/^ {0,3}[-*>#]/.test(line);
+    const setext =
+      !atx && /^ {0,3}=+[ \t]*$/.test(lines[i + 1] ?? '') && /\S/.test(line) && !/^ {0,3}[-*>#]/.test(line);
     const raw = atx ? withoutClosingHashes(atx[1] as string) : setext ? line : undefined;
     if (raw) {
       const title = plainInline(raw);

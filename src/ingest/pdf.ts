@@ -18,7 +18,11 @@ interface TextItem {
  * the first line of the first page. Pages are read one at a time and released: memory stays
  * bounded by one page, whatever the page count.
  */
-export async function convertPdf(bytes: Uint8Array, fallbackTitle: string, onProgress?: (done: number, total: number) => void): Promise<ConvertOutcome> {
+export async function convertPdf(
+  bytes: Uint8Array,
+  fallbackTitle: string,
+  onProgress?: (done: number, total: number) => void,
+): Promise<ConvertOutcome> {
   const { getDocumentProxy } = await import('unpdf');
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
@@ -27,9 +31,21 @@ export async function convertPdf(bytes: Uint8Array, fallbackTitle: string, onPro
   } catch (err) {
     const name = (err as { name?: string }).name;
     if (name === 'PasswordException') {
-      return { problem: { ruleId: 'ingest-pdf-encrypted', reason: 'Unexpected password-protected PDF, expected one kb can open', note: 'save a copy without the password (Print > Save as PDF) into raw/' } };
+      return {
+        problem: {
+          ruleId: 'ingest-pdf-encrypted',
+          reason: 'Unexpected password-protected PDF, expected one kb can open',
+          note: 'save a copy without the password (Print > Save as PDF) into raw/',
+        },
+      };
     }
-    return { problem: { ruleId: 'ingest-pdf-broken', reason: `Unexpected broken PDF (${(err as Error).message}), expected a readable PDF`, note: 'open and save it again with a PDF viewer, or export it again' } };
+    return {
+      problem: {
+        ruleId: 'ingest-pdf-broken',
+        reason: `Unexpected broken PDF (${(err as Error).message}), expected a readable PDF`,
+        note: 'open and save it again with a PDF viewer, or export it again',
+      },
+    };
   }
   try {
     const meta = await pdf.getMetadata().catch(() => undefined);
@@ -90,7 +106,11 @@ export function pageText(items: TextItem[]): string {
   if (cur) lines.push(cur);
   const kept = lines.map((l) => ({ ...l, text: l.text.replace(/\s+/g, ' ').trim() })).filter((l) => l.text);
   if (!kept.length) return '';
-  const gaps = kept.slice(1).map((l, i) => Math.abs((kept[i] as { y: number }).y - l.y)).filter((g) => g > 0).sort((a, b) => a - b);
+  const gaps = kept
+    .slice(1)
+    .map((l, i) => Math.abs((kept[i] as { y: number }).y - l.y))
+    .filter((g) => g > 0)
+    .sort((a, b) => a - b);
   const usual = gaps[Math.floor(gaps.length / 2)] ?? 0;
   const paragraphs: string[][] = [[]];
   kept.forEach((l, i) => {
@@ -107,12 +127,16 @@ export function pageText(items: TextItem[]): string {
 }
 
 /** Metadata titles that name the tool or a temp file, not the work. */
-const PLACEHOLDER_TITLE = /^(?:untitled|document\d*|microsoft (?:word|powerpoint) - .*|slide \d+|.*\.(?:docx?|pptx?|tex|dvi|pdf|indd|qxd))$/i;
+const PLACEHOLDER_TITLE =
+  /^(?:untitled|document\d*|microsoft (?:word|powerpoint) - .*|slide \d+|.*\.(?:docx?|pptx?|tex|dvi|pdf|indd|qxd))$/i;
 
 function pdfTitle(info: Record<string, unknown>, firstPage: string): string | undefined {
   const t = typeof info['Title'] === 'string' ? info['Title'].replace(/\s+/g, ' ').trim() : '';
   if (t && !PLACEHOLDER_TITLE.test(t) && /[\p{L}\p{N}]/u.test(t)) return t;
-  const first = firstPage.split('\n').map((l) => l.trim()).find((l) => /[\p{L}\p{N}]/u.test(l));
+  const first = firstPage
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => /[\p{L}\p{N}]/u.test(l));
   if (first && [...first].length <= 120) return first.replace(/^\\/, '');
   return undefined;
 }

@@ -18,7 +18,9 @@ export function joinWrapped(lines: string[]): string {
  * HTML, setext underlines and thematic breaks (and quotes, unless `quotes`: mail quotes read well as Markdown).
  */
 export function escapeLines(text: string, opts: { quotes?: boolean } = {}): string {
-  const syntax = opts.quotes ? /^\s{0,3}(?:#|```|~~~|<|[=-]{3,}\s*$|\*{3,}\s*$|_{3,}\s*$)/ : /^\s{0,3}(?:#|>|```|~~~|<|[=-]{3,}\s*$|\*{3,}\s*$|_{3,}\s*$)/;
+  const syntax = opts.quotes
+    ? /^\s{0,3}(?:#|```|~~~|<|[=-]{3,}\s*$|\*{3,}\s*$|_{3,}\s*$)/
+    : /^\s{0,3}(?:#|>|```|~~~|<|[=-]{3,}\s*$|\*{3,}\s*$|_{3,}\s*$)/;
   return text
     .split('\n')
     .map((l) => (syntax.test(l) ? l.replace(/^(\s*)/, '$1\\') : l))

@@ -5,8 +5,23 @@ import { convertMail } from './mail.js';
 import { anchorsFor, splitPosts } from './posts.js';
 import { textTitle } from './text.js';
 
-function doc(type: RawDocument['type'], markdown: string, meta: Record<string, unknown> = {}, title = 'file'): RawDocument {
-  return { path: 'feeds/f.txt' as RawPath, absPath: '/x', type, hash: 'h' as ContentHash, size: 1, title, markdown, meta, lang: 'zh' };
+function doc(
+  type: RawDocument['type'],
+  markdown: string,
+  meta: Record<string, unknown> = {},
+  title = 'file',
+): RawDocument {
+  return {
+    path: 'feeds/f.txt' as RawPath,
+    absPath: '/x',
+    type,
+    hash: 'h' as ContentHash,
+    size: 1,
+    title,
+    markdown,
+    meta,
+    lang: 'zh',
+  };
 }
 
 const TEXT_FEED = `技术 on Wodaixin
@@ -35,13 +50,25 @@ Harness design is key to agentic coding.
 describe('splitPosts', () => {
   it('splits a blog feed exported as text into one document per post, without the feed name', () => {
     const posts = splitPosts(doc('text', TEXT_FEED, {}, '技术 on Wodaixin'));
-    expect(posts.map((p) => p.title)).toEqual(['找不到好用的Linux剪贴板', 'Harness Design for Long-Running Apps', '卡帕西知识库方法']);
+    expect(posts.map((p) => p.title)).toEqual([
+      '找不到好用的Linux剪贴板',
+      'Harness Design for Long-Running Apps',
+      '卡帕西知识库方法',
+    ]);
     expect(posts.map((p) => p.meta['published'])).toEqual(['2026-04-09', '2026-03-24', '2026-03-20']);
     expect(posts[0]!.path).toBe('feeds/f.txt#找不到好用的linux剪贴板');
-    expect(posts[0]!.post).toEqual({ file: 'feeds/f.txt', anchor: '找不到好用的linux剪贴板', index: 1, of: 3, line: 5 });
+    expect(posts[0]!.post).toEqual({
+      file: 'feeds/f.txt',
+      anchor: '找不到好用的linux剪贴板',
+      index: 1,
+      of: 3,
+      line: 5,
+    });
     // Its text starts right below its date line: lines of the post are lines of the file.
     const lines = TEXT_FEED.split('\n');
-    expect(lines[posts[1]!.post!.line + posts[1]!.markdown.split('\n').findIndex((l) => l.trim())]).toBe('Harness design is key to agentic coding.');
+    expect(lines[posts[1]!.post!.line + posts[1]!.markdown.split('\n').findIndex((l) => l.trim())]).toBe(
+      'Harness design is key to agentic coding.',
+    );
     expect(posts[1]!.markdown.trim()).toBe('Harness design is key to agentic coding.');
     expect(posts[1]!.lang).toBe('en');
     for (const p of posts) expect(p.markdown).not.toContain('技术 on Wodaixin');
@@ -56,11 +83,9 @@ describe('splitPosts', () => {
   });
 
   it('tells posts of the same title apart by date, then by order', () => {
-    expect(anchorsFor([{ title: 'Notes', date: '2026-01-01' }, { title: 'Notes', date: '2026-02-01' }, { title: 'Other' }])).toEqual([
-      'notes-2026-01-01',
-      'notes-2026-02-01',
-      'other',
-    ]);
+    expect(
+      anchorsFor([{ title: 'Notes', date: '2026-01-01' }, { title: 'Notes', date: '2026-02-01' }, { title: 'Other' }]),
+    ).toEqual(['notes-2026-01-01', 'notes-2026-02-01', 'other']);
   });
 
   it('splits an RSS feed into one document per item, with its link and date', async () => {
@@ -152,6 +177,8 @@ describe('textTitle', () => {
   });
 
   it('keeps a short first line as the title', () => {
-    expect(textTitle('[译] 长时间运行的应用开发中的 Harness 设计\n\n原文信息\n标题：Harness design\n')).toBe('[译] 长时间运行的应用开发中的 Harness 设计');
+    expect(textTitle('[译] 长时间运行的应用开发中的 Harness 设计\n\n原文信息\n标题：Harness design\n')).toBe(
+      '[译] 长时间运行的应用开发中的 Harness 设计',
+    );
   });
 });

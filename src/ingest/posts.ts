@@ -38,7 +38,10 @@ const DATE_LINE = new RegExp(
 );
 const ONLY_DATE = new RegExp(`^[*_\\s]*(?:${DATE_LINE.source})[*_\\s]*$`);
 /** `Date: 2026-03-24`, `发布时间：2026年3月24日`, `*Published 2026-03-24*`. */
-const LABELLED_DATE = new RegExp(`^[*_\\s>-]*(?:date|published|posted|updated|日期|发布时间|发布日期|發佈時間|时间)[*_\\s]*[:：]?[*_\\s]*(${DATE_LINE.source})`, 'i');
+const LABELLED_DATE = new RegExp(
+  `^[*_\\s>-]*(?:date|published|posted|updated|日期|发布时间|发布日期|發佈時間|时间)[*_\\s]*[:：]?[*_\\s]*(${DATE_LINE.source})`,
+  'i',
+);
 const MAX_POST_TITLE = 160;
 
 /** The raw file a document came from (a post's document is `file#anchor`). */
@@ -64,7 +67,13 @@ export function splitPosts(doc: RawDocument): RawDocument[] {
       path: `${doc.path}#${anchor}` as RawPath,
       title: cleanTitle(p.title) || doc.title,
       markdown: `${p.markdown.replace(/\s+$/, '')}\n`,
-      meta: { ...meta, collection: doc.title, ...(p.date ? { published: p.date } : {}), ...(p.author ? { author: p.author } : {}), ...(p.guid ? { guid: p.guid } : {}) },
+      meta: {
+        ...meta,
+        collection: doc.title,
+        ...(p.date ? { published: p.date } : {}),
+        ...(p.author ? { author: p.author } : {}),
+        ...(p.guid ? { guid: p.guid } : {}),
+      },
       lang: detectLang(p.markdown),
       post: { file: doc.path, anchor, index: i + 1, of: posts.length, line: p.line },
     };
@@ -88,7 +97,15 @@ function recordedPosts(doc: RawDocument): Post[] | undefined {
   if (sections.length !== recorded.length) return undefined;
   return sections.map(({ lines, start }, i) => {
     const m = recorded[i] as PostMeta;
-    return { title: m.title, markdown: lines.slice(1).join('\n'), line: start + 1, ...opt('date', m.date), ...opt('guid', m.guid), ...opt('url', m.link), ...opt('author', m.author) };
+    return {
+      title: m.title,
+      markdown: lines.slice(1).join('\n'),
+      line: start + 1,
+      ...opt('date', m.date),
+      ...opt('guid', m.guid),
+      ...opt('url', m.link),
+      ...opt('author', m.author),
+    };
   });
 }
 
@@ -111,7 +128,12 @@ function textFeedPosts(text: string): Post[] | undefined {
   if (starts.length < 2) return undefined;
   return starts.map((s, k) => {
     const end = starts[k + 1]?.title ?? lines.length;
-    return { title: lines[s.title]!.trim(), date: isoDate(lines[s.date]!.trim()), markdown: lines.slice(s.date + 1, end).join('\n'), line: s.date + 1 };
+    return {
+      title: lines[s.title]!.trim(),
+      date: isoDate(lines[s.date]!.trim()),
+      markdown: lines.slice(s.date + 1, end).join('\n'),
+      line: s.date + 1,
+    };
   });
 }
 
@@ -129,12 +151,24 @@ function datedDocuments(markdown: string): Post[] | undefined {
   if (sections.length < 2) return undefined;
   const posts: Post[] = [];
   for (const { lines: sec, start } of sections) {
-    const head = sec.slice(1).map((l, i) => ({ l: l.trim(), i: i + 1 })).filter((x) => x.l).slice(0, 3);
+    const head = sec
+      .slice(1)
+      .map((l, i) => ({ l: l.trim(), i: i + 1 }))
+      .filter((x) => x.l)
+      .slice(0, 3);
     const dated = head.find((x) => ONLY_DATE.test(x.l) || LABELLED_DATE.test(x.l));
     if (!dated) return undefined;
     const found = DATE_LINE.exec(dated.l)![0];
     // The date line stays in the text, so that its lines are the file's lines.
-    posts.push({ title: sec[0]!.replace(/^#\s+/, '').replace(/\s+#+\s*$/, '').trim(), date: isoDate(found), markdown: sec.slice(1).join('\n'), line: start + 1 });
+    posts.push({
+      title: sec[0]!
+        .replace(/^#\s+/, '')
+        .replace(/\s+#+\s*$/, '')
+        .trim(),
+      date: isoDate(found),
+      markdown: sec.slice(1).join('\n'),
+      line: start + 1,
+    });
   }
   return posts;
 }
@@ -169,7 +203,11 @@ export function anchorsFor(posts: readonly Pick<Post, 'title' | 'date' | 'guid'>
 }
 
 function anchorSlug(s: string): string {
-  const slug = s.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '');
+  const slug = s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
   const chars = Array.from(slug || 'post');
   return chars.slice(0, 60).join('').replace(/-+$/, '');
 }

@@ -19,9 +19,22 @@ export async function convertSubtitle(text: string, ext: string, fallbackTitle: 
       .flatMap((c) => (c.type === 'caption' ? [{ start: c.start, text: cueText(c.text) }] : []))
       .filter((c) => c.text);
   } catch (err) {
-    return { problem: { ruleId: 'ingest-subtitle', reason: `Unexpected subtitle file kb cannot read (${(err as Error).message}), expected ${format.toUpperCase()} cues`, note: 'check that the file has timed cues, or save it as .txt' } };
+    return {
+      problem: {
+        ruleId: 'ingest-subtitle',
+        reason: `Unexpected subtitle file kb cannot read (${(err as Error).message}), expected ${format.toUpperCase()} cues`,
+        note: 'check that the file has timed cues, or save it as .txt',
+      },
+    };
   }
-  if (!cues.length) return { problem: { ruleId: 'ingest-empty', reason: 'Unexpected subtitle file without cues, expected timed lines of text', note: 'check the file, or save it as .txt' } };
+  if (!cues.length)
+    return {
+      problem: {
+        ruleId: 'ingest-empty',
+        reason: 'Unexpected subtitle file without cues, expected timed lines of text',
+        note: 'check the file, or save it as .txt',
+      },
+    };
   const sections: { start: number; lines: string[] }[] = [];
   let last = '';
   for (const c of cues) {
@@ -37,7 +50,13 @@ export async function convertSubtitle(text: string, ext: string, fallbackTitle: 
     }
   }
   const markdown = sections.map((s) => `## ${timestamp(s.start)}\n\n${escapeLines(joinWrapped(s.lines))}`).join('\n\n');
-  return { converted: { title: fallbackTitle, markdown: `${markdown}\n`, meta: { duration: timestamp(cues[cues.length - 1]!.start) } } };
+  return {
+    converted: {
+      title: fallbackTitle,
+      markdown: `${markdown}\n`,
+      meta: { duration: timestamp(cues[cues.length - 1]!.start) },
+    },
+  };
 }
 
 function cueText(s: string): string {

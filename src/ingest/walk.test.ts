@@ -27,7 +27,13 @@ const DEFAULT_IGNORE = ['.DS_Store', 'Thumbs.db', '*.tmp', '*.swp', '~$*'];
 
 describe('walkRaw', () => {
   it('finds files at any depth, sorted, with / paths, sizes and absolute paths', () => {
-    const raw = fixture({ 'b.md': 'bb', 'a/z.md': 'z', 'a/b/c/deep.txt': 'deep', 'a-b.md': '', 'zh/卡片盒笔记法.md': '卡片' });
+    const raw = fixture({
+      'b.md': 'bb',
+      'a/z.md': 'z',
+      'a/b/c/deep.txt': 'deep',
+      'a-b.md': '',
+      'zh/卡片盒笔记法.md': '卡片',
+    });
     const { files, messages } = walkRaw(raw, { ignore: [] });
     expect(messages).toEqual([]);
     expect(files.map((f) => f.path)).toEqual(['a-b.md', 'a/b/c/deep.txt', 'a/z.md', 'b.md', 'zh/卡片盒笔记法.md']);
@@ -41,16 +47,44 @@ describe('walkRaw', () => {
 
   it('skips hidden files and folders silently', () => {
     const raw = fixture({ '.hidden.md': 'x', '.obsidian/app.json': '{}', 'a/.git/HEAD': 'x', 'a/ok.md': 'x' });
-    expect(walkRaw(raw, { ignore: [] })).toEqual({ files: [expect.objectContaining({ path: 'a/ok.md' })], messages: [] });
+    expect(walkRaw(raw, { ignore: [] })).toEqual({
+      files: [expect.objectContaining({ path: 'a/ok.md' })],
+      messages: [],
+    });
   });
 
   const ignoreCases: { name: string; patterns: string[]; files: string[]; kept: string[] }[] = [
-    { name: 'default patterns', patterns: DEFAULT_IGNORE, files: ['a.md', 'x.tmp', 'b/.DS_Store', 'Thumbs.db', '~$report.docx', 'v.swp', 'c/y.TMP'], kept: ['a.md'] },
-    { name: 'exact folder name', patterns: ['drafts'], files: ['drafts/a.md', 'x/drafts/b.md', 'drafts.md'], kept: ['drafts.md'] },
+    {
+      name: 'default patterns',
+      patterns: DEFAULT_IGNORE,
+      files: ['a.md', 'x.tmp', 'b/.DS_Store', 'Thumbs.db', '~$report.docx', 'v.swp', 'c/y.TMP'],
+      kept: ['a.md'],
+    },
+    {
+      name: 'exact folder name',
+      patterns: ['drafts'],
+      files: ['drafts/a.md', 'x/drafts/b.md', 'drafts.md'],
+      kept: ['drafts.md'],
+    },
     { name: '? matches one character', patterns: ['note?.md'], files: ['note1.md', 'note12.md'], kept: ['note12.md'] },
-    { name: 'pattern with / matches the path', patterns: ['archive/*.md'], files: ['archive/a.md', 'archive/sub/b.md', 'a.md'], kept: ['a.md', 'archive/sub/b.md'] },
-    { name: '** crosses folders', patterns: ['archive/**'], files: ['archive/a.md', 'archive/sub/b.md', 'a.md'], kept: ['a.md'] },
-    { name: 'regex characters are literal', patterns: ['a+b (1).md'], files: ['a+b (1).md', 'aab (1).md'], kept: ['aab (1).md'] },
+    {
+      name: 'pattern with / matches the path',
+      patterns: ['archive/*.md'],
+      files: ['archive/a.md', 'archive/sub/b.md', 'a.md'],
+      kept: ['a.md', 'archive/sub/b.md'],
+    },
+    {
+      name: '** crosses folders',
+      patterns: ['archive/**'],
+      files: ['archive/a.md', 'archive/sub/b.md', 'a.md'],
+      kept: ['a.md'],
+    },
+    {
+      name: 'regex characters are literal',
+      patterns: ['a+b (1).md'],
+      files: ['a+b (1).md', 'aab (1).md'],
+      kept: ['aab (1).md'],
+    },
   ];
   it.each(ignoreCases)('ignore: $name', ({ patterns, files, kept }) => {
     const raw = fixture(Object.fromEntries(files.map((f) => [f, 'x'])));

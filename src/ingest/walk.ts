@@ -99,9 +99,14 @@ function walkDir(w: Walker, abs: string, rel: string): void {
       followLink(w, childAbs, childRel);
     } else {
       w.messages.push(
-        message(shown(childRel), 'ingest-unreadable', 'Unexpected special file (device, socket or pipe), expected a regular file or folder', {
-          note: 'kb skips it; move it out of raw/',
-        }),
+        message(
+          shown(childRel),
+          'ingest-unreadable',
+          'Unexpected special file (device, socket or pipe), expected a regular file or folder',
+          {
+            note: 'kb skips it; move it out of raw/',
+          },
+        ),
       );
     }
   }
@@ -126,9 +131,14 @@ function followLink(w: Walker, abs: string, rel: string): void {
       return;
     }
     w.messages.push(
-      message(shown(rel), 'ingest-unreadable', `Unexpected broken symlink${target ? ` to \`${target}\`` : ''}, expected a link to an existing file or folder`, {
-        note: 'fix or delete the link',
-      }),
+      message(
+        shown(rel),
+        'ingest-unreadable',
+        `Unexpected broken symlink${target ? ` to \`${target}\`` : ''}, expected a link to an existing file or folder`,
+        {
+          note: 'fix or delete the link',
+        },
+      ),
     );
     return;
   }
@@ -143,7 +153,9 @@ function followLink(w: Walker, abs: string, rel: string): void {
   }
   if (!stat.isDirectory()) return;
   // Every folder inside raw/ is read under its own path: following a link to one would read it twice.
-  w.messages.push(loop(rel, real, real === w.realRoot ? 'raw/ itself' : 'a folder inside raw/, read under its own path'));
+  w.messages.push(
+    loop(rel, real, real === w.realRoot ? 'raw/ itself' : 'a folder inside raw/, read under its own path'),
+  );
 }
 
 function isInside(child: string, parent: string): boolean {
@@ -176,11 +188,18 @@ function distinctKeys(w: Walker): void {
     if (group.length < 2) continue;
     group.sort((a, b) => Number(b.exact === key) - Number(a.exact === key) || (a.exact < b.exact ? -1 : 1));
     for (const g of group.slice(1)) g.file.path = g.exact as RawPath;
-    const forms = group.map((g) => (g.exact === g.exact.normalize('NFC') ? 'NFC' : g.exact === g.exact.normalize('NFD') ? 'NFD' : 'mixed'));
+    const forms = group.map((g) =>
+      g.exact === g.exact.normalize('NFC') ? 'NFC' : g.exact === g.exact.normalize('NFD') ? 'NFD' : 'mixed',
+    );
     w.messages.push(
-      message(shown(key), 'ingest-name-form', `Unexpected ${group.length} files named \`${key}\` in different Unicode forms (${forms.join(', ')}), expected one spelling per name; each is compiled as a document of its own`, {
-        note: 'rename one of them: macOS, Obsidian and many sync tools show them as one file',
-      }),
+      message(
+        shown(key),
+        'ingest-name-form',
+        `Unexpected ${group.length} files named \`${key}\` in different Unicode forms (${forms.join(', ')}), expected one spelling per name; each is compiled as a document of its own`,
+        {
+          note: 'rename one of them: macOS, Obsidian and many sync tools show them as one file',
+        },
+      ),
     );
   }
 }
@@ -190,27 +209,44 @@ function rawFile(abs: string, rel: string, stat: fs.Stats): RawFile {
 }
 
 function loop(rel: string, target: string, what: string): KbMessage {
-  return message(shown(rel), 'ingest-symlink-loop', `Unexpected symlink to ${what}${target ? ` (\`${target}\`)` : ''}, expected a link to a file inside raw/`, {
-    note: 'kb does not follow it; remove the link or point it elsewhere',
-  });
+  return message(
+    shown(rel),
+    'ingest-symlink-loop',
+    `Unexpected symlink to ${what}${target ? ` (\`${target}\`)` : ''}, expected a link to a file inside raw/`,
+    {
+      note: 'kb does not follow it; remove the link or point it elsewhere',
+    },
+  );
 }
 
 function outside(rel: string, target: string): KbMessage {
-  return message(shown(rel), 'ingest-symlink-outside', `Unexpected symlink to \`${target}\`, outside raw/, expected a link to a file inside raw/`, {
-    note: 'kb did not follow it, so nothing outside raw/ is read; copy or move what you want compiled into raw/',
-  });
+  return message(
+    shown(rel),
+    'ingest-symlink-outside',
+    `Unexpected symlink to \`${target}\`, outside raw/, expected a link to a file inside raw/`,
+    {
+      note: 'kb did not follow it, so nothing outside raw/ is read; copy or move what you want compiled into raw/',
+    },
+  );
 }
 
 function unreadable(rel: string, err: unknown): KbMessage {
   const code = errorCode(err);
   const why = code === 'EACCES' || code === 'EPERM' ? 'no permission to read it' : (code ?? String(err));
-  return message(shown(rel), 'ingest-unreadable', `Unexpected unreadable path (${why}), expected a readable file or folder`, {
-    note: 'fix its permissions or move it out of raw/',
-  });
+  return message(
+    shown(rel),
+    'ingest-unreadable',
+    `Unexpected unreadable path (${why}), expected a readable file or folder`,
+    {
+      note: 'fix its permissions or move it out of raw/',
+    },
+  );
 }
 
 function errorCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
+    ? err.code
+    : undefined;
 }
 
 /**
@@ -218,7 +254,10 @@ function errorCode(err: unknown): string | undefined {
  * them: a name written in NFD is found under its NFC key, a link out of raw/ is never found. Walks
  * `rawDir` once, on the first look-up.
  */
-export function rawFileFinder(rawDir: string, opts: { ignore: string[] } = { ignore: [] }): (key: string) => string | undefined {
+export function rawFileFinder(
+  rawDir: string,
+  opts: { ignore: string[] } = { ignore: [] },
+): (key: string) => string | undefined {
   let byKey: Map<string, string> | undefined;
   return (key) => {
     byKey ??= new Map(walkRaw(rawDir, opts).files.map((f) => [f.path, f.absPath]));

@@ -32,7 +32,8 @@ export function checkZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMI
     return broken(err);
   }
   if (entries > limits.maxEntries) return bomb(`${entries} entries`, `at most ${limits.maxEntries}`);
-  if (declared > limits.maxUnpackedBytes) return bomb(`${formatBytes(declared)} unpacked`, `at most ${formatBytes(limits.maxUnpackedBytes)}`);
+  if (declared > limits.maxUnpackedBytes)
+    return bomb(`${formatBytes(declared)} unpacked`, `at most ${formatBytes(limits.maxUnpackedBytes)}`);
 
   let inflated = 0;
   const unzip = new Unzip((file) => {
@@ -47,7 +48,11 @@ export function checkZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMI
   try {
     unzip.push(bytes, true);
   } catch (err) {
-    if (err instanceof TooBig) return bomb(`more than ${formatBytes(limits.maxUnpackedBytes)} unpacked`, `at most ${formatBytes(limits.maxUnpackedBytes)}`);
+    if (err instanceof TooBig)
+      return bomb(
+        `more than ${formatBytes(limits.maxUnpackedBytes)} unpacked`,
+        `at most ${formatBytes(limits.maxUnpackedBytes)}`,
+      );
     return broken(err);
   }
   return undefined;

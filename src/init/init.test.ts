@@ -13,8 +13,19 @@ describe('initKb', () => {
     const root = join(tmp(), 'new folder');
     const r = initKb(root, { git: false });
     expect(r.git).toBe('skipped');
-    expect(r.files).toEqual(expect.arrayContaining(['.gitignore', 'kb.config.json', 'wiki/index.md', 'raw/.gitkeep', 'changelog/.gitkeep', 'schemas/kb-config.schema.json', 'schemas/wiki-entry.schema.json']));
-    for (const [name, text] of Object.entries(obsidianFileTexts())) expect(readFileSync(join(root, 'wiki/.obsidian', name), 'utf8')).toBe(text);
+    expect(r.files).toEqual(
+      expect.arrayContaining([
+        '.gitignore',
+        'kb.config.json',
+        'wiki/index.md',
+        'raw/.gitkeep',
+        'changelog/.gitkeep',
+        'schemas/kb-config.schema.json',
+        'schemas/wiki-entry.schema.json',
+      ]),
+    );
+    for (const [name, text] of Object.entries(obsidianFileTexts()))
+      expect(readFileSync(join(root, 'wiki/.obsidian', name), 'utf8')).toBe(text);
     expect(readdirSync(join(root, 'templates')).length).toBeGreaterThan(0);
   });
 

@@ -44,7 +44,10 @@ then run \`kb compile\`, or leave \`kb watch\` running and it compiles as you ad
 export function existingKbMarker(root: string): string | undefined {
   const p = kbPaths(root);
   if (existsSync(p.config)) return 'kb.config.json';
-  for (const [name, dir] of [['raw/', p.raw], ['wiki/', p.wiki]] as const) {
+  for (const [name, dir] of [
+    ['raw/', p.raw],
+    ['wiki/', p.wiki],
+  ] as const) {
     try {
       if (statSync(dir).isDirectory()) return name;
     } catch {
@@ -77,9 +80,13 @@ export function initKb(dir: string, opts: InitOptions = {}): InitReport {
   const root = resolve(dir);
   const marker = existsSync(root) ? existingKbMarker(root) : undefined;
   if (marker) {
-    throw new KbError(`${root} is already a knowledge base (it has ${marker}); nothing was changed. Use it as it is (\`kb status --kb ${dir}\`), or pick another folder.`, 1);
+    throw new KbError(
+      `${root} is already a knowledge base (it has ${marker}); nothing was changed. Use it as it is (\`kb status --kb ${dir}\`), or pick another folder.`,
+      1,
+    );
   }
-  if (existsSync(root) && !statSync(root).isDirectory()) throw new KbError(`${root} exists and is not a folder; pick another name.`, 1);
+  if (existsSync(root) && !statSync(root).isDirectory())
+    throw new KbError(`${root} exists and is not a folder; pick another name.`, 1);
   const paths = kbPaths(root);
   const files: string[] = [];
   const write = (abs: string, text: string) => {
@@ -93,14 +100,19 @@ export function initKb(dir: string, opts: InitOptions = {}): InitReport {
     files.push(relative(root, abs).split('\\').join('/'));
   };
 
-  for (const d of [paths.raw, paths.wiki, paths.changelog, paths.schemas, paths.templates]) mkdirSync(d, { recursive: true });
+  for (const d of [paths.raw, paths.wiki, paths.changelog, paths.schemas, paths.templates])
+    mkdirSync(d, { recursive: true });
   // Git keeps no empty folders: these make raw/ and changelog/ part of the first commit (kb skips hidden files).
   write(join(paths.raw, '.gitkeep'), '');
   write(join(paths.changelog, '.gitkeep'), '');
   for (const name of shippedFiles('schemas', ['.json'])) copy(packagePath('schemas', name), join(paths.schemas, name));
-  for (const name of shippedFiles('templates', ['.md'])) copy(packagePath('templates', name), join(paths.templates, name));
+  for (const name of shippedFiles('templates', ['.md']))
+    copy(packagePath('templates', name), join(paths.templates, name));
   if (!files.some((f) => f.startsWith('templates/'))) write(join(paths.templates, '.gitkeep'), '');
-  write(paths.config, `${JSON.stringify({ $schema: './schemas/kb-config.schema.json', ...DEFAULT_CONFIG }, null, 2)}\n`);
+  write(
+    paths.config,
+    `${JSON.stringify({ $schema: './schemas/kb-config.schema.json', ...DEFAULT_CONFIG }, null, 2)}\n`,
+  );
   write(join(root, '.gitignore'), GITIGNORE);
   write(join(paths.wiki, 'index.md'), INDEX_MD);
   for (const [name, text] of Object.entries(obsidianFileTexts())) write(join(paths.wiki, '.obsidian', name), text);
@@ -112,11 +124,16 @@ export function initKb(dir: string, opts: InitOptions = {}): InitReport {
 }
 
 function firstCommit(root: string, env: NodeJS.ProcessEnv): Pick<InitReport, 'git' | 'commit' | 'gitNote'> {
-  const git = (args: string[]) => execFileSync('git', args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' }).trim();
+  const git = (args: string[]) =>
+    execFileSync('git', args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' }).trim();
   try {
     git(['--version']);
   } catch {
-    return { git: 'unavailable', gitNote: 'git was not found on PATH; the knowledge base works without it, but `kb lint --heal` needs a repository.' };
+    return {
+      git: 'unavailable',
+      gitNote:
+        'git was not found on PATH; the knowledge base works without it, but `kb lint --heal` needs a repository.',
+    };
   }
   const had = existsSync(join(root, '.git'));
   try {
@@ -137,6 +154,9 @@ function firstCommit(root: string, env: NodeJS.ProcessEnv): Pick<InitReport, 'gi
     return { git: had ? 'existing' : 'created', commit: git(['rev-parse', '--short', 'HEAD']) };
   } catch (err) {
     const e = err as { stderr?: string; message: string };
-    return { git: had ? 'existing' : 'created', gitNote: `the first commit failed: ${(e.stderr || e.message).trim().split('\n')[0]}` };
+    return {
+      git: had ? 'existing' : 'created',
+      gitNote: `the first commit failed: ${(e.stderr || e.message).trim().split('\n')[0]}`,
+    };
   }
 }

@@ -26,7 +26,10 @@ export function obsidianFiles(): Record<string, unknown> {
     },
     'graph.json': {
       'collapse-color-groups': false,
-      colorGroups: Object.entries(KIND_COLOURS).map(([folder, rgb]) => ({ query: `path:${folder}/`, color: { a: 1, rgb } })),
+      colorGroups: Object.entries(KIND_COLOURS).map(([folder, rgb]) => ({
+        query: `path:${folder}/`,
+        color: { a: 1, rgb },
+      })),
       showAttachments: false,
       hideUnresolved: false,
       showOrphans: true,
@@ -40,7 +43,13 @@ export function obsidianFiles(): Record<string, unknown> {
           {
             id: 'kb-tabs',
             type: 'tabs',
-            children: [{ id: 'kb-home', type: 'leaf', state: { type: 'markdown', state: { file: 'index.md', mode: 'preview', source: false } } }],
+            children: [
+              {
+                id: 'kb-home',
+                type: 'leaf',
+                state: { type: 'markdown', state: { file: 'index.md', mode: 'preview', source: false } },
+              },
+            ],
           },
         ],
         direction: 'vertical',
@@ -85,5 +94,7 @@ export function obsidianFiles(): Record<string, unknown> {
 
 /** File name → file text (pretty JSON with a final newline). */
 export function obsidianFileTexts(): Record<string, string> {
-  return Object.fromEntries(Object.entries(obsidianFiles()).map(([name, value]) => [name, `${JSON.stringify(value, null, 2)}\n`]));
+  return Object.fromEntries(
+    Object.entries(obsidianFiles()).map(([name, value]) => [name, `${JSON.stringify(value, null, 2)}\n`]),
+  );
 }

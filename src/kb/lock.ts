@@ -34,7 +34,9 @@ export function readLock(path: string): LockInfo | undefined {
 }
 
 function sqliteCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
+    ? err.code
+    : undefined;
 }
 
 /**
@@ -95,7 +97,10 @@ export async function acquireLock(path: string, command: string, opts: { waitMs?
       const who = holder
         ? `\`kb ${holder.command}\` (pid ${holder.pid} on ${holder.host}, since ${new Date(holder.started * 1000).toISOString()})`
         : 'a kb process that is just starting';
-      throw new LockError(`Another kb process holds the lock: ${who}. Wait for it to finish, or stop it; the lock is ${path}.`, holder?.pid ?? 0);
+      throw new LockError(
+        `Another kb process holds the lock: ${who}. Wait for it to finish, or stop it; the lock is ${path}.`,
+        holder?.pid ?? 0,
+      );
     }
     await new Promise((r) => setTimeout(r, 200));
   }

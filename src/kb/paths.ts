@@ -33,11 +33,7 @@ export function kbPaths(root: string): KbPaths {
 }
 
 function isKbRoot(dir: string): boolean {
-  return (
-    existsSync(join(dir, 'kb.config.json')) ||
-    isDir(join(dir, 'raw')) ||
-    isDir(join(dir, 'wiki'))
-  );
+  return existsSync(join(dir, 'kb.config.json')) || isDir(join(dir, 'raw')) || isDir(join(dir, 'wiki'));
 }
 
 function isDir(p: string): boolean {
@@ -52,7 +48,10 @@ function isDir(p: string): boolean {
 export function findKbRoot(explicit: string | undefined, cwd = process.cwd()): string {
   if (explicit) {
     const r = resolve(cwd, explicit);
-    if (!isDir(r)) throw new UsageError(`No such folder: ${explicit}. Pass an existing knowledge base with --kb, or create one with \`kb init ${explicit}\`.`);
+    if (!isDir(r))
+      throw new UsageError(
+        `No such folder: ${explicit}. Pass an existing knowledge base with --kb, or create one with \`kb init ${explicit}\`.`,
+      );
     return r;
   }
   let dir = resolve(cwd);

@@ -25,9 +25,16 @@ interface E {
 }
 
 function concept(e: E): [string, string] {
-  const refs = typeof e.sources === 'number' ? Array.from({ length: e.sources }, (_, i) => `raw/s${i + 1}.md`) : (e.sources ?? []);
+  const refs =
+    typeof e.sources === 'number' ? Array.from({ length: e.sources }, (_, i) => `raw/s${i + 1}.md`) : (e.sources ?? []);
   const body = `# ${e.title}\n\n${e.summary ?? `${e.title} in one paragraph.`}\n${(e.links ?? []).map((l) => `\nSee [[${l}]].\n`).join('')}`;
-  return [`wiki/concepts/${e.title}.md`, exampleEntry({ title: e.title, aliases: e.aliases ?? [], source_ref: refs, ...(e.summary ? { summary: e.summary } : {}) }, body)];
+  return [
+    `wiki/concepts/${e.title}.md`,
+    exampleEntry(
+      { title: e.title, aliases: e.aliases ?? [], source_ref: refs, ...(e.summary ? { summary: e.summary } : {}) },
+      body,
+    ),
+  ];
 }
 
 async function duplicates(entries: E[]): Promise<{ keep: string; other: string }[]> {
@@ -40,7 +47,10 @@ async function duplicates(entries: E[]): Promise<{ keep: string; other: string }
   }
   const input = loadLintInput(kbPaths(root), DEFAULT_CONFIG, { embedder: createEmbedder(DEFAULT_CONFIG.embedding) });
   const report = await lint(input, { rules: ['duplicate-entry'] });
-  const title = (p: unknown) => String(p).replace(/^wiki\/concepts\//, '').replace(/\.md$/, '');
+  const title = (p: unknown) =>
+    String(p)
+      .replace(/^wiki\/concepts\//, '')
+      .replace(/\.md$/, '');
   return report.findings.map((f) => ({ keep: title(f.data?.path), other: title(f.data?.other) }));
 }
 
@@ -58,8 +68,22 @@ describe('duplicate-entry', () => {
       ],
       [],
     ],
-    ['personal knowledge base vs knowledge base', [{ title: 'personal knowledge base', sources: 2 }, { title: 'knowledge base', sources: 2 }], []],
-    ['个人知识库 vs 知识库', [{ title: '个人知识库', sources: 1 }, { title: '知识库', sources: 1 }], []],
+    [
+      'personal knowledge base vs knowledge base',
+      [
+        { title: 'personal knowledge base', sources: 2 },
+        { title: 'knowledge base', sources: 2 },
+      ],
+      [],
+    ],
+    [
+      '个人知识库 vs 知识库',
+      [
+        { title: '个人知识库', sources: 1 },
+        { title: '知识库', sources: 1 },
+      ],
+      [],
+    ],
     [
       'two concepts summarised by the same sentence of one source (Matcha, Green Tea)',
       [
@@ -71,8 +95,18 @@ describe('duplicate-entry', () => {
     [
       'a shared abbreviation alone (ML: Machine Learning, Markup Language)',
       [
-        { title: 'Machine Learning', aliases: ['ML'], sources: ['raw/a.md'], summary: 'Programs that learn from data.' },
-        { title: 'Markup Language', aliases: ['ML'], sources: ['raw/b.md'], summary: 'Tags that describe the structure of a document.' },
+        {
+          title: 'Machine Learning',
+          aliases: ['ML'],
+          sources: ['raw/a.md'],
+          summary: 'Programs that learn from data.',
+        },
+        {
+          title: 'Markup Language',
+          aliases: ['ML'],
+          sources: ['raw/b.md'],
+          summary: 'Tags that describe the structure of a document.',
+        },
       ],
       [],
     ],
@@ -84,7 +118,14 @@ describe('duplicate-entry', () => {
       ],
       [],
     ],
-    ['Tokenizer vs Tokenizer Library', [{ title: 'Tokenizer', sources: 1 }, { title: 'Tokenizer Library', sources: 1 }], []],
+    [
+      'Tokenizer vs Tokenizer Library',
+      [
+        { title: 'Tokenizer', sources: 1 },
+        { title: 'Tokenizer Library', sources: 1 },
+      ],
+      [],
+    ],
 
     // Duplicates.
     [
@@ -95,9 +136,30 @@ describe('duplicate-entry', () => {
       ],
       ['Retrieval-Augmented Generation', 'RAG'],
     ],
-    ['Vector Database vs vector databases (kept: more sources)', [{ title: 'Vector Database', sources: 1 }, { title: 'vector databases', sources: 2 }], ['vector databases', 'Vector Database']],
-    ['Knowledge Graph vs Knowledge-Graphs, tied: the shorter title stays', [{ title: 'Knowledge-Graphs', sources: 1 }, { title: 'Knowledge Graph', sources: 1 }], ['Knowledge Graph', 'Knowledge-Graphs']],
-    ['检索增强生成 vs an entry with it as an alias', [{ title: '检索增强生成', sources: 1 }, { title: 'Retrieval-Augmented Generation', aliases: ['检索增强生成'], sources: 2 }], ['Retrieval-Augmented Generation', '检索增强生成']],
+    [
+      'Vector Database vs vector databases (kept: more sources)',
+      [
+        { title: 'Vector Database', sources: 1 },
+        { title: 'vector databases', sources: 2 },
+      ],
+      ['vector databases', 'Vector Database'],
+    ],
+    [
+      'Knowledge Graph vs Knowledge-Graphs, tied: the shorter title stays',
+      [
+        { title: 'Knowledge-Graphs', sources: 1 },
+        { title: 'Knowledge Graph', sources: 1 },
+      ],
+      ['Knowledge Graph', 'Knowledge-Graphs'],
+    ],
+    [
+      '检索增强生成 vs an entry with it as an alias',
+      [
+        { title: '检索增强生成', sources: 1 },
+        { title: 'Retrieval-Augmented Generation', aliases: ['检索增强生成'], sources: 2 },
+      ],
+      ['Retrieval-Augmented Generation', '检索增强生成'],
+    ],
     [
       'the 27-source Red Hat Developer Hub is never merged into a shorter alias-named fragment',
       [
@@ -109,8 +171,16 @@ describe('duplicate-entry', () => {
     [
       'LLM vs Large Language Model: initials, a shared source and the same summary',
       [
-        { title: 'LLM', sources: ['raw/ai.md'], summary: 'A neural network trained on large amounts of text to predict the next token.' },
-        { title: 'Large Language Model', sources: ['raw/ai.md', 'raw/b.md'], summary: 'A neural network trained on large amounts of text to predict the next token.' },
+        {
+          title: 'LLM',
+          sources: ['raw/ai.md'],
+          summary: 'A neural network trained on large amounts of text to predict the next token.',
+        },
+        {
+          title: 'Large Language Model',
+          sources: ['raw/ai.md', 'raw/b.md'],
+          summary: 'A neural network trained on large amounts of text to predict the next token.',
+        },
       ],
       ['Large Language Model', 'LLM'],
     ],

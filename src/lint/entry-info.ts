@@ -85,7 +85,10 @@ export function resolver(input: LintInput): Resolver {
 
 /** Links resolve by file name or path; `named` finds an entry by its title or an alias. */
 export function makeResolver(entries: LoadedEntry[], files: string[]): Resolver {
-  return linkResolver(entries, (e) => e.path, { files, namesOf: (e) => [e.fm.title, ...(e.fm.aliases ?? [])].filter((n): n is string => typeof n === 'string') });
+  return linkResolver(entries, (e) => e.path, {
+    files,
+    namesOf: (e) => [e.fm.title, ...(e.fm.aliases ?? [])].filter((n): n is string => typeof n === 'string'),
+  });
 }
 
 /** Ids of the entries each entry links to (outside backlinks sections), and the reverse. */
@@ -119,9 +122,16 @@ export function backlinkSectionTargets(body: string): string[] | null {
  * An entry file for examples and tests: frontmatter defaults filled in, `content_hash` computed
  * from the body (so it counts as written by kb unless `edited` is set).
  */
-export function exampleEntry(fm: Partial<EntryFrontmatter> & { title: string }, body: string, opts: { edited?: boolean } = {}): string {
+export function exampleEntry(
+  fm: Partial<EntryFrontmatter> & { title: string },
+  body: string,
+  opts: { edited?: boolean } = {},
+): string {
   const kind = fm.kind ?? 'concept';
-  const slug = fm.title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '');
+  const slug = fm.title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-|-$/g, '');
   const full: EntryFrontmatter = {
     id: (fm.id ?? `${kind}/${slug}`) as EntryFrontmatter['id'],
     kind,

@@ -15,13 +15,24 @@ export interface Fact {
 }
 
 const STOP = new Set(
-  'a an the is are was were be been being of in on at to for by with about around approximately roughly nearly almost over under than some and or as it its this that which who has have had from into per each every up down more less most least just only also than then there their his her our your my we they he she you i not no'.split(' '),
+  'a an the is are was were be been being of in on at to for by with about around approximately roughly nearly almost over under than some and or as it its this that which who has have had from into per each every up down more less most least just only also than then there their his her our your my we they he she you i not no'.split(
+    ' ',
+  ),
 );
 
 const SUBJECT_MIN = 3;
 
 /** Sections kb generates from metadata (file sizes, outlines, lists of links): no facts there. */
-const SKIP_SECTIONS = new Set(['source', 'sources', 'outline', 'definitions', 'concepts', 'backlinks', 'related', 'see also']);
+const SKIP_SECTIONS = new Set([
+  'source',
+  'sources',
+  'outline',
+  'definitions',
+  'concepts',
+  'backlinks',
+  'related',
+  'see also',
+]);
 const MAX_GAP = 80;
 
 /**
@@ -67,7 +78,9 @@ export function extractFacts(e: LoadedEntry, names: SubjectNames, r: Resolver): 
       }
       mentions.push(...names.mentions(lower));
       if (mentions.length === 0) continue;
-      for (const m of sentence.matchAll(/(?<![\p{L}\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\d.,]\d)\s*(%|[\p{L}]+)?/gu)) {
+      for (const m of sentence.matchAll(
+        /(?<![\p{L}\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\d.,]\d)\s*(%|[\p{L}]+)?/gu,
+      )) {
         const at = m.index ?? 0;
         const value = m[1]!.replace(/,/g, '');
         let unit = m[2] === '%' ? '%' : (normalizeName(m[2] ?? '').split(' ')[0] ?? '');
@@ -78,7 +91,11 @@ export function extractFacts(e: LoadedEntry, names: SubjectNames, r: Resolver): 
         const subjects = new Set(mentions.filter((s) => s.end <= at && at - s.end <= MAX_GAP).map((s) => s.title));
         if (subjects.size === 0) continue;
         const subjectWords = new Set([...subjects].flatMap((s) => normalizeName(s).split(' ')));
-        const before = sentence.slice(0, at).toLowerCase().match(/[\p{L}]+/gu) ?? [];
+        const before =
+          sentence
+            .slice(0, at)
+            .toLowerCase()
+            .match(/[\p{L}]+/gu) ?? [];
         let cue = '';
         for (let k = before.length - 1; k >= 0 && k >= before.length - 4; k--) {
           const w = normalizeName(before[k]!);
@@ -87,7 +104,14 @@ export function extractFacts(e: LoadedEntry, names: SubjectNames, r: Resolver): 
           break;
         }
         for (const s of subjects) {
-          facts.push({ entry: e, key: `${normalizeName(s)}|${cue}|${unit}`, subject: s, value, line: i + 1, sentence: sentence.trim() });
+          facts.push({
+            entry: e,
+            key: `${normalizeName(s)}|${cue}|${unit}`,
+            subject: s,
+            value,
+            line: i + 1,
+            sentence: sentence.trim(),
+          });
         }
       }
     }
@@ -138,6 +162,8 @@ export class SubjectNames {
         if (lower.startsWith(n.lower, p) && wholeAt(lower, p, n.lower)) first.set(k, p);
       }
     }
-    return [...first.keys()].sort((a, b) => a - b).map((k) => ({ title: this.names[k]!.title, end: first.get(k)! + this.names[k]!.name.length }));
+    return [...first.keys()]
+      .sort((a, b) => a - b)
+      .map((k) => ({ title: this.names[k]!.title, end: first.get(k)! + this.names[k]!.name.length }));
   }
 }

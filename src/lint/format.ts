@@ -12,7 +12,10 @@ export function formatReport(report: LintReport, paint: Painter = plainPaint): s
   for (const f of report.findings) (byFile.get(f.file) ?? byFile.set(f.file, []).get(f.file)!).push(f);
   for (const [file, list] of byFile) {
     lines.push(paint('bold', file));
-    const rows = list.map((f) => [f.place ? `${f.place.line}:${f.place.column}` : '', f.severity, f.reason, f.ruleId, f.note ?? ''] as const);
+    const rows = list.map(
+      (f) =>
+        [f.place ? `${f.place.line}:${f.place.column}` : '', f.severity, f.reason, f.ruleId, f.note ?? ''] as const,
+    );
     const w0 = Math.max(...rows.map((r) => r[0].length));
     const w1 = Math.max(...rows.map((r) => r[1].length));
     for (const [place, sev, reason, rule, note] of rows) {

@@ -23,7 +23,6 @@ export interface LintReport {
   rules: string[];
 }
 
-
 /** The rule's documentation: its own file (id, docs, passing and failing examples), shipped with kb. */
 export function ruleUrl(id: string): string {
   return pathToFileURL(packagePath('src', 'lint', 'rules', `${id}.ts`)).href;
@@ -39,10 +38,16 @@ export function ruleSeverity(rule: LintRule, configured: Record<string, string>)
 }
 
 /** The rules a run uses: `--rule` ids (unknown ones are a usage error), minus those turned off. */
-export function selectRules(input: Pick<LintInput, 'config' | 'network'>, only?: string[]): { rule: LintRule; severity: Severity }[] {
+export function selectRules(
+  input: Pick<LintInput, 'config' | 'network'>,
+  only?: string[],
+): { rule: LintRule; severity: Severity }[] {
   if (only?.length) {
     const unknown = only.filter((id) => !RULES.some((r) => r.id === id));
-    if (unknown.length) throw new UsageError(`Unknown rule ${unknown.map((u) => `\`${u}\``).join(', ')}, expected one of ${RULES.map((r) => r.id).join(', ')}`);
+    if (unknown.length)
+      throw new UsageError(
+        `Unknown rule ${unknown.map((u) => `\`${u}\``).join(', ')}, expected one of ${RULES.map((r) => r.id).join(', ')}`,
+      );
   }
   const out: { rule: LintRule; severity: Severity }[] = [];
   for (const rule of RULES) {
@@ -61,7 +66,14 @@ export async function lint(input: LintInput, opts: LintOptions = {}): Promise<Li
   for (const { rule, severity } of selected) {
     if (input.signal?.aborted) break;
     for (const d of await rule.check(input)) {
-      const f: Finding = { reason: d.reason, file: d.file, ruleId: rule.id, source: 'kb', severity, url: ruleUrl(rule.id) };
+      const f: Finding = {
+        reason: d.reason,
+        file: d.file,
+        ruleId: rule.id,
+        source: 'kb',
+        severity,
+        url: ruleUrl(rule.id),
+      };
       if (d.place) f.place = d.place;
       if (d.expected !== undefined) f.expected = d.expected;
       if (d.note !== undefined) f.note = d.note;
@@ -69,7 +81,13 @@ export async function lint(input: LintInput, opts: LintOptions = {}): Promise<Li
       findings.push(f);
     }
   }
-  findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.place?.line ?? 0) - (b.place?.line ?? 0) || (a.place?.column ?? 0) - (b.place?.column ?? 0)));
+  findings.sort((a, b) =>
+    a.file < b.file
+      ? -1
+      : a.file > b.file
+        ? 1
+        : (a.place?.line ?? 0) - (b.place?.line ?? 0) || (a.place?.column ?? 0) - (b.place?.column ?? 0),
+  );
   return { findings, counts: countFindings(findings), rules: selected.map((s) => s.rule.id) };
 }
 

@@ -42,7 +42,9 @@ export function closePairs(vectors: readonly (Float32Array | undefined)[], min: 
         }
       }
     }
-    return [...pairs].map((p) => p.split(' ').map(Number) as [number, number]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return [...pairs]
+      .map((p) => p.split(' ').map(Number) as [number, number])
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   } finally {
     db.close();
   }

@@ -30,7 +30,13 @@ export async function lintKb(root: string, opts: LintKbOptions = {}): Promise<Li
     const env = ctx?.env ?? process.env;
     const embedder = ctx?.embedder ?? createEmbedder(config.embedding, env);
     const model = opts.offline ? undefined : createModelClient({ paths, config, env });
-    const input = loadLintInput(paths, config, { store: ctx?.store, embedder, model, network: Boolean(opts.network), signal: opts.signal });
+    const input = loadLintInput(paths, config, {
+      store: ctx?.store,
+      embedder,
+      model,
+      network: Boolean(opts.network),
+      signal: opts.signal,
+    });
     return await lint(input, { rules: opts.rules });
   } finally {
     if (ctx) closeKb(ctx);

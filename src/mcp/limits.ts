@@ -39,9 +39,12 @@ export const contentSchema = z
   .string()
   .trim()
   .min(1, { message: 'content is empty' })
-  .refine((s) => Buffer.byteLength(s) <= MCP_LIMITS.contentBytes, (s) => ({
-    message: `content is ${n(Buffer.byteLength(s))} bytes, more than the ${n(MCP_LIMITS.contentBytes / 1024)} KB a saved note may hold; save a summary and link to the rest`,
-  }));
+  .refine(
+    (s) => Buffer.byteLength(s) <= MCP_LIMITS.contentBytes,
+    (s) => ({
+      message: `content is ${n(Buffer.byteLength(s))} bytes, more than the ${n(MCP_LIMITS.contentBytes / 1024)} KB a saved note may hold; save a summary and link to the rest`,
+    }),
+  );
 
 export const citesSchema = z
   .array(boundedText('a cited entry name', MCP_LIMITS.entryName))

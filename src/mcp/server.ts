@@ -17,7 +17,9 @@ export interface McpOptions {
 const text = (s: string): CallToolResult['content'] => [{ type: 'text', text: s }];
 
 /** Run a tool; any failure becomes a tool error the agent can read and act on, never a crash. */
-async function reply(work: () => Promise<{ text: string; structured?: Record<string, unknown> }>): Promise<CallToolResult> {
+async function reply(
+  work: () => Promise<{ text: string; structured?: Record<string, unknown> }>,
+): Promise<CallToolResult> {
   try {
     const r = await work();
     return { content: text(r.text), ...(r.structured ? { structuredContent: r.structured } : {}) };
@@ -56,7 +58,8 @@ function registerFindTools(server: McpServer, ctx: KbContext, opts: McpOptions):
     'search',
     {
       title: 'Search the knowledge base',
-      description: 'Ranked entries and passages for a query (keywords and meaning, English and Chinese). No model call.',
+      description:
+        'Ranked entries and passages for a query (keywords and meaning, English and Chinese). No model call.',
       inputSchema: {
         query: boundedText('query', MCP_LIMITS.query).describe('what to look for'),
         limit: z.number().int().min(1).max(50).optional().describe('entries and passages to return (default 10)'),
@@ -71,10 +74,17 @@ function registerFindTools(server: McpServer, ctx: KbContext, opts: McpOptions):
     'ask',
     {
       title: 'Ask the knowledge base',
-      description: 'A cited answer from the wiki. Uses the model when ANTHROPIC_API_KEY is set (answers are cached), else an extractive answer. Does not file the answer: use `save` for that.',
+      description:
+        'A cited answer from the wiki. Uses the model when ANTHROPIC_API_KEY is set (answers are cached), else an extractive answer. Does not file the answer: use `save` for that.',
       inputSchema: {
         question: boundedText('question', MCP_LIMITS.question),
-        budget: z.number().int().min(200).max(100_000).optional().describe('context token budget (default from kb.config.json)'),
+        budget: z
+          .number()
+          .int()
+          .min(200)
+          .max(100_000)
+          .optional()
+          .describe('context token budget (default from kb.config.json)'),
       },
       annotations: { ...RO, idempotentHint: false, openWorldHint: !opts.offline },
     },
@@ -82,7 +92,10 @@ function registerFindTools(server: McpServer, ctx: KbContext, opts: McpOptions):
       reply(async () => {
         const r = await askTool(ctx, args, model(), extra.signal);
         const cites = r.citations.map((c) => `- [[${c.file}]] (${c.id})`).join('\n');
-        return { text: `${r.answer}\n\nCited entries:\n${cites || '- (none)'}`, structured: r as unknown as Record<string, unknown> };
+        return {
+          text: `${r.answer}\n\nCited entries:\n${cites || '- (none)'}`,
+          structured: r as unknown as Record<string, unknown>,
+        };
       }),
   );
 
@@ -90,8 +103,13 @@ function registerFindTools(server: McpServer, ctx: KbContext, opts: McpOptions):
     'read',
     {
       title: 'Read an entry',
-      description: 'The whole Markdown file of one wiki entry (frontmatter and body), named by id, title, file name or alias.',
-      inputSchema: { entry: boundedText('entry', MCP_LIMITS.entryName).describe('id (e.g. concept/vector-database), title, file name or alias') },
+      description:
+        'The whole Markdown file of one wiki entry (frontmatter and body), named by id, title, file name or alias.',
+      inputSchema: {
+        entry: boundedText('entry', MCP_LIMITS.entryName).describe(
+          'id (e.g. concept/vector-database), title, file name or alias',
+        ),
+      },
       annotations: RO,
     },
     (args) =>
@@ -108,10 +126,17 @@ function registerWorkTools(server: McpServer, ctx: KbContext): void {
     'context',
     {
       title: 'Packed context for a topic',
-      description: 'The most relevant entries and passages as <kb_entry> XML blocks within a token budget, ready to reason over. No model call.',
+      description:
+        'The most relevant entries and passages as <kb_entry> XML blocks within a token budget, ready to reason over. No model call.',
       inputSchema: {
         topic: boundedText('topic', MCP_LIMITS.query),
-        budget: z.number().int().min(200).max(100_000).optional().describe('token budget (default from kb.config.json)'),
+        budget: z
+          .number()
+          .int()
+          .min(200)
+          .max(100_000)
+          .optional()
+          .describe('token budget (default from kb.config.json)'),
       },
       annotations: RO,
     },
@@ -126,10 +151,13 @@ function registerWorkTools(server: McpServer, ctx: KbContext): void {
     'save',
     {
       title: 'Save an answer or note',
-      description: 'File Markdown into wiki/answers/<title>.md as an answer entry, linked to the entries it cites (their backlinks are updated) and indexed at once. Saving the same title again updates that entry, unless a person edited it (then it is refused).',
+      description:
+        'File Markdown into wiki/answers/<title>.md as an answer entry, linked to the entries it cites (their backlinks are updated) and indexed at once. Saving the same title again updates that entry, unless a person edited it (then it is refused).',
       inputSchema: {
         title: titleSchema.describe('the question answered, or the note title'),
-        content: contentSchema.describe(`Markdown, at most ${MCP_LIMITS.contentBytes / 1024} KB; [[Entry]] links to existing entries are kept`),
+        content: contentSchema.describe(
+          `Markdown, at most ${MCP_LIMITS.contentBytes / 1024} KB; [[Entry]] links to existing entries are kept`,
+        ),
         cites: citesSchema.optional().describe(`entries this builds on, by id or title (at most ${MCP_LIMITS.cites})`),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -146,7 +174,8 @@ function registerWorkTools(server: McpServer, ctx: KbContext): void {
     'status',
     {
       title: 'Knowledge base status',
-      description: 'Sources compiled, pending, stale and failed; entries by kind; links and broken links; last compile and heal; store size; model spend.',
+      description:
+        'Sources compiled, pending, stale and failed; entries by kind; links and broken links; last compile and heal; store size; model spend.',
       inputSchema: {},
       annotations: RO,
     },
@@ -159,7 +188,11 @@ function registerResources(server: McpServer, ctx: KbContext): void {
   server.registerResource(
     'index',
     'kb://wiki/index.md',
-    { title: 'Wiki index', description: 'One line per entry, grouped by kind: what the knowledge base holds.', mimeType: 'text/markdown' },
+    {
+      title: 'Wiki index',
+      description: 'One line per entry, grouped by kind: what the knowledge base holds.',
+      mimeType: 'text/markdown',
+    },
     async (uri) => {
       let md: string;
       try {
@@ -182,7 +215,11 @@ function registerResources(server: McpServer, ctx: KbContext): void {
         })),
       }),
     }),
-    { title: 'Wiki entry', description: 'One entry of the wiki as Markdown (frontmatter and body).', mimeType: 'text/markdown' },
+    {
+      title: 'Wiki entry',
+      description: 'One entry of the wiki as Markdown (frontmatter and body).',
+      mimeType: 'text/markdown',
+    },
     async (uri, vars) => {
       const id = `${decodeURIComponent(String(vars['kind']))}/${decodeURIComponent(String(vars['slug']))}`;
       const r = readTool(ctx, { entry: id });

@@ -17,8 +17,20 @@ describe('findEntry', () => {
     const root = mkdtempSync(join(tmpdir(), 'kb-mcp-unit-'));
     ctx = openKb(root, { embedder: new LocalEmbedder(64) });
     const row = { kind: 'concept', summary: '', source_ref: [], content_hash: 'h', human_edited: false, updated: 0 };
-    ctx.store.putEntry({ ...row, id: 'concept/rag', title: 'Retrieval-Augmented Generation', path: 'concepts/Retrieval-Augmented Generation.md', aliases: ['RAG', '检索增强生成'] }, []);
-    ctx.store.putEntry({ ...row, id: 'concept/x', title: 'X: a title', path: 'concepts/X a title.md', aliases: [] }, []);
+    ctx.store.putEntry(
+      {
+        ...row,
+        id: 'concept/rag',
+        title: 'Retrieval-Augmented Generation',
+        path: 'concepts/Retrieval-Augmented Generation.md',
+        aliases: ['RAG', '检索增强生成'],
+      },
+      [],
+    );
+    ctx.store.putEntry(
+      { ...row, id: 'concept/x', title: 'X: a title', path: 'concepts/X a title.md', aliases: [] },
+      [],
+    );
     const table: [string, string | undefined][] = [
       ['concept/rag', 'concept/rag'],
       ['retrieval-augmented generation', 'concept/rag'],

@@ -56,13 +56,25 @@ export class ResponseCache {
     const u = res.usage;
     this.db.transaction(() => {
       this.db
-        .prepare(`INSERT OR REPLACE INTO responses (key, model, task, text, stop_reason, usage, created) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+        .prepare(
+          `INSERT OR REPLACE INTO responses (key, model, task, text, stop_reason, usage, created) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        )
         .run(key, model, task, res.text, res.stopReason, JSON.stringify(u), now);
       this.db
         .prepare(
           `INSERT INTO usage (at, model, task, input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens, usd, batch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(now, model, task, u.input_tokens, u.output_tokens, u.cache_creation_input_tokens, u.cache_read_input_tokens, usd, batch ? 1 : 0);
+        .run(
+          now,
+          model,
+          task,
+          u.input_tokens,
+          u.output_tokens,
+          u.cache_creation_input_tokens,
+          u.cache_read_input_tokens,
+          usd,
+          batch ? 1 : 0,
+        );
     })();
   }
 
@@ -85,7 +97,12 @@ export class ResponseCache {
       .get() as { calls: number; i: number; o: number; cw: number; cr: number; usd: number };
     return {
       calls: row.calls,
-      usage: addUsage(zeroUsage(), { input_tokens: row.i, output_tokens: row.o, cache_creation_input_tokens: row.cw, cache_read_input_tokens: row.cr }),
+      usage: addUsage(zeroUsage(), {
+        input_tokens: row.i,
+        output_tokens: row.o,
+        cache_creation_input_tokens: row.cw,
+        cache_read_input_tokens: row.cr,
+      }),
       usd: row.usd,
       cachedReplies: (this.db.prepare(`SELECT COUNT(*) AS n FROM responses`).get() as { n: number }).n,
       byModel: this.db

@@ -101,7 +101,11 @@ export class CachedModelClient implements ModelClient {
    * with broken JSON, a proxy's page), becomes a ModelUnavailableError; a reply that is not a reply
    * is tried again like a 5xx (the SDKs retry those themselves), up to `maxRetries` times.
    */
-  private async send(req: ModelRequest, maxTokens: number, signal?: AbortSignal): Promise<Omit<ModelResponse, 'cached'>> {
+  private async send(
+    req: ModelRequest,
+    maxTokens: number,
+    signal?: AbortSignal,
+  ): Promise<Omit<ModelResponse, 'cached'>> {
     const id = this.nextWait++;
     this.waiting.set(id, Date.now());
     this.tick();
@@ -114,11 +118,17 @@ export class CachedModelClient implements ModelClient {
           const f = apiFailure(err);
           if (f?.timeout) {
             const tries = this.maxRetries ? `, tried ${this.maxRetries + 1} times` : '';
-            throw new ModelUnavailableError(`no reply from the model within ${this.timeoutMs / 1000} s (model.timeoutSeconds in kb.config.json)${tries}`, { cause: err });
+            throw new ModelUnavailableError(
+              `no reply from the model within ${this.timeoutMs / 1000} s (model.timeoutSeconds in kb.config.json)${tries}`,
+              { cause: err },
+            );
           }
           if (f?.code !== 'malformed') throw err;
           // The SDKs parse a 200's body outside their own error types: broken JSON is a SyntaxError.
-          const what = err instanceof SyntaxError ? `reply from ${this.label()} that is not valid JSON (${err.message})` : (err as Error).message;
+          const what =
+            err instanceof SyntaxError
+              ? `reply from ${this.label()} that is not valid JSON (${err.message})`
+              : (err as Error).message;
           problem = new ModelUnavailableError(what, { cause: err });
         }
         if (attempt >= this.maxRetries) throw problem;
@@ -131,7 +141,9 @@ export class CachedModelClient implements ModelClient {
   }
 
   private label(): string {
-    return this.settings.kind === 'anthropic' ? 'the Anthropic API' : `${this.settings.label} at ${describeEndpoint(this.settings)}`;
+    return this.settings.kind === 'anthropic'
+      ? 'the Anthropic API'
+      : `${this.settings.label} at ${describeEndpoint(this.settings)}`;
   }
 
   /** Report waiting calls each second while there are some; clear the report when there are none. */
@@ -166,7 +178,8 @@ export class CachedModelClient implements ModelClient {
       // Checked inside the gate: concurrent calls see each other's spending.
       if (this.opts.maxCostUsd === undefined) return this.send(req, maxTokens, signal);
       const worst = worstCaseUsd(this.config, this.price, req);
-      if (this.usd + this.reserved + worst > this.opts.maxCostUsd) throw new BudgetExceededError(this.opts.maxCostUsd, this.usd);
+      if (this.usd + this.reserved + worst > this.opts.maxCostUsd)
+        throw new BudgetExceededError(this.opts.maxCostUsd, this.usd);
       this.reserved += worst;
       try {
         return await this.send(req, maxTokens, signal);
@@ -207,7 +220,10 @@ export class RoutedModelClient implements ModelClient {
   ) {
     this.settings = base.settings;
     // Part of the writer's name: changing a task's model recompiles what it wrote.
-    this.model = routedName(base.model, [...byTask].map(([t, c]) => [t, c.model]));
+    this.model = routedName(
+      base.model,
+      [...byTask].map(([t, c]) => [t, c.model]),
+    );
   }
 
   /** The client that answers a request of this task. */

@@ -38,7 +38,11 @@ export {
 };
 
 /** The Messages API parameters of a request (shared by direct calls and batches). */
-export function messageParams(model: string, defaultMaxTokens: number, req: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
+export function messageParams(
+  model: string,
+  defaultMaxTokens: number,
+  req: ModelRequest,
+): Anthropic.MessageCreateParamsNonStreaming {
   const system: Anthropic.TextBlockParam[] = [{ type: 'text', text: req.system }];
   if (req.cachedPrefix) system.push({ type: 'text', text: req.cachedPrefix, cache_control: { type: 'ephemeral' } });
   const params: Anthropic.MessageCreateParamsNonStreaming = {
@@ -58,7 +62,10 @@ export function isMessage(msg: unknown): msg is Anthropic.Message {
 
 /** Text and usage out of a Messages API reply. */
 export function readMessage(msg: Anthropic.Message): Omit<ModelResponse, 'cached'> {
-  if (!isMessage(msg)) throw new MalformedReplyError('reply from the Anthropic API that is not a message (no `content` list), expected a Messages API reply');
+  if (!isMessage(msg))
+    throw new MalformedReplyError(
+      'reply from the Anthropic API that is not a message (no `content` list), expected a Messages API reply',
+    );
   const text = msg.content
     .filter((b): b is Anthropic.TextBlock => b.type === 'text')
     .map((b) => b.text)
@@ -83,7 +90,11 @@ export function sdkClient(env: NodeJS.ProcessEnv, opts: ModelClientOptions = {})
 
 /** Claude through the Messages API. */
 function anthropicTransport(settings: ProviderSettings, env: NodeJS.ProcessEnv, opts: ModelClientOptions): Transport {
-  const sdk = sdkClient(env, { ...opts, maxRetries: opts.maxRetries ?? settings.maxRetries, timeoutMs: opts.timeoutMs ?? settings.timeoutMs });
+  const sdk = sdkClient(env, {
+    ...opts,
+    maxRetries: opts.maxRetries ?? settings.maxRetries,
+    timeoutMs: opts.timeoutMs ?? settings.timeoutMs,
+  });
   return {
     async send(req, maxTokens, signal) {
       const msg = await sdk.messages.create(messageParams(settings.model, maxTokens, req), signal ? { signal } : {});
@@ -102,7 +113,8 @@ export function createModelClient(
 ): ModelClient | undefined {
   const plan = modelPlan(ctx.config, ctx.env);
   if (whyNoModel(plan.main, ctx.env)) return undefined;
-  const make = (s: ProviderSettings) => new CachedModelClient(ctx.config, ctx.paths, s, transportFor(s, ctx.env, opts), opts);
+  const make = (s: ProviderSettings) =>
+    new CachedModelClient(ctx.config, ctx.paths, s, transportFor(s, ctx.env, opts), opts);
   const base = make(plan.main);
   const byTask = new Map<ModelTask, ModelClient>();
   for (const [task, s] of plan.tasks) {

@@ -12,7 +12,12 @@ const NO_KEY = 'no-key';
 export function openaiSdk(
   s: Pick<ProviderSettings, 'baseURL' | 'timeoutMs' | 'maxRetries'>,
   apiKey: string | undefined,
-  opts: { baseURL?: string | undefined; timeoutMs?: number | undefined; maxRetries?: number | undefined; fetch?: typeof fetch } = {},
+  opts: {
+    baseURL?: string | undefined;
+    timeoutMs?: number | undefined;
+    maxRetries?: number | undefined;
+    fetch?: typeof fetch;
+  } = {},
 ): OpenAI {
   return new OpenAI({
     apiKey: apiKey ?? NO_KEY,
@@ -33,7 +38,11 @@ export function openaiSdk(
  * Chat Completions parameters of a request. The cached prefix (the catalog) joins the system
  * message: OpenAI-compatible servers cache a repeated prefix themselves, without markers.
  */
-export function chatParams(s: ProviderSettings, maxTokens: number, req: ModelRequest): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
+export function chatParams(
+  s: ProviderSettings,
+  maxTokens: number,
+  req: ModelRequest,
+): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
   const system = req.cachedPrefix ? `${req.system}\n\n${req.cachedPrefix}` : req.system;
   return {
     model: s.model,
@@ -41,12 +50,19 @@ export function chatParams(s: ProviderSettings, maxTokens: number, req: ModelReq
       { role: 'system', content: system },
       { role: 'user', content: req.prompt },
     ],
-    ...(s.maxTokensParam === 'max_completion_tokens' ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens }),
+    ...(s.maxTokensParam === 'max_completion_tokens'
+      ? { max_completion_tokens: maxTokens }
+      : { max_tokens: maxTokens }),
   };
 }
 
 /** Stop reasons in the Messages API's words, which the rest of kb reads. */
-const STOP: Record<string, string> = { stop: 'end_turn', length: 'max_tokens', content_filter: 'refusal', tool_calls: 'tool_use' };
+const STOP: Record<string, string> = {
+  stop: 'end_turn',
+  length: 'max_tokens',
+  content_filter: 'refusal',
+  tool_calls: 'tool_use',
+};
 
 interface CompatUsage {
   prompt_tokens?: number;
@@ -58,7 +74,8 @@ interface CompatUsage {
 
 /** Text, stop reason and usage out of a chat completion; reasoning models' `<think>` is dropped. */
 export function readCompletion(c: OpenAI.Chat.ChatCompletion, from = 'the server'): Omit<ModelResponse, 'cached'> {
-  if (!c || !Array.isArray(c.choices)) throw new MalformedReplyError(`reply from ${from} that is not a chat completion (no \`choices\` list)`);
+  if (!c || !Array.isArray(c.choices))
+    throw new MalformedReplyError(`reply from ${from} that is not a chat completion (no \`choices\` list)`);
   const choice = c.choices[0];
   const raw = choice?.message?.content ?? '';
   const text = (typeof raw === 'string' ? raw : '').replace(/<think>[\s\S]*?<\/think>\s*/g, '');
@@ -79,7 +96,10 @@ export function openaiTransport(s: ProviderSettings, env: NodeJS.ProcessEnv, opt
   const sdk = openaiSdk(s, providerKey(s, env), opts);
   return {
     async send(req, maxTokens, signal) {
-      const c = await untilAborted(sdk.chat.completions.create(chatParams(s, maxTokens, req), signal ? { signal } : {}), signal);
+      const c = await untilAborted(
+        sdk.chat.completions.create(chatParams(s, maxTokens, req), signal ? { signal } : {}),
+        signal,
+      );
       return readCompletion(c, `${s.label} at ${describeEndpoint(s)}`);
     },
   };

@@ -22,10 +22,38 @@ export interface ProviderPreset {
 const FREE: ModelPrice = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
 
 export const PRESETS: Record<string, ProviderPreset> = {
-  ollama: { label: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b', contextTokens: 8192, local: true, price: FREE },
-  llamacpp: { label: 'llama.cpp server', baseURL: 'http://127.0.0.1:8080/v1', model: 'local', contextTokens: 4096, local: true, price: FREE },
-  vllm: { label: 'vLLM', baseURL: 'http://127.0.0.1:8000/v1', model: 'Qwen/Qwen2.5-7B-Instruct', contextTokens: 32768, local: true, price: FREE },
-  lmstudio: { label: 'LM Studio', baseURL: 'http://127.0.0.1:1234/v1', model: 'qwen2.5-7b-instruct', contextTokens: 8192, local: true, price: FREE },
+  ollama: {
+    label: 'Ollama',
+    baseURL: 'http://127.0.0.1:11434/v1',
+    model: 'qwen2.5:7b',
+    contextTokens: 8192,
+    local: true,
+    price: FREE,
+  },
+  llamacpp: {
+    label: 'llama.cpp server',
+    baseURL: 'http://127.0.0.1:8080/v1',
+    model: 'local',
+    contextTokens: 4096,
+    local: true,
+    price: FREE,
+  },
+  vllm: {
+    label: 'vLLM',
+    baseURL: 'http://127.0.0.1:8000/v1',
+    model: 'Qwen/Qwen2.5-7B-Instruct',
+    contextTokens: 32768,
+    local: true,
+    price: FREE,
+  },
+  lmstudio: {
+    label: 'LM Studio',
+    baseURL: 'http://127.0.0.1:1234/v1',
+    model: 'qwen2.5-7b-instruct',
+    contextTokens: 8192,
+    local: true,
+    price: FREE,
+  },
   deepseek: {
     label: 'DeepSeek',
     baseURL: 'https://api.deepseek.com/v1',

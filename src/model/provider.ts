@@ -60,7 +60,9 @@ function checkName(name: string): string {
   if (name === 'anthropic' || name === 'openai') return name;
   const p = presetName(name);
   if (p) return p;
-  throw new ConfigError(`Unexpected model provider "${name}", expected anthropic, openai or one of: ${Object.keys(PRESETS).join(', ')}`);
+  throw new ConfigError(
+    `Unexpected model provider "${name}", expected anthropic, openai or one of: ${Object.keys(PRESETS).join(', ')}`,
+  );
 }
 
 interface Spec {
@@ -77,7 +79,13 @@ export function resolveProvider(config: KbConfig, env: NodeJS.ProcessEnv, task?:
   const m = config.model;
   // Endpoint, key and context in kb.config.json belong to its provider, not to one picked for this run.
   const base: Spec = chosen.fromConfig
-    ? { provider: chosen.name, name: env['KB_MODEL'] || m.name, baseURL: m.baseURL, apiKeyEnv: m.apiKeyEnv, contextTokens: m.contextTokens }
+    ? {
+        provider: chosen.name,
+        name: env['KB_MODEL'] || m.name,
+        baseURL: m.baseURL,
+        apiKeyEnv: m.apiKeyEnv,
+        contextTokens: m.contextTokens,
+      }
     : { provider: chosen.name, name: env['KB_MODEL'] || undefined };
   // A model chosen for one run (`--model`, `--provider`) answers every task.
   const oneModel = Boolean(env['KB_MODEL']) || !chosen.fromConfig;
@@ -97,20 +105,34 @@ function defined(t: TaskModel): Partial<Spec> {
 
 function settingsOf(spec: Spec, config: KbConfig, env: NodeJS.ProcessEnv): ProviderSettings {
   const provider = checkName(spec.provider);
-  const timeout = (local: boolean) => 1000 * (config.model.timeoutSeconds ?? (local ? LOCAL_TIMEOUT_S : DEFAULT_TIMEOUT_S));
+  const timeout = (local: boolean) =>
+    1000 * (config.model.timeoutSeconds ?? (local ? LOCAL_TIMEOUT_S : DEFAULT_TIMEOUT_S));
   const maxRetries = config.model.maxRetries ?? DEFAULT_RETRIES;
   if (provider === 'anthropic') {
     const model = spec.name || 'claude-sonnet-4-5';
     const baseURL = env['ANTHROPIC_BASE_URL'];
     return {
-      kind: 'anthropic', provider, label: 'Anthropic API', model, keyEnv: 'ANTHROPIC_API_KEY', keyNeeded: true, local: false,
-      contextTokens: spec.contextTokens ?? 200_000, timeoutMs: timeout(false), maxRetries, maxTokensParam: 'max_tokens', id: model,
+      kind: 'anthropic',
+      provider,
+      label: 'Anthropic API',
+      model,
+      keyEnv: 'ANTHROPIC_API_KEY',
+      keyNeeded: true,
+      local: false,
+      contextTokens: spec.contextTokens ?? 200_000,
+      timeoutMs: timeout(false),
+      maxRetries,
+      maxTokensParam: 'max_tokens',
+      id: model,
       ...(baseURL ? { baseURL } : {}),
     };
   }
   const preset: ProviderPreset = PRESETS[provider]!;
   const generic = provider === 'openai';
-  const baseURL = (spec.baseURL ?? (generic ? env['OPENAI_BASE_URL'] : undefined) ?? preset.baseURL).replace(/\/+$/, '');
+  const baseURL = (spec.baseURL ?? (generic ? env['OPENAI_BASE_URL'] : undefined) ?? preset.baseURL).replace(
+    /\/+$/,
+    '',
+  );
   const official = baseURL === PRESETS['openai']!.baseURL;
   const local = preset.local || isLocalURL(baseURL);
   // A Claude name in kb.config.json (kb init writes one) means nothing to another provider.
@@ -174,7 +196,14 @@ export function modelPlan(config: KbConfig, env: NodeJS.ProcessEnv): ModelPlan {
     const s = resolveProvider(config, env, task);
     if (s.id !== main.id || s.baseURL !== main.baseURL) tasks.set(task, s);
   }
-  return { main, tasks, name: routedName(main.id, [...tasks].map(([t, s]) => [t, s.id])) };
+  return {
+    main,
+    tasks,
+    name: routedName(
+      main.id,
+      [...tasks].map(([t, s]) => [t, s.id]),
+    ),
+  };
 }
 
 export function routedName(mainId: string, tasks: [string, string][]): string {

@@ -122,4 +122,3 @@ export function worstCaseUsd(config: KbConfig, price: ModelPrice | undefined, re
   u.output_tokens = req.maxTokens ?? config.model.maxTokens;
   return costUsd(u, price);
 }
-

@@ -15,14 +15,17 @@ export interface Template {
 
 /** `<root>/templates/<name>.md` when the knowledge base has one, else the one shipped with kb. */
 export function loadTemplate(root: string, name: string): Template {
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new KbError(`Unexpected template name \`${name}\`, expected lowercase letters, digits and dashes`);
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(name))
+    throw new KbError(`Unexpected template name \`${name}\`, expected lowercase letters, digits and dashes`);
   const own = join(root, 'templates', `${name}.md`);
   const path = existsSync(own) ? own : packagePath('templates', `${name}.md`);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    throw new KbError(`Cannot read template ${path}; restore it from kb's templates/ folder (\`kb init\` writes them).`);
+    throw new KbError(
+      `Cannot read template ${path}; restore it from kb's templates/ folder (\`kb init\` writes them).`,
+    );
   }
   return { name, text, hash: sha256(text), path };
 }
@@ -46,7 +49,11 @@ export function renderTemplate(tpl: Template | string, vars: Record<string, stri
   const unknown = placeholders(text).filter((n) => !(n in vars));
   if (unknown.length) {
     throw new KbError(
-      `${where}: Unexpected placeholder ${unknown.map((n) => `{{${n}}}`).join(', ')}, expected one of ${Object.keys(vars).map((n) => `{{${n}}}`).join(', ') || '(none)'}`,
+      `${where}: Unexpected placeholder ${unknown.map((n) => `{{${n}}}`).join(', ')}, expected one of ${
+        Object.keys(vars)
+          .map((n) => `{{${n}}}`)
+          .join(', ') || '(none)'
+      }`,
     );
   }
   return text.replace(PLACEHOLDER, (_m, n: string) => vars[n] ?? '');

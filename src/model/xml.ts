@@ -25,9 +25,18 @@ const MAX_TITLE = 200;
  */
 export function extractKbEntry(reply: string): ParseResult<string> {
   const start = reply.search(/<kb_entry[\s>]/);
-  if (start < 0) return { ok: false, error: 'Unexpected reply without a <kb_entry> element, expected exactly one <kb_entry>…</kb_entry> block' };
+  if (start < 0)
+    return {
+      ok: false,
+      error: 'Unexpected reply without a <kb_entry> element, expected exactly one <kb_entry>…</kb_entry> block',
+    };
   const end = reply.lastIndexOf('</kb_entry>');
-  if (end < start) return { ok: false, error: 'Unexpected end of reply: <kb_entry> is never closed, expected </kb_entry> (the reply may have been cut off)' };
+  if (end < start)
+    return {
+      ok: false,
+      error:
+        'Unexpected end of reply: <kb_entry> is never closed, expected </kb_entry> (the reply may have been cut off)',
+    };
   let block = reply.slice(start, end + '</kb_entry>'.length);
   // The body is Markdown: keep it verbatim in CDATA rather than guessing which `<` are tags.
   const bOpen = /<body(?:\s[^<>]*)?>/.exec(block);
@@ -65,13 +74,15 @@ function text(v: unknown): string {
 
 /** One line, no link syntax, no control characters: what a title may be. */
 export function cleanTitle(t: string): string {
-  return t
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: a title must hold no control characters
-    .replace(/[\u0000-\u001f\u007f]/g, ' ')
-    .replace(/\[\[|\]\]/g, '')
-    .replace(/[|#^]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    t
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: a title must hold no control characters
+      .replace(/[\u0000-\u001f\u007f]/g, ' ')
+      .replace(/\[\[|\]\]/g, '')
+      .replace(/[|#^]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 function aliasList(node: unknown): string[] {
@@ -101,13 +112,15 @@ export function parseKbEntry(reply: string): ParseResult<KbEntryXml> {
     return { ok: false, error: `Unexpected malformed XML: ${(err as Error).message}` };
   }
   const root = doc['kb_entry'];
-  if (!root || typeof root !== 'object') return { ok: false, error: 'Unexpected empty <kb_entry>, expected <title>, <summary> and <body> inside it' };
+  if (!root || typeof root !== 'object')
+    return { ok: false, error: 'Unexpected empty <kb_entry>, expected <title>, <summary> and <body> inside it' };
   const r = root as Record<string, unknown>;
   const problems: string[] = [];
   const rawTitle = text(r['title']);
   const title = cleanTitle(rawTitle);
   if (!title) problems.push('Unexpected missing or empty <title>, expected the entry title');
-  else if (title.length > MAX_TITLE) problems.push(`Unexpected <title> of ${title.length} characters, expected at most ${MAX_TITLE}`);
+  else if (title.length > MAX_TITLE)
+    problems.push(`Unexpected <title> of ${title.length} characters, expected at most ${MAX_TITLE}`);
   const summary = text(r['summary']).replace(/\s+/g, ' ').trim();
   if (!summary) problems.push('Unexpected missing or empty <summary>, expected one paragraph');
   const body = text(r['body']).trim();
@@ -117,14 +130,22 @@ export function parseKbEntry(reply: string): ParseResult<KbEntryXml> {
   if (ents && typeof ents === 'object') {
     const list = (ents as Record<string, unknown>)['entity'];
     for (const e of Array.isArray(list) ? list : []) {
-      const name = cleanTitle(typeof e === 'object' && e ? text((e as Record<string, unknown>)['@_name']) || text(e) : text(e));
+      const name = cleanTitle(
+        typeof e === 'object' && e ? text((e as Record<string, unknown>)['@_name']) || text(e) : text(e),
+      );
       if (!name || name.length > MAX_TITLE) continue;
       const kind = typeof e === 'object' && e ? text((e as Record<string, unknown>)['@_kind']) || 'concept' : 'concept';
       entities.push({ name, kind, aliases: aliasList(e) });
     }
   }
   if (problems.length) return { ok: false, error: problems.join('; ') };
-  const out: KbEntryXml = { title, aliases: aliasList(r['aliases']).filter((a) => a.toLowerCase() !== title.toLowerCase()), summary, entities, body };
+  const out: KbEntryXml = {
+    title,
+    aliases: aliasList(r['aliases']).filter((a) => a.toLowerCase() !== title.toLowerCase()),
+    summary,
+    entities,
+    body,
+  };
   const id = text(r['@_id']).trim();
   if (id) out.id = id;
   return { ok: true, value: out };

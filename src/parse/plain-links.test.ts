@@ -14,12 +14,74 @@ function rng(seed: number): () => number {
 }
 
 const PIECES = [
-  '[[Alpha]]', '[[Beta|the beta]]', '[[知识库]]', '[[Gamma#Part two]]', '[[ spaced ]]', '[[a|b|c]]', '[[ |x]]', '[[x| ]]',
-  '[[]]', '[[a]b]]', '[[a [[b]]', '![[Embed]]', '[label](url)', '[x]', ']', '[', '`code`', '`[[In code]]`', '``a`b``', '`open',
-  '<!-- kb:backlinks -->', '<b>', '\\[[Esc]]', '&amp;', '*', '_', '**bold [[Delta]]**', '😀', '中文', ' ', '  ', '    ', '\t',
-  'text', 'more words', '|', '#', '!', '~~~', '```', '> ', '- ', '1. ', '## ', '[[Epsilon.md]]', '[[x]]]', '[[[y]]',
+  '[[Alpha]]',
+  '[[Beta|the beta]]',
+  '[[知识库]]',
+  '[[Gamma#Part two]]',
+  '[[ spaced ]]',
+  '[[a|b|c]]',
+  '[[ |x]]',
+  '[[x| ]]',
+  '[[]]',
+  '[[a]b]]',
+  '[[a [[b]]',
+  '![[Embed]]',
+  '[label](url)',
+  '[x]',
+  ']',
+  '[',
+  '`code`',
+  '`[[In code]]`',
+  '``a`b``',
+  '`open',
+  '<!-- kb:backlinks -->',
+  '<b>',
+  '\\[[Esc]]',
+  '&amp;',
+  '*',
+  '_',
+  '**bold [[Delta]]**',
+  '😀',
+  '中文',
+  ' ',
+  '  ',
+  '    ',
+  '\t',
+  'text',
+  'more words',
+  '|',
+  '#',
+  '!',
+  '~~~',
+  '```',
+  '> ',
+  '- ',
+  '1. ',
+  '## ',
+  '[[Epsilon.md]]',
+  '[[x]]]',
+  '[[[y]]',
 ];
-const STARTS = ['', '', '', '- ', '  - ', '    ', '# ', '> ', '```', '<!-- kb:concepts -->', '1. ', '   ', '- ~~~', '- > ', '-     ', '* ', '2) ', '- - '];
+const STARTS = [
+  '',
+  '',
+  '',
+  '- ',
+  '  - ',
+  '    ',
+  '# ',
+  '> ',
+  '```',
+  '<!-- kb:concepts -->',
+  '1. ',
+  '   ',
+  '- ~~~',
+  '- > ',
+  '-     ',
+  '* ',
+  '2) ',
+  '- - ',
+];
 
 function randomDoc(next: () => number): string {
   const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)]!;
@@ -76,11 +138,25 @@ describe('plainWikiLinks', () => {
     const fast = plainWikiLinks(doc);
     expect(fast).toBeDefined();
     expect(fast).toEqual(parsedWikiLinks(doc));
-    expect(fast!.map((l) => l.target)).toEqual(['Personal Knowledge Base', '知识管理', 'Notes on HNSW 646', 'Émile', 'answer combines']);
+    expect(fast!.map((l) => l.target)).toEqual([
+      'Personal Knowledge Base',
+      '知识管理',
+      'Notes on HNSW 646',
+      'Émile',
+      'answer combines',
+    ]);
   });
 
   it('defers to remark where `[[` may mean something else', () => {
-    for (const doc of ['```\n[[a]]\n```', '    [[a]]', 'x `open\n[[a]] close`', '<div>\n[[a]]\n</div>', '\\[[a]]', '> [[a]]', '![[a]]']) {
+    for (const doc of [
+      '```\n[[a]]\n```',
+      '    [[a]]',
+      'x `open\n[[a]] close`',
+      '<div>\n[[a]]\n</div>',
+      '\\[[a]]',
+      '> [[a]]',
+      '![[a]]',
+    ]) {
       expect(plainWikiLinks(doc), doc).toBeUndefined();
       expect(extractWikiLinks(doc)).toEqual(parsedWikiLinks(doc));
     }

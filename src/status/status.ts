@@ -66,13 +66,27 @@ function fileSize(p: string): number {
  */
 function healBranches(root: string): { name: string; committed: number; merged: boolean }[] | null {
   try {
-    const inside = execFileSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' }).trim();
+    const inside = execFileSync('git', ['rev-parse', '--is-inside-work-tree'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      encoding: 'utf8',
+    }).trim();
     if (inside !== 'true') return null;
-    const refs = (args: string[]) => execFileSync('git', ['for-each-ref', ...args, 'refs/heads/heal/'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' });
+    const refs = (args: string[]) =>
+      execFileSync('git', ['for-each-ref', ...args, 'refs/heads/heal/'], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'ignore'],
+        encoding: 'utf8',
+      });
     const out = refs(['--format=%(refname:short) %(committerdate:unix)']);
     // A repository without a commit has no HEAD to compare with: nothing is merged into it.
-    const hasHead = spawnSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: root, stdio: 'ignore' }).status === 0;
-    const unmerged = new Set((hasHead ? refs(['--no-merged=HEAD', '--format=%(refname:short)']) : out.replace(/ \d+$/gm, '')).split('\n').filter(Boolean));
+    const hasHead =
+      spawnSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: root, stdio: 'ignore' }).status === 0;
+    const unmerged = new Set(
+      (hasHead ? refs(['--no-merged=HEAD', '--format=%(refname:short)']) : out.replace(/ \d+$/gm, ''))
+        .split('\n')
+        .filter(Boolean),
+    );
     return out
       .split('\n')
       .map((l) => l.trim())
@@ -88,7 +102,8 @@ function healBranches(root: string): { name: string; committed: number; merged: 
   }
 }
 
-const num = (v: string | undefined): number | null => (v !== undefined && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : null);
+const num = (v: string | undefined): number | null =>
+  v !== undefined && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : null;
 
 /** Sources: raw/ now against what the store recorded at the last compile. */
 function sourceStatus(ctx: KbContext): KbStatus['sources'] {
@@ -96,8 +111,16 @@ function sourceStatus(ctx: KbContext): KbStatus['sources'] {
   const walk = walkRaw(paths.raw, { ignore: config.ingest.ignore });
   const docs = new Map([...store.documentsByFile()].map(([f, rows]) => [f, fileRow(rows)]));
   const sources: KbStatus['sources'] = {
-    total: walk.files.length, compiled: 0, pending: 0, stale: 0, failed: 0, removed: 0,
-    pendingPaths: [], stalePaths: [], failedPaths: [], removedPaths: [],
+    total: walk.files.length,
+    compiled: 0,
+    pending: 0,
+    stale: 0,
+    failed: 0,
+    removed: 0,
+    pendingPaths: [],
+    stalePaths: [],
+    failedPaths: [],
+    removedPaths: [],
   };
   const seen = new Set<string>();
   for (const f of walk.files) {
@@ -115,7 +138,10 @@ function sourceStatus(ctx: KbContext): KbStatus['sources'] {
         hash = sha256(readFileSync(f.absPath));
       } catch (err) {
         sources.failed++;
-        sources.failedPaths.push({ path: f.path, reason: `Cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
+        sources.failedPaths.push({
+          path: f.path,
+          reason: `Cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        });
         continue;
       }
     }
@@ -170,13 +196,15 @@ export function computeStatus(ctx: KbContext): KbStatus {
     for (const l of extractWikiLinks(e.body)) {
       total++;
       if (!l.target) continue; // [[#Heading]]: a link inside the same entry
-      if (!resolved(l.target)) brokenLinks.push({ file: e.path, line: l.line + offset, column: l.column, target: l.target });
+      if (!resolved(l.target))
+        brokenLinks.push({ file: e.path, line: l.line + offset, column: l.column, target: l.target });
     }
   }
 
   // Heal works on branches: a heal not merged yet shows only as its branch's last commit.
   const branches = healBranches(paths.root);
-  for (const b of branches ?? []) if (b.committed > 0 && (lastHeal === null || b.committed > lastHeal)) lastHeal = b.committed;
+  for (const b of branches ?? [])
+    if (b.committed > 0 && (lastHeal === null || b.committed > lastHeal)) lastHeal = b.committed;
 
   const counts = store.counts();
   const storeBytes = fileSize(paths.db) + fileSize(`${paths.db}-wal`) + fileSize(`${paths.db}-shm`);
@@ -189,7 +217,13 @@ export function computeStatus(ctx: KbContext): KbStatus {
     compileInterrupted: store.getMeta('compile_pending') === '1',
     lastHeal,
     healBranches: branches === null ? null : branches.filter((b) => !b.merged).map((b) => b.name),
-    store: { path: paths.db, bytes: storeBytes, documents: counts.documents, chunks: counts.chunks, vectors: counts.vectors },
+    store: {
+      path: paths.db,
+      bytes: storeBytes,
+      documents: counts.documents,
+      chunks: counts.chunks,
+      vectors: counts.vectors,
+    },
     spend: readSpend(paths),
   };
 }

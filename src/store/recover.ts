@@ -43,7 +43,11 @@ export function trackDatabase(path: string, kind: DatabaseKind): void {
 export function isCorruption(err: unknown, depth = 0): boolean {
   if (typeof err !== 'object' || err === null || depth > 4) return false;
   const code = 'code' in err ? String(err.code) : '';
-  return code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB') || ('cause' in err && isCorruption(err.cause, depth + 1));
+  return (
+    code.startsWith('SQLITE_CORRUPT') ||
+    code.startsWith('SQLITE_NOTADB') ||
+    ('cause' in err && isCorruption(err.cause, depth + 1))
+  );
 }
 
 /** Why the file at `path` is not a sound SQLite database, or undefined. `deep` runs `quick_check`. */
@@ -73,7 +77,13 @@ export function damage(path: string, opts: { deep: boolean }): string | undefine
     const rows = db.pragma('quick_check(1)') as { quick_check: string }[];
     const first = rows[0]?.quick_check ?? 'ok';
     // "*** in database main ***\nTree 26 page 431: …": one line, no banner.
-    return first === 'ok' ? undefined : first.replace(/\*\*\* in database \w+ \*\*\*/, '').replace(/\s+/g, ' ').trim().slice(0, 200);
+    return first === 'ok'
+      ? undefined
+      : first
+          .replace(/\*\*\* in database \w+ \*\*\*/, '')
+          .replace(/\s+/g, ' ')
+          .trim()
+          .slice(0, 200);
   } catch (err) {
     return isCorruption(err) ? (err as Error).message : undefined;
   } finally {
@@ -87,7 +97,11 @@ export function damage(path: string, opts: { deep: boolean }): string | undefine
  * so a heal's commit never adds a damaged store to the person's history.
  */
 export function setAside(path: string, reason: string, kind: DatabaseKind): Recovery {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').replace('T', '-');
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, '')
+    .replace('T', '-');
   let aside = join(dirname(path), `${basename(path)}-corrupt-${stamp}`);
   for (let n = 2; existsSync(aside); n++) aside = join(dirname(path), `${basename(path)}-corrupt-${stamp}-${n}`);
   renameSync(path, aside);
@@ -127,5 +141,10 @@ export function recoveryMessage(r: Recovery): KbMessage {
     cache: `kb set it aside as ${aside} and started a new one; model replies cached in it will be asked for again, and its record of spending stays in the old file`,
     lexicon: `kb set it aside as ${aside} and built a new one from its dictionary`,
   };
-  return message(shown, `${r.kind}-corrupt`, `Unexpected damaged database (${r.reason}), expected a sound SQLite file`, { note: notes[r.kind] });
+  return message(
+    shown,
+    `${r.kind}-corrupt`,
+    `Unexpected damaged database (${r.reason}), expected a sound SQLite file`,
+    { note: notes[r.kind] },
+  );
 }

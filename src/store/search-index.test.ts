@@ -17,14 +17,35 @@ describe('the full-text index', () => {
     const path = join(dir, 'embeddings.db');
     let store = new Store(path, opts);
     // A chunk indexed the way an older kb did: bigrams only, no single characters.
-    store.putChunks('source/panda', 'panda.md', [{ ord: 0, headings: ['大熊猫'], text: '大熊猫吃竹子。', tokens: 8, line: 1, fts: '大熊 熊猫 熊猫 猫吃 吃竹 竹子' }], []);
+    store.putChunks(
+      'source/panda',
+      'panda.md',
+      [
+        {
+          ord: 0,
+          headings: ['大熊猫'],
+          text: '大熊猫吃竹子。',
+          tokens: 8,
+          line: 1,
+          fts: '大熊 熊猫 熊猫 猫吃 吃竹 竹子',
+        },
+      ],
+      [],
+    );
     store.setMeta('search_terms', 'terms-v1');
     expect(store.searchChunks('"竹"', 10)).toEqual([]);
     store.close();
 
     store = new Store(path, opts);
     expect(store.searchChunks('"竹"', 10).map((r) => r.id)).toHaveLength(1);
-    expect(store.termStats(['竹', '大熊', 'bamboo'])).toEqual({ chunks: 1, df: new Map([['竹', 1], ['大熊', 1], ['bamboo', 0]]) });
+    expect(store.termStats(['竹', '大熊', 'bamboo'])).toEqual({
+      chunks: 1,
+      df: new Map([
+        ['竹', 1],
+        ['大熊', 1],
+        ['bamboo', 0],
+      ]),
+    });
     store.close();
   });
 });

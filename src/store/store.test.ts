@@ -12,14 +12,37 @@ const vec = (...xs: number[]) => new Float32Array(xs);
 
 function doc(rawPath: string, over: Partial<DocumentRow> = {}): DocumentRow {
   return {
-    raw_path: rawPath, hash: `h-${rawPath}`, type: 'markdown', title: rawPath, entry_id: `source/${rawPath}`, size: 1, mtime_ms: 0,
-    lang: 'en', status: 'ok', error: null, compiled_at: 1, compiler: 'offline', ...over,
+    raw_path: rawPath,
+    hash: `h-${rawPath}`,
+    type: 'markdown',
+    title: rawPath,
+    entry_id: `source/${rawPath}`,
+    size: 1,
+    mtime_ms: 0,
+    lang: 'en',
+    status: 'ok',
+    error: null,
+    compiled_at: 1,
+    compiler: 'offline',
+    ...over,
   };
 }
 
 function entry(id: string, over: Partial<EntryRow> = {}): EntryRow {
   const title = id.split('/')[1] ?? id;
-  return { id, kind: id.split('/')[0] ?? 'concept', title, path: `x/${title}.md`, aliases: [], summary: `${title} summary`, source_ref: [], content_hash: `c-${id}`, human_edited: false, updated: 1, ...over };
+  return {
+    id,
+    kind: id.split('/')[0] ?? 'concept',
+    title,
+    path: `x/${title}.md`,
+    aliases: [],
+    summary: `${title} summary`,
+    source_ref: [],
+    content_hash: `c-${id}`,
+    human_edited: false,
+    updated: 1,
+    ...over,
+  };
 }
 
 function chunk(ord: number, text: string): Chunk {
@@ -33,7 +56,9 @@ describe('Store: named queries', () => {
       s.putDocument(doc('b.md'));
       s.putDocument(doc('a.md'));
       s.putDocument(doc('img/diagram.png', { type: 'attachment' }));
-      s.putEntities('a.md', [{ key: 'rag', surface: 'RAG', aliases: ['检索增强生成'], count: 2, snippets: ['RAG is…'] }]);
+      s.putEntities('a.md', [
+        { key: 'rag', surface: 'RAG', aliases: ['检索增强生成'], count: 2, snippets: ['RAG is…'] },
+      ]);
       s.putChunks('source/a.md', 'a.md', [chunk(0, 'alpha text')], [vec(1, 0, 0, 0)]);
     });
     expect(s.getDocument('a.md')).toEqual(doc('a.md'));
@@ -45,7 +70,9 @@ describe('Store: named queries', () => {
     expect(s.attachmentPaths()).toEqual(['img/diagram.png']);
     s.setDocumentCompiler('a.md', 'model:x!retry');
     expect(s.getDocument('a.md')?.compiler).toBe('model:x!retry');
-    expect(s.allEntities()).toEqual([{ raw_path: 'a.md', key: 'rag', surface: 'RAG', aliases: ['检索增强生成'], count: 2, snippets: ['RAG is…'] }]);
+    expect(s.allEntities()).toEqual([
+      { raw_path: 'a.md', key: 'rag', surface: 'RAG', aliases: ['检索增强生成'], count: 2, snippets: ['RAG is…'] },
+    ]);
     expect(s.counts()).toMatchObject({ documents: 3, chunks: 1, vectors: 1 });
 
     s.deleteDocument('a.md');
@@ -76,7 +103,10 @@ describe('Store: named queries', () => {
     expect(s.counts().entries).toBe(2);
 
     s.putChunks('concept/rag', null, [chunk(0, 'one'), chunk(1, 'two')], [vec(1, 0, 0, 0), vec(0, 0, 1, 0)]);
-    expect(s.chunksOfEntry('concept/rag').map((c) => [c.ord, c.heading, c.text])).toEqual([[0, 'H', 'one'], [1, 'H', 'two']]);
+    expect(s.chunksOfEntry('concept/rag').map((c) => [c.ord, c.heading, c.text])).toEqual([
+      [0, 'H', 'one'],
+      [1, 'H', 'two'],
+    ]);
     s.deleteEntry('concept/rag');
     expect(s.getEntry('concept/rag')).toBeUndefined();
     expect(s.chunksOfEntry('concept/rag')).toEqual([]);

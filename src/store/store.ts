@@ -42,7 +42,12 @@ export function fileRow(rows: readonly DocumentRow[]): DocumentRow {
   const first = rows[0]!;
   const pending = rows.find((r) => r.status === 'pending');
   const retry = rows.find((r) => r.compiler !== first.compiler);
-  return { ...first, raw_path: fileOfRow(first), ...(pending ? { status: 'pending' as const } : {}), ...(retry ? { compiler: retry.compiler.endsWith('!retry') ? retry.compiler : `${first.compiler}!mixed` } : {}) };
+  return {
+    ...first,
+    raw_path: fileOfRow(first),
+    ...(pending ? { status: 'pending' as const } : {}),
+    ...(retry ? { compiler: retry.compiler.endsWith('!retry') ? retry.compiler : `${first.compiler}!mixed` } : {}),
+  };
 }
 
 /** The store says ingest found nothing in this file. */
@@ -130,7 +135,9 @@ export class Store {
     const db = this.db;
     db.exec(TABLES);
     // Added after version 5 shipped: a column, not a rebuild (the cache fills itself again).
-    if (!(db.prepare(`PRAGMA table_info(wiki_files)`).all() as { name: string }[]).some((c) => c.name === 'text_hash')) {
+    if (
+      !(db.prepare(`PRAGMA table_info(wiki_files)`).all() as { name: string }[]).some((c) => c.name === 'text_hash')
+    ) {
       db.exec(`ALTER TABLE wiki_files ADD COLUMN text_hash TEXT NOT NULL DEFAULT ''`);
     }
     this.setMeta('store_version', STORE_VERSION);
@@ -160,8 +167,17 @@ export class Store {
       last = page[page.length - 1]!.id;
     }
     const entry = this.db.prepare(`INSERT INTO entries_fts (rowid, title, body) VALUES (?, ?, ?)`);
-    for (const e of this.db.prepare(`SELECT rowid, title, aliases, summary FROM entries`).all() as { rowid: number; title: string; aliases: string; summary: string }[]) {
-      entry.run(BigInt(e.rowid), searchText([e.title, ...(JSON.parse(e.aliases) as string[])].join(' ')), searchText(e.summary));
+    for (const e of this.db.prepare(`SELECT rowid, title, aliases, summary FROM entries`).all() as {
+      rowid: number;
+      title: string;
+      aliases: string;
+      summary: string;
+    }[]) {
+      entry.run(
+        BigInt(e.rowid),
+        searchText([e.title, ...(JSON.parse(e.aliases) as string[])].join(' ')),
+        searchText(e.summary),
+      );
     }
     this.setMeta('search_terms', SEARCH_TERMS_VERSION);
   }
@@ -195,7 +211,10 @@ export class Store {
   }
 
   setMeta(key: string, value: string): void {
-    this.stmt(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(key, value);
+    this.stmt(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(
+      key,
+      value,
+    );
   }
 
   // ---- documents
@@ -207,7 +226,10 @@ export class Store {
 
   /** Every document's hash, by raw path (what the wiki was compiled from). */
   documentHashes(): { raw_path: string; hash: string }[] {
-    return this.stmt(`SELECT raw_path, hash FROM documents ORDER BY raw_path`).all() as { raw_path: string; hash: string }[];
+    return this.stmt(`SELECT raw_path, hash FROM documents ORDER BY raw_path`).all() as {
+      raw_path: string;
+      hash: string;
+    }[];
   }
 
   getDocument(rawPath: string): DocumentRow | undefined {
@@ -223,7 +245,11 @@ export class Store {
    * attachments, and documents (PDF, Office, e-books) that Obsidian can open.
    */
   attachmentPaths(): string[] {
-    return (this.stmt(`SELECT raw_path FROM documents WHERE type IN ('attachment', 'document') ORDER BY raw_path`).all() as { raw_path: string }[]).map((r) => r.raw_path);
+    return (
+      this.stmt(`SELECT raw_path FROM documents WHERE type IN ('attachment', 'document') ORDER BY raw_path`).all() as {
+        raw_path: string;
+      }[]
+    ).map((r) => r.raw_path);
   }
 
   /**
@@ -243,7 +269,11 @@ export class Store {
 
   /** Forget a raw file: its row, or the rows of all its posts, with their entities and chunks. */
   deleteFile(file: string): void {
-    const keys = (this.stmt(`SELECT raw_path FROM documents WHERE file = ? OR raw_path = ?`).all(file, file) as { raw_path: string }[]).map((r) => r.raw_path);
+    const keys = (
+      this.stmt(`SELECT raw_path FROM documents WHERE file = ? OR raw_path = ?`).all(file, file) as {
+        raw_path: string;
+      }[]
+    ).map((r) => r.raw_path);
     for (const k of keys) this.deleteDocument(k);
   }
 
@@ -267,13 +297,32 @@ export class Store {
 
   putEntities(rawPath: string, rows: Omit<EntityRow, 'raw_path'>[]): void {
     this.stmt(`DELETE FROM doc_entities WHERE raw_path = ?`).run(rawPath);
-    const ins = this.stmt(`INSERT INTO doc_entities (raw_path, key, surface, aliases, count, snippets, salient) VALUES (?, ?, ?, ?, ?, ?, ?)`);
-    for (const r of rows) ins.run(rawPath, r.key, r.surface, JSON.stringify(r.aliases), r.count, JSON.stringify(r.snippets), r.salient ? 1 : 0);
+    const ins = this.stmt(
+      `INSERT INTO doc_entities (raw_path, key, surface, aliases, count, snippets, salient) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const r of rows)
+      ins.run(
+        rawPath,
+        r.key,
+        r.surface,
+        JSON.stringify(r.aliases),
+        r.count,
+        JSON.stringify(r.snippets),
+        r.salient ? 1 : 0,
+      );
   }
 
   allEntities(): EntityRow[] {
-    const rows = this.stmt(`SELECT * FROM doc_entities ORDER BY key, raw_path`).all() as (Omit<EntityRow, 'aliases' | 'snippets' | 'salient'> & { aliases: string; snippets: string; salient: number })[];
-    return rows.map(({ salient, ...r }) => ({ ...r, aliases: JSON.parse(r.aliases) as string[], snippets: JSON.parse(r.snippets) as string[], ...(salient === 1 ? { salient: true } : {}) }));
+    const rows = this.stmt(`SELECT * FROM doc_entities ORDER BY key, raw_path`).all() as (Omit<
+      EntityRow,
+      'aliases' | 'snippets' | 'salient'
+    > & { aliases: string; snippets: string; salient: number })[];
+    return rows.map(({ salient, ...r }) => ({
+      ...r,
+      aliases: JSON.parse(r.aliases) as string[],
+      snippets: JSON.parse(r.snippets) as string[],
+      ...(salient === 1 ? { salient: true } : {}),
+    }));
   }
 
   // ---- entries
@@ -289,7 +338,11 @@ export class Store {
 
   /** Every entry's id, content hash and path, by id (what the wiki holds now). */
   entryHashes(): { id: string; content_hash: string; path: string }[] {
-    return this.stmt(`SELECT id, content_hash, path FROM entries ORDER BY id`).all() as { id: string; content_hash: string; path: string }[];
+    return this.stmt(`SELECT id, content_hash, path FROM entries ORDER BY id`).all() as {
+      id: string;
+      content_hash: string;
+      path: string;
+    }[];
   }
 
   entryRowid(id: string): number | undefined {
@@ -309,7 +362,18 @@ export class Store {
        ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, title = excluded.title, path = excluded.path,
          aliases = excluded.aliases, summary = excluded.summary, source_ref = excluded.source_ref,
          content_hash = excluded.content_hash, human_edited = excluded.human_edited, updated = excluded.updated`,
-    ).run(e.id, e.kind, e.title, e.path, JSON.stringify(e.aliases), e.summary, JSON.stringify(e.source_ref), e.content_hash, e.human_edited ? 1 : 0, e.updated);
+    ).run(
+      e.id,
+      e.kind,
+      e.title,
+      e.path,
+      JSON.stringify(e.aliases),
+      e.summary,
+      JSON.stringify(e.source_ref),
+      e.content_hash,
+      e.human_edited ? 1 : 0,
+      e.updated,
+    );
     const rowid = BigInt(this.entryRowid(e.id)!);
     this.stmt(`DELETE FROM entries_fts WHERE rowid = ?`).run(rowid);
     this.stmt(`INSERT INTO entries_fts (rowid, title, body) VALUES (?, ?, ?)`).run(
@@ -346,14 +410,18 @@ export class Store {
   }
 
   linksTo(id: string): string[] {
-    return (this.stmt(`SELECT src FROM links WHERE dst = ? ORDER BY src`).all(id) as { src: string }[]).map((r) => r.src);
+    return (this.stmt(`SELECT src FROM links WHERE dst = ? ORDER BY src`).all(id) as { src: string }[]).map(
+      (r) => r.src,
+    );
   }
 
   // ---- search
 
   /** Chunks matching an FTS5 expression, best BM25 first. */
   searchChunks(match: string, limit: number): { id: number; score: number }[] {
-    return this.stmt(`SELECT rowid AS id, -bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?`).all(match, limit) as {
+    return this.stmt(
+      `SELECT rowid AS id, -bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?`,
+    ).all(match, limit) as {
       id: number;
       score: number;
     }[];
@@ -361,24 +429,42 @@ export class Store {
 
   /** Entry rowids matching an FTS5 expression (titles weigh 3 times the summaries), best first. */
   searchEntries(match: string, limit: number): number[] {
-    return (this.stmt(`SELECT rowid AS id FROM entries_fts WHERE entries_fts MATCH ? ORDER BY bm25(entries_fts, 3.0, 1.0) LIMIT ?`).all(match, limit) as { id: number }[]).map((r) => r.id);
+    return (
+      this.stmt(
+        `SELECT rowid AS id FROM entries_fts WHERE entries_fts MATCH ? ORDER BY bm25(entries_fts, 3.0, 1.0) LIMIT ?`,
+      ).all(match, limit) as { id: number }[]
+    ).map((r) => r.id);
   }
 
   /** Chunk ids nearest to a vector, nearest first. */
   nearestChunks(v: Float32Array, k: number): number[] {
-    return (this.stmt(`SELECT rowid AS id FROM vec_chunks WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(v, Math.min(4096, k)) as { id: number | bigint }[]).map((r) => Number(r.id));
+    return (
+      this.stmt(`SELECT rowid AS id FROM vec_chunks WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(
+        v,
+        Math.min(4096, k),
+      ) as { id: number | bigint }[]
+    ).map((r) => Number(r.id));
   }
 
   /** Entry rowids nearest to a vector, nearest first. */
   nearestEntries(v: Float32Array, k: number): number[] {
-    return (this.stmt(`SELECT rowid AS id FROM vec_entries WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(v, Math.min(4096, k)) as { id: number | bigint }[]).map((r) => Number(r.id));
+    return (
+      this.stmt(`SELECT rowid AS id FROM vec_entries WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(
+        v,
+        Math.min(4096, k),
+      ) as { id: number | bigint }[]
+    ).map((r) => Number(r.id));
   }
 
   chunksByIds(ids: number[]): ChunkRow[] {
     const out: ChunkRow[] = [];
     for (let i = 0; i < ids.length; i += 500) {
       const part = ids.slice(i, i + 500);
-      out.push(...(this.db.prepare(`SELECT * FROM chunks WHERE id IN (${part.map(() => '?').join(',')})`).all(...part) as ChunkRow[]));
+      out.push(
+        ...(this.db
+          .prepare(`SELECT * FROM chunks WHERE id IN (${part.map(() => '?').join(',')})`)
+          .all(...part) as ChunkRow[]),
+      );
     }
     return out;
   }
@@ -404,14 +490,26 @@ export class Store {
   /** The names of each entry and of each entity the compiler found (title or surface, then aliases). */
   nameGroups(): string[][] {
     const out: string[][] = [];
-    for (const r of this.stmt(`SELECT title, aliases FROM entries WHERE aliases != '[]'`).all() as { title: string; aliases: string }[]) out.push([r.title, ...(JSON.parse(r.aliases) as string[])]);
-    for (const r of this.stmt(`SELECT surface, aliases FROM doc_entities WHERE aliases != '[]'`).all() as { surface: string; aliases: string }[]) out.push([r.surface, ...(JSON.parse(r.aliases) as string[])]);
+    for (const r of this.stmt(`SELECT title, aliases FROM entries WHERE aliases != '[]'`).all() as {
+      title: string;
+      aliases: string;
+    }[])
+      out.push([r.title, ...(JSON.parse(r.aliases) as string[])]);
+    for (const r of this.stmt(`SELECT surface, aliases FROM doc_entities WHERE aliases != '[]'`).all() as {
+      surface: string;
+      aliases: string;
+    }[])
+      out.push([r.surface, ...(JSON.parse(r.aliases) as string[])]);
     return out;
   }
 
   /** The languages of the documents compiled (`en`, `zh`, `mixed`). */
   languages(): Set<string> {
-    return new Set((this.stmt(`SELECT DISTINCT lang FROM documents WHERE status = 'ok'`).all() as { lang: string }[]).map((r) => r.lang));
+    return new Set(
+      (this.stmt(`SELECT DISTINCT lang FROM documents WHERE status = 'ok'`).all() as { lang: string }[]).map(
+        (r) => r.lang,
+      ),
+    );
   }
 
   // ---- chunks
@@ -420,7 +518,9 @@ export class Store {
   putChunks(entryId: string, rawPath: string | null, chunks: Chunk[], vectors: Float32Array[]): void {
     if (rawPath) this.deleteChunksOfRaw(rawPath);
     this.deleteChunksOfEntry(entryId);
-    const ins = this.stmt(`INSERT INTO chunks (entry_id, raw_path, ord, heading, text, tokens, line) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    const ins = this.stmt(
+      `INSERT INTO chunks (entry_id, raw_path, ord, heading, text, tokens, line) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
     const fts = this.stmt(`INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)`);
     const vec = this.stmt(`INSERT INTO vec_chunks (rowid, embedding) VALUES (?, ?)`);
     chunks.forEach((c, i) => {
@@ -472,19 +572,33 @@ export class Store {
   vectorsMissing(): boolean {
     if (this.getMeta(VECTORS_STALE) === '1') return true;
     const one = (sql: string) => (this.stmt(sql).get() as { n: number }).n;
-    return one(`SELECT count(*) n FROM chunks`) !== one(`SELECT count(*) n FROM vec_chunks`) || one(`SELECT count(*) n FROM entries`) !== one(`SELECT count(*) n FROM vec_entries`);
+    return (
+      one(`SELECT count(*) n FROM chunks`) !== one(`SELECT count(*) n FROM vec_chunks`) ||
+      one(`SELECT count(*) n FROM entries`) !== one(`SELECT count(*) n FROM vec_entries`)
+    );
   }
 
   entriesWithoutVectors(): EntryRow[] {
-    return (this.stmt(`SELECT e.* FROM entries e WHERE NOT EXISTS (SELECT 1 FROM vec_entries v WHERE v.rowid = e.rowid)`).all() as RawEntryRow[]).map(toEntry);
+    return (
+      this.stmt(
+        `SELECT e.* FROM entries e WHERE NOT EXISTS (SELECT 1 FROM vec_entries v WHERE v.rowid = e.rowid)`,
+      ).all() as RawEntryRow[]
+    ).map(toEntry);
   }
 
   /** An entry's summary vector, if it has one. */
   entryVector(id: string): Float32Array | undefined {
     const rowid = this.entryRowid(id);
     if (rowid === undefined) return undefined;
-    const r = this.stmt(`SELECT embedding FROM vec_entries WHERE rowid = ?`).get(BigInt(rowid)) as { embedding: Buffer } | undefined;
-    return r && new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength));
+    const r = this.stmt(`SELECT embedding FROM vec_entries WHERE rowid = ?`).get(BigInt(rowid)) as
+      | { embedding: Buffer }
+      | undefined;
+    return (
+      r &&
+      new Float32Array(
+        r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength),
+      )
+    );
   }
 
   putEntryVector(id: string, v: Float32Array): void {
@@ -502,13 +616,22 @@ export class Store {
     type Row = { path: string; mtime_ms: number; size: number; fm: string; body_hash: string; text_hash: string };
     const rows = new Map<string, Row>();
     for (const r of this.stmt(`SELECT * FROM wiki_files`).all() as Row[]) rows.set(r.path, r);
-    const put = this.stmt(`INSERT INTO wiki_files (path, mtime_ms, size, fm, body_hash, text_hash) VALUES (?, ?, ?, ?, ?, ?)
+    const put =
+      this.stmt(`INSERT INTO wiki_files (path, mtime_ms, size, fm, body_hash, text_hash) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT(path) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size, fm = excluded.fm,
         body_hash = excluded.body_hash, text_hash = excluded.text_hash`);
     return {
       get: (path) => {
         const r = rows.get(path);
-        return r && { mtimeMs: r.mtime_ms, size: r.size, fm: JSON.parse(r.fm) as EntryFrontmatter, bodyHash: r.body_hash, textHash: r.text_hash || undefined };
+        return (
+          r && {
+            mtimeMs: r.mtime_ms,
+            size: r.size,
+            fm: JSON.parse(r.fm) as EntryFrontmatter,
+            bodyHash: r.body_hash,
+            textHash: r.text_hash || undefined,
+          }
+        );
       },
       put: (path, row) => {
         if (opts.readOnly) return;
@@ -570,5 +693,6 @@ function openDb(path: string): Database.Database {
 function storeVersion(db: Database.Database): string | undefined {
   const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'meta'`).get();
   if (!hasMeta) return undefined;
-  return (db.prepare(`SELECT value FROM meta WHERE key = 'store_version'`).get() as { value: string } | undefined)?.value;
+  return (db.prepare(`SELECT value FROM meta WHERE key = 'store_version'`).get() as { value: string } | undefined)
+    ?.value;
 }

@@ -55,7 +55,8 @@ export function idfOf(word: string): number | undefined {
       const end = nl < 0 ? text.length : nl;
       const sp = text.indexOf(' ', at);
       // Values below 9 (one digit before the point) are kept; the rare words, most of the table, are skipped.
-      if (sp > at && sp < end && text.charCodeAt(sp + 2) === 46 && text.charCodeAt(sp + 1) < 57) idfMap.set(text.slice(at, sp), Number(text.slice(sp + 1, end)));
+      if (sp > at && sp < end && text.charCodeAt(sp + 2) === 46 && text.charCodeAt(sp + 1) < 57)
+        idfMap.set(text.slice(at, sp), Number(text.slice(sp + 1, end)));
       at = end + 1;
     }
   }

@@ -15,9 +15,29 @@ import { EN_STOP } from './stopwords.js';
 export const LEXICON_VERSION = 'cedict-3';
 
 /** English words that say nothing in a gloss. */
-const GLOSS_STOP = new Set([...EN_STOP, 'sb', 'sth', 'etc', 'one', 'oneself', 'someone', 'something', 'esp', 'lit', 'fig', 'abbr', 'pr', 'cl', 'also', 'used', 'e', 'g']);
+const GLOSS_STOP = new Set([
+  ...EN_STOP,
+  'sb',
+  'sth',
+  'etc',
+  'one',
+  'oneself',
+  'someone',
+  'something',
+  'esp',
+  'lit',
+  'fig',
+  'abbr',
+  'pr',
+  'cl',
+  'also',
+  'used',
+  'e',
+  'g',
+]);
 /** Senses that point elsewhere rather than translate. */
-const POINTER = /^(?:(?:old |archaic |japanese |erhua |ancient |same as |see also |see |used in |also written |also pr|surname |variant of|cl:|classifier for|radical in chinese|\(bound form\)\s*$))/i;
+const POINTER =
+  /^(?:(?:old |archaic |japanese |erhua |ancient |same as |see also |see |used in |also written |also pr|surname |variant of|cl:|classifier for|radical in chinese|\(bound form\)\s*$))/i;
 
 /** A file shipped in a package, found from the package's entry point. */
 function packageFile(pkg: string, entryRel: string, file: string): string {
@@ -43,7 +63,9 @@ export function glossWords(sense: string): string[] {
     .replace(/\([^)]*\)|\[[^\]]*\]/g, ' ')
     .replace(/[\p{Script=Han}|]+/gu, ' ')
     .toLowerCase();
-  return (plain.match(/[a-z0-9]+(?:'[a-z]+)?/g) ?? []).map((w) => w.replace(/'s$/, '')).filter((w) => !GLOSS_STOP.has(w) && w.length > 1);
+  return (plain.match(/[a-z0-9]+(?:'[a-z]+)?/g) ?? [])
+    .map((w) => w.replace(/'s$/, ''))
+    .filter((w) => !GLOSS_STOP.has(w) && w.length > 1);
 }
 
 interface Built {
@@ -54,7 +76,9 @@ interface Built {
 /** Parse CC-CEDICT and weigh every sense: earlier senses and shorter glosses translate better. */
 function build(): Built {
   const text = readFileSync(packageFile('cc-cedict', '../data', 'all.js'), 'utf8');
-  const data = JSON.parse(text.slice(text.indexOf('{')).replace(/;?\s*$/, '')) as { all: [string, string, string, string | string[], ...unknown[]][] };
+  const data = JSON.parse(text.slice(text.indexOf('{')).replace(/;?\s*$/, '')) as {
+    all: [string, string, string, string | string[], ...unknown[]][];
+  };
   const freq = new Map<string, number>();
   for (const line of readFileSync(packageFile('@node-rs/jieba', '.', 'dict.txt'), 'utf8').split('\n')) {
     const sp = line.indexOf(' ');
@@ -64,7 +88,9 @@ function build(): Built {
   const en = new Map<string, Map<string, number>>();
   for (const [, simp, , english] of data.all) {
     if (!/^\p{Script=Han}+$/u.test(simp)) continue;
-    const senses = (typeof english === 'string' ? [english] : english).flatMap((s) => s.split(/;\s*/)).filter((s) => !POINTER.test(s.trim()));
+    const senses = (typeof english === 'string' ? [english] : english)
+      .flatMap((s) => s.split(/;\s*/))
+      .filter((s) => !POINTER.test(s.trim()));
     senses.forEach((sense, i) => {
       const words = glossWords(sense);
       if (!words.length) return;
@@ -77,7 +103,10 @@ function build(): Built {
       const f = Math.log(2 + (freq.get(simp) ?? 0));
       const base = words.map(baseForm);
       const part = base.length === 1 ? 1 : 0.5;
-      const keys = base.length > 1 && base.length <= 3 ? [...base.map((k) => ({ k, exact: part })), { k: base.join(' '), exact: 1 }] : base.map((k) => ({ k, exact: part }));
+      const keys =
+        base.length > 1 && base.length <= 3
+          ? [...base.map((k) => ({ k, exact: part })), { k: base.join(' '), exact: 1 }]
+          : base.map((k) => ({ k, exact: part }));
       for (const { k, exact } of keys) {
         const back = en.get(k) ?? en.set(k, new Map()).get(k)!;
         back.set(simp, Math.max(back.get(simp) ?? 0, (exact * f) / (1 + 0.2 * i)));
@@ -131,7 +160,9 @@ export class Lexicon {
     this.db = db;
     this.zhStmt = db.prepare(`SELECT en FROM zh WHERE word = ?`);
     this.enStmt = db.prepare(`SELECT zh FROM en WHERE term = ?`);
-    this.maxWord = Number((db.prepare(`SELECT value FROM meta WHERE key = 'max_word'`).get() as { value: string } | undefined)?.value ?? 8);
+    this.maxWord = Number(
+      (db.prepare(`SELECT value FROM meta WHERE key = 'max_word'`).get() as { value: string } | undefined)?.value ?? 8,
+    );
   }
 
   /** The lexicon at `path` when it is there and current; never builds it (that takes half a minute). */
@@ -139,7 +170,8 @@ export class Lexicon {
     if (!existsSync(path)) return undefined;
     try {
       const db = new Database(path, { readonly: true, fileMustExist: true });
-      const v = (db.prepare(`SELECT value FROM meta WHERE key = 'version'`).get() as { value: string } | undefined)?.value;
+      const v = (db.prepare(`SELECT value FROM meta WHERE key = 'version'`).get() as { value: string } | undefined)
+        ?.value;
       if (v === LEXICON_VERSION) return new Lexicon(db);
       db.close();
     } catch {
@@ -155,7 +187,8 @@ export class Lexicon {
       if (!existsSync(p)) return undefined;
       try {
         const db = new Database(p, { readonly: true, fileMustExist: true });
-        const v = (db.prepare(`SELECT value FROM meta WHERE key = 'version'`).get() as { value: string } | undefined)?.value;
+        const v = (db.prepare(`SELECT value FROM meta WHERE key = 'version'`).get() as { value: string } | undefined)
+          ?.value;
         if (v === LEXICON_VERSION) return db;
         db.close();
       } catch {
@@ -178,7 +211,6 @@ export class Lexicon {
     }
     return new Lexicon(db);
   }
-
 
   close(): void {
     this.db.close();

@@ -14,7 +14,10 @@ function* windows(text: string): Generator<[string, number]> {
   let start = 0;
   while (text.length - start > WINDOW) {
     const slice = text.slice(start, start + WINDOW);
-    let cut = Math.max(slice.lastIndexOf('\n'), ...['。', '！', '？', '. ', '! ', '? '].map((p) => slice.lastIndexOf(p)));
+    let cut = Math.max(
+      slice.lastIndexOf('\n'),
+      ...['。', '！', '？', '. ', '! ', '? '].map((p) => slice.lastIndexOf(p)),
+    );
     if (cut < WINDOW / 4) cut = Math.max(slice.lastIndexOf(' '), slice.lastIndexOf('，'));
     const end = cut < WINDOW / 4 ? WINDOW : cut + 1;
     yield [text.slice(start, start + end), start];
@@ -56,7 +59,8 @@ function segmentsOf(win: string): Iterable<{ segment: string; index: number; isW
 export function segmentWords(text: string): Word[] {
   const out: Word[] = [];
   for (const [win, offset] of windows(text)) {
-    for (const s of segmentsOf(win)) out.push({ text: s.segment, index: s.index + offset, isWord: s.isWordLike === true });
+    for (const s of segmentsOf(win))
+      out.push({ text: s.segment, index: s.index + offset, isWord: s.isWordLike === true });
   }
   return out;
 }
@@ -64,7 +68,8 @@ export function segmentWords(text: string): Word[] {
 /** Just the word-like segments. */
 export function words(text: string): string[] {
   const out: string[] = [];
-  for (const [win] of windows(text)) if (!ASCII_PUNCT.test(win)) for (const s of wordSegmenter.segment(win)) if (s.isWordLike) out.push(s.segment);
+  for (const [win] of windows(text))
+    if (!ASCII_PUNCT.test(win)) for (const s of wordSegmenter.segment(win)) if (s.isWordLike) out.push(s.segment);
   return out;
 }
 
@@ -75,10 +80,11 @@ export function words(text: string): string[] {
 export function sentences(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\n+/)) {
-    for (const [win] of windows(line)) for (const s of sentenceSegmenter.segment(win)) {
-      const t = s.segment.trim();
-      if (t) out.push(t);
-    }
+    for (const [win] of windows(line))
+      for (const s of sentenceSegmenter.segment(win)) {
+        const t = s.segment.trim();
+        if (t) out.push(t);
+      }
   }
   return out;
 }

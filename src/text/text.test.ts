@@ -59,7 +59,9 @@ describe('detectLang and sentences', () => {
   ])('%j → %s', (t, l) => expect(detectLang(t)).toBe(l));
 
   it('splits Chinese and English sentences', () => {
-    expect(sentences('第一句。第二句！Third one. Fourth?')).toEqual(['第一句。', '第二句！', 'Third one. ', 'Fourth?'].map((s) => s.trim()));
+    expect(sentences('第一句。第二句！Third one. Fourth?')).toEqual(
+      ['第一句。', '第二句！', 'Third one. ', 'Fourth?'].map((s) => s.trim()),
+    );
   });
 });
 
@@ -76,7 +78,7 @@ describe('segmentWords on punctuation', () => {
     const icu = new Intl.Segmenter('zh', { granularity: 'word' });
     const chars = ' \t\n\r!"#$%&\'()*+,-./:;<=>?@[\\]^`{|}~\x01\x7f\x0b\x0c';
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let k = 0; k < 5000; k++) {
       let s = '';
       for (let i = 0, n = 1 + Math.floor(rand() * 40); i < n; i++) s += chars[Math.floor(rand() * chars.length)];

@@ -16,7 +16,11 @@ export function countTokens(text: string): number {
     const isSpace = c === 32 || c === 10 || c === 9 || c === 13 || c === 0x3000 || c === 0xa0;
     const isWord =
       !isHan &&
-      ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || (c >= 0xc0 && c < 0x2000 && c !== 0xd7 && c !== 0xf7));
+      ((c >= 48 && c <= 57) ||
+        (c >= 65 && c <= 90) ||
+        (c >= 97 && c <= 122) ||
+        c === 95 ||
+        (c >= 0xc0 && c < 0x2000 && c !== 0xd7 && c !== 0xf7));
     if (!isWord && word) {
       tokens += Math.max(1, Math.ceil(word / 4));
       word = 0;

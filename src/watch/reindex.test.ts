@@ -14,16 +14,31 @@ afterEach(() => {
   ctx = undefined;
 });
 
-function entry(id: string, kind: 'source' | 'concept' | 'answer', title: string, body: string, hash = bodyHash(body)): string {
+function entry(
+  id: string,
+  kind: 'source' | 'concept' | 'answer',
+  title: string,
+  body: string,
+  hash = bodyHash(body),
+): string {
   const fm: EntryFrontmatter = {
-    id: id as EntryId, kind, title, aliases: [], summary: `About ${title}.`, source_ref: [], entities: [], backlinks: [],
-    version: 1, last_heal_timestamp: '', content_hash: hash,
+    id: id as EntryId,
+    kind,
+    title,
+    aliases: [],
+    summary: `About ${title}.`,
+    source_ref: [],
+    entities: [],
+    backlinks: [],
+    version: 1,
+    last_heal_timestamp: '',
+    content_hash: hash,
   };
   return stringifyEntry(fm, body);
 }
 
 describe('reindexEntry', () => {
-  it('indexes a hand-written answer and a person\'s edit without touching the files; repeated events cost nothing', async () => {
+  it("indexes a hand-written answer and a person's edit without touching the files; repeated events cost nothing", async () => {
     const root = mkdtempSync(join(tmpdir(), 'kb-reindex-'));
     mkdirSync(join(root, 'wiki/answers'), { recursive: true });
     mkdirSync(join(root, 'wiki/concepts'), { recursive: true });
@@ -31,17 +46,42 @@ describe('reindexEntry', () => {
     const seen = new Map<string, string>();
 
     const conceptBody = '# Vector Database\n\nStores embeddings.\n';
-    writeFileSync(join(root, 'wiki/concepts/Vector Database.md'), entry('concept/vector-database', 'concept', 'Vector Database', conceptBody));
-    expect(await reindexEntry(ctx, 'concepts/Vector Database.md', seen)).toMatchObject({ status: 'indexed', humanEdited: false });
+    writeFileSync(
+      join(root, 'wiki/concepts/Vector Database.md'),
+      entry('concept/vector-database', 'concept', 'Vector Database', conceptBody),
+    );
+    expect(await reindexEntry(ctx, 'concepts/Vector Database.md', seen)).toMatchObject({
+      status: 'indexed',
+      humanEdited: false,
+    });
 
     const answerPath = join(root, 'wiki/answers/Note.md');
-    const text = entry('answer/note', 'answer', 'Note', '# Note\n\nPangolin facts, see [[Vector Database]].\n', 'not-the-hash');
+    const text = entry(
+      'answer/note',
+      'answer',
+      'Note',
+      '# Note\n\nPangolin facts, see [[Vector Database]].\n',
+      'not-the-hash',
+    );
     writeFileSync(answerPath, text);
-    expect(await reindexEntry(ctx, 'answers/Note.md', seen)).toMatchObject({ status: 'indexed', id: 'answer/note', humanEdited: true });
+    expect(await reindexEntry(ctx, 'answers/Note.md', seen)).toMatchObject({
+      status: 'indexed',
+      id: 'answer/note',
+      humanEdited: true,
+    });
     expect(readFileSync(answerPath, 'utf8')).toBe(text);
     expect(ctx.store.linksFrom('answer/note')).toEqual(['concept/vector-database']);
-    expect(ctx.store.getEntry('answer/note')).toMatchObject({ human_edited: true, content_hash: 'not-the-hash', path: 'answers/Note.md' });
-    expect(ctx.store.chunksOfEntry('answer/note').map((c) => c.text).join(' ')).toContain('Pangolin');
+    expect(ctx.store.getEntry('answer/note')).toMatchObject({
+      human_edited: true,
+      content_hash: 'not-the-hash',
+      path: 'answers/Note.md',
+    });
+    expect(
+      ctx.store
+        .chunksOfEntry('answer/note')
+        .map((c) => c.text)
+        .join(' '),
+    ).toContain('Pangolin');
     expect(await reindexEntry(ctx, 'answers/Note.md', seen)).toEqual({ status: 'unchanged', id: 'answer/note' });
 
     writeFileSync(join(root, 'wiki/answers/Plain.md'), '# Just a page\n');

@@ -27,7 +27,12 @@ const SAME = (a: string[], b: string[]) => a.length === b.length && a.every((x, 
  * `seen` remembers the body hash last indexed per path, so kb's own writes and repeated events
  * cost nothing.
  */
-export async function reindexEntry(ctx: KbContext, wikiPath: string, seen: Map<string, string>, signal?: AbortSignal): Promise<ReindexResult> {
+export async function reindexEntry(
+  ctx: KbContext,
+  wikiPath: string,
+  seen: Map<string, string>,
+  signal?: AbortSignal,
+): Promise<ReindexResult> {
   const { store } = ctx;
   let text: string;
   try {
@@ -46,7 +51,13 @@ export async function reindexEntry(ctx: KbContext, wikiPath: string, seen: Map<s
   const hash = bodyHash(body);
   const humanEdited = hash !== fm.content_hash;
   const row = store.getEntry(fm.id);
-  const rowSame = row && row.path === wikiPath && row.kind === fm.kind && row.title === fm.title && row.summary === summary && SAME(row.aliases, aliases);
+  const rowSame =
+    row &&
+    row.path === wikiPath &&
+    row.kind === fm.kind &&
+    row.title === fm.title &&
+    row.summary === summary &&
+    SAME(row.aliases, aliases);
   if (rowSame && (seen.get(wikiPath) === hash || (!humanEdited && row.content_hash === hash && !row.human_edited))) {
     seen.set(wikiPath, hash);
     return { status: 'unchanged', id: fm.id };
@@ -54,7 +65,13 @@ export async function reindexEntry(ctx: KbContext, wikiPath: string, seen: Map<s
 
   // Entry files as the store knows them, resolved as Obsidian resolves links.
   const targets = linkResolver(store.allEntries(), (e) => e.path);
-  const links = [...new Set(extractWikiLinks(body).map((l) => targets.entry(l.target)?.id).filter((x): x is string => Boolean(x)))];
+  const links = [
+    ...new Set(
+      extractWikiLinks(body)
+        .map((l) => targets.entry(l.target)?.id)
+        .filter((x): x is string => Boolean(x)),
+    ),
+  ];
   await indexEntries(
     ctx,
     [
@@ -89,5 +106,9 @@ function forgetEntry(ctx: KbContext, wikiPath: string, seen: Map<string, string>
     ctx.store.transaction(() => ctx.store.deleteEntry(row.id));
     return { status: 'removed', id: row.id };
   }
-  return { status: 'kept', id: row.id, reason: 'compiled from raw/; `kb compile --force` writes it again, or remove its source from raw/' };
+  return {
+    status: 'kept',
+    id: row.id,
+    reason: 'compiled from raw/; `kb compile --force` writes it again, or remove its source from raw/',
+  };
 }

@@ -83,7 +83,13 @@ export async function watchKb(ctx: KbContext, opts: WatchOptions): Promise<void>
   };
   const stabilityMs = opts.stabilityMs ?? 300;
   const awaitWriteFinish = { stabilityThreshold: stabilityMs, pollInterval: 50 };
-  const common = { ignoreInitial: true, awaitWriteFinish, persistent: true, usePolling: Boolean(opts.usePolling), interval: 100 };
+  const common = {
+    ignoreInitial: true,
+    awaitWriteFinish,
+    persistent: true,
+    usePolling: Boolean(opts.usePolling),
+    interval: 100,
+  };
   const watchers: FSWatcher[] = [
     // Links are not followed: one leading out of raw/ must not be read (the walk reports it), and
     // a link inside raw/ leads to a file that is watched under its own path anyway.
@@ -94,7 +100,9 @@ export async function watchKb(ctx: KbContext, opts: WatchOptions): Promise<void>
   // One job at a time: compiles and re-indexes are chained.
   let chain: Promise<void> = Promise.resolve();
   const enqueue = (job: () => Promise<void>) => {
-    chain = chain.then(() => (signal.aborted ? undefined : job())).catch((err: unknown) => emit({ type: 'error', reason: (err as Error).message }));
+    chain = chain
+      .then(() => (signal.aborted ? undefined : job()))
+      .catch((err: unknown) => emit({ type: 'error', reason: (err as Error).message }));
   };
 
   // --- raw/: debounce, batch, compile.
@@ -168,13 +176,15 @@ export async function watchKb(ctx: KbContext, opts: WatchOptions): Promise<void>
           const result = await reindexEntry(ctx, rel, seen, signal);
           if (result.status !== 'unchanged' && result.status !== 'gone') emit({ type: 'wiki-edit', path: rel, result });
         } catch (err) {
-          if (!signal.aborted) emit({ type: 'wiki-edit-failed', path: rel, reason: (err as Error).message.split('\n')[0] ?? '' });
+          if (!signal.aborted)
+            emit({ type: 'wiki-edit-failed', path: rel, reason: (err as Error).message.split('\n')[0] ?? '' });
         }
       }
     } catch (err) {
       const paths = [...wikiPending];
       wikiPending.clear();
-      if (!signal.aborted) for (const rel of paths) emit({ type: 'wiki-edit-failed', path: rel, reason: (err as Error).message });
+      if (!signal.aborted)
+        for (const rel of paths) emit({ type: 'wiki-edit-failed', path: rel, reason: (err as Error).message });
     } finally {
       lock?.release();
     }
@@ -188,8 +198,14 @@ export async function watchKb(ctx: KbContext, opts: WatchOptions): Promise<void>
   };
   for (const c of ['add', 'change', 'unlink'] as const) watchers[1]!.on(c, onWiki);
   // Settings are read once: say so when they change rather than compiling half with old, half with new ones.
-  const configWatcher = watch(paths.config, { ignoreInitial: true, awaitWriteFinish, usePolling: Boolean(opts.usePolling), interval: 100 });
-  for (const c of ['add', 'change'] as const) configWatcher.on(c, () => emit({ type: 'config-changed', path: paths.config }));
+  const configWatcher = watch(paths.config, {
+    ignoreInitial: true,
+    awaitWriteFinish,
+    usePolling: Boolean(opts.usePolling),
+    interval: 100,
+  });
+  for (const c of ['add', 'change'] as const)
+    configWatcher.on(c, () => emit({ type: 'config-changed', path: paths.config }));
   watchers.push(configWatcher);
   for (const w of watchers) w.on('error', (err) => emit({ type: 'error', reason: (err as Error).message }));
 

@@ -14,13 +14,20 @@ import { positiveInt, questionOf } from './ask-shared.js';
 export async function runAsk(words: string, flags: AskFlags, rt: CliRuntime): Promise<number> {
   const question = questionOf(words);
   const format = flags.format ?? 'markdown';
-  if (format !== 'markdown' && format !== 'marp') throw new UsageError(`Unexpected --format \`${format}\`, expected markdown or marp`);
+  if (format !== 'markdown' && format !== 'marp')
+    throw new UsageError(`Unexpected --format \`${format}\`, expected markdown or marp`);
   const ctx = openKb(findKbRoot(flags.kb));
   try {
     const budget = positiveInt('--budget', flags.budget, ctx.config.ask.budget);
     const model = flags.offline ? undefined : createModelClient(ctx);
     if (!model && !flags.offline && !flags.json) {
-      rt.io.err(paint(rt.io, 'dim', `${noModelReason(ctx.config, ctx.env) ?? 'No model'}: extractive answer from the wiki (no model).`));
+      rt.io.err(
+        paint(
+          rt.io,
+          'dim',
+          `${noModelReason(ctx.config, ctx.env) ?? 'No model'}: extractive answer from the wiki (no model).`,
+        ),
+      );
     }
     const res = await ask(ctx, question, { budget, model, cache: flags.cache !== false, signal: rt.signal });
     let saved: Awaited<ReturnType<typeof saveAnswer>> | undefined;
@@ -34,7 +41,15 @@ export async function runAsk(words: string, flags: AskFlags, rt: CliRuntime): Pr
           saved = await saveAnswer(
             ctx,
             format === 'marp'
-              ? { question, answer: res.answer, citations: res.citations, by, format, extraFrontmatter: { ...MARP_FRONTMATTER }, body: marpBody(answerTitle(question), res.answer, res.citations) }
+              ? {
+                  question,
+                  answer: res.answer,
+                  citations: res.citations,
+                  by,
+                  format,
+                  extraFrontmatter: { ...MARP_FRONTMATTER },
+                  body: marpBody(answerTitle(question), res.answer, res.citations),
+                }
               : { question, answer: res.answer, citations: res.citations, by },
             { signal: rt.signal },
           );
@@ -45,7 +60,13 @@ export async function runAsk(words: string, flags: AskFlags, rt: CliRuntime): Pr
     }
     if (flags.json) {
       const { packed: _p, retrieval: _r, ...out } = res;
-      rt.io.out(JSON.stringify({ ...out, ...(saved ? { saved } : {}), ...(notSaved ? { notSaved: notSaved.message } : {}) }, null, 2));
+      rt.io.out(
+        JSON.stringify(
+          { ...out, ...(saved ? { saved } : {}), ...(notSaved ? { notSaved: notSaved.message } : {}) },
+          null,
+          2,
+        ),
+      );
       if (notSaved) throw notSaved;
       return 0;
     }
@@ -55,8 +76,12 @@ export async function runAsk(words: string, flags: AskFlags, rt: CliRuntime): Pr
     const line = `${res.mode === 'model' ? res.model : 'offline'}; ${res.context.tokens} context tokens from ${res.context.entries} entries${res.cached ? '; cached' : ''}${cites ? `; cites ${cites}` : ''}`;
     rt.io.err(paint(rt.io, 'dim', line));
     if (saved) {
-      const what = saved.replaced ? `Updated wiki/${saved.path}: version ${saved.replaced.version + 1} replaces version ${saved.replaced.version} (${saved.replaced.by})` : `Filed wiki/${saved.path}`;
-      rt.io.err(`${what}${saved.backlinked.length ? ` (backlinks in ${saved.backlinked.length} entr${saved.backlinked.length === 1 ? 'y' : 'ies'})` : ''}`);
+      const what = saved.replaced
+        ? `Updated wiki/${saved.path}: version ${saved.replaced.version + 1} replaces version ${saved.replaced.version} (${saved.replaced.by})`
+        : `Filed wiki/${saved.path}`;
+      rt.io.err(
+        `${what}${saved.backlinked.length ? ` (backlinks in ${saved.backlinked.length} entr${saved.backlinked.length === 1 ? 'y' : 'ies'})` : ''}`,
+      );
     }
     if (notSaved) throw notSaved;
     return 0;
@@ -64,4 +89,3 @@ export async function runAsk(words: string, flags: AskFlags, rt: CliRuntime): Pr
     closeKb(ctx);
   }
 }
-

@@ -4,7 +4,8 @@ import { UsageError } from '../../diagnostics/errors.js';
 export function positiveInt(flag: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`Unexpected ${flag} \`${value}\`, expected a positive whole number`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new UsageError(`Unexpected ${flag} \`${value}\`, expected a positive whole number`);
   return n;
 }
 

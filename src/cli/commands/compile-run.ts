@@ -24,16 +24,20 @@ export function estimateText(e: CompileEstimate): string[] {
     `  concept calls  ~${e.conceptCalls}`,
     `  input tokens   ~${n(e.inputTokens)} (of which the catalog: ${n(e.catalogTokens)} per call; instructions and catalog are prompt-cached after the first call and priced so)`,
     `  output tokens  ~${n(e.outputTokens)}`,
-    e.priced ? `  cost           ~${formatUsd(e.usd)} (with --batch: ~${formatUsd(e.batchUsd)})` : `  cost           unknown: no price for ${e.model} in model.prices of kb.config.json`,
+    e.priced
+      ? `  cost           ~${formatUsd(e.usd)} (with --batch: ~${formatUsd(e.batchUsd)})`
+      : `  cost           unknown: no price for ${e.model} in model.prices of kb.config.json`,
   ];
-  if (e.documents > e.modelDocuments) lines.push(`  (${e.documents - e.modelDocuments} attachments or links keep their offline entry)`);
+  if (e.documents > e.modelDocuments)
+    lines.push(`  (${e.documents - e.modelDocuments} attachments or links keep their offline entry)`);
   return lines;
 }
 
 function parseMaxCost(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const x = Number(v.replace(/^\$/, ''));
-  if (!Number.isFinite(x) || x < 0) throw new UsageError(`Unexpected --max-cost ${v}, expected a number of US dollars such as 0.50`);
+  if (!Number.isFinite(x) || x < 0)
+    throw new UsageError(`Unexpected --max-cost ${v}, expected a number of US dollars such as 0.50`);
   return x;
 }
 
@@ -71,7 +75,13 @@ export async function runCompile(flags: CompileFlags, rt: CliRuntime): Promise<n
       rt.io.err(paint(rt.io, 'dim', `${why}: using the offline compiler (extractive summaries, heuristic concepts).`));
     }
     if ((flags.batch || maxCost !== undefined) && !writer && !flags.json) {
-      rt.io.err(paint(rt.io, 'dim', `${flags.batch ? '--batch' : '--max-cost'} applies to the model compiler only; nothing to pay for.`));
+      rt.io.err(
+        paint(
+          rt.io,
+          'dim',
+          `${flags.batch ? '--batch' : '--max-cost'} applies to the model compiler only; nothing to pay for.`,
+        ),
+      );
     }
     let result: Awaited<ReturnType<typeof compileKb>>;
     try {

@@ -16,7 +16,13 @@ export async function runContext(words: string, flags: ContextFlags, rt: CliRunt
     if (flags.json) {
       rt.io.out(
         JSON.stringify(
-          { question, xml: packed.xml, tokens: packed.tokens, budget, entries: packed.entries.map((e) => ({ id: e.id, title: e.title, passages: e.passages.length })) },
+          {
+            question,
+            xml: packed.xml,
+            tokens: packed.tokens,
+            budget,
+            entries: packed.entries.map((e) => ({ id: e.id, title: e.title, passages: e.passages.length })),
+          },
           null,
           2,
         ),

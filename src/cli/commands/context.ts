@@ -5,7 +5,9 @@ import type { ContextFlags } from '../flags.js';
 export function defineContext(program: Command, rt: CliRuntime): void {
   program
     .command('context')
-    .description('print the wiki entries for a question as <kb_entry> XML within a token budget, to pipe into any agent')
+    .description(
+      'print the wiki entries for a question as <kb_entry> XML within a token budget, to pipe into any agent',
+    )
     .argument('<question...>', 'the question or topic')
     .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
     .option('--budget <tokens>', 'token budget (default: ask.budget in kb.config.json, 4000)')

@@ -12,4 +12,15 @@ import { defineWatch } from './watch.js';
 import { defineDoctor } from './doctor.js';
 
 /** Every command's definition (options and help). Implementations load lazily in their actions. */
-export const COMMANDS: ((program: Command, rt: CliRuntime) => void)[] = [defineCompile, defineAsk, defineSearch, defineContext, defineInit, defineLint, defineStatus, defineWatch, defineMcp, defineDoctor];
+export const COMMANDS: ((program: Command, rt: CliRuntime) => void)[] = [
+  defineCompile,
+  defineAsk,
+  defineSearch,
+  defineContext,
+  defineInit,
+  defineLint,
+  defineStatus,
+  defineWatch,
+  defineMcp,
+  defineDoctor,
+];

@@ -18,7 +18,10 @@ export async function runInit(dir: string, flags: InitFlags, rt: CliRuntime): Pr
   }
   const shown = shownPath(report.root);
   rt.io.out(`Created a knowledge base in ${report.root} (${report.files.length} files).`);
-  if (report.commit) rt.io.out(`git: ${report.git === 'created' ? 'new repository' : 'existing repository'}, first commit ${report.commit}.`);
+  if (report.commit)
+    rt.io.out(
+      `git: ${report.git === 'created' ? 'new repository' : 'existing repository'}, first commit ${report.commit}.`,
+    );
   if (report.gitNote) rt.io.err(paint(rt.io, 'yellow', `git: ${report.gitNote}`));
   rt.io.out('');
   rt.io.out('Next:');

@@ -20,7 +20,13 @@ export async function runHeal(root: string, flags: LintFlags, rt: CliRuntime): P
   const lock = await acquireLock(join(ctx.paths.state, 'lock'), 'lint --heal', { waitMs: LOCK_WAIT_MS });
   const healer = resolveProvider(ctx.config, ctx.env, 'heal');
   if (flags.web && !flags.offline && healer.kind !== 'anthropic' && !flags.json) {
-    rt.io.err(paint(rt.io, 'yellow', `--web uses Claude's web search tool; ${describeProvider(healer)} heals from the sources alone.`));
+    rt.io.err(
+      paint(
+        rt.io,
+        'yellow',
+        `--web uses Claude's web search tool; ${describeProvider(healer)} heals from the sources alone.`,
+      ),
+    );
   }
   try {
     const report = await healKb(ctx, {
@@ -35,7 +41,8 @@ export async function runHeal(root: string, flags: LintFlags, rt: CliRuntime): P
     if (flags.json) {
       rt.io.out(JSON.stringify(report, null, 2));
     } else {
-      for (const r of report.recovered ?? []) rt.io.out(paint(rt.io, 'yellow', `put right after an interrupted merge: ${r}`));
+      for (const r of report.recovered ?? [])
+        rt.io.out(paint(rt.io, 'yellow', `put right after an interrupted merge: ${r}`));
       if (!report.nothingToDo) printReport(report, root, rt);
     }
     return report.branches.some((b) => b.status === 'failed') ? 1 : 0;
@@ -64,7 +71,8 @@ function printReport(r: HealReport, root: string, rt: CliRuntime): void {
     if (b.error) io.out(paint(io, 'red', `  error: ${b.error}`));
     if (b.merged) io.out(paint(io, 'green', '  merged into the current branch'));
     else if (b.mergeNote) io.out(`  not merged: ${b.mergeNote}`);
-    if (b.branch && (b.status === 'created' || b.status === 'exists') && !b.merged) io.out(paint(io, 'dim', `  ${reviewHint({ ...b, branch: b.branch })}`));
+    if (b.branch && (b.status === 'created' || b.status === 'exists') && !b.merged)
+      io.out(paint(io, 'dim', `  ${reviewHint({ ...b, branch: b.branch })}`));
   }
   if (r.refreshError) io.out(paint(io, 'yellow', `After merging, the store was not refreshed: ${r.refreshError}`));
   if (r.changelog) io.out(`Report: ${relative(root, r.changelog)}`);

@@ -17,14 +17,21 @@ function painter(io: Io) {
 export async function runLint(flags: LintFlags, rt: CliRuntime): Promise<number> {
   if (flags.listRules) return listRules(flags, rt);
   if ((flags.merge || flags.dryRun || flags.web) && !flags.heal) {
-    throw new UsageError('Unexpected --merge, --dry-run or --web without --heal, expected them with it: `kb lint --heal --merge`');
+    throw new UsageError(
+      'Unexpected --merge, --dry-run or --web without --heal, expected them with it: `kb lint --heal --merge`',
+    );
   }
   const root = findKbRoot(flags.kb);
   if (flags.heal) {
     const { runHeal } = await import('./lint-heal-run.js');
     return runHeal(root, flags, rt);
   }
-  const report = await lintKb(root, { rules: ruleList(flags), offline: Boolean(flags.offline), network: Boolean(flags.network), signal: rt.signal });
+  const report = await lintKb(root, {
+    rules: ruleList(flags),
+    offline: Boolean(flags.offline),
+    network: Boolean(flags.network),
+    signal: rt.signal,
+  });
   if (flags.json) rt.io.out(JSON.stringify(report, null, 2));
   else for (const l of formatReport(report, painter(rt.io))) rt.io.out(l);
   return lintExitCode(report.counts, Boolean(flags.frail));
@@ -37,13 +44,21 @@ function listRules(flags: LintFlags, rt: CliRuntime): number {
   } catch {
     // Outside a knowledge base: the defaults.
   }
-  const rows = RULES.map((r) => ({ id: r.id, severity: ruleSeverity(r, configured) ?? 'off', fixable: r.fixable || 'no', network: Boolean(r.network), docs: r.docs }));
+  const rows = RULES.map((r) => ({
+    id: r.id,
+    severity: ruleSeverity(r, configured) ?? 'off',
+    fixable: r.fixable || 'no',
+    network: Boolean(r.network),
+    docs: r.docs,
+  }));
   if (flags.json) {
     rt.io.out(JSON.stringify(rows, null, 2));
     return 0;
   }
   for (const r of rows) {
-    rt.io.out(`${paint(rt.io, 'bold', r.id)}  ${r.severity}, heal: ${r.fixable}${r.network ? ', only with --network' : ''}`);
+    rt.io.out(
+      `${paint(rt.io, 'bold', r.id)}  ${r.severity}, heal: ${r.fixable}${r.network ? ', only with --network' : ''}`,
+    );
     rt.io.out(`  ${r.docs}`);
     rt.io.out('');
   }

@@ -6,7 +6,9 @@ import type { McpFlags } from '../flags.js';
 export function defineMcp(program: Command, rt: CliRuntime): void {
   program
     .command('mcp')
-    .description('serve the knowledge base to agents over MCP on stdio (tools: search, ask, read, context, save, status)')
+    .description(
+      'serve the knowledge base to agents over MCP on stdio (tools: search, ask, read, context, save, status)',
+    )
     .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
     .option(...PROVIDER_OPTION)
     .option(...MODEL_OPTION)

@@ -26,7 +26,9 @@ export async function runSearch(words: string, flags: SearchFlags, rt: CliRuntim
     rt.io.out(paint(rt.io, 'bold', 'Entries'));
     r.entries.forEach((e, i) => {
       const how = e.via.join('+') + (e.hopFrom ? ` from ${e.hopFrom}` : '');
-      rt.io.out(`${String(i + 1).padStart(2)}. ${e.score.toFixed(4)}  ${e.title}  ${paint(rt.io, 'dim', `(${e.kind}, wiki/${e.path}, ${how})`)}`);
+      rt.io.out(
+        `${String(i + 1).padStart(2)}. ${e.score.toFixed(4)}  ${e.title}  ${paint(rt.io, 'dim', `(${e.kind}, wiki/${e.path}, ${how})`)}`,
+      );
       if (e.summary) rt.io.out(`      ${paint(rt.io, 'dim', clip(e.summary, 160))}`);
     });
     if (r.passages.length) {

@@ -5,7 +5,9 @@ import type { StatusFlags } from '../flags.js';
 export function defineStatus(program: Command, rt: CliRuntime): void {
   program
     .command('status')
-    .description('sources compiled, pending, stale and failed; entries, links, last compile and heal, store, model spend')
+    .description(
+      'sources compiled, pending, stale and failed; entries, links, last compile and heal, store, model spend',
+    )
     .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
     .option('--json', 'print the status as JSON')
     .option('-v, --verbose', 'list every pending, stale and failed source and every broken link')

@@ -15,9 +15,11 @@ const clock = () => new Date().toTimeString().slice(0, 8);
 
 export async function runWatch(flags: WatchFlags, rt: CliRuntime): Promise<number> {
   const debounceMs = Number(flags.debounce ?? 300);
-  if (!Number.isFinite(debounceMs) || debounceMs < 0) throw new UsageError(`Unexpected --debounce ${flags.debounce}, expected a number of milliseconds`);
+  if (!Number.isFinite(debounceMs) || debounceMs < 0)
+    throw new UsageError(`Unexpected --debounce ${flags.debounce}, expected a number of milliseconds`);
   const lockWaitMs = Number(flags.lockWait ?? 10_000);
-  if (!Number.isFinite(lockWaitMs) || lockWaitMs < 0) throw new UsageError(`Unexpected --lock-wait ${flags.lockWait}, expected a number of milliseconds`);
+  if (!Number.isFinite(lockWaitMs) || lockWaitMs < 0)
+    throw new UsageError(`Unexpected --lock-wait ${flags.lockWait}, expected a number of milliseconds`);
   const root = findKbRoot(flags.kb);
   const ctx = openKb(root);
   const { io } = rt;
@@ -49,7 +51,12 @@ function sayer(io: CliRuntime['io']): Say {
 }
 
 /** What `kb watch` prints for each event: one line with the time, or JSON lines with --json. */
-function watchPrinter(flags: WatchFlags, io: CliRuntime['io'], say: Say, client: ModelClient | undefined): (e: WatchEvent) => void {
+function watchPrinter(
+  flags: WatchFlags,
+  io: CliRuntime['io'],
+  say: Say,
+  client: ModelClient | undefined,
+): (e: WatchEvent) => void {
   let initial = flags.initial !== false;
   return (e: WatchEvent) => {
     if (flags.json) {
@@ -71,20 +78,38 @@ function watchPrinter(flags: WatchFlags, io: CliRuntime['io'], say: Say, client:
         break;
       case 'compiled':
         printMessages(io, e.report.messages);
-        if (e.report.new + e.report.updated + e.report.deleted + e.report.renamed + e.report.written + e.report.skipped === 0) say('up to date', 'dim');
+        if (
+          e.report.new +
+            e.report.updated +
+            e.report.deleted +
+            e.report.renamed +
+            e.report.written +
+            e.report.skipped ===
+          0
+        )
+          say('up to date', 'dim');
         else say(`compiled: ${summaryLine(e.report)}`, 'green');
         if (client) {
           const spent = client.spent();
-          say(`model ${client.model}: ${spent.calls} call${spent.calls === 1 ? '' : 's'} since watch started, ${formatUsd(spent.usd)}`, 'dim');
+          say(
+            `model ${client.model}: ${spent.calls} call${spent.calls === 1 ? '' : 's'} since watch started, ${formatUsd(spent.usd)}`,
+            'dim',
+          );
         }
         break;
       case 'compile-failed':
         say(`compile failed: ${e.reason}`, 'red');
-        say(e.retryMs !== undefined ? `still watching; trying again in ${Math.round(e.retryMs / 1000)} s` : 'still watching; fix the cause and save again', 'dim');
+        say(
+          e.retryMs !== undefined
+            ? `still watching; trying again in ${Math.round(e.retryMs / 1000)} s`
+            : 'still watching; fix the cause and save again',
+          'dim',
+        );
         break;
       case 'wiki-edit': {
         const r = e.result;
-        if (r.status === 'indexed') say(`re-indexed wiki/${e.path}${r.humanEdited ? ' (your edit; compile will leave it alone)' : ''}`);
+        if (r.status === 'indexed')
+          say(`re-indexed wiki/${e.path}${r.humanEdited ? ' (your edit; compile will leave it alone)' : ''}`);
         else if (r.status === 'removed') say(`removed wiki/${e.path} from the index`);
         else if (r.status === 'kept') say(`wiki/${e.path} was deleted: ${r.reason}`, 'yellow');
         else if (r.status === 'ignored' && flags.verbose) say(`ignored wiki/${e.path}: ${r.reason}`, 'dim');

@@ -69,7 +69,11 @@ export interface BatchSummary {
 const STATE_KEY = 'pending_batch';
 
 /** The source requests compile would make, by request key, less those whose reply is cached. */
-async function uncachedRequests(ctx: KbContext, writer: ModelWriter, force: boolean): Promise<Map<string, ModelRequest>> {
+async function uncachedRequests(
+  ctx: KbContext,
+  writer: ModelWriter,
+  force: boolean,
+): Promise<Map<string, ModelRequest>> {
   const docs = (await documentsToCompile(ctx, writer.name, force)).filter(modelReads);
   const catalog = catalogOfWiki(ctx);
   const reqs = new Map<string, ModelRequest>();
@@ -78,8 +82,11 @@ async function uncachedRequests(ctx: KbContext, writer: ModelWriter, force: bool
     const list =
       parts.length === 1
         ? [sourceRequest(writer.templates, writer.budget, doc, catalog)]
-        : parts.map((text, i) => sourceRequest(writer.templates, writer.budget, doc, catalog, { n: i + 1, of: parts.length, text }));
-    const model = (writer.client.settingsFor?.('compile-source') ?? writer.client.settings)?.model ?? writer.client.model;
+        : parts.map((text, i) =>
+            sourceRequest(writer.templates, writer.budget, doc, catalog, { n: i + 1, of: parts.length, text }),
+          );
+    const model =
+      (writer.client.settingsFor?.('compile-source') ?? writer.client.settings)?.model ?? writer.client.model;
     for (const r of list) if (!writer.client.isCached?.(r)) reqs.set(requestKey(model, r), r);
   }
   return reqs;
@@ -110,15 +117,28 @@ export async function runSourceBatch(
       `--batch uses Anthropic's Message Batches API; source entries go to ${describeProvider(settings)}, which has none. Run \`kb compile\` without --batch.`,
     );
   }
-  const sdk = sdkClient(ctx.env, { maxRetries: settings?.maxRetries ?? ctx.config.model.maxRetries, timeoutMs: settings?.timeoutMs ?? 600_000 });
+  const sdk = sdkClient(ctx.env, {
+    maxRetries: settings?.maxRetries ?? ctx.config.model.maxRetries,
+    timeoutMs: settings?.timeoutMs ?? 600_000,
+  });
   const cache = ResponseCache.open(ctx.paths);
-  const summary: BatchSummary = { id: undefined, submitted: 0, succeeded: 0, failed: 0, resumed: false, usage: zeroUsage(), usd: 0 };
+  const summary: BatchSummary = {
+    id: undefined,
+    submitted: 0,
+    succeeded: 0,
+    failed: 0,
+    resumed: false,
+    usage: zeroUsage(),
+    usd: 0,
+  };
   const pollMs = opts.pollMs ?? Number(ctx.env['KB_BATCH_POLL_MS'] ?? 10_000);
   try {
     let pending = readPending(cache);
     if (pending) {
       summary.resumed = true;
-      opts.onStatus?.(`Resuming batch ${pending.id} (${Object.keys(pending.items).length} requests, submitted ${new Date(pending.created * 1000).toISOString()}).`);
+      opts.onStatus?.(
+        `Resuming batch ${pending.id} (${Object.keys(pending.items).length} requests, submitted ${new Date(pending.created * 1000).toISOString()}).`,
+      );
     } else {
       const model = settings?.model ?? writer.client.model;
       const reqs = await uncachedRequests(ctx, writer, Boolean(opts.force));
@@ -127,7 +147,10 @@ export async function runSourceBatch(
         return summary;
       }
       if (opts.maxCostUsd !== undefined) {
-        const worst = [...reqs.values()].reduce((sum, r) => sum + worstCaseUsd(ctx.config, priceFor(ctx.config, model), r) / 2, 0);
+        const worst = [...reqs.values()].reduce(
+          (sum, r) => sum + worstCaseUsd(ctx.config, priceFor(ctx.config, model), r) / 2,
+          0,
+        );
         if (worst > opts.maxCostUsd) throw new BudgetExceededError(opts.maxCostUsd, 0);
       }
       const items: PendingBatch['items'] = {};
@@ -139,7 +162,9 @@ export async function runSourceBatch(
       const created = await sdk.messages.batches.create({ requests }, opts.signal ? { signal: opts.signal } : {});
       pending = { id: created.id, model, created: Math.floor(Date.now() / 1000), items };
       cache.setState(STATE_KEY, JSON.stringify(pending));
-      opts.onStatus?.(`Submitted batch ${created.id} with ${requests.length} requests; polling (Ctrl-C stops waiting, \`kb compile --batch\` resumes it).`);
+      opts.onStatus?.(
+        `Submitted batch ${created.id} with ${requests.length} requests; polling (Ctrl-C stops waiting, \`kb compile --batch\` resumes it).`,
+      );
     }
     summary.id = pending.id;
     summary.submitted = Object.keys(pending.items).length;
@@ -194,12 +219,16 @@ function readPending(cache: ResponseCache): PendingBatch | undefined {
   try {
     return JSON.parse(raw) as PendingBatch;
   } catch {
-    throw new KbError(`Unexpected unreadable pending batch in .kb/cache.db; delete the row \`${STATE_KEY}\` from its state table to start over.`);
+    throw new KbError(
+      `Unexpected unreadable pending batch in .kb/cache.db; delete the row \`${STATE_KEY}\` from its state table to start over.`,
+    );
   }
 }
 
 function interrupted(id: string): InterruptedError {
-  return new InterruptedError(`Stopped waiting for batch ${id}; it keeps running at Anthropic. Run \`kb compile --batch\` again to resume it (nothing is paid twice).`);
+  return new InterruptedError(
+    `Stopped waiting for batch ${id}; it keeps running at Anthropic. Run \`kb compile --batch\` again to resume it (nothing is paid twice).`,
+  );
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -4,9 +4,11 @@ import { stem } from '../../ingest/detect.js';
 import { fileOf } from '../../ingest/posts.js';
 
 /** A title that is a date line or a header label, not the work's title. */
-const NOT_A_TITLE = /(发布日期|发布时间|發佈日期|發佈時間|published|posted on)\s*[:：]|^\s*(原文信息|原文|source info)\s*$|^\s*[\d\s\-/:.年月日T]+$/iu;
+const NOT_A_TITLE =
+  /(发布日期|发布时间|發佈日期|發佈時間|published|posted on)\s*[:：]|^\s*(原文信息|原文|source info)\s*$|^\s*[\d\s\-/:.年月日T]+$/iu;
 /** A summary that opens with a header line: who and where, not what the work says. */
-const LABEL_OPENING = /^\s*(作者|来源|原文链接|原文|项目地址|发布时间|发布日期|src|source|author|by|url|link|date|published)\s*[:：]/iu;
+const LABEL_OPENING =
+  /^\s*(作者|来源|原文链接|原文|项目地址|发布时间|发布日期|src|source|author|by|url|link|date|published)\s*[:：]/iu;
 const MAX_SUMMARY_SENTENCES = 4;
 
 /**
@@ -14,23 +16,36 @@ const MAX_SUMMARY_SENTENCES = 4;
  * round, then the offline compiler): the work's own title, and a summary of its thesis that reads
  * on its own — not the title glued to a sentence, not a header line, not a whole page.
  */
-export function checkSourceEntry(e: KbEntryXml, doc: Pick<RawDocument, 'path' | 'post' | 'title' | 'meta'>): string | undefined {
+export function checkSourceEntry(
+  e: KbEntryXml,
+  doc: Pick<RawDocument, 'path' | 'post' | 'title' | 'meta'>,
+): string | undefined {
   const title = e.title.trim();
   const summary = e.summary.trim();
-  if (NOT_A_TITLE.test(title)) return `Unexpected <title> "${title}" that is a date or header line, expected the work's own title`;
+  if (NOT_A_TITLE.test(title))
+    return `Unexpected <title> "${title}" that is a date or header line, expected the work's own title`;
   const collection = typeof doc.meta['collection'] === 'string' ? doc.meta['collection'] : undefined;
-  if (collection && title === collection && doc.title !== collection) return `Unexpected <title> "${title}", the name of the feed or archive, expected the title of this post ("${doc.title}")`;
+  if (collection && title === collection && doc.title !== collection)
+    return `Unexpected <title> "${title}", the name of the feed or archive, expected the title of this post ("${doc.title}")`;
   const file = stem(fileOf(doc));
-  if (title === file && doc.title !== file) return `Unexpected <title> "${title}", the file name, expected the work's own title (e.g. "${doc.title}")`;
-  if (/^(raw\/|\.{0,2}\/)|\.(md|txt|html?|pdf)$/i.test(title)) return `Unexpected <title> "${title}" that is a file path, expected the work's own title`;
+  if (title === file && doc.title !== file)
+    return `Unexpected <title> "${title}", the file name, expected the work's own title (e.g. "${doc.title}")`;
+  if (/^(raw\/|\.{0,2}\/)|\.(md|txt|html?|pdf)$/i.test(title))
+    return `Unexpected <title> "${title}" that is a file path, expected the work's own title`;
   if (summary.toLowerCase().startsWith(title.toLowerCase()) && summary.length > title.length) {
     const next = summary.slice(title.length);
-    if (!/^\s*[:：,，(（—-]|^\s+(is|are|was|describes|explains|argues|shows)\b|^(是|为|介绍|讲|描述|说明|认为)/u.test(next)) {
+    if (
+      !/^\s*[:：,，(（—-]|^\s+(is|are|was|describes|explains|argues|shows)\b|^(是|为|介绍|讲|描述|说明|认为)/u.test(
+        next,
+      )
+    ) {
       return 'Unexpected <summary> that starts with the title run into a sentence, expected sentences that read on their own';
     }
   }
-  if (LABEL_OPENING.test(summary)) return 'Unexpected <summary> that opens with a header line (author, source, date), expected what the work argues or explains';
+  if (LABEL_OPENING.test(summary))
+    return 'Unexpected <summary> that opens with a header line (author, source, date), expected what the work argues or explains';
   const sentences = summary.split(/(?<=[.!?。！？])\s*/u).filter((s) => s.trim().length > 1);
-  if (sentences.length > MAX_SUMMARY_SENTENCES) return `Unexpected <summary> of ${sentences.length} sentences, expected 1–3 that state the work's thesis`;
+  if (sentences.length > MAX_SUMMARY_SENTENCES)
+    return `Unexpected <summary> of ${sentences.length} sentences, expected 1–3 that state the work's thesis`;
   return undefined;
 }

@@ -11,7 +11,15 @@ import { scanWiki } from '../../entry/wiki.js';
 import { extractEntities } from '../offline/entities.js';
 import { groupConcepts } from '../concepts.js';
 import { buildCatalog, documentsToCompile } from './plan.js';
-import { catalogXml, loadTemplates, modelReads, modelWriterName, promptBudget, sourceParts, sourceRequest } from './prompts.js';
+import {
+  catalogXml,
+  loadTemplates,
+  modelReads,
+  modelWriterName,
+  promptBudget,
+  sourceParts,
+  sourceRequest,
+} from './prompts.js';
 
 export interface CompileEstimate {
   model: string;
@@ -51,7 +59,10 @@ const PER_MENTION_TOKENS = 350;
  * the offline entity extractor. Calls already in the cache cost nothing.
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: mirrors compile step by step (scan, sources, long-source parts, concepts, repairs) so the estimate stays easy to check against it
-export async function estimateCompile(ctx: KbContext, opts: { force?: boolean; isCached?: (req: ModelRequest) => boolean } = {}): Promise<CompileEstimate> {
+export async function estimateCompile(
+  ctx: KbContext,
+  opts: { force?: boolean; isCached?: (req: ModelRequest) => boolean } = {},
+): Promise<CompileEstimate> {
   const { config, store } = ctx;
   const plan = modelPlan(config, ctx.env);
   const sources = settingsForTask(plan, 'compile-source');
@@ -66,8 +77,19 @@ export async function estimateCompile(ctx: KbContext, opts: { force?: boolean; i
   // Sources and concepts may go to different models (model.tasks), priced apiece.
   const usages: Record<string, ModelUsage> = { source: zeroUsage(), concept: zeroUsage() };
   const est: CompileEstimate = {
-    model, documents: docs.length, modelDocuments: 0, longDocuments: 0, sourceCalls: 0, conceptCalls: 0, cachedCalls: 0,
-    inputTokens: 0, outputTokens: 0, catalogTokens, usd: 0, batchUsd: 0, priced: priceOf(config, sources) !== undefined && priceOf(config, concepts) !== undefined,
+    model,
+    documents: docs.length,
+    modelDocuments: 0,
+    longDocuments: 0,
+    sourceCalls: 0,
+    conceptCalls: 0,
+    cachedCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    catalogTokens,
+    usd: 0,
+    batchUsd: 0,
+    priced: priceOf(config, sources) !== undefined && priceOf(config, concepts) !== undefined,
   };
   // Calls per cached prefix (instructions + catalog): the first writes the prompt cache, the rest read it.
   const prefixes = new Map<string, { tokens: number; calls: number }>();
@@ -109,20 +131,55 @@ export async function estimateCompile(ctx: KbContext, opts: { force?: boolean; i
   // Concepts the compile would touch: the offline extractor stands in for the model's entities.
   const changed = new Set(docs.map((d) => d.path as string));
   const changedFiles = new Set(docs.map((d) => fileOf(d) as string));
-  const rows: DocumentRow[] = store.allDocuments().filter((d) => !changed.has(d.raw_path) && !changedFiles.has(fileOfRow(d)) && (d.status === 'ok' || d.status === 'pending'));
+  const rows: DocumentRow[] = store
+    .allDocuments()
+    .filter(
+      (d) =>
+        !changed.has(d.raw_path) && !changedFiles.has(fileOfRow(d)) && (d.status === 'ok' || d.status === 'pending'),
+    );
   const kept = new Set(rows.map((d) => d.raw_path));
   const entities: EntityRow[] = store.allEntities().filter((e) => kept.has(e.raw_path));
   for (const d of docs) {
-    rows.push({ raw_path: d.path, hash: d.hash, type: d.type, title: d.title, entry_id: `source/${d.path}`, size: d.size, mtime_ms: 0, lang: d.lang, status: 'ok', error: null, compiled_at: 0, compiler: '' });
+    rows.push({
+      raw_path: d.path,
+      hash: d.hash,
+      type: d.type,
+      title: d.title,
+      entry_id: `source/${d.path}`,
+      size: d.size,
+      mtime_ms: 0,
+      lang: d.lang,
+      status: 'ok',
+      error: null,
+      compiled_at: 0,
+      compiler: '',
+    });
     if (!modelReads(d)) continue;
-    for (const f of extractEntities(d.markdown, d.title)) entities.push({ raw_path: d.path, key: f.key, surface: f.surface, aliases: f.aliases, count: f.count, snippets: f.snippets });
+    for (const f of extractEntities(d.markdown, d.title))
+      entities.push({
+        raw_path: d.path,
+        key: f.key,
+        surface: f.surface,
+        aliases: f.aliases,
+        count: f.count,
+        snippets: f.snippets,
+      });
   }
-  const groups = groupConcepts(entities, rows, config.compile.minConceptSources, config.compile.maxConcepts, scan.entries);
+  const groups = groupConcepts(
+    entities,
+    rows,
+    config.compile.minConceptSources,
+    config.compile.maxConcepts,
+    scan.entries,
+  );
   const conceptSystem = countTokens(tpl.concept.text) + catalogTokens;
   for (const g of groups) {
     if (!opts.force && !g.mentions.some((m) => changed.has(m.rawPath))) continue;
     est.conceptCalls++;
-    add(conceptSystem + Math.min(g.mentions.length, 12) * PER_MENTION_TOKENS, CONCEPT_OUTPUT, { name: 'concept', tokens: conceptSystem });
+    add(conceptSystem + Math.min(g.mentions.length, 12) * PER_MENTION_TOKENS, CONCEPT_OUTPUT, {
+      name: 'concept',
+      tokens: conceptSystem,
+    });
   }
 
   est.inputTokens = usages['source']!.input_tokens + usages['concept']!.input_tokens;

@@ -13,7 +13,10 @@ export { buildCatalog, catalogOfWiki, documentsToCompile } from './plan.js';
  * compileKb()/compile(); compiling without it recompiles model-written documents offline.
  * `client` shares a client made earlier (heal: one client, and one spend, across worktrees).
  */
-export function createModelWriter(ctx: KbContext, opts: ModelClientOptions & { offline?: boolean; client?: ModelClient | undefined } = {}): ModelWriter | undefined {
+export function createModelWriter(
+  ctx: KbContext,
+  opts: ModelClientOptions & { offline?: boolean; client?: ModelClient | undefined } = {},
+): ModelWriter | undefined {
   if (opts.offline) return undefined;
   const { offline: _offline, client: given, ...clientOpts } = opts;
   const client = given ?? createModelClient(ctx, clientOpts);

@@ -59,13 +59,18 @@ export function loadTemplates(root: string): Templates {
  * element. Tags kb uses for structure are neutralised inside it; everything else stays verbatim.
  */
 export function isolate(text: string): string {
-  return text.replace(/<(\/?)(source|source_entry|kb_entry|catalog|concept|current_entry|part_notes|previous_reply)\b/gi, '&lt;$1$2');
+  return text.replace(
+    /<(\/?)(source|source_entry|kb_entry|catalog|concept|current_entry|part_notes|previous_reply)\b/gi,
+    '&lt;$1$2',
+  );
 }
 
 /** `<catalog>` of existing entries (titles and aliases) for the cached part of the prompt. */
 export function catalogXml(catalog: Catalog, maxTokens = CATALOG_TOKENS): string {
   const order = { concept: 0, source: 1, answer: 2 } as Record<string, number>;
-  const items = [...catalog.entries].sort((a, b) => (order[a.kind] ?? 3) - (order[b.kind] ?? 3) || a.title.localeCompare(b.title));
+  const items = [...catalog.entries].sort(
+    (a, b) => (order[a.kind] ?? 3) - (order[b.kind] ?? 3) || a.title.localeCompare(b.title),
+  );
   const lines: string[] = [];
   let used = 0;
   for (const e of items) {
@@ -106,7 +111,13 @@ export function modelReads(doc: RawDocument): boolean {
 }
 
 /** The request for one part (or the whole) of a source. */
-export function sourceRequest(tpl: Templates, budget: PromptBudget, doc: RawDocument, catalog: Catalog, part?: { n: number; of: number; text: string }): ModelRequest {
+export function sourceRequest(
+  tpl: Templates,
+  budget: PromptBudget,
+  doc: RawDocument,
+  catalog: Catalog,
+  part?: { n: number; of: number; text: string },
+): ModelRequest {
   const { system, input } = split(tpl.source);
   const content = part?.text ?? doc.markdown;
   const prompt = renderTemplate(input, {
@@ -129,7 +140,13 @@ export function sourceRequest(tpl: Templates, budget: PromptBudget, doc: RawDocu
 }
 
 /** The request that combines the notes on each part of a long source into one entry. */
-export function combineRequest(tpl: Templates, budget: PromptBudget, doc: RawDocument, catalog: Catalog, notes: string[]): ModelRequest {
+export function combineRequest(
+  tpl: Templates,
+  budget: PromptBudget,
+  doc: RawDocument,
+  catalog: Catalog,
+  notes: string[],
+): ModelRequest {
   const { system, input } = split(tpl.combine);
   const prompt = renderTemplate(input, {
     path: escapeXml(`raw/${doc.path}`),

@@ -3,7 +3,13 @@ import type { KbContext } from '../../kb/context.js';
 import type { KbMessage } from '../../diagnostics/message.js';
 import { message } from '../../diagnostics/message.js';
 import { InterruptedError, KbError } from '../../diagnostics/errors.js';
-import { BudgetExceededError, ModelUnavailableError, requestKey, type ModelClient, type ModelRequest } from '../../model/client.js';
+import {
+  BudgetExceededError,
+  ModelUnavailableError,
+  requestKey,
+  type ModelClient,
+  type ModelRequest,
+} from '../../model/client.js';
 import { apiFailure as failureOf, isAbortError, isTransient } from '../../model/errors.js';
 import { describeEndpoint, type ProviderSettings } from '../../model/provider.js';
 import { escapeXml, parseKbEntry, type KbEntryXml } from '../../model/xml.js';
@@ -74,25 +80,55 @@ export class ModelWriter implements EntryWriter {
     this.unavailable.clear();
   }
 
-  async writeSource(doc: RawDocument, catalog: Catalog, signal?: AbortSignal): Promise<{ draft: SourceDraft; messages: KbMessage[] }> {
+  async writeSource(
+    doc: RawDocument,
+    catalog: Catalog,
+    signal?: AbortSignal,
+  ): Promise<{ draft: SourceDraft; messages: KbMessage[] }> {
     const offline = offlineSource(doc);
     if (!modelReads(doc)) return { draft: { ...offline, compiledBy: this.name }, messages: [] };
     const file = `raw/${doc.path}`;
     const parts = sourceParts(doc, this.budget.partTokens);
     let res: AskResult;
     if (parts.length === 1) {
-      res = await this.ask(sourceRequest(this.templates, this.budget, doc, catalog), (e) => checkSourceEntry(e, doc), signal);
+      res = await this.ask(
+        sourceRequest(this.templates, this.budget, doc, catalog),
+        (e) => checkSourceEntry(e, doc),
+        signal,
+      );
     } else {
       const notes = await Promise.all(
-        parts.map((text, i) => this.ask(sourceRequest(this.templates, this.budget, doc, catalog, { n: i + 1, of: parts.length, text }), () => undefined, signal)),
+        parts.map((text, i) =>
+          this.ask(
+            sourceRequest(this.templates, this.budget, doc, catalog, { n: i + 1, of: parts.length, text }),
+            () => undefined,
+            signal,
+          ),
+        ),
       );
       const bad = notes.findIndex((n) => !n.entry);
-      if (bad >= 0) res = { error: `part ${bad + 1} of ${parts.length}: ${notes[bad]!.error ?? ''}`, ...(notes[bad]!.transient ? { transient: true } : {}) };
-      else res = await this.ask(combineRequest(this.templates, this.budget, doc, catalog, notes.map((n) => entryXml(n.entry!))), (e) => checkSourceEntry(e, doc), signal);
+      if (bad >= 0)
+        res = {
+          error: `part ${bad + 1} of ${parts.length}: ${notes[bad]!.error ?? ''}`,
+          ...(notes[bad]!.transient ? { transient: true } : {}),
+        };
+      else
+        res = await this.ask(
+          combineRequest(
+            this.templates,
+            this.budget,
+            doc,
+            catalog,
+            notes.map((n) => entryXml(n.entry!)),
+          ),
+          (e) => checkSourceEntry(e, doc),
+          signal,
+        );
     }
     if (!res.entry) return { draft: offline, messages: [this.fallback(file, res)] };
     const e = res.entry;
-    const sourceSection = offline.body.indexOf('## Source') >= 0 ? offline.body.slice(offline.body.indexOf('## Source')) : '';
+    const sourceSection =
+      offline.body.indexOf('## Source') >= 0 ? offline.body.slice(offline.body.indexOf('## Source')) : '';
     const draft: SourceDraft = {
       title: e.title,
       aliases: e.aliases,
@@ -105,7 +141,11 @@ export class ModelWriter implements EntryWriter {
     return { draft, messages: [] };
   }
 
-  async writeConcept(group: ConceptGroup, catalog: Catalog, signal?: AbortSignal): Promise<{ draft: ConceptDraft; messages: KbMessage[] }> {
+  async writeConcept(
+    group: ConceptGroup,
+    catalog: Catalog,
+    signal?: AbortSignal,
+  ): Promise<{ draft: ConceptDraft; messages: KbMessage[] }> {
     const sources = this.conceptSources(group);
     const titles = sources.map((s) => s.title);
     const req = conceptRequest(this.templates, this.budget, group, sources, catalog, undefined);
@@ -117,7 +157,12 @@ export class ModelWriter implements EntryWriter {
     const e = res.entry;
     // An alias the model adds must not name another entry: aliases merge concepts in later compiles.
     const own = new Set([group.title, ...group.aliases].map((a) => a.toLowerCase()));
-    const others = new Set(catalog.entries.flatMap((c) => [c.title, ...c.aliases]).map((a) => a.toLowerCase()).filter((a) => !own.has(a)));
+    const others = new Set(
+      catalog.entries
+        .flatMap((c) => [c.title, ...c.aliases])
+        .map((a) => a.toLowerCase())
+        .filter((a) => !own.has(a)),
+    );
     const seen = new Set([group.title.toLowerCase()]);
     const aliases: string[] = [];
     for (const a of [...group.aliases, ...e.aliases.filter((x) => !others.has(x.toLowerCase()))]) {
@@ -126,7 +171,13 @@ export class ModelWriter implements EntryWriter {
       aliases.push(a);
     }
     return {
-      draft: { title: group.title, aliases, summary: e.summary, body: cleanBody(e.body, group.title), compiledBy: this.name },
+      draft: {
+        title: group.title,
+        aliases,
+        summary: e.summary,
+        body: cleanBody(e.body, group.title),
+        compiledBy: this.name,
+      },
       messages: [],
     };
   }
@@ -134,10 +185,15 @@ export class ModelWriter implements EntryWriter {
   private fallback(file: string, res: AskResult): KbMessage {
     this.fallbacks.add(file);
     if (res.transient && file.startsWith('raw/')) this.retryLater.add(file.slice(4));
-    return message(file, res.transient ? 'model-unavailable' : 'model-output', `${res.error ?? 'Unexpected model failure'}; used the offline compiler for this entry`, {
-      severity: 'warning',
-      note: res.transient ? 'the next `kb compile` tries the model again' : weakModelNote(this.client.settings),
-    });
+    return message(
+      file,
+      res.transient ? 'model-unavailable' : 'model-output',
+      `${res.error ?? 'Unexpected model failure'}; used the offline compiler for this entry`,
+      {
+        severity: 'warning',
+        note: res.transient ? 'the next `kb compile` tries the model again' : weakModelNote(this.client.settings),
+      },
+    );
   }
 
   /** What each source says about the concept: its summary and passages naming it. */
@@ -151,7 +207,8 @@ export class ModelWriter implements EntryWriter {
         if (passages.length >= 4) break;
         const low = c.text.toLowerCase();
         if (!names.some((n) => low.includes(n))) continue;
-        if (passages.some((p) => c.text.includes(p))) passages.splice(0, passages.length, ...passages.filter((p) => !c.text.includes(p)));
+        if (passages.some((p) => c.text.includes(p)))
+          passages.splice(0, passages.length, ...passages.filter((p) => !c.text.includes(p)));
         passages.push(c.text.length > PASSAGE_CHARS ? `${c.text.slice(0, PASSAGE_CHARS)}…` : c.text);
       }
       out.push({ title: m.sourceTitle, rawPath: m.rawPath, summary, passages: passages.slice(0, 4) });
@@ -193,7 +250,9 @@ export class ModelWriter implements EntryWriter {
       return failure;
     }
     if (res.stopReason === 'max_tokens') {
-      return { error: `Unexpected reply cut off at max_tokens (${req.maxTokens ?? this.ctx.config.model.maxTokens}, then retried with more), expected a complete <kb_entry>` };
+      return {
+        error: `Unexpected reply cut off at max_tokens (${req.maxTokens ?? this.ctx.config.model.maxTokens}, then retried with more), expected a complete <kb_entry>`,
+      };
     }
     return res.text;
   }
@@ -210,22 +269,36 @@ function checked(text: string, check: (e: KbEntryXml) => string | undefined): As
 function apiFailure(err: unknown, settings: ProviderSettings | undefined, signal?: AbortSignal): AskResult {
   if (err instanceof BudgetExceededError || err instanceof KbError) throw err;
   if (signal?.aborted || isAbortError(err)) {
-    throw new InterruptedError('Compile interrupted; run `kb compile` again to finish (model replies received so far are cached).');
+    throw new InterruptedError(
+      'Compile interrupted; run `kb compile` again to finish (model replies received so far are cached).',
+    );
   }
   if (err instanceof ModelUnavailableError) return { error: `Unexpected ${err.message}`, transient: true };
   const f = failureOf(err);
   if (!f) throw err;
-  const api = settings && settings.kind !== 'anthropic' ? `${settings.label} at ${describeEndpoint(settings)}` : 'the Anthropic API';
+  const api =
+    settings && settings.kind !== 'anthropic'
+      ? `${settings.label} at ${describeEndpoint(settings)}`
+      : 'the Anthropic API';
   const keyEnv = settings?.keyEnv ?? 'ANTHROPIC_API_KEY';
   const status = f.status;
   if (status === 401 || status === 403) {
-    throw new KbError(`${cap(api)} refused the key (HTTP ${status}); check ${keyEnv}, or run \`kb compile --offline\`.`);
+    throw new KbError(
+      `${cap(api)} refused the key (HTTP ${status}); check ${keyEnv}, or run \`kb compile --offline\`.`,
+    );
   }
   if (status === 404) {
     const model = settings && settings.kind !== 'anthropic' ? ` "${settings.model}"` : '';
-    throw new KbError(`${cap(api)} does not know the model${model} (HTTP 404); check model.name in kb.config.json${settings?.local ? ' (pulled or loaded on the server?)' : ''}.`);
+    throw new KbError(
+      `${cap(api)} does not know the model${model} (HTTP 404); check model.name in kb.config.json${settings?.local ? ' (pulled or loaded on the server?)' : ''}.`,
+    );
   }
-  const what = f.code === 'malformed' ? `reply from ${api} (${f.detail})` : status === undefined ? `no answer from ${api} (${f.detail})` : `${api.replace(/^the /, '')} error ${status}`;
+  const what =
+    f.code === 'malformed'
+      ? `reply from ${api} (${f.detail})`
+      : status === undefined
+        ? `no answer from ${api} (${f.detail})`
+        : `${api.replace(/^the /, '')} error ${status}`;
   return { error: `Unexpected ${what} after retries`, transient: isTransient(f) };
 }
 
@@ -241,7 +314,10 @@ function weakModelNote(s: ProviderSettings | undefined): string {
 export function entryXml(e: KbEntryXml): string {
   const aliases = e.aliases.map((a) => `<alias>${escapeXml(a)}</alias>`).join('');
   const ents = e.entities
-    .map((x) => `<entity name="${escapeXml(x.name)}" kind="${escapeXml(x.kind)}">${x.aliases.map((a) => `<alias>${escapeXml(a)}</alias>`).join('')}</entity>`)
+    .map(
+      (x) =>
+        `<entity name="${escapeXml(x.name)}" kind="${escapeXml(x.kind)}">${x.aliases.map((a) => `<alias>${escapeXml(a)}</alias>`).join('')}</entity>`,
+    )
     .join('');
   return `<kb_entry>\n<title>${escapeXml(e.title)}</title>\n<aliases>${aliases}</aliases>\n<summary>${escapeXml(e.summary)}</summary>\n<entities>${ents}</entities>\n<body>\n${escapeXml(e.body)}\n</body>\n</kb_entry>`;
 }
@@ -261,7 +337,9 @@ export function cleanBody(body: string, title: string): string {
 
 /** A concept entry must cite its sources: at least one `[[Source Title]]` of those given. */
 export function checkCitations(e: KbEntryXml, sourceTitles: string[]): string | undefined {
-  const cited = new Set([...e.body.matchAll(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g)].map((m) => m[1]!.trim().toLowerCase()));
+  const cited = new Set(
+    [...e.body.matchAll(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g)].map((m) => m[1]!.trim().toLowerCase()),
+  );
   if (sourceTitles.some((t) => cited.has(t.toLowerCase()))) return undefined;
   return `Unexpected <body> without citations, expected every factual paragraph to cite its source as [[Source Title]] with one of: ${sourceTitles.map((t) => `[[${t}]]`).join(', ')}`;
 }

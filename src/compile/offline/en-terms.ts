@@ -19,7 +19,8 @@ const WORD = /^[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*$/;
 /** Identifiers from code: lowerCamelCase, snake_case, dotted names. */
 const CODE_TOKEN = /^[a-z]+[A-Z]|_|\.\w/;
 /** A line of code in a plain-text file: punctuation that prose does not use. */
-const CODE_LINE = /[{};=]\s*$|^\s*(?:const|let|var|function|def|class|import|from|return|if|for|while|async|await|export|SELECT|INSERT|UPDATE|CREATE)\b|=>|\)\s*\{|^\s*[}\])]/;
+const CODE_LINE =
+  /[{};=]\s*$|^\s*(?:const|let|var|function|def|class|import|from|return|if|for|while|async|await|export|SELECT|INSERT|UPDATE|CREATE)\b|=>|\)\s*\{|^\s*[}\])]/;
 
 function isWord(t: EnToken): boolean {
   return WORD.test(t.text) && !CODE_TOKEN.test(t.text);
@@ -61,9 +62,19 @@ export function englishTerms(text: string): EnglishFound {
     sentence.forEach((t, i) => {
       if (/^[a-z]/.test(t.text)) found.lowerWords.add(t.text);
       // "Newcastle upon Tyne", "Bank of America": a connector between two capitalised words joins a name.
-      const joins = CONNECTOR.has(t.text) && /^[A-Z]/.test(sentence[i - 1]?.text ?? '') && /^[A-Z]/.test(sentence[i + 1]?.text ?? '') && run.length > 0;
-      const before = i > 0 && isWord(t) && /^[A-Z]/.test(t.text) && sentence[i + 1]?.pos === 'PROPN' && /^[A-Z]/.test(sentence[i + 1]!.text);
-      const ok = joins || before || (isWord(t) && (NOUN.has(t.pos) || (t.pos === 'ADJ' && !run.some((r) => NOUN.has(r.pos)))));
+      const joins =
+        CONNECTOR.has(t.text) &&
+        /^[A-Z]/.test(sentence[i - 1]?.text ?? '') &&
+        /^[A-Z]/.test(sentence[i + 1]?.text ?? '') &&
+        run.length > 0;
+      const before =
+        i > 0 &&
+        isWord(t) &&
+        /^[A-Z]/.test(t.text) &&
+        sentence[i + 1]?.pos === 'PROPN' &&
+        /^[A-Z]/.test(sentence[i + 1]!.text);
+      const ok =
+        joins || before || (isWord(t) && (NOUN.has(t.pos) || (t.pos === 'ADJ' && !run.some((r) => NOUN.has(r.pos)))));
       // "Chapter 3", "Round 2", "Listing 4": a label before a number names nothing.
       const label = !run.length && /^\d/.test(sentence[i + 1]?.text ?? '') && /^[A-Z]/.test(t.text);
       if (ok && !label) run.push({ ...t, pos: i === 0 ? `${t.pos}^` : t.pos });
@@ -75,7 +86,13 @@ export function englishTerms(text: string): EnglishFound {
 }
 
 function chunk(run: EnToken[], _sentence: EnToken[], found: EnglishFound): void {
-  while (run.length && (EN_STOP.has(run[0]!.text.toLowerCase()) || CAP_STOP.has(run[0]!.text.toLowerCase()) || (run[0]!.pos.startsWith('ADJ') && GENERIC_ADJ.has(run[0]!.text.toLowerCase())))) run = run.slice(1);
+  while (
+    run.length &&
+    (EN_STOP.has(run[0]!.text.toLowerCase()) ||
+      CAP_STOP.has(run[0]!.text.toLowerCase()) ||
+      (run[0]!.pos.startsWith('ADJ') && GENERIC_ADJ.has(run[0]!.text.toLowerCase())))
+  )
+    run = run.slice(1);
   while (run.length && !NOUN.has(run[run.length - 1]!.pos.replace('^', ''))) run = run.slice(0, -1);
   if (!run.length) return;
   // Names: runs of capitalised proper nouns; a single one not at the start of a sentence.
@@ -84,13 +101,20 @@ function chunk(run: EnToken[], _sentence: EnToken[], found: EnglishFound): void 
     const initial = names[0]?.pos.endsWith('^');
     const text = names.map((n) => n.text).join(' ');
     const single = names.length === 1;
-    if (names.length && !(single && initial && !acronym(text)) && !GENERIC.has(text.toLowerCase()) && !CAP_STOP.has(text.toLowerCase())) bump(found.names, text);
+    if (
+      names.length &&
+      !(single && initial && !acronym(text)) &&
+      !GENERIC.has(text.toLowerCase()) &&
+      !CAP_STOP.has(text.toLowerCase())
+    )
+      bump(found.names, text);
     names = [];
   };
   run.forEach((t, i) => {
     // Inside a name a capitalised word belongs to it whatever its tag ("Pro Bowl": Pro is read as an adjective).
     const inName = names.length > 0 || /^[A-Z]/.test(run[i + 1]?.text ?? '');
-    if (/^[A-Z]/.test(t.text) && (t.pos.startsWith('PROPN') || acronym(t.text) || (inName && !t.pos.endsWith('^')))) return void names.push(t);
+    if (/^[A-Z]/.test(t.text) && (t.pos.startsWith('PROPN') || acronym(t.text) || (inName && !t.pos.endsWith('^'))))
+      return void names.push(t);
     if (names.length && CONNECTOR.has(t.text)) return void names.push(t);
     if (names.length === 1 && /^[a-z]/.test(t.text) && run[i - 1] === names[0]) bump(found.modifiers, names[0]!.text);
     flushNames();

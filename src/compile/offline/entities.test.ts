@@ -14,12 +14,14 @@ describe('extractEntities: noise words', () => {
       'The vector database provides fast search. The vector database provides filters too.',
     ].join('\n\n');
     const found = names(md).map((n) => n.toLowerCase());
-    for (const noise of ['chapter', 'listing', 'click create', 'none', 'error', 'info', 'warning', 'provides', 'click']) expect(found).not.toContain(noise);
+    for (const noise of ['chapter', 'listing', 'click create', 'none', 'error', 'info', 'warning', 'provides', 'click'])
+      expect(found).not.toContain(noise);
     expect(found).toContain('vector database');
   });
 
   it('keeps an abbreviation in capitals mentioned once, not a capitalised word or a two-letter one', () => {
-    const md = 'A vector database indexes embeddings with HNSW. RAG systems query the vector database first. An AI helps.';
+    const md =
+      'A vector database indexes embeddings with HNSW. RAG systems query the vector database first. An AI helps.';
     const found = names(md);
     expect(found).toContain('RAG');
     expect(found).toContain('HNSW');
@@ -34,14 +36,16 @@ describe('extractEntities: noise words', () => {
       '上下文焦虑会让模型提前收尾。上下文焦虑在长任务中很常见。',
     ].join('\n\n');
     const found = names(md);
-    for (const noise of ['文档字符', '档字符串', '中的代码', '随着模型', '意味着', '会发生']) expect(found).not.toContain(noise);
+    for (const noise of ['文档字符', '档字符串', '中的代码', '随着模型', '意味着', '会发生'])
+      expect(found).not.toContain(noise);
     expect(found).toContain('文档字符串');
     expect(found).toContain('向量数据库');
     expect(found).toContain('上下文焦虑');
   });
 
   it('takes the term before a translation in parentheses, without the verb in front of it', () => {
-    const md = '这篇论文受到生成对抗网络（GANs）的启发。生成对抗网络在图像领域很常见。\n\n问题分级：必须修复（error）和可以考虑（info）。';
+    const md =
+      '这篇论文受到生成对抗网络（GANs）的启发。生成对抗网络在图像领域很常见。\n\n问题分级：必须修复（error）和可以考虑（info）。';
     const found = extractEntities(md, 'x');
     const gan = found.find((e) => e.surface === '生成对抗网络');
     expect(gan?.aliases).toContain('GANs');
@@ -50,14 +54,16 @@ describe('extractEntities: noise words', () => {
   });
 
   it('finds English noun phrases and proper names with the tagger', () => {
-    const md = 'Context anxiety appears late in a session. Models show context anxiety near the limit. ClipGenius keeps a clipboard history, and ClipGenius syncs it.';
+    const md =
+      'Context anxiety appears late in a session. Models show context anxiety near the limit. ClipGenius keeps a clipboard history, and ClipGenius syncs it.';
     const found = keys(md);
     expect(found).toContain('context anxiety');
     expect(names(md)).toContain('ClipGenius');
   });
 
   it('counts a short name only as a whole word', () => {
-    const md = 'A critical review (CR) found two issues. The CR was short. It is critical that circles around a Round table stay round.';
+    const md =
+      'A critical review (CR) found two issues. The CR was short. It is critical that circles around a Round table stay round.';
     const cr = extractEntities(md, 'x').find((e) => e.key === 'critical review' || e.key === 'cr');
     expect(cr).toBeDefined();
     // "critical" does not count as a mention of CR, and a snippet about CR mentions CR.

@@ -35,10 +35,13 @@ interface Candidate {
  * word), so a try that fails costs a few dozen steps.
  */
 const PAREN_ABBR = /[（(][ \t]*[A-Z][A-Za-z0-9-]{1,10}[ \t]*[)）]/g;
-const PAREN_EN = /(?<![A-Za-z])([A-Za-z][\p{L}\p{N}-]{0,40}(?:[ \t]+[A-Za-z][\p{L}\p{N}-]{0,40}){0,6})[ \t]*[（(][ \t]*([A-Z][A-Za-z0-9-]{1,10})[ \t]*[)）]$/u;
+const PAREN_EN =
+  /(?<![A-Za-z])([A-Za-z][\p{L}\p{N}-]{0,40}(?:[ \t]+[A-Za-z][\p{L}\p{N}-]{0,40}){0,6})[ \t]*[（(][ \t]*([A-Z][A-Za-z0-9-]{1,10})[ \t]*[)）]$/u;
 const PAREN_ZH = /([\u3400-\u9fff]{2,16})[ \t]*[（(][ \t]*([A-Za-z][A-Za-z0-9 .\-,，;；、]{1,60}?)[ \t]*[)）]/gu;
-const PAREN_EN_ZH = /(?<![A-Za-z])([A-Za-z][A-Za-z0-9.\-]{0,40}(?:[ \t][A-Za-z][A-Za-z0-9.\-]{0,40}){0,4})[ \t]*[（(][ \t]*([\u3400-\u9fff]{2,10})[ \t]*[)）]/gu;
-const EMPHASIS = /\*\*([^*\n]{2,60})\*\*|__([^_\n]{2,60})__|《([^》\n]{2,30})》|「([^」\n]{2,30})」|\[\[([^[\]|#\n]{2,60})(?:[|#][^[\]\n]{0,200})?\]\]/g;
+const PAREN_EN_ZH =
+  /(?<![A-Za-z])([A-Za-z][A-Za-z0-9.\-]{0,40}(?:[ \t][A-Za-z][A-Za-z0-9.\-]{0,40}){0,4})[ \t]*[（(][ \t]*([\u3400-\u9fff]{2,10})[ \t]*[)）]/gu;
+const EMPHASIS =
+  /\*\*([^*\n]{2,60})\*\*|__([^_\n]{2,60})__|《([^》\n]{2,30})》|「([^」\n]{2,30})」|\[\[([^[\]|#\n]{2,60})(?:[|#][^[\]\n]{0,200})?\]\]/g;
 /** Distinct names from parentheses and emphasis that are counted or checked by a search of the whole text: more than any real page has. */
 const MAX_COUNTED = 300;
 /** Candidates compared pairwise for containment (a million comparisons at most). */
@@ -47,7 +50,10 @@ const MAX_COMPARED = 1000;
 const MAX_PIECE = 4000;
 
 function clean(s: string): string {
-  return s.replace(/\s+/g, ' ').replace(/^[\s\p{P}]+|(?<![\s\p{P}])[\s\p{P}]+$/gu, '').trim();
+  return s
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s\p{P}]+|(?<![\s\p{P}])[\s\p{P}]+$/gu, '')
+    .trim();
 }
 
 function validName(name: string): boolean {
@@ -104,7 +110,8 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
   const { latin, han } = byScript(text);
   const en = englishTerms(latin);
   // **Findings**: a common word in bold is still a common word.
-  for (const t of emphasised) if (t.includes(' ') || HAN.test(t) || !en.lowerWords.has(t.toLowerCase())) add(t, true, 0);
+  for (const t of emphasised)
+    if (t.includes(' ') || HAN.test(t) || !en.lowerWords.has(t.toLowerCase())) add(t, true, 0);
   if (han) for (const [name, n] of zhCounts(han, en.names)) if (n >= 2) add(name, false, n);
   for (const [name, n] of en.names) {
     // A capitalised word the text also writes in lowercase is a common word at a sentence's start.
@@ -144,14 +151,18 @@ function pairedNames(text: string, add: (name: string, strong: boolean, n?: numb
   let zhParens = 0;
   for (const m of text.matchAll(PAREN_ZH)) {
     if (++zhParens > MAX_COUNTED) break;
-    const before = text.slice(Math.max(0, (m.index ?? 0) + m[0].indexOf(m[1]!) - 8), (m.index ?? 0) + m[0].indexOf(m[1]!) + m[1]!.length);
+    const before = text.slice(
+      Math.max(0, (m.index ?? 0) + m[0].indexOf(m[1]!) - 8),
+      (m.index ?? 0) + m[0].indexOf(m[1]!) + m[1]!.length,
+    );
     const firstAlias = (m[2] ?? '').split(/[,，;；、]/)[0]!.trim();
     const zh = termBefore(tokenizeZh(before), Math.min(3, firstAlias.split(/\s+/).length));
     if (!zh) continue;
     // "倒数排名融合（Reciprocal Rank Fusion，RRF）": every name in the parentheses is an alias.
     for (const alias of (m[2] ?? '').split(/[,，;；、]/)) if (alias.trim()) pairAlias(zh, alias.trim());
   }
-  for (const m of text.matchAll(PAREN_EN_ZH)) if (isZhNounPhrase(m[2] ?? '')) pairAlias(trimLeadingStop(m[1] ?? ''), m[2] ?? '');
+  for (const m of text.matchAll(PAREN_EN_ZH))
+    if (isZhNounPhrase(m[2] ?? '')) pairAlias(trimLeadingStop(m[1] ?? ''), m[2] ?? '');
 }
 
 /** Lines mostly in Latin letters (for the English tagger) and lines with Chinese (for jieba). */
@@ -234,14 +245,19 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
     .slice(0, 60);
   // What a document says about a name is in its sentences, not in its headings.
-  const sents = sentences(stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, ''))).map((s) => ({ s, lower: s.toLowerCase() }));
+  const sents = sentences(stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, ''))).map((s) => ({
+    s,
+    lower: s.toLowerCase(),
+  }));
   return kept.map(([key, c]) => {
     const surface = [...c.surfaces.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length)[0]![0];
     const names = [surface, ...c.surfaces.keys(), ...c.aliases].map((s) => s.toLowerCase());
     return {
       key,
       surface,
-      aliases: [...new Set([...c.aliases, ...[...c.surfaces.keys()].filter((s) => s !== surface && entityKey(s) !== key)])],
+      aliases: [
+        ...new Set([...c.aliases, ...[...c.surfaces.keys()].filter((s) => s !== surface && entityKey(s) !== key)]),
+      ],
       count: c.count,
       snippets: pickSnippets(sents, names),
       salient: c.strong || (c.count >= 3 && names.some((n) => headings.includes(n))),
@@ -302,7 +318,8 @@ function rank(c: Candidate): number {
 
 function trimLeadingStop(phrase: string): string {
   const words = phrase.trim().split(/\s+/);
-  while (words.length > 1 && (EN_STOP.has(words[0]!.toLowerCase()) || CAP_STOP.has(words[0]!.toLowerCase()))) words.shift();
+  while (words.length > 1 && (EN_STOP.has(words[0]!.toLowerCase()) || CAP_STOP.has(words[0]!.toLowerCase())))
+    words.shift();
   return words.join(' ');
 }
 
@@ -369,16 +386,18 @@ function escapeRe(s: string): string {
  * opener), and comments are cut by `indexOf`, not by a lazy pattern that rescans for every `<!--`.
  */
 export function stripMarkdown(md: string): string {
-  return cutComments(md.replace(/^---\n[\s\S]*?\n---\n/, ''))
-    .replace(/```[\s\S]*?```/g, '\n')
-    .replace(/~~~[\s\S]*?~~~/g, '\n')
-    .replace(/!\[[^[\]]*\]\((?:[^()\n]|\([^()\n]*\))*\)/g, ' ')
-    .replace(/!\[\[[^[\]]*\]\]/g, ' ')
-    .replace(/\[\[([^[\]|#]+)(?:#[^[\]|]*)?(?:\|([^[\]]+))?\]\]/g, (_m, a: string, b?: string) => b ?? a)
-    .replace(/\[([^[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, '$1')
-    // A tag opens with a letter, `/` or `!`: "<1MB … >" or "a < b … c > d" is text, not a tag to drop.
-    .replace(/<[A-Za-z/!][^<>]*>/g, ' ')
-    .replace(/^\s{0,3}(#{1,6}|[-*+]|\d+[.)]|>)\s+/gm, '')
-    .replace(/^\|.*\|$/gm, (row) => row.replace(/\|/g, ' ; ').replace(/-{3,}/g, ''))
-    .replace(/[*_`~]+/g, '');
+  return (
+    cutComments(md.replace(/^---\n[\s\S]*?\n---\n/, ''))
+      .replace(/```[\s\S]*?```/g, '\n')
+      .replace(/~~~[\s\S]*?~~~/g, '\n')
+      .replace(/!\[[^[\]]*\]\((?:[^()\n]|\([^()\n]*\))*\)/g, ' ')
+      .replace(/!\[\[[^[\]]*\]\]/g, ' ')
+      .replace(/\[\[([^[\]|#]+)(?:#[^[\]|]*)?(?:\|([^[\]]+))?\]\]/g, (_m, a: string, b?: string) => b ?? a)
+      .replace(/\[([^[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, '$1')
+      // A tag opens with a letter, `/` or `!`: "<1MB … >" or "a < b … c > d" is text, not a tag to drop.
+      .replace(/<[A-Za-z/!][^<>]*>/g, ' ')
+      .replace(/^\s{0,3}(#{1,6}|[-*+]|\d+[.)]|>)\s+/gm, '')
+      .replace(/^\|.*\|$/gm, (row) => row.replace(/\|/g, ' ; ').replace(/-{3,}/g, ''))
+      .replace(/[*_`~]+/g, '')
+  );
 }

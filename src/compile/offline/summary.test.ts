@@ -17,14 +17,16 @@ describe('extractSummary', () => {
   });
 
   it('leaves out the title line of a plain-text post and sentences that lean on the one before', () => {
-    const text = '技术 on Wodaixin\n\n然后，我将这些技术应用于长期自主编码，并借鉴了早期的经验。\n\nHarness 设计决定了智能体能否连续工作数小时并交付完整应用。\n';
+    const text =
+      '技术 on Wodaixin\n\n然后，我将这些技术应用于长期自主编码，并借鉴了早期的经验。\n\nHarness 设计决定了智能体能否连续工作数小时并交付完整应用。\n';
     const { summary } = extractSummary(text, { title: '技术 on Wodaixin' });
     expect(summary.startsWith('Harness 设计决定了')).toBe(true);
     expect(summary).not.toContain('技术 on Wodaixin');
   });
 
   it('joins English sentences with a space and end marks', () => {
-    const text = 'Source: Example Blog\n\nThis post explains how hybrid search fuses BM25 with vectors for better recall.\nHybrid search wins on both short and long queries in every test we ran.\n';
+    const text =
+      'Source: Example Blog\n\nThis post explains how hybrid search fuses BM25 with vectors for better recall.\nHybrid search wins on both short and long queries in every test we ran.\n';
     const { summary } = extractSummary(text);
     expect(summary).not.toContain('Source:');
     expect(summary).toMatch(/^This post explains how hybrid search fuses BM25 with vectors for better recall\./);
@@ -32,8 +34,11 @@ describe('extractSummary', () => {
   });
 
   it('reads a hard-wrapped sentence as one sentence', () => {
-    const text = 'Retrieval-Augmented Generation (RAG) combines a search step with a language model. The retriever finds\npassages and the model answers from them, which keeps answers grounded.\n';
+    const text =
+      'Retrieval-Augmented Generation (RAG) combines a search step with a language model. The retriever finds\npassages and the model answers from them, which keeps answers grounded.\n';
     const { summary, keyPoints } = extractSummary(text);
-    expect([summary, ...keyPoints].join(' ')).toContain('The retriever finds passages and the model answers from them, which keeps answers grounded.');
+    expect([summary, ...keyPoints].join(' ')).toContain(
+      'The retriever finds passages and the model answers from them, which keeps answers grounded.',
+    );
   });
 });

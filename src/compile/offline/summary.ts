@@ -22,9 +22,11 @@ const DATE_LINE = /(发布日期|发布时间|發佈日期|發佈時間|publishe
 /** A header line: `作者：…`, `Source: …`, `原文链接：…` — who and where, not what the work says. */
 const LABEL_LINE = /^[^\s:：]{1,12}(?:\s[^\s:：]{1,12}){0,2}\s*[:：]/u;
 /** Sentences that open by leaning on the one before do not read alone. */
-const LEANS_BACK = /^(然后|但是?|而且|所以|因此|于是|此外|另外|不过|同时|接着|其次|最后|首先|例如|比如|However|But|And|So|Then|Also|Thus|Therefore|Moreover|For example)\b|^(然后|但是?|而且|所以|因此|于是|此外|另外|不过|同时|接着)/u;
+const LEANS_BACK =
+  /^(然后|但是?|而且|所以|因此|于是|此外|另外|不过|同时|接着|其次|最后|首先|例如|比如|However|But|And|So|Then|Also|Thus|Therefore|Moreover|For example)\b|^(然后|但是?|而且|所以|因此|于是|此外|另外|不过|同时|接着)/u;
 /** Words with which a work says what it is about. */
-const THESIS_CUE = /本文|这篇文章|文章(介绍|讨论|探讨|分析)|核心(思想|创新|观点)|关键是|提出了|介绍了|探讨了|this (post|article|paper|essay|guide)|we (show|present|describe|argue|propose|explain)|the key (idea|insight)|is about|in this (post|article)/iu;
+const THESIS_CUE =
+  /本文|这篇文章|文章(介绍|讨论|探讨|分析)|核心(思想|创新|观点)|关键是|提出了|介绍了|探讨了|this (post|article|paper|essay|guide)|we (show|present|describe|argue|propose|explain)|the key (idea|insight)|is about|in this (post|article)/iu;
 
 function usable(s: string, title: string): boolean {
   const han = HAN.test(s);
@@ -48,10 +50,16 @@ function usable(s: string, title: string): boolean {
  * Extractive summary: sentences scored by how many of the document's frequent content terms they
  * carry (a cheap centrality), with a bonus for coming early; the best ones in document order.
  */
-export function extractSummary(markdown: string, opts: { maxChars?: number; keyPoints?: number; title?: string } = {}): Extract {
+export function extractSummary(
+  markdown: string,
+  opts: { maxChars?: number; keyPoints?: number; title?: string } = {},
+): Extract {
   // Headings name sections; they are not sentences of the summary.
   // A hard-wrapped line runs on into the next one (which goes on in lower case).
-  const text = stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, '')).replace(/([^\s.!?:;。！？])[ \t]*\n(?=[a-z])/g, '$1 ');
+  const text = stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, '')).replace(
+    /([^\s.!?:;。！？])[ \t]*\n(?=[a-z])/g,
+    '$1 ',
+  );
   const title = (opts.title ?? '').trim();
   const sents = [...new Set(sentences(text).filter((s) => usable(s, title)))];
   if (sents.length === 0) {
@@ -79,7 +87,10 @@ export function extractSummary(markdown: string, opts: { maxChars?: number; keyP
   const picked: typeof scored = [];
   let chars = 0;
   // An early sentence that stands alone opens the summary: it usually says what the document is.
-  const lead = scored.slice(0, 6).find((x) => THESIS_CUE.test(x.s) && !LEANS_BACK.test(x.s)) ?? scored.slice(0, 6).find((x) => !LEANS_BACK.test(x.s) && !/[?？:：]$/.test(x.s)) ?? scored[0]!;
+  const lead =
+    scored.slice(0, 6).find((x) => THESIS_CUE.test(x.s) && !LEANS_BACK.test(x.s)) ??
+    scored.slice(0, 6).find((x) => !LEANS_BACK.test(x.s) && !/[?？:：]$/.test(x.s)) ??
+    scored[0]!;
   picked.push(lead);
   chars += lead.s.length;
   for (const r of ranked) {
@@ -117,5 +128,10 @@ function joinSentences(list: string[]): string {
 
 export function clip(s: string, max: number): string {
   const chars = Array.from(s);
-  return chars.length > max ? `${chars.slice(0, Math.floor(max) - 1).join('').trimEnd()}…` : s;
+  return chars.length > max
+    ? `${chars
+        .slice(0, Math.floor(max) - 1)
+        .join('')
+        .trimEnd()}…`
+    : s;
 }

@@ -13,10 +13,17 @@ const MAX_STATED_SOURCES = 40;
 
 function describeSource(doc: RawDocument): string[] {
   const lines = doc.post
-    ? [`- File: \`raw/${doc.post.file}\` (${doc.type}, post ${doc.post.index} of ${doc.post.of}${typeof doc.meta['collection'] === 'string' ? ` in “${doc.meta['collection']}”` : ''})`]
-    : [`- File: \`raw/${doc.path}\` (${doc.type}${doc.language ? `, ${doc.language}` : ''}${doc.mime ? `, ${doc.mime}` : ''}, ${formatBytes(doc.size)})`];
+    ? [
+        `- File: \`raw/${doc.post.file}\` (${doc.type}, post ${doc.post.index} of ${doc.post.of}${typeof doc.meta['collection'] === 'string' ? ` in “${doc.meta['collection']}”` : ''})`,
+      ]
+    : [
+        `- File: \`raw/${doc.path}\` (${doc.type}${doc.language ? `, ${doc.language}` : ''}${doc.mime ? `, ${doc.mime}` : ''}, ${formatBytes(doc.size)})`,
+      ];
   // The original is copied into the vault's attachments/ folder (a plain link: Obsidian opens it, no viewer is embedded).
-  if (doc.type === 'document') lines.push(`- Original: [${doc.path.split('/').pop()}](<../attachments/${doc.path.split('/').pop()}>)${typeof doc.meta['pages'] === 'number' ? `, ${doc.meta['pages']} pages` : ''}`);
+  if (doc.type === 'document')
+    lines.push(
+      `- Original: [${doc.path.split('/').pop()}](<../attachments/${doc.path.split('/').pop()}>)${typeof doc.meta['pages'] === 'number' ? `, ${doc.meta['pages']} pages` : ''}`,
+    );
   if (doc.url) lines.push(`- URL: <${doc.url}>`);
   const m = doc.meta;
   if (typeof m['author'] === 'string') lines.push(`- Author: ${m['author']}`);
@@ -43,7 +50,8 @@ function outline(markdown: string): string[] {
     if (fence) continue;
     const m = /^(#{2,3})[ \t]+(\S.*)$/.exec(line);
     const text = m ? withoutClosingHashes(m[2]!) : '';
-    if (text && !PLACE_HEADING.test(text)) heads.push(`${m![1]!.length === 3 ? '  ' : ''}- ${clip(text.replace(/[[\]]/g, ''), 200)}`);
+    if (text && !PLACE_HEADING.test(text))
+      heads.push(`${m![1]!.length === 3 ? '  ' : ''}- ${clip(text.replace(/[[\]]/g, ''), 200)}`);
   }
   return heads.slice(0, 20);
 }
@@ -69,7 +77,10 @@ export function offlineSource(doc: RawDocument): SourceDraft {
   let summary: string;
   let keyPoints: string[] = [];
   if (doc.type === 'attachment') {
-    const dims = typeof doc.meta['width'] === 'number' ? `, ${String(doc.meta['width'])}×${String(doc.meta['height'])} pixels` : '';
+    const dims =
+      typeof doc.meta['width'] === 'number'
+        ? `, ${String(doc.meta['width'])}×${String(doc.meta['height'])} pixels`
+        : '';
     summary = `${doc.mime?.startsWith('image/') ? 'Image' : 'Attachment'} \`${doc.title}\` (${doc.mime ?? 'binary'}${dims}) kept in raw/${doc.path.includes('/') ? doc.path.slice(0, doc.path.lastIndexOf('/') + 1) : ''}.`;
     if (doc.mime?.startsWith('image/')) sections.push(`![[${doc.path.split('/').pop()}]]`);
     // Text OCR found in the image: what it says leads, the file details follow.
@@ -103,7 +114,13 @@ export function offlineSource(doc: RawDocument): SourceDraft {
     aliases: [],
     summary,
     body: sections.join('\n\n'),
-    entities: found.map((e) => ({ name: e.surface, aliases: e.aliases, count: e.count, snippets: e.snippets, salient: e.salient })),
+    entities: found.map((e) => ({
+      name: e.surface,
+      aliases: e.aliases,
+      count: e.count,
+      snippets: e.snippets,
+      salient: e.salient,
+    })),
     compiledBy: OFFLINE_COMPILER,
   };
 }
@@ -111,7 +128,8 @@ export function offlineSource(doc: RawDocument): SourceDraft {
 function codeDefinitions(markdown: string): string[] {
   const out: string[] = [];
   // [ \t], not \s: \s would let every line start rescan the blank lines after it.
-  const re = /^[ \t]*(?:export[ \t]+)?(?:async[ \t]+)?(?:def|class|function|func|fn|interface|type|struct|enum)[ \t]+([A-Za-z_][\w]*)/gm;
+  const re =
+    /^[ \t]*(?:export[ \t]+)?(?:async[ \t]+)?(?:def|class|function|func|fn|interface|type|struct|enum)[ \t]+([A-Za-z_][\w]*)/gm;
   for (const m of markdown.matchAll(re)) if (!out.includes(m[1]!)) out.push(m[1]!);
   return out.slice(0, 30);
 }
@@ -128,8 +146,14 @@ export function offlineConcept(group: ConceptGroup): ConceptDraft {
     }
     for (const s of said) lines.push(`- ${s} — [[${m.sourceTitle}]]`);
   }
-  if (group.mentions.length > MAX_STATED_SOURCES) lines.push(`- …and ${group.mentions.length - MAX_STATED_SOURCES} more sources below.`);
-  lines.push('', '## Sources', '', ...group.mentions.map((m) => `- [[${m.sourceTitle}]] (${m.count} mention${m.count === 1 ? '' : 's'})`));
+  if (group.mentions.length > MAX_STATED_SOURCES)
+    lines.push(`- …and ${group.mentions.length - MAX_STATED_SOURCES} more sources below.`);
+  lines.push(
+    '',
+    '## Sources',
+    '',
+    ...group.mentions.map((m) => `- [[${m.sourceTitle}]] (${m.count} mention${m.count === 1 ? '' : 's'})`),
+  );
   return {
     title: group.title,
     aliases: group.aliases,
@@ -166,8 +190,11 @@ function definingSentence(group: ConceptGroup): string | undefined {
 /** Local images a document embeds (`![[diagram.png]]`, `![alt](../images/diagram.png)`), by file name. */
 function embeddedImages(markdown: string): string[] {
   const out = new Set<string>();
-  for (const m of markdown.matchAll(/!\[\[([^[\]|#\n]+\.(?:png|jpe?g|gif|webp|svg|bmp|avif))(?:\|[^[\]\n]*)?\]\]/gi)) out.add(m[1]!.split('/').pop()!.trim());
-  for (const m of markdown.matchAll(/!\[[^[\]\n]*\]\(<?([^()\s<>]+\.(?:png|jpe?g|gif|webp|svg|bmp|avif))>?(?:[ \t]+"[^"\n]*")?\)/gi)) {
+  for (const m of markdown.matchAll(/!\[\[([^[\]|#\n]+\.(?:png|jpe?g|gif|webp|svg|bmp|avif))(?:\|[^[\]\n]*)?\]\]/gi))
+    out.add(m[1]!.split('/').pop()!.trim());
+  for (const m of markdown.matchAll(
+    /!\[[^[\]\n]*\]\(<?([^()\s<>]+\.(?:png|jpe?g|gif|webp|svg|bmp|avif))>?(?:[ \t]+"[^"\n]*")?\)/gi,
+  )) {
     if (/^[a-z]+:/i.test(m[1]!)) continue; // remote images stay in the raw document
     out.add(decodeURIComponent(m[1]!.split('/').pop()!));
   }

@@ -36,7 +36,12 @@ export function tokenizeZh(text: string): ZhToken[] {
   const out: ZhToken[] = [];
   let at = 0;
   for (const t of tagZh(sameLength ? folded : text)) {
-    out.push({ word: sameLength ? text.slice(at, at + t.word.length) : t.word, tag: t.tag, start: at, end: at + t.word.length });
+    out.push({
+      word: sameLength ? text.slice(at, at + t.word.length) : t.word,
+      tag: t.tag,
+      start: at,
+      end: at + t.word.length,
+    });
     at += t.word.length;
   }
   return out;
@@ -63,7 +68,9 @@ function termPart(t: ZhToken, first = false): boolean {
  */
 const GENERIC_SUFFIX = /^可|[性化度者力]$/;
 const ZH_GENERIC = new Set(
-  '应用程序 浏览器 编辑器 服务器 计算机 程序员 工程师 用户界面 软件 硬件 网站 网页 文件夹 持续时间 开发人员 使用者 截图 屏幕截图 第一版 数小时'.split(' '),
+  '应用程序 浏览器 编辑器 服务器 计算机 程序员 工程师 用户界面 软件 硬件 网站 网页 文件夹 持续时间 开发人员 使用者 截图 屏幕截图 第一版 数小时'.split(
+    ' ',
+  ),
 );
 
 /** An everyday word or a classifier glued to one: no concept of its own. */
@@ -87,14 +94,16 @@ export function chineseTerms(text: string, tokens: ZhToken[], bump: (surface: st
     if ((SINGLE.has(t.tag) || (PERSON.has(t.tag) && hanLength(t.word) >= 3)) && HAN_ONLY.test(t.word)) {
       if (hanLength(t.word) >= 3 && !ZH_STOP.has(folded) && !isCommonZh(folded)) bump(t.word);
     }
-    const first = termPart(t, true) || (t.tag === 'eng' && /^[A-Z][A-Za-z0-9]+$/.test(t.word) && tokens[i + 1]?.word === ' ');
+    const first =
+      termPart(t, true) || (t.tag === 'eng' && /^[A-Z][A-Za-z0-9]+$/.test(t.word) && tokens[i + 1]?.word === ' ');
     if (!first) continue;
     let j = i + 1;
     if (t.tag === 'eng') j++; // the space between "XML" and "标签"
     const parts = [t];
     for (; j < tokens.length && parts.length < 4; j++) {
       const u = tokens[j]!;
-      const last = !termPart(u) && u.tag === 'a' && parts.length === 1 && hanLength(u.word) >= 2 && HAN_ONLY.test(u.word);
+      const last =
+        !termPart(u) && u.tag === 'a' && parts.length === 1 && hanLength(u.word) >= 2 && HAN_ONLY.test(u.word);
       if (!termPart(u) && !last) break;
       parts.push(u);
       if (hanLength(text.slice(t.start, u.end)) >= 3) bump(text.slice(t.start, u.end));
@@ -104,7 +113,28 @@ export function chineseTerms(text: string, tokens: ZhToken[], bump: (surface: st
 }
 
 /** Function words and particles: never part of a term's edge. */
-const EDGE = new Set(['d', 'c', 'p', 'u', 'uj', 'ul', 'uz', 'ud', 'ug', 'uv', 'r', 'm', 'q', 'f', 'y', 'e', 'o', 'zg', 'x', 't']);
+const EDGE = new Set([
+  'd',
+  'c',
+  'p',
+  'u',
+  'uj',
+  'ul',
+  'uz',
+  'ud',
+  'ug',
+  'uv',
+  'r',
+  'm',
+  'q',
+  'f',
+  'y',
+  'e',
+  'o',
+  'zg',
+  'x',
+  't',
+]);
 
 /**
  * The Chinese term that ends right before a parenthesis (`…采用检索增强生成（RAG）`): the words back
@@ -120,13 +150,20 @@ export function termBefore(tokens: ZhToken[], minWords = 1): string | undefined 
   }
   // A common verb in front is the sentence, not the term: 受到/生成对抗网络, 在于/功能完整性.
   // As many words as the English name has stay (知识/图谱 for "knowledge graph", even if 知识 is tagged a verb).
-  while (parts.length > Math.max(1, minWords) && !NOUNISH.has(parts[0]!.tag) && (idfOf(foldText(parts[0]!.word)) ?? 9) < 6.5) parts.shift();
+  while (
+    parts.length > Math.max(1, minWords) &&
+    !NOUNISH.has(parts[0]!.tag) &&
+    (idfOf(foldText(parts[0]!.word)) ?? 9) < 6.5
+  )
+    parts.shift();
   while (parts.length > 1 && parts[0]!.word.length === 1) parts.shift();
   if (!parts.length) return undefined;
   const term = parts.map((p) => p.word).join('');
   if (hanLength(term) < 2 || hanLength(term) > 12) return undefined;
-  if (parts.length === 1 && !NOUNISH.has(parts[0]!.tag) && parts[0]!.tag !== 'nr' && hanLength(term) < 3) return undefined;
-  if (parts.every((p) => p.tag === 'v' || p.tag === 'a' || p.tag === 'ad')) return hanLength(term) >= 4 ? term : undefined;
+  if (parts.length === 1 && !NOUNISH.has(parts[0]!.tag) && parts[0]!.tag !== 'nr' && hanLength(term) < 3)
+    return undefined;
+  if (parts.every((p) => p.tag === 'v' || p.tag === 'a' || p.tag === 'ad'))
+    return hanLength(term) >= 4 ? term : undefined;
   return term;
 }
 
@@ -136,7 +173,10 @@ export function isZhNounPhrase(text: string): boolean {
   const tokens = tokenizeZh(text).filter((t) => t.word.trim());
   if (!tokens.length || tokens.length > 5) return false;
   const last = tokens[tokens.length - 1]!;
-  return (termPart(tokens[0]!) || tokens[0]!.tag === 'eng') && (NOUNISH.has(last.tag) || last.tag === 'eng' || last.tag === 'nr');
+  return (
+    (termPart(tokens[0]!) || tokens[0]!.tag === 'eng') &&
+    (NOUNISH.has(last.tag) || last.tag === 'eng' || last.tag === 'nr')
+  );
 }
 
 /**
@@ -147,12 +187,19 @@ export function latinNames(tokens: ZhToken[], bump: (name: string) => void): voi
   let run: ZhToken[] = [];
   const flush = () => {
     // As written, so "Retrieval-Augmented Generation" keeps its hyphen.
-    if (run.length) bump(tokens.slice(tokens.indexOf(run[0]!), tokens.indexOf(run[run.length - 1]!) + 1).map((t) => t.word).join(''));
+    if (run.length)
+      bump(
+        tokens
+          .slice(tokens.indexOf(run[0]!), tokens.indexOf(run[run.length - 1]!) + 1)
+          .map((t) => t.word)
+          .join(''),
+      );
     run = [];
   };
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    const joined = (tokens[i + 1]?.word === ' ' || tokens[i + 1]?.word === '-') && /^[A-Z]/.test(tokens[i + 2]?.word ?? '');
+    const joined =
+      (tokens[i + 1]?.word === ' ' || tokens[i + 1]?.word === '-') && /^[A-Z]/.test(tokens[i + 2]?.word ?? '');
     let p = i - 1;
     while (p >= 0 && tokens[p]!.word === ' ') p--;
     // A plain capitalised word starting a line, sentence or table cell ("Retrieval quality") is no name.

@@ -33,7 +33,10 @@ export interface ContentResult {
 
 /** Tags kb uses for structure are neutralised inside data, so a source cannot break out of its element. */
 export function isolate(text: string): string {
-  return text.replace(/<(\/?)(source|sources|entry|related|problem|before|after|kb_entry|verdict|reason)\b/gi, '&lt;$1$2');
+  return text.replace(
+    /<(\/?)(source|sources|entry|related|problem|before|after|kb_entry|verdict|reason)\b/gi,
+    '&lt;$1$2',
+  );
 }
 
 /** Raw files at the paths the walker finds them (NFD names, never a link out of raw/): the worktree's, then the checkout's. */
@@ -72,12 +75,20 @@ function sourcesOf(entries: LoadedEntry[], all: LoadedEntry[], files: string[], 
 }
 
 function entryText(e: LoadedEntry): string {
-  return isolate(`title: ${e.fm.title}\naliases: ${(e.fm.aliases ?? []).join(', ')}\nsummary: ${e.fm.summary}\n\n${withoutBacklinks(e.body)}`);
+  return isolate(
+    `title: ${e.fm.title}\naliases: ${(e.fm.aliases ?? []).join(', ')}\nsummary: ${e.fm.summary}\n\n${withoutBacklinks(e.body)}`,
+  );
 }
 
 function request(tpl: Template, task: string, vars: Record<string, string>, web: boolean): ModelRequest {
   const { system, input } = splitTemplate(tpl.text);
-  const req: ModelRequest = { task, templateHash: tpl.hash, system, prompt: renderTemplate(input, vars), maxTokens: MAX_TOKENS };
+  const req: ModelRequest = {
+    task,
+    templateHash: tpl.hash,
+    system,
+    prompt: renderTemplate(input, vars),
+    maxTokens: MAX_TOKENS,
+  };
   if (web) req.tools = [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5 }];
   return req;
 }
@@ -113,7 +124,9 @@ function applyReply(e: LoadedEntry, reply: string, extraAliases: string[] = []):
   const span = findSection(e.body, 'backlinks');
   const section = span ? e.body.slice(span.start, span.end) : undefined;
   const title = String(e.fm.title).toLowerCase();
-  const aliases = [...new Set([...(e.fm.aliases ?? []), ...x.aliases, ...extraAliases])].filter((a) => a.toLowerCase() !== title);
+  const aliases = [...new Set([...(e.fm.aliases ?? []), ...x.aliases, ...extraAliases])].filter(
+    (a) => a.toLowerCase() !== title,
+  );
   const fm: EntryFrontmatter = { ...e.fm, summary: x.summary || e.fm.summary, aliases };
   return { entry: e, fm, body: section ? `${body}\n\n${section}\n` : `${body}\n` };
 }
@@ -128,10 +141,19 @@ async function judge(
   signal: AbortSignal | undefined,
 ): Promise<{ verdict: 'accept' | 'reject'; reason: string }> {
   const tpl = loadTemplate(root, 'judge');
-  const res = await model.complete(request(tpl, 'heal-judge', { problem: isolate(problem), before, after, sources }, false), signal);
+  const res = await model.complete(
+    request(tpl, 'heal-judge', { problem: isolate(problem), before, after, sources }, false),
+    signal,
+  );
   const verdict = /<verdict>\s*(accept|reject)\s*<\/verdict>/i.exec(res.text)?.[1]?.toLowerCase();
-  const reason = (/<reason>([\s\S]*?)<\/reason>/i.exec(res.text)?.[1] ?? res.text).replace(/\s+/g, ' ').trim().slice(0, 500);
-  return { verdict: verdict === 'accept' ? 'accept' : 'reject', reason: verdict ? reason : `no verdict in the judge's reply (${reason.slice(0, 120)})` };
+  const reason = (/<reason>([\s\S]*?)<\/reason>/i.exec(res.text)?.[1] ?? res.text)
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 500);
+  return {
+    verdict: verdict === 'accept' ? 'accept' : 'reject',
+    reason: verdict ? reason : `no verdict in the judge's reply (${reason.slice(0, 120)})`,
+  };
 }
 
 /**
@@ -162,15 +184,39 @@ export async function applyContentFix(
     const f = targets[0]!;
     const keep = byFile.get(String(f.data?.path ?? ''));
     const other = byFile.get(String(f.data?.other ?? ''));
-    if (!keep || !other) return { ok: false, web: [], touched, judge: { verdict: 'reject', reason: 'one of the two entries is not in the committed tree' } };
+    if (!keep || !other)
+      return {
+        ok: false,
+        web: [],
+        touched,
+        judge: { verdict: 'reject', reason: 'one of the two entries is not in the committed tree' },
+      };
     const sources = sourcesOf([keep, other], scan.entries, scan.files, find);
     const tpl = loadTemplate(kb.main.paths.root, 'heal-merge');
     const res = await model.complete(
-      request(tpl, 'heal-merge', { problem: isolate(problem), keep_id: keep.fm.id, keep: entryText(keep), other_id: other.fm.id, other: entryText(other), sources }, opts.web),
+      request(
+        tpl,
+        'heal-merge',
+        {
+          problem: isolate(problem),
+          keep_id: keep.fm.id,
+          keep: entryText(keep),
+          other_id: other.fm.id,
+          other: entryText(other),
+          sources,
+        },
+        opts.web,
+      ),
       opts.signal,
     );
     const rw = applyReply(keep, res.text, [String(other.fm.title), ...(other.fm.aliases ?? [])]);
-    if (typeof rw === 'string') return { ok: false, web: [], touched, judge: { verdict: 'reject', reason: `the merged entry did not parse: ${rw}` } };
+    if (typeof rw === 'string')
+      return {
+        ok: false,
+        web: [],
+        touched,
+        judge: { verdict: 'reject', reason: `the merged entry did not parse: ${rw}` },
+      };
     rw.fm.source_ref = [...new Set([...(keep.fm.source_ref ?? []), ...(other.fm.source_ref ?? [])])];
     rw.fm.entities = [...new Set([...(keep.fm.entities ?? []), ...(other.fm.entities ?? [])])];
     rewrites.push(rw);
@@ -186,13 +232,31 @@ export async function applyContentFix(
     const sources = sourcesOf(entries, scan.entries, scan.files, find);
     const tpl = loadTemplate(kb.main.paths.root, 'heal-rewrite');
     for (const e of entries) {
-      const related = entries.filter((x) => x !== e).map((x) => `<entry id="${x.fm.id}">\n${entryText(x)}\n</entry>`).join('\n') || '(none)';
+      const related =
+        entries
+          .filter((x) => x !== e)
+          .map((x) => `<entry id="${x.fm.id}">\n${entryText(x)}\n</entry>`)
+          .join('\n') || '(none)';
       const task = update
         ? `${problem}\nA person edited this entry after kb wrote it, and its source has changed since. Update the entry to what the source says now; keep the person's own additions unless the source now contradicts them.`
         : problem;
-      const res = await model.complete(request(tpl, 'heal-rewrite', { problem: isolate(task), id: e.fm.id, entry: entryText(e), related, sources }, opts.web), opts.signal);
+      const res = await model.complete(
+        request(
+          tpl,
+          'heal-rewrite',
+          { problem: isolate(task), id: e.fm.id, entry: entryText(e), related, sources },
+          opts.web,
+        ),
+        opts.signal,
+      );
       const rw = applyReply(e, res.text);
-      if (typeof rw === 'string') return { ok: false, web: [], touched, judge: { verdict: 'reject', reason: `the rewrite of wiki/${e.path} did not parse: ${rw}` } };
+      if (typeof rw === 'string')
+        return {
+          ok: false,
+          web: [],
+          touched,
+          judge: { verdict: 'reject', reason: `the rewrite of wiki/${e.path} did not parse: ${rw}` },
+        };
       if (update) rw.fm.source_hashes = currentHashes(e, find);
       rewrites.push(rw);
     }
@@ -202,13 +266,18 @@ export async function applyContentFix(
   const sources = sourcesOf(all, scan.entries, scan.files, find);
   const before = all.map((e) => `<entry id="${e.fm.id}" path="wiki/${e.path}">\n${entryText(e)}\n</entry>`).join('\n');
   const after =
-    rewrites.map((r) => `<entry id="${r.fm.id}" path="wiki/${r.entry.path}">\n${isolate(`title: ${r.fm.title}\naliases: ${r.fm.aliases.join(', ')}\nsummary: ${r.fm.summary}\n\n${withoutBacklinks(r.body)}`)}\n</entry>`).join('\n') +
-    (removed ? `\n(wiki/${removed.path} is removed; links to it point at the merged entry)` : '');
+    rewrites
+      .map(
+        (r) =>
+          `<entry id="${r.fm.id}" path="wiki/${r.entry.path}">\n${isolate(`title: ${r.fm.title}\naliases: ${r.fm.aliases.join(', ')}\nsummary: ${r.fm.summary}\n\n${withoutBacklinks(r.body)}`)}\n</entry>`,
+      )
+      .join('\n') + (removed ? `\n(wiki/${removed.path} is removed; links to it point at the merged entry)` : '');
   const verdict = await judge(model, kb.main.paths.root, problem, before, after, sources, opts.signal);
   const oldUrls = new Set(all.flatMap((e) => urls(e.body)));
   const web = opts.web ? [...new Set(rewrites.flatMap((r) => urls(r.body)).filter((u) => !oldUrls.has(u)))] : [];
   if (verdict.verdict !== 'accept') {
-    for (const r of rewrites) log.cannot.push({ file: `wiki/${r.entry.path}`, why: `the judge rejected the rewrite: ${verdict.reason}` });
+    for (const r of rewrites)
+      log.cannot.push({ file: `wiki/${r.entry.path}`, why: `the judge rejected the rewrite: ${verdict.reason}` });
     return { ok: false, judge: verdict, web, touched };
   }
 
@@ -227,14 +296,20 @@ export async function applyContentFix(
       if (e === removed) continue;
       const current = e === keep ? rewrites[0]! : { fm: e.fm, body: e.body };
       let n = 0;
-      const body = current.body.replace(/(!?)\[\[([^\]\n|#]*)(#[^\]\n|]*)?(?:\|([^\]\n]*))?\]\]/g, (whole, bang: string, t: string, heading: string | undefined, alias: string | undefined) => {
-        if (r.entry(t.trim()) !== removed) return whole;
-        n++;
-        if (e === keep) return alias ?? t;
-        return `${bang}[[${base(keep.path)}${heading ?? ''}|${alias ?? t}]]`;
-      });
+      const body = current.body.replace(
+        /(!?)\[\[([^\]\n|#]*)(#[^\]\n|]*)?(?:\|([^\]\n]*))?\]\]/g,
+        (whole, bang: string, t: string, heading: string | undefined, alias: string | undefined) => {
+          if (r.entry(t.trim()) !== removed) return whole;
+          n++;
+          if (e === keep) return alias ?? t;
+          return `${bang}[[${base(keep.path)}${heading ?? ''}|${alias ?? t}]]`;
+        },
+      );
       if (!n) continue;
-      writeFileAtomic(join(wt.wiki, e.path), e === keep ? stringifyEntry(current.fm, body) : stringifyEntryKeepingBody(current.fm, body));
+      writeFileAtomic(
+        join(wt.wiki, e.path),
+        e === keep ? stringifyEntry(current.fm, body) : stringifyEntryKeepingBody(current.fm, body),
+      );
       touched.add(`wiki/${e.path}`);
       log.changes.push(`wiki/${e.path}: ${n} link${n === 1 ? '' : 's'} to the merged entry repointed`);
     }

@@ -55,27 +55,41 @@ export function summaryFromBody(body: string, title: string): string {
 const KINDS: EntryKind[] = ['source', 'concept', 'answer'];
 
 /** Fill what is missing or malformed in frontmatter with defaults; what cannot be guessed stays. */
-export function repairFrontmatter(data: Record<string, unknown>, body: string, path: string, taken: (id: string) => boolean): EntryFrontmatter {
+export function repairFrontmatter(
+  data: Record<string, unknown>,
+  body: string,
+  path: string,
+  taken: (id: string) => boolean,
+): EntryFrontmatter {
   const fm = { ...data } as Record<string, unknown>;
   const folder = path.split('/')[0];
   if (!KINDS.includes(fm['kind'] as EntryKind)) fm['kind'] = KINDS.find((k) => KIND_FOLDER[k] === folder) ?? 'concept';
-  if (typeof fm['title'] !== 'string' || !fm['title'].trim()) fm['title'] = /^#\s+(.+)$/m.exec(body)?.[1]?.trim() ?? fileBaseName(path);
+  if (typeof fm['title'] !== 'string' || !fm['title'].trim())
+    fm['title'] = /^#\s+(.+)$/m.exec(body)?.[1]?.trim() ?? fileBaseName(path);
   const kind = fm['kind'] as EntryKind;
-  if (typeof fm['id'] !== 'string' || !/^(source|concept|answer)\/[^\s/\\]+$/.test(fm['id'])) fm['id'] = makeEntryId(kind, String(fm['title']), taken);
+  if (typeof fm['id'] !== 'string' || !/^(source|concept|answer)\/[^\s/\\]+$/.test(fm['id']))
+    fm['id'] = makeEntryId(kind, String(fm['title']), taken);
   for (const k of ['aliases', 'source_ref', 'entities', 'backlinks']) {
     const v = fm[k];
     const list = Array.isArray(v) ? v : typeof v === 'string' && v ? [v] : [];
     fm[k] = [...new Set(list.filter((x): x is string => typeof x === 'string' && x.length > 0))];
   }
-  fm['source_ref'] = (fm['source_ref'] as string[]).map((r) => (r.startsWith('raw/') ? r : `raw/${r}`)).filter((r) => !/(^|\/)\.\.(\/|$)/.test(r));
+  fm['source_ref'] = (fm['source_ref'] as string[])
+    .map((r) => (r.startsWith('raw/') ? r : `raw/${r}`))
+    .filter((r) => !/(^|\/)\.\.(\/|$)/.test(r));
   const summary = typeof fm['summary'] === 'string' ? fm['summary'].trim() : '';
   if (!summary || summary.toLowerCase() === String(fm['title']).trim().toLowerCase()) {
     const s = summaryFromBody(body.replace(/^#\s+.*$/m, ''), String(fm['title']));
     if (s) fm['summary'] = s;
   }
   if (!Number.isInteger(fm['version']) || (fm['version'] as number) < 1) fm['version'] = 1;
-  if (typeof fm['last_heal_timestamp'] !== 'string' || (fm['last_heal_timestamp'] && !epochSeconds(fm['last_heal_timestamp']))) fm['last_heal_timestamp'] = '';
-  if (typeof fm['content_hash'] !== 'string' || !/^[0-9a-f]{64}$/.test(fm['content_hash'])) fm['content_hash'] = bodyHash(body);
+  if (
+    typeof fm['last_heal_timestamp'] !== 'string' ||
+    (fm['last_heal_timestamp'] && !epochSeconds(fm['last_heal_timestamp']))
+  )
+    fm['last_heal_timestamp'] = '';
+  if (typeof fm['content_hash'] !== 'string' || !/^[0-9a-f]{64}$/.test(fm['content_hash']))
+    fm['content_hash'] = bodyHash(body);
   delete fm['embedding_v'];
   return fm as EntryFrontmatter;
 }
@@ -119,15 +133,18 @@ export function fixBrokenLinks(paths: KbPaths, log: FixLog, only?: Set<string>, 
     let fixed = 0;
     // The backlinks section is not the entry's own text: refreshBacklinks makes it again.
     const body = mapOutsideBacklinks(e.body, (text) =>
-      text.replace(/(!?)\[\[([^\]\n|#]*)(#[^\]\n|]*)?(?:\|([^\]\n]*))?\]\]/g, (whole, bang: string, target: string, heading: string | undefined, alias: string | undefined) => {
-        const t = target.trim();
-        if (!t || r.exists(t) || (targets && !targets.has(linkKey(t)))) return whole;
-        fixed++;
-        const hit = r.named(t);
-        const named = hit && fileBaseName(hit.path);
-        if (named) return `${bang}[[${named}${heading ?? ''}${named === t && !alias ? '' : `|${alias ?? t}`}]]`;
-        return bang ? '' : (alias ?? t);
-      }),
+      text.replace(
+        /(!?)\[\[([^\]\n|#]*)(#[^\]\n|]*)?(?:\|([^\]\n]*))?\]\]/g,
+        (whole, bang: string, target: string, heading: string | undefined, alias: string | undefined) => {
+          const t = target.trim();
+          if (!t || r.exists(t) || (targets && !targets.has(linkKey(t)))) return whole;
+          fixed++;
+          const hit = r.named(t);
+          const named = hit && fileBaseName(hit.path);
+          if (named) return `${bang}[[${named}${heading ?? ''}${named === t && !alias ? '' : `|${alias ?? t}`}]]`;
+          return bang ? '' : (alias ?? t);
+        },
+      ),
     );
     if (!fixed) continue;
     writeEntryFile(paths.wiki, e.path, e.fm, body);
@@ -149,15 +166,23 @@ export function refreshBacklinks(paths: KbPaths, log: FixLog, section = false): 
   }
   for (const e of scan.entries) {
     const kindRank = (k: string) => (k === 'source' ? 0 : k === 'concept' ? 1 : 2);
-    const ins = [...(inbound.get(e.fm.id) ?? [])].sort((a, b) => String(a.fm.title).localeCompare(String(b.fm.title)) || kindRank(a.fm.kind) - kindRank(b.fm.kind));
+    const ins = [...(inbound.get(e.fm.id) ?? [])].sort(
+      (a, b) => String(a.fm.title).localeCompare(String(b.fm.title)) || kindRank(a.fm.kind) - kindRank(b.fm.kind),
+    );
     const ids = ins.map((i) => i.fm.id as string);
     // Only a different set is a change: the order alone is not worth a commit.
     const sectionNow = backlinkSectionTargets(e.body);
     const sectionIds = new Set((sectionNow ?? []).map((k) => r.entry(k)?.fm.id ?? `?${k}`));
     const sameFm = sameSet(ids, Array.isArray(e.fm.backlinks) ? e.fm.backlinks.map(String) : []);
-    const sameSection = section ? (sectionNow !== null || ids.length === 0) && sameSet(ids, [...sectionIds]) : sectionNow === null;
+    const sameSection = section
+      ? (sectionNow !== null || ids.length === 0) && sameSet(ids, [...sectionIds])
+      : sectionNow === null;
     if (sameFm && sameSection) continue;
-    const body = setBacklinks(e.body, ins.map((i) => ({ path: i.path, title: String(i.fm.title) })), section);
+    const body = setBacklinks(
+      e.body,
+      ins.map((i) => ({ path: i.path, title: String(i.fm.title) })),
+      section,
+    );
     writeEntryFile(paths.wiki, e.path, { ...e.fm, backlinks: ids }, body);
     log.changes.push(`wiki/${e.path}: backlinks regenerated (${ids.length})`);
   }
@@ -176,7 +201,13 @@ export function refreshIndex(paths: KbPaths): void {
       path: e.path,
       summary: String(e.fm.summary ?? ''),
       source_ref: Array.isArray(e.fm.source_ref) ? e.fm.source_ref : [],
-      links: [...new Set(ownLinks(e).map((l) => r.entry(l.target)?.fm.id).filter((x): x is NonNullable<typeof x> => Boolean(x) && x !== e.fm.id))],
+      links: [
+        ...new Set(
+          ownLinks(e)
+            .map((l) => r.entry(l.target)?.fm.id)
+            .filter((x): x is NonNullable<typeof x> => Boolean(x) && x !== e.fm.id),
+        ),
+      ],
     })),
   );
 }
@@ -238,7 +269,10 @@ export function removeDeletedSources(paths: KbPaths, findings: Finding[], log: F
     const left = (e.fm.source_ref ?? []).filter((r) => !refs.has(r) && present(r));
     if (left.length === 0 && e.fm.kind === 'source') {
       if (e.humanEdited) {
-        log.cannot.push({ file, why: 'its source is gone, but a person edited it: delete it yourself if it is no longer wanted' });
+        log.cannot.push({
+          file,
+          why: 'its source is gone, but a person edited it: delete it yourself if it is no longer wanted',
+        });
         continue;
       }
       rmSync(join(paths.wiki, e.path));
@@ -248,10 +282,10 @@ export function removeDeletedSources(paths: KbPaths, findings: Finding[], log: F
       continue;
     }
     const fm = { ...e.fm, source_ref: left };
-    if (fm.source_hashes) fm.source_hashes = Object.fromEntries(Object.entries(fm.source_hashes).filter(([k]) => !refs.has(k)));
+    if (fm.source_hashes)
+      fm.source_hashes = Object.fromEntries(Object.entries(fm.source_hashes).filter(([k]) => !refs.has(k)));
     writeEntryFile(paths.wiki, e.path, fm, e.body);
     log.changes.push(`${file}: dropped reference to ${[...refs].join(', ')}`);
   }
   return removed;
 }
-

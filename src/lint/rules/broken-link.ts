@@ -11,7 +11,10 @@ export const brokenLink: LintRule = {
   docs: 'A `[[link]]` must name a file in the vault (by file name or path, case-insensitively, as Obsidian resolves it). Heal points a broken link at the entry whose title or alias it names, or turns it into plain text.',
   examples: {
     pass: {
-      'wiki/concepts/Alpha.md': exampleEntry({ title: 'Alpha' }, '# Alpha\n\nSee [[Beta]] and [[concepts/Beta|the other one]].\n'),
+      'wiki/concepts/Alpha.md': exampleEntry(
+        { title: 'Alpha' },
+        '# Alpha\n\nSee [[Beta]] and [[concepts/Beta|the other one]].\n',
+      ),
       'wiki/concepts/Beta.md': exampleEntry({ title: 'Beta' }, '# Beta\n\nBeta text.\n'),
     },
     fail: {

@@ -19,12 +19,24 @@ export const contradiction: LintRule = {
   docs: 'Two entries that state different numbers or dates about the same subject ("founded in 1998" / "founded in 2001"), found by comparing the numbers each sentence states about a named subject. With a model (ANTHROPIC_API_KEY, not `--offline`), the most similar pairs of entries are also judged by Claude (template `lint-contradiction`; answers are cached). Heal asks the model to rewrite both so they agree with their sources and cite them; a separate judging call checks the rewrite against the sources.',
   examples: {
     pass: {
-      'wiki/concepts/Eiffel Tower.md': exampleEntry({ title: 'Eiffel Tower' }, '# Eiffel Tower\n\nThe Eiffel Tower is 330 metres tall.\n'),
-      'wiki/sources/Paris Trip.md': exampleEntry({ title: 'Paris Trip', kind: 'source', source_ref: ['raw/paris.md'] }, '# Paris Trip\n\nWe saw the [[Eiffel Tower]]; it is 330 metres tall.\n'),
+      'wiki/concepts/Eiffel Tower.md': exampleEntry(
+        { title: 'Eiffel Tower' },
+        '# Eiffel Tower\n\nThe Eiffel Tower is 330 metres tall.\n',
+      ),
+      'wiki/sources/Paris Trip.md': exampleEntry(
+        { title: 'Paris Trip', kind: 'source', source_ref: ['raw/paris.md'] },
+        '# Paris Trip\n\nWe saw the [[Eiffel Tower]]; it is 330 metres tall.\n',
+      ),
     },
     fail: {
-      'wiki/concepts/Eiffel Tower.md': exampleEntry({ title: 'Eiffel Tower' }, '# Eiffel Tower\n\nThe Eiffel Tower is 330 metres tall.\n'),
-      'wiki/sources/Paris Trip.md': exampleEntry({ title: 'Paris Trip', kind: 'source', source_ref: ['raw/paris.md'] }, '# Paris Trip\n\nWe saw the [[Eiffel Tower]]. The Eiffel Tower is 300 metres tall.\n'),
+      'wiki/concepts/Eiffel Tower.md': exampleEntry(
+        { title: 'Eiffel Tower' },
+        '# Eiffel Tower\n\nThe Eiffel Tower is 330 metres tall.\n',
+      ),
+      'wiki/sources/Paris Trip.md': exampleEntry(
+        { title: 'Paris Trip', kind: 'source', source_ref: ['raw/paris.md'] },
+        '# Paris Trip\n\nWe saw the [[Eiffel Tower]]. The Eiffel Tower is 300 metres tall.\n',
+      ),
     },
     expect: ['wiki/sources/Paris Trip.md:18:1'],
   },
@@ -33,10 +45,16 @@ export const contradiction: LintRule = {
     const names = new SubjectNames(
       input.entries
         .filter((e) => e.fm.kind === 'concept')
-        .flatMap((e) => [String(e.fm.title), ...(Array.isArray(e.fm.aliases) ? e.fm.aliases.map(String) : [])].map((name) => ({ name, title: String(e.fm.title) }))),
+        .flatMap((e) =>
+          [String(e.fm.title), ...(Array.isArray(e.fm.aliases) ? e.fm.aliases.map(String) : [])].map((name) => ({
+            name,
+            title: String(e.fm.title),
+          })),
+        ),
     );
     const byKey = new Map<string, Fact[]>();
-    for (const e of input.entries) for (const f of extractFacts(e, names, r)) (byKey.get(f.key) ?? byKey.set(f.key, []).get(f.key)!).push(f);
+    for (const e of input.entries)
+      for (const f of extractFacts(e, names, r)) (byKey.get(f.key) ?? byKey.set(f.key, []).get(f.key)!).push(f);
     const out: FindingDraft[] = [];
     const seen = new Set<string>();
     for (const facts of byKey.values()) {
@@ -46,7 +64,11 @@ export const contradiction: LintRule = {
           const b = facts[j]!;
           if (a.entry === b.entry || a.value === b.value) continue;
           // Both entries must not also agree on the other's value (a list of several figures).
-          if (facts.some((f) => f.entry === a.entry && f.value === b.value) || facts.some((f) => f.entry === b.entry && f.value === a.value)) continue;
+          if (
+            facts.some((f) => f.entry === a.entry && f.value === b.value) ||
+            facts.some((f) => f.entry === b.entry && f.value === a.value)
+          )
+            continue;
           const [first, second] = order(a, b);
           const pair = `${first.entry.path}\u0000${second.entry.path}`;
           if (seen.has(pair)) continue;
@@ -56,7 +78,12 @@ export const contradiction: LintRule = {
             place: filePoint(second.entry, second.line, 1),
             reason: `Unexpected ${second.value} for ${second.subject} (“${clip(second.sentence)}”), expected ${first.value} as ${wikiFile(first.entry)} says (“${clip(first.sentence)}”)`,
             note: 'check the sources and correct one of them, or run `kb lint --heal` to have both rewritten from their sources on a branch',
-            data: { path: wikiFile(first.entry), other: wikiFile(second.entry), subject: first.subject, values: [first.value, second.value] },
+            data: {
+              path: wikiFile(first.entry),
+              other: wikiFile(second.entry),
+              subject: first.subject,
+              values: [first.value, second.value],
+            },
           });
         }
       }
@@ -71,7 +98,10 @@ async function askModel(input: LintInput, seen: Set<string>): Promise<FindingDra
   const model = input.model;
   if (!model || !input.embedder || input.entries.length < 2) return [];
   const entries = input.entries;
-  const vecs = await input.embedder.embed(entries.map((e) => `${e.fm.title}\n${e.fm.summary ?? ''}`), input.signal);
+  const vecs = await input.embedder.embed(
+    entries.map((e) => `${e.fm.title}\n${e.fm.summary ?? ''}`),
+    input.signal,
+  );
   const pairs: { a: LoadedEntry; b: LoadedEntry; sim: number }[] = [];
   // Only pairs near in the vector index can reach the similarity asked for.
   for (const [i, j] of closePairs(vecs, MODEL_MIN_SIMILARITY)) {
@@ -97,13 +127,24 @@ async function askModel(input: LintInput, seen: Set<string>): Promise<FindingDra
     if (input.signal?.aborted) break;
     let reply: string;
     try {
-      const prompt = renderTemplate(inputPart, { first_path: wikiFile(a), first: text(a), second_path: wikiFile(b), second: text(b) });
-      reply = (await model.complete({ task: 'lint-contradiction', templateHash: tpl.hash, system, prompt, maxTokens: 400 }, input.signal)).text;
+      const prompt = renderTemplate(inputPart, {
+        first_path: wikiFile(a),
+        first: text(a),
+        second_path: wikiFile(b),
+        second: text(b),
+      });
+      reply = (
+        await model.complete(
+          { task: 'lint-contradiction', templateHash: tpl.hash, system, prompt, maxTokens: 400 },
+          input.signal,
+        )
+      ).text;
     } catch {
       continue;
     }
     if (!/<verdict>\s*contradiction\s*<\/verdict>/i.test(reply)) continue;
-    const subject = (/<subject>([\s\S]*?)<\/subject>/i.exec(reply)?.[1] ?? '').replace(/\s+/g, ' ').trim() || String(a.fm.title);
+    const subject =
+      (/<subject>([\s\S]*?)<\/subject>/i.exec(reply)?.[1] ?? '').replace(/\s+/g, ' ').trim() || String(a.fm.title);
     const why = (/<reason>([\s\S]*?)<\/reason>/i.exec(reply)?.[1] ?? '').replace(/\s+/g, ' ').trim();
     out.push({
       file: wikiFile(b),

@@ -19,7 +19,8 @@ export const deadUrl: LintRule = {
     if (!input.network) return [];
     const uses: { url: string; file: string; place: { line: number; column: number }; path: string }[] = [];
     for (const e of input.entries) {
-      if (typeof e.fm['url'] === 'string' && /^https?:\/\//.test(e.fm['url'])) uses.push({ url: e.fm['url'], file: wikiFile(e), place: keyPlace(e, 'url'), path: wikiFile(e) });
+      if (typeof e.fm['url'] === 'string' && /^https?:\/\//.test(e.fm['url']))
+        uses.push({ url: e.fm['url'], file: wikiFile(e), place: keyPlace(e, 'url'), path: wikiFile(e) });
       const lines = e.body.split('\n');
       lines.forEach((l, i) => {
         for (const m of l.matchAll(/https?:\/\/[^\s<>()[\]"'`]+/g)) {
@@ -31,14 +32,17 @@ export const deadUrl: LintRule = {
     const doFetch = input.fetch ?? fetch;
     const status = new Map<string, Promise<string | undefined>>();
     const queue: (() => Promise<void>)[] = [];
-    for (const u of uses) if (!status.has(u.url)) {
-      let done!: (v: string | undefined) => void;
-      status.set(u.url, new Promise((res) => (done = res)));
-      queue.push(async () => done(await probe(doFetch, u.url, input.signal)));
-    }
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
-      for (let job = queue.shift(); job; job = queue.shift()) await job();
-    }));
+    for (const u of uses)
+      if (!status.has(u.url)) {
+        let done!: (v: string | undefined) => void;
+        status.set(u.url, new Promise((res) => (done = res)));
+        queue.push(async () => done(await probe(doFetch, u.url, input.signal)));
+      }
+    await Promise.all(
+      Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+        for (let job = queue.shift(); job; job = queue.shift()) await job();
+      }),
+    );
     const out: FindingDraft[] = [];
     for (const u of uses) {
       const problem = await status.get(u.url);
@@ -61,7 +65,8 @@ async function probe(doFetch: typeof fetch, url: string, signal?: AbortSignal): 
   const sig = signal ? AbortSignal.any([signal, timeout]) : timeout;
   try {
     let res = await doFetch(url, { method: 'HEAD', redirect: 'follow', signal: sig });
-    if (res.status === 405 || res.status === 501 || res.status === 403) res = await doFetch(url, { method: 'GET', redirect: 'follow', signal: sig });
+    if (res.status === 405 || res.status === 501 || res.status === 403)
+      res = await doFetch(url, { method: 'GET', redirect: 'follow', signal: sig });
     await res.body?.cancel().catch(() => undefined);
     return res.status >= 400 ? `HTTP ${res.status}` : undefined;
   } catch (err) {

@@ -9,8 +9,13 @@ export const deletedSource: LintRule = {
   fixable: 'structural',
   docs: 'Every path in `source_ref` must still exist in `raw/`. A source entry whose raw file is gone should be removed (heal removes it and unlinks links to it); other entries drop the reference.',
   examples: {
-    pass: { 'raw/a.md': '# A\n', 'wiki/sources/A.md': exampleEntry({ title: 'A', kind: 'source', source_ref: ['raw/a.md'] }, '# A\n\nText.\n') },
-    fail: { 'wiki/sources/A.md': exampleEntry({ title: 'A', kind: 'source', source_ref: ['raw/a.md'] }, '# A\n\nText.\n') },
+    pass: {
+      'raw/a.md': '# A\n',
+      'wiki/sources/A.md': exampleEntry({ title: 'A', kind: 'source', source_ref: ['raw/a.md'] }, '# A\n\nText.\n'),
+    },
+    fail: {
+      'wiki/sources/A.md': exampleEntry({ title: 'A', kind: 'source', source_ref: ['raw/a.md'] }, '# A\n\nText.\n'),
+    },
     expect: ['wiki/sources/A.md:8:5'],
   },
   check(input) {
@@ -22,7 +27,12 @@ export const deletedSource: LintRule = {
         const p = r.replace(/^raw\//, '');
         // A post of a multi-post file is `raw/file#anchor`: the file is what must exist.
         const file = p.replace(/#[^/]*$/, '');
-        return !present.has(p) && !present.has(file) && !existsSync(join(input.paths.raw, p)) && !existsSync(join(input.paths.raw, file));
+        return (
+          !present.has(p) &&
+          !present.has(file) &&
+          !existsSync(join(input.paths.raw, p)) &&
+          !existsSync(join(input.paths.raw, file))
+        );
       });
       if (!gone.length) continue;
       const all = gone.length === refs.length && e.fm.kind === 'source';

@@ -16,13 +16,25 @@ export const duplicateEntry: LintRule = {
   docs: 'Two concept (or answer) entries about the same thing: the title of one is the title or an alias of the other (case, punctuation, spacing and plurals aside), or the names are alike (a spelling variant, or an abbreviation of the other) and the entries share a source and their summaries are very close in embedding space. A title that is another title plus words (`Red Hat Developer Hub Web`, `personal knowledge base`) names something narrower, not the same thing. The entry kept is the one with more sources, then more links to it, then more text, then the shorter title; heal merges the other into it with its names as aliases and points links at it (needs a model; a judging call checks the merge).',
   examples: {
     pass: {
-      'wiki/concepts/Vector Database.md': exampleEntry({ title: 'Vector Database' }, '# Vector Database\n\nStores vectors.\n'),
+      'wiki/concepts/Vector Database.md': exampleEntry(
+        { title: 'Vector Database' },
+        '# Vector Database\n\nStores vectors.\n',
+      ),
       'wiki/concepts/Tokenizer.md': exampleEntry({ title: 'Tokenizer' }, '# Tokenizer\n\nSplits text.\n'),
-      'wiki/concepts/Vector Database Index.md': exampleEntry({ title: 'Vector Database Index' }, '# Vector Database Index\n\nFinds vectors fast.\n'),
+      'wiki/concepts/Vector Database Index.md': exampleEntry(
+        { title: 'Vector Database Index' },
+        '# Vector Database Index\n\nFinds vectors fast.\n',
+      ),
     },
     fail: {
-      'wiki/concepts/Vector Database.md': exampleEntry({ title: 'Vector Database' }, '# Vector Database\n\nStores vectors.\n'),
-      'wiki/concepts/Vector databases.md': exampleEntry({ title: 'Vector databases' }, '# Vector databases\n\nDatabases of vectors.\n'),
+      'wiki/concepts/Vector Database.md': exampleEntry(
+        { title: 'Vector Database' },
+        '# Vector Database\n\nStores vectors.\n',
+      ),
+      'wiki/concepts/Vector databases.md': exampleEntry(
+        { title: 'Vector databases' },
+        '# Vector databases\n\nDatabases of vectors.\n',
+      ),
     },
     expect: ['wiki/concepts/Vector databases.md:1:1'],
   },
@@ -61,9 +73,15 @@ export const duplicateEntry: LintRule = {
 function candidatePairs(entries: LoadedEntry[], vectors: Map<LoadedEntry, Float32Array>): [number, number][] {
   const byName = new Map<string, number[]>();
   entries.forEach((e, i) => {
-    for (const n of new Set([title(e), ...aliases(e)].map(compact))) if (n) (byName.get(n) ?? byName.set(n, []).get(n)!).push(i);
+    for (const n of new Set([title(e), ...aliases(e)].map(compact)))
+      if (n) (byName.get(n) ?? byName.set(n, []).get(n)!).push(i);
   });
-  const pairs = new Set<string>(closePairs(entries.map((e) => vectors.get(e)), ALIKE_SUMMARIES).map(([i, j]) => `${i} ${j}`));
+  const pairs = new Set<string>(
+    closePairs(
+      entries.map((e) => vectors.get(e)),
+      ALIKE_SUMMARIES,
+    ).map(([i, j]) => `${i} ${j}`),
+  );
   entries.forEach((e, i) => {
     for (const j of byName.get(compact(title(e))) ?? []) if (j !== i) pairs.add(i < j ? `${i} ${j}` : `${j} ${i}`);
   });
@@ -78,10 +96,16 @@ const HAN = /\p{Script=Han}/u;
 /** Why two entries are one, or undefined when they are not (shown in the finding). */
 export function duplicateEvidence(a: LoadedEntry, b: LoadedEntry, summaryCosine: number): string | undefined {
   // The title of one is the title or an alias of the other.
-  for (const [x, y] of [[a, b], [b, a]] as const) {
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ] as const) {
     const t = compact(title(x));
     const hit = [title(y), ...aliases(y)].find((n) => t && compact(n) === t);
-    if (hit !== undefined) return hit === title(y) && title(x) !== title(y) ? `the same name as \`${title(x)}\` written differently` : `\`${title(x)}\` is its title or alias`;
+    if (hit !== undefined)
+      return hit === title(y) && title(x) !== title(y)
+        ? `the same name as \`${title(x)}\` written differently`
+        : `\`${title(x)}\` is its title or alias`;
   }
   if (narrower(title(a), title(b)) || narrower(title(b), title(a))) return undefined;
   // Python 2 and Python 3, GPT-4 and GPT-5: another number is another thing.
@@ -111,7 +135,10 @@ function relatedNames(a: LoadedEntry, b: LoadedEntry): string | undefined {
   const ta = title(a);
   const tb = title(b);
   if (nameSimilarity(ta, tb) >= ALIKE_NAMES) return `names alike (\`${ta}\`, \`${tb}\`)`;
-  for (const [x, y] of [[a, b], [b, a]] as const) {
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ] as const) {
     const abbr = [title(x), ...aliases(x)].find((n) => isInitialsOf(n, title(y)));
     if (abbr) return `\`${abbr}\` abbreviates \`${title(y)}\``;
   }
@@ -131,8 +158,17 @@ function isInitialsOf(short: string, long: string): boolean {
  * Which entry stays: more sources, then more entries linking to it, then clearly more text (by
  * powers of two), then the shorter, more general title; the path decides a tie, so it is stable.
  */
-export function survivor(a: LoadedEntry, b: LoadedEntry, linksTo: (e: LoadedEntry) => number): [LoadedEntry, LoadedEntry] {
-  const score = (e: LoadedEntry) => [(e.fm.source_ref ?? []).length, linksTo(e), Math.floor(Math.log2(e.body.length + 1)), -Array.from(title(e)).length];
+export function survivor(
+  a: LoadedEntry,
+  b: LoadedEntry,
+  linksTo: (e: LoadedEntry) => number,
+): [LoadedEntry, LoadedEntry] {
+  const score = (e: LoadedEntry) => [
+    (e.fm.source_ref ?? []).length,
+    linksTo(e),
+    Math.floor(Math.log2(e.body.length + 1)),
+    -Array.from(title(e)).length,
+  ];
   const sa = score(a);
   const sb = score(b);
   for (let k = 0; k < sa.length; k++) if (sa[k] !== sb[k]) return sa[k]! > sb[k]! ? [a, b] : [b, a];
@@ -143,7 +179,10 @@ async function summaryVectors(input: LintInput, entries: LoadedEntry[]): Promise
   const out = new Map<LoadedEntry, Float32Array>();
   const withSummary = entries.filter((e) => typeof e.fm.summary === 'string' && e.fm.summary.trim());
   if (!input.embedder || withSummary.length < 2) return out;
-  const vecs = await input.embedder.embed(withSummary.map((e) => String(e.fm.summary)), input.signal);
+  const vecs = await input.embedder.embed(
+    withSummary.map((e) => String(e.fm.summary)),
+    input.signal,
+  );
   withSummary.forEach((e, i) => {
     const v = vecs[i];
     if (v) out.set(e, v);

@@ -8,7 +8,9 @@ export const humanEdited: LintRule = {
   docs: 'The body no longer matches the `content_hash` kb recorded: a person edited it. Nothing is wrong; kb never overwrites it on the checked-out branch.',
   examples: {
     pass: { 'wiki/concepts/Alpha.md': exampleEntry({ title: 'Alpha' }, '# Alpha\n\nText.\n') },
-    fail: { 'wiki/concepts/Alpha.md': exampleEntry({ title: 'Alpha' }, '# Alpha\n\nMy own words.\n', { edited: true }) },
+    fail: {
+      'wiki/concepts/Alpha.md': exampleEntry({ title: 'Alpha' }, '# Alpha\n\nMy own words.\n', { edited: true }),
+    },
     expect: ['wiki/concepts/Alpha.md:1:1'],
   },
   check(input) {

@@ -32,13 +32,21 @@ export const missingBacklink: LintRule = {
       const fmOk = JSON.stringify(have) === JSON.stringify(expected);
       const listed = JSON.stringify([...new Set(sectionIds)]) === JSON.stringify(expected);
       // Without the section (the default), an old one left in an entry must still be true.
-      const sectionOk = input.config.wiki.backlinksSection ? listed && (section !== null || expected.length === 0) : section === null || listed;
+      const sectionOk = input.config.wiki.backlinksSection
+        ? listed && (section !== null || expected.length === 0)
+        : section === null || listed;
       if (fmOk && sectionOk) continue;
       const missing = expected.filter((x) => !have.includes(x));
       const extra = have.filter((x) => !expected.includes(x));
-      const list = (xs: string[]) => (xs.length > 5 ? `${xs.slice(0, 5).join(', ')} and ${xs.length - 5} more` : xs.join(', '));
+      const list = (xs: string[]) =>
+        xs.length > 5 ? `${xs.slice(0, 5).join(', ')} and ${xs.length - 5} more` : xs.join(', ');
       const what = !fmOk
-        ? [missing.length ? `missing ${list(missing)}` : '', extra.length ? `listing ${list(extra)} that do not link here` : ''].filter(Boolean).join('; ')
+        ? [
+            missing.length ? `missing ${list(missing)}` : '',
+            extra.length ? `listing ${list(extra)} that do not link here` : '',
+          ]
+            .filter(Boolean)
+            .join('; ')
         : 'a backlinks section out of step with the frontmatter';
       out.push({
         file: wikiFile(e),

@@ -24,12 +24,24 @@ export const missingCitation: LintRule = {
   docs: 'Every paragraph of a concept entry (after the summary under the title) should cite where it comes from: a `[[link]]` to a source entry, or a web URL. Heal asks the model to add the citations from the sources; a judging call checks them.',
   examples: {
     pass: {
-      'wiki/sources/Notes.md': exampleEntry({ title: 'Notes', kind: 'source', source_ref: ['raw/notes.md'] }, '# Notes\n\nText.\n'),
-      'wiki/concepts/Alpha.md': exampleEntry({ title: 'Alpha' }, '# Alpha\n\nAlpha in short.\n\nAlpha was first described in the notes of last year, as [[Notes]] tells.\n'),
+      'wiki/sources/Notes.md': exampleEntry(
+        { title: 'Notes', kind: 'source', source_ref: ['raw/notes.md'] },
+        '# Notes\n\nText.\n',
+      ),
+      'wiki/concepts/Alpha.md': exampleEntry(
+        { title: 'Alpha' },
+        '# Alpha\n\nAlpha in short.\n\nAlpha was first described in the notes of last year, as [[Notes]] tells.\n',
+      ),
     },
     fail: {
-      'wiki/sources/Notes.md': exampleEntry({ title: 'Notes', kind: 'source', source_ref: ['raw/notes.md'] }, '# Notes\n\nText.\n'),
-      'wiki/concepts/Alpha.md': exampleEntry({ title: 'Alpha' }, '# Alpha\n\nAlpha in short.\n\nAlpha was first described in the notes of last year, says nobody.\n'),
+      'wiki/sources/Notes.md': exampleEntry(
+        { title: 'Notes', kind: 'source', source_ref: ['raw/notes.md'] },
+        '# Notes\n\nText.\n',
+      ),
+      'wiki/concepts/Alpha.md': exampleEntry(
+        { title: 'Alpha' },
+        '# Alpha\n\nAlpha in short.\n\nAlpha was first described in the notes of last year, says nobody.\n',
+      ),
     },
     expect: ['wiki/concepts/Alpha.md:19:1'],
   },
@@ -42,7 +54,8 @@ export const missingCitation: LintRule = {
       const top = tree.children ?? [];
       // The paragraph right after the H1 is the summary.
       const firstPara = top.findIndex((n) => n.type === 'paragraph');
-      const summaryIdx = firstPara >= 0 && top.slice(0, firstPara).every((n) => n.type === 'heading' && n.depth === 1) ? firstPara : -1;
+      const summaryIdx =
+        firstPara >= 0 && top.slice(0, firstPara).every((n) => n.type === 'heading' && n.depth === 1) ? firstPara : -1;
       const visit = (n: Node, isSummary: boolean) => {
         if (n.type === 'paragraph' && !isSummary) {
           const text = plain(n);

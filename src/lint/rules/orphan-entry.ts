@@ -17,12 +17,18 @@ export const orphanEntry: LintRule = {
         '# Alpha\n\nSee [[Beta]].\n\n<!-- kb:backlinks -->\n## Backlinks\n\n- [[Beta]]\n- [[What is Alpha|What is Alpha?]]\n<!-- /kb:backlinks -->\n',
       ),
       'wiki/concepts/Beta.md': exampleEntry({ title: 'Beta' }, '# Beta\n\nBack to [[Alpha]].\n'),
-      'wiki/answers/What is Alpha.md': exampleEntry({ title: 'What is Alpha?', kind: 'answer', id: 'answer/what-is-alpha' as EntryId }, '# What is Alpha?\n\n## Sources\n\n- [[Alpha]]\n'),
+      'wiki/answers/What is Alpha.md': exampleEntry(
+        { title: 'What is Alpha?', kind: 'answer', id: 'answer/what-is-alpha' as EntryId },
+        '# What is Alpha?\n\n## Sources\n\n- [[Alpha]]\n',
+      ),
     },
     fail: {
       'wiki/concepts/Alpha.md': exampleEntry({ title: 'Alpha' }, '# Alpha\n\nSee [[Beta]].\n'),
       'wiki/concepts/Beta.md': exampleEntry({ title: 'Beta' }, '# Beta\n\nNothing here.\n'),
-      'wiki/answers/Lonely.md': exampleEntry({ title: 'Lonely', kind: 'answer' }, '# Lonely\n\nA note that links to nothing.\n'),
+      'wiki/answers/Lonely.md': exampleEntry(
+        { title: 'Lonely', kind: 'answer' },
+        '# Lonely\n\nA note that links to nothing.\n',
+      ),
     },
     expect: ['wiki/answers/Lonely.md:1:1', 'wiki/concepts/Alpha.md:1:1'],
   },

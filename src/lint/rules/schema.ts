@@ -6,7 +6,7 @@ export const schema: LintRule = {
   id: 'schema',
   severity: 'error',
   fixable: 'structural',
-  docs: 'Entry frontmatter must be valid against `schemas/wiki-entry.schema.json` (the knowledge base\'s own copy when it has one) and readable YAML. Heal fills missing fields with their defaults when it can.',
+  docs: "Entry frontmatter must be valid against `schemas/wiki-entry.schema.json` (the knowledge base's own copy when it has one) and readable YAML. Heal fills missing fields with their defaults when it can.",
   examples: {
     pass: { 'wiki/concepts/Alpha.md': exampleEntry({ title: 'Alpha' }, '# Alpha\n\nText.\n') },
     fail: {
@@ -22,7 +22,8 @@ export const schema: LintRule = {
       if (validate(e.fm)) continue;
       const seen = new Set<string>();
       for (const err of validate.errors ?? []) {
-        const key = err.instancePath.split('/')[1] ?? (err.params as { missingProperty?: string }).missingProperty ?? '';
+        const key =
+          err.instancePath.split('/')[1] ?? (err.params as { missingProperty?: string }).missingProperty ?? '';
         const what = `${err.instancePath || '(frontmatter)'} ${err.message ?? 'is invalid'}`;
         if (seen.has(what) || err.keyword === 'if') continue;
         seen.add(what);
