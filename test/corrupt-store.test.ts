@@ -129,7 +129,10 @@ describe('a damaged wiki/embeddings.db is set aside and rebuilt', () => {
   it('damage found only in use (a store too big for the check on open): the command is run again on a new store', async () => {
     // Words enough for a store over the size checked page by page on open.
     let seed = 7;
-    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const words =
       'retrieval vector database index query answer source search model text document ranking passage heading link graph cache token'.split(
         ' ',

@@ -88,7 +88,10 @@ export async function holdLock(root: string, command = 'compile'): Promise<LockH
   let out = '';
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('held') && resolve()));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('held')) resolve();
+    });
     void closed.then(() => reject(new Error(`the lock holder exited: ${out}`)));
   });
   return {

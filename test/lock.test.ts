@@ -55,7 +55,11 @@ async function contend(dir: string, lockPath: string, n: number, round: number):
   let wake = () => {};
   const cs = Array.from({ length: n }, () => contender(lockPath, go, done, () => wake()));
   const until = async (pred: () => boolean) => {
-    while (!pred()) await new Promise<void>((r) => ((wake = r), setTimeout(r, 100)));
+    while (!pred())
+      await new Promise<void>((r) => {
+        wake = r;
+        setTimeout(r, 100);
+      });
   };
   await until(() => cs.every((c) => c.said.includes('ready')));
   writeFileSync(go, '');
@@ -94,7 +98,10 @@ describe('the kb lock', () => {
     const holder = spawn(process.execPath, [CONTENDER, lockPath, join(dir, 'go'), join(dir, 'never')], { cwd: REPO });
     let out = '';
     await new Promise<void>((r) =>
-      holder.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('won') && r())),
+      holder.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('won')) r();
+      }),
     );
     await expect(acquireLock(lockPath, 'compile')).rejects.toThrow(
       /Another kb process holds the lock: `kb contender` \(pid \d+/,

@@ -67,7 +67,9 @@ export class OpenAIEmbedder implements Embedder {
         at.map((i) => texts[i] ?? ''),
         signal,
       );
-      vectors.forEach((v, k) => (out[at[k] ?? 0] = v));
+      vectors.forEach((v, k) => {
+        out[at[k] ?? 0] = v;
+      });
     }
     return out;
   }

@@ -66,7 +66,10 @@ function zhBoundaries(text: string, at: number, cache: Map<number, Set<number>>)
     const line = text.slice(start, end < 0 ? text.length : end);
     set = new Set([start]);
     let pos = start;
-    for (const w of cutZh(line)) set.add((pos += w.length));
+    for (const w of cutZh(line)) {
+      pos += w.length;
+      set.add(pos);
+    }
     cache.set(start, set);
   }
   return set;

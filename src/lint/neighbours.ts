@@ -15,7 +15,7 @@ const SLACK = 1e-3;
  * with nothing.
  */
 export function closePairs(vectors: readonly (Float32Array | undefined)[], min: number): [number, number][] {
-  const ids = vectors.flatMap((v, i) => (v && v.some((x) => x !== 0) ? [i] : []));
+  const ids = vectors.flatMap((v, i) => (v?.some((x) => x !== 0) ? [i] : []));
   if (ids.length < 2) return [];
   const dims = vectors[ids[0]!]!.length;
   const db = new Database(':memory:');
@@ -23,7 +23,9 @@ export function closePairs(vectors: readonly (Float32Array | undefined)[], min: 
     sqliteVec.load(db);
     db.exec(`CREATE VIRTUAL TABLE v USING vec0(embedding float[${dims}] distance_metric=cosine)`);
     const put = db.prepare(`INSERT INTO v (rowid, embedding) VALUES (?, ?)`);
-    db.transaction(() => ids.forEach((i) => put.run(BigInt(i), vectors[i]!)))();
+    db.transaction(() => {
+      for (const i of ids) put.run(BigInt(i), vectors[i]!);
+    })();
     const near = db.prepare(`SELECT rowid AS id, distance FROM v WHERE embedding MATCH ? AND k = ? ORDER BY distance`);
     const maxDistance = 1 - min + SLACK;
     const pairs = new Set<string>();

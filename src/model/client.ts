@@ -1,9 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { KbConfig, ModelTask } from '../config/defaults.js';
 import type { KbPaths } from '../kb/paths.js';
-import { ConfigError, KbError } from '../diagnostics/errors.js';
-import { countTokens } from '../text/tokens.js';
-import { sha256 } from '../util/hash.js';
+import { ConfigError } from '../diagnostics/errors.js';
 import {
   BudgetExceededError,
   requestKey,
@@ -19,7 +17,6 @@ import {
 import { CachedModelClient, RoutedModelClient, type Transport } from './cached.js';
 import { MalformedReplyError } from './errors.js';
 import { openaiTransport } from './openai.js';
-import { costUsd, type ModelPrice } from './price.js';
 import { describeProvider, modelPlan, whyNoModel, type ProviderSettings } from './provider.js';
 import { addUsage, zeroUsage, type ModelResponse, type ModelUsage } from './usage.js';
 

@@ -3,18 +3,9 @@ import remarkParse from 'remark-parse';
 import remarkWikiLink from 'remark-wiki-link';
 import type { Root } from 'mdast';
 import { plainWikiLinks } from './plain-links.js';
+import { splitTarget, type WikiLinkRef } from './link-ref.js';
 
-/** One `[[target#heading|shown]]` in a document. */
-export interface WikiLinkRef {
-  /** What the link names: a file name or path without `.md`, without `#heading`. */
-  target: string;
-  heading?: string;
-  alias?: string;
-  line: number;
-  column: number;
-  /** `![[…]]`: an embed (remark-wiki-link does not parse these; found separately). */
-  embed: boolean;
-}
+export { splitTarget, type WikiLinkRef } from './link-ref.js';
 
 const processor = unified().use(remarkParse).use(remarkWikiLink, { aliasDivider: '|' });
 
@@ -29,13 +20,6 @@ function walk(node: unknown, visit: (n: WikiNode) => void): void {
   const n = node as { type?: string; children?: unknown[] };
   if (n.type === 'wikiLink') visit(node as WikiNode);
   if (Array.isArray(n.children)) for (const c of n.children) walk(c, visit);
-}
-
-export function splitTarget(raw: string): { target: string; heading?: string } {
-  const hash = raw.indexOf('#');
-  const target = (hash >= 0 ? raw.slice(0, hash) : raw).trim().replace(/\.md$/i, '');
-  const heading = hash >= 0 ? raw.slice(hash + 1).trim() : undefined;
-  return heading ? { target, heading } : { target };
 }
 
 /** Every wikilink in a Markdown document (code blocks and inline code excluded). */

@@ -1,4 +1,4 @@
-import { splitTarget, type WikiLinkRef } from './links.js';
+import { splitTarget, type WikiLinkRef } from './link-ref.js';
 
 /*
  * Wiki links of a document written in the plain Markdown kb writes, found without building a syntax

@@ -181,7 +181,10 @@ export function computeStatus(ctx: KbContext): KbStatus {
   const resolves = new Map<string, boolean>();
   const resolved = (target: string) => {
     let ok = resolves.get(target);
-    if (ok === undefined) resolves.set(target, (ok = resolveLink(target, table).length > 0));
+    if (ok === undefined) {
+      ok = resolveLink(target, table).length > 0;
+      resolves.set(target, ok);
+    }
     return ok;
   };
   const brokenLinks: BrokenLink[] = [];

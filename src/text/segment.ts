@@ -34,6 +34,7 @@ export interface Word {
 }
 
 /** ASCII without letters, digits or `_`: ICU makes every character a segment but runs of spaces and CRLF. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII ranges start at \x00 on purpose (spaces, CR, LF are segments too)
 const ASCII_PUNCT = /^[\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*$/;
 
 /**

@@ -78,7 +78,10 @@ describe('segmentWords on punctuation', () => {
     const icu = new Intl.Segmenter('zh', { granularity: 'word' });
     const chars = ' \t\n\r!"#$%&\'()*+,-./:;<=>?@[\\]^`{|}~\x01\x7f\x0b\x0c';
     let seed = 42;
-    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     for (let k = 0; k < 5000; k++) {
       let s = '';
       for (let i = 0, n = 1 + Math.floor(rand() * 40); i < n; i++) s += chars[Math.floor(rand() * chars.length)];

@@ -101,7 +101,7 @@ export function printStatus(io: Io, s: KbStatus, verbose: boolean): void {
   io.out(
     `  spend     ${formatUsd(s.spend.usd)} in ${s.spend.calls} model call${s.spend.calls === 1 ? '' : 's'} (${u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens} tokens in, ${u.output_tokens} out; ${s.spend.cachedReplies} cached replies)`,
   );
-  if (s.spend.byModel.length > 1 || (s.spend.byModel[0] && s.spend.byModel[0].model.includes('/'))) {
+  if (s.spend.byModel.length > 1 || s.spend.byModel[0]?.model.includes('/')) {
     for (const m of s.spend.byModel)
       io.out(
         `            ${m.model}: ${formatUsd(m.usd)} in ${m.calls} call${m.calls === 1 ? '' : 's'} (${m.inputTokens} tokens in, ${m.outputTokens} out)`,

@@ -113,9 +113,14 @@ function chunk(run: EnToken[], _sentence: EnToken[], found: EnglishFound): void 
   run.forEach((t, i) => {
     // Inside a name a capitalised word belongs to it whatever its tag ("Pro Bowl": Pro is read as an adjective).
     const inName = names.length > 0 || /^[A-Z]/.test(run[i + 1]?.text ?? '');
-    if (/^[A-Z]/.test(t.text) && (t.pos.startsWith('PROPN') || acronym(t.text) || (inName && !t.pos.endsWith('^'))))
-      return void names.push(t);
-    if (names.length && CONNECTOR.has(t.text)) return void names.push(t);
+    if (/^[A-Z]/.test(t.text) && (t.pos.startsWith('PROPN') || acronym(t.text) || (inName && !t.pos.endsWith('^')))) {
+      names.push(t);
+      return;
+    }
+    if (names.length && CONNECTOR.has(t.text)) {
+      names.push(t);
+      return;
+    }
     if (names.length === 1 && /^[a-z]/.test(t.text) && run[i - 1] === names[0]) bump(found.modifiers, names[0]!.text);
     flushNames();
   });

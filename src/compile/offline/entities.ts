@@ -39,7 +39,7 @@ const PAREN_EN =
   /(?<![A-Za-z])([A-Za-z][\p{L}\p{N}-]{0,40}(?:[ \t]+[A-Za-z][\p{L}\p{N}-]{0,40}){0,6})[ \t]*[（(][ \t]*([A-Z][A-Za-z0-9-]{1,10})[ \t]*[)）]$/u;
 const PAREN_ZH = /([\u3400-\u9fff]{2,16})[ \t]*[（(][ \t]*([A-Za-z][A-Za-z0-9 .\-,，;；、]{1,60}?)[ \t]*[)）]/gu;
 const PAREN_EN_ZH =
-  /(?<![A-Za-z])([A-Za-z][A-Za-z0-9.\-]{0,40}(?:[ \t][A-Za-z][A-Za-z0-9.\-]{0,40}){0,4})[ \t]*[（(][ \t]*([\u3400-\u9fff]{2,10})[ \t]*[)）]/gu;
+  /(?<![A-Za-z])([A-Za-z][A-Za-z0-9.-]{0,40}(?:[ \t][A-Za-z][A-Za-z0-9.-]{0,40}){0,4})[ \t]*[（(][ \t]*([\u3400-\u9fff]{2,10})[ \t]*[)）]/gu;
 const EMPHASIS =
   /\*\*([^*\n]{2,60})\*\*|__([^_\n]{2,60})__|《([^》\n]{2,30})》|「([^」\n]{2,30})」|\[\[([^[\]|#\n]{2,60})(?:[|#][^[\]\n]{0,200})?\]\]/g;
 /** Distinct names from parentheses and emphasis that are counted or checked by a search of the whole text: more than any real page has. */
@@ -240,7 +240,7 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
   const headings = headingLines(markdown);
   const kept = [...cands.entries()]
     // Weak single mentions are noise; a lone everyday Chinese word (模型, 成本) is no concept.
-    .filter(([key, c]) => c.strong || c.count >= 2 || [...c.surfaces.keys()].some(isAcronym))
+    .filter(([_key, c]) => c.strong || c.count >= 2 || [...c.surfaces.keys()].some(isAcronym))
     .filter(([key]) => !(/^[\u3400-\u9fff]+$/.test(key) && isCommonZh(key)))
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
     .slice(0, 60);
