@@ -209,7 +209,8 @@ describe('kb ask --save', () => {
     const tides = scanWiki(join(root, 'wiki')).entries.find((e) => e.fm.title === 'Tides')!;
     expect(tides.fm.backlinks).toContain(saved.id);
     expect(tides.humanEdited).toBe(false);
-    expect(tides.body).toContain('[[What causes tides|What causes tides?]]');
+    // The backlink is in the frontmatter; no body section in a vault by default (wiki.backlinksSection).
+    expect(tides.body).not.toContain('## Backlinks');
     expect(read(root, 'wiki/index.md')).toContain('What causes tides');
     expect(read(root, 'wiki/log.md')).toMatch(/ask --save \| filed/);
     expect(existsSync(join(root, '.kb', 'lock'))).toBe(false);

@@ -103,9 +103,10 @@ describe('kb mcp', () => {
     expect(s.path).toBe('wiki/answers/Which index do vector databases use.md');
     expect(s.updated).toBe(false);
     expect(readFileSync(join(root, s.path), 'utf8')).toMatch(/kind: answer/);
-    expect(readFileSync(join(root, 'wiki/sources/Vector Databases.md'), 'utf8')).toContain(
-      '[[Which index do vector databases use',
-    );
+    // The cited entry lists the answer among its backlinks (frontmatter; no body section by default).
+    expect(
+      parseEntryFile(readFileSync(join(root, 'wiki/sources/Vector Databases.md'), 'utf8')).data['backlinks'],
+    ).toContain(s.id);
     const found = JSON.parse(textOf(await call('search', { query: 'zebrafish', kind: 'answer' }))) as {
       entries: { id: string }[];
     };
@@ -167,16 +168,16 @@ describe('kb mcp', () => {
     const note = readFileSync(join(root, 'wiki/answers/Marker note.md'), 'utf8');
     for (const part of ['Intro line.', 'This text must survive.', '## Later', 'More after. 这段中文也要保留。'])
       expect(note).toContain(part);
-    // The person's marker is shown as text; the one section kb keeps lists both citers.
+    // The person's marker is shown as text, never taken for kb's section; the frontmatter lists both citers
+    // (no body section in a vault by default: wiki.backlinksSection).
     expect(note).toContain('\\<!-- kb:backlinks -->\nThis text must survive.');
     const { body, data } = parseEntryFile(note);
-    expect(getSection(body, 'backlinks')).toBe('## Backlinks\n\n- [[First citer]]\n- [[Second citer]]');
+    expect(getSection(body, 'backlinks')).toBeNull();
     expect(data['backlinks']).toEqual(['answer/first-citer', 'answer/second-citer']);
     const other = readFileSync(join(root, 'wiki/answers/Fake section note.md'), 'utf8');
     for (const part of ['Quoted block:', 'Inside a fake section.', 'Tail text.']) expect(other).toContain(part);
-    expect(getSection(parseEntryFile(other).body, 'backlinks')).toBe(
-      '## Backlinks\n\n- [[First citer]]\n- [[Second citer]]',
-    );
+    expect(getSection(parseEntryFile(other).body, 'backlinks')).toBeNull();
+    expect(parseEntryFile(other).data['backlinks']).toEqual(['answer/first-citer', 'answer/second-citer']);
     expect(textOf(await call('read', { entry: 'Marker note' }))).toContain('This text must survive.');
   });
 
