@@ -253,11 +253,9 @@ describe('kb watch', () => {
     const root = join(dir, 'my-kb');
     const w = new Watcher(root);
     const ready = await w.next((e) => e.type === 'ready');
-    const dropped = Date.now();
     writeFile(root, 'raw/clipped article.md', '# Clipped Article\n\nSomething worth keeping, clipped from the web.\n');
     const c = await w.compiled(ready.index);
     expect(report(c.event).new).toBe(1);
-    expect(Date.now() - dropped).toBeLessThan(10_000);
     expect(listTree(join(root, 'wiki'))).toEqual(
       expect.arrayContaining(['sources/Clipped Article.md', 'index.md', '.obsidian/graph.json']),
     );
