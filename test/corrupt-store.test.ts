@@ -197,18 +197,22 @@ describe('a damaged .kb/lexicon.db (Chinese–English retrieval) is set aside an
     '%s: `kb ask` in Chinese answers and says so once',
     async (how) => {
       const kb = fixture(DOCS);
-      expect((await runKb(['compile'], { cwd: kb })).code).toBe(0);
-      const first = await runKb(['ask', '--offline', '--no-cache', '什么是向量数据库？'], { cwd: kb });
+      // The lexicon is built once per user, in the XDG cache folder: this test's own.
+      const env = { XDG_CACHE_HOME: join(kb, 'xdg') };
+      expect((await runKb(['compile'], { cwd: kb, env })).code).toBe(0);
+      const first = await runKb(['ask', '--offline', '--no-cache', '什么是向量数据库？'], { cwd: kb, env });
       expect(first.code, first.stderr).toBe(0);
-      const lexicon = join(kb, '.kb', 'lexicon.db');
+      const dir = join(kb, 'xdg', 'kb');
+      const name = readdirSync(dir).find((f) => /^lexicon-.*\.db$/.test(f))!;
+      const lexicon = join(dir, name);
       expect(existsSync(lexicon)).toBe(true);
       damage(lexicon, how);
-      const r = await runKb(['ask', '--offline', '--no-cache', '什么是向量数据库？'], { cwd: kb });
+      const r = await runKb(['ask', '--offline', '--no-cache', '什么是向量数据库？'], { cwd: kb, env });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).not.toMatch(/unexpected error/);
       expect(r.stderr.split('\n').filter((l) => l.includes('[lexicon-corrupt]'))).toHaveLength(1);
       expect(r.stdout).toBe(first.stdout);
-      expect(asides(join(kb, '.kb'), 'lexicon.db')).toHaveLength(1);
+      expect(asides(dir, name)).toHaveLength(1);
     },
     120_000,
   );
