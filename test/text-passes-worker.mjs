@@ -29,13 +29,15 @@ parentPort.on('message', async ({ name, line }) => {
       cfg,
       embedder,
     );
+    // One long line is one work (a multi-post file would give several parts).
+    const part = p.parts?.[0];
     results.push({
       path,
       rules: p.messages.map((m) => m.ruleId),
-      title: p.doc?.title,
-      summary: p.offline?.summary,
-      chunks: p.chunks?.length,
-      vectors: p.vectors?.length,
+      title: part?.doc.title,
+      summary: part?.offline.summary,
+      chunks: part?.chunks.length,
+      vectors: part?.vectors?.length,
     });
   }
   const linked = autolink(line, table, 'self').length;
