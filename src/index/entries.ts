@@ -1,21 +1,14 @@
 import type { KbContext } from '../kb/context.js';
 import { chunkMarkdown } from '../chunk/index.js';
 import { withoutBacklinks } from '../entry/backlinks.js';
+import type { EntryRow } from '../store/store.js';
 import type { Chunk } from '../types.js';
 
-/** An entry as the store keeps it: its row, its links and the text its vectors are made of. */
-export interface IndexEntry {
-  id: string;
-  kind: string;
-  title: string;
-  path: string;
-  aliases: string[];
-  summary: string;
-  source_ref: string[];
-  /** The hash kb last wrote (for an entry a person edited, not the hash of their text). */
-  content_hash: string;
-  human_edited: boolean;
-  updated: number;
+/**
+ * An entry as the store keeps it: its row (`content_hash` is the hash kb last wrote: for an entry a
+ * person edited, not the hash of their text), its links and the text its vectors are made of.
+ */
+export interface IndexEntry extends EntryRow {
   /** Ids of the entries it links to. */
   links: string[];
   /** The body, read only for concepts and answers: a source keeps the chunks of its raw document. */
