@@ -57,21 +57,25 @@ export const contradiction: LintRule = {
       for (const f of extractFacts(e, names, r)) (byKey.get(f.key) ?? byKey.set(f.key, []).get(f.key)!).push(f);
     const out: FindingDraft[] = [];
     const seen = new Set<string>();
+    const ranks = new Map<LoadedEntry, string>();
+    const rankOf = (e: LoadedEntry) => ranks.get(e) ?? ranks.set(e, rank(e)).get(e)!;
     for (const facts of byKey.values()) {
+      // Many different figures for one subject, cue and unit are not one fact told two ways (versions,
+      // several events, a phrase that names no single thing): nothing to compare.
+      if (new Set(facts.map((f) => f.value)).size > MAX_VALUES) continue;
+      // The values each entry states under this key: an entry that also states the other's value agrees.
+      const said = new Map<LoadedEntry, Set<string>>();
+      for (const f of facts) (said.get(f.entry) ?? said.set(f.entry, new Set()).get(f.entry)!).add(f.value);
       for (let i = 0; i < facts.length; i++) {
         for (let j = i + 1; j < facts.length; j++) {
           const a = facts[i]!;
           const b = facts[j]!;
           if (a.entry === b.entry || a.value === b.value) continue;
-          // Both entries must not also agree on the other's value (a list of several figures).
-          if (
-            facts.some((f) => f.entry === a.entry && f.value === b.value) ||
-            facts.some((f) => f.entry === b.entry && f.value === a.value)
-          )
-            continue;
-          const [first, second] = order(a, b);
+          const [first, second] = rankOf(a.entry) <= rankOf(b.entry) ? [a, b] : [b, a];
           const pair = `${first.entry.path}\u0000${second.entry.path}`;
           if (seen.has(pair)) continue;
+          // Both entries must not also agree on the other's value (a list of several figures).
+          if (said.get(a.entry)!.has(b.value) || said.get(b.entry)!.has(a.value)) continue;
           seen.add(pair);
           out.push({
             file: wikiFile(second.entry),
@@ -157,9 +161,8 @@ async function askModel(input: LintInput, seen: Set<string>): Promise<FindingDra
   return out;
 }
 
-function order(a: Fact, b: Fact): [Fact, Fact] {
-  return rank(a.entry) <= rank(b.entry) ? [a, b] : [b, a];
-}
+/** The most different values a fact may be given and still be compared. */
+const MAX_VALUES = 3;
 
 function rank(e: LoadedEntry): string {
   return `${e.fm.kind === 'concept' ? 0 : e.fm.kind === 'source' ? 1 : 2}${e.path}`;
