@@ -4,9 +4,15 @@
  * (honouring retry-after) and times requests out.
  */
 import type OpenAI from 'openai';
-import { apiFailure, isAbortError, untilAborted } from '../model/errors.js';
-import { openaiSdk } from '../model/openai.js';
 import { type Embedder, EmbedError, l2normalize } from './types.js';
+
+/*
+ * The SDK (~200 modules) is loaded on the first request, not when the embedder is made: every
+ * command opens the store with its embedder, most never call it (`kb search` with stored vectors).
+ */
+type Sdk = typeof import('../model/openai.js');
+type Errors = typeof import('../model/errors.js');
+type ApiFailure = NonNullable<ReturnType<Errors['apiFailure']>>;
 
 export interface OpenAIEmbedderOptions {
   baseURL: string;
@@ -26,7 +32,8 @@ export class OpenAIEmbedder implements Embedder {
   readonly fingerprint: string;
   /** The endpoint as it may be shown: without any user:password part. */
   private readonly shownURL: string;
-  private readonly sdk: OpenAI;
+  private sdk: OpenAI | undefined;
+  private errors: Errors | undefined;
   private readonly batchSize: number;
   private readonly attempts: number;
 
@@ -48,10 +55,20 @@ export class OpenAIEmbedder implements Embedder {
     this.fingerprint = `openai:${redactURL(base)}:${opts.model}:${opts.dims}`;
     this.batchSize = Math.max(1, Math.floor(opts.batchSize) || 1);
     this.attempts = (opts.retries ?? 4) + 1;
+    this.base = base;
+  }
+
+  private readonly base: string;
+
+  private async client(): Promise<OpenAI> {
+    if (this.sdk) return this.sdk;
+    const { openaiSdk } = (await import('../model/openai.js')) as Sdk;
+    this.errors = (await import('../model/errors.js')) as Errors;
     this.sdk = openaiSdk(
-      { baseURL: base, timeoutMs: opts.timeoutMs ?? 60_000, maxRetries: opts.retries ?? 4 },
-      opts.apiKey || undefined,
+      { baseURL: this.base, timeoutMs: this.opts.timeoutMs ?? 60_000, maxRetries: this.opts.retries ?? 4 },
+      this.opts.apiKey || undefined,
     );
+    return this.sdk;
   }
 
   /**
@@ -76,24 +93,22 @@ export class OpenAIEmbedder implements Embedder {
 
   private async embedBatch(input: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     signal?.throwIfAborted();
+    const sdk = await this.client();
+    const { apiFailure, isAbortError, untilAborted } = this.errors!;
     let res: OpenAI.CreateEmbeddingResponse;
     try {
       res = await untilAborted(
-        this.sdk.embeddings.create(
-          { model: this.opts.model, input, encoding_format: 'float' },
-          signal ? { signal } : {},
-        ),
+        sdk.embeddings.create({ model: this.opts.model, input, encoding_format: 'float' }, signal ? { signal } : {}),
         signal,
       );
     } catch (err) {
       if (signal?.aborted || isAbortError(err)) throw signal?.reason ?? err;
-      throw this.failure(err);
+      throw this.failure(apiFailure(err), err);
     }
     return this.vectors(res, input.length);
   }
 
-  private failure(err: unknown): EmbedError {
-    const f = apiFailure(err);
+  private failure(f: ApiFailure | undefined, err: unknown): EmbedError {
     if (!f)
       return new EmbedError(
         `Embedding request to ${this.shownURL} failed: ${redactKey(String(err), this.opts.apiKey)}`,

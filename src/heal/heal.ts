@@ -67,7 +67,7 @@ export async function heal(ctx: KbContext, opts: HealOptions = {}): Promise<Heal
   await cleanWorktrees(git, wtBase);
   checkAbort(opts.signal);
 
-  const input = loadLintInput(ctx.paths, ctx.config, {
+  const input = await loadLintInput(ctx.paths, ctx.config, {
     store: ctx.store,
     embedder: ctx.embedder,
     model: opts.model,
@@ -181,7 +181,7 @@ function inGroup(group: HealGroup, f: Finding): boolean {
 
 async function lintAt(paths: KbPaths, ctx: KbContext, model?: ModelClient): Promise<LintReport> {
   // The person's store says which raw files ingest skips (empty, binary…), so they are not "uncompiled" here either.
-  return lint(loadLintInput(paths, ctx.config, { embedder: ctx.embedder, model, store: ctx.store }));
+  return lint(await loadLintInput(paths, ctx.config, { embedder: ctx.embedder, model, store: ctx.store }));
 }
 
 /** --merge: the branches made are merged into the checkout, and the entries they changed indexed again. */

@@ -60,7 +60,7 @@ describe('contradiction with a model', () => {
       () =>
         '<verdict>contradiction</verdict><subject>where the slip box was kept</subject><reason>One says Bielefeld, the other Hamburg.</reason>',
     );
-    const input = loadLintInput(kbPaths(kb()), DEFAULT_CONFIG, { embedder: flat, model });
+    const input = await loadLintInput(kbPaths(kb()), DEFAULT_CONFIG, { embedder: flat, model });
     const { findings } = await lint(input, { rules: ['contradiction'] });
     expect(model.calls).toHaveLength(1);
     expect(model.calls[0]!.task).toBe('lint-contradiction');
@@ -74,9 +74,9 @@ describe('contradiction with a model', () => {
 
   it('reports nothing when the model finds them consistent, and never runs offline', async () => {
     const model = fakeModel(() => '<verdict>consistent</verdict><subject></subject><reason>Fine.</reason>');
-    let input = loadLintInput(kbPaths(kb()), DEFAULT_CONFIG, { embedder: flat, model });
+    let input = await loadLintInput(kbPaths(kb()), DEFAULT_CONFIG, { embedder: flat, model });
     expect((await lint(input, { rules: ['contradiction'] })).findings).toEqual([]);
-    input = loadLintInput(kbPaths(kb()), DEFAULT_CONFIG, { embedder: flat });
+    input = await loadLintInput(kbPaths(kb()), DEFAULT_CONFIG, { embedder: flat });
     expect((await lint(input, { rules: ['contradiction'] })).findings).toEqual([]);
   });
 });

@@ -31,7 +31,7 @@ async function contradictions(heights: number[]): Promise<number> {
       exampleEntry({ title: `Trip ${i}`, kind: 'source', source_ref: [`raw/t${i}.md`] }, body),
     );
   });
-  const report = await lint(loadLintInput(kbPaths(root), DEFAULT_CONFIG, {}), { rules: ['contradiction'] });
+  const report = await lint(await loadLintInput(kbPaths(root), DEFAULT_CONFIG, {}), { rules: ['contradiction'] });
   return report.findings.length;
 }
 

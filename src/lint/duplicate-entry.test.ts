@@ -45,7 +45,9 @@ async function duplicates(entries: E[]): Promise<{ keep: string; other: string }
     mkdirSync(dirname(join(root, p)), { recursive: true });
     writeFileSync(join(root, p), text);
   }
-  const input = loadLintInput(kbPaths(root), DEFAULT_CONFIG, { embedder: createEmbedder(DEFAULT_CONFIG.embedding) });
+  const input = await loadLintInput(kbPaths(root), DEFAULT_CONFIG, {
+    embedder: createEmbedder(DEFAULT_CONFIG.embedding),
+  });
   const report = await lint(input, { rules: ['duplicate-entry'] });
   const title = (p: unknown) =>
     String(p)

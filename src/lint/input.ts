@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { KbConfig } from '../config/defaults.js';
 import type { Embedder } from '../embed/types.js';
 import { scanWiki } from '../entry/wiki.js';
-import { ingestFileSync, maxBytesFor, walkRaw } from '../ingest/index.js';
+import { maxBytesFor } from '../ingest/detect.js';
+import { walkRaw } from '../ingest/walk.js';
 import type { ContentHash, RawPath } from '../types.js';
 import type { KbPaths } from '../kb/paths.js';
 import type { ModelClient } from '../model/client.js';
@@ -20,7 +21,7 @@ export interface LoadOptions {
 }
 
 /** Read the knowledge base as it is on disk now: every entry, every raw file with its hash. */
-export function loadLintInput(paths: KbPaths, config: KbConfig, opts: LoadOptions = {}): LintInput {
+export async function loadLintInput(paths: KbPaths, config: KbConfig, opts: LoadOptions = {}): Promise<LintInput> {
   // With a store, entry files unchanged since compile recorded them (size and mtime) are not parsed again.
   const scan = scanWiki(paths.wiki, opts.store?.scanCache({ readOnly: true }));
   const walk = walkRaw(paths.raw, { ignore: config.ingest.ignore });
@@ -44,7 +45,7 @@ export function loadLintInput(paths: KbPaths, config: KbConfig, opts: LoadOption
     for (const d of opts.store.allDocuments()) {
       const r = now.get(d.raw_path);
       if (d.status === 'ok' || d.status === 'pending' || !r || (r.hash !== d.hash && r.hash !== '')) continue;
-      if (emptySkip(d) && r.hash !== '' && hasText(r, config)) emptiedRaw.add(d.raw_path);
+      if (emptySkip(d) && r.hash !== '' && (await hasText(r, config))) emptiedRaw.add(d.raw_path);
       else skippedRaw.add(d.raw_path);
     }
   }
@@ -69,7 +70,7 @@ export function loadLintInput(paths: KbPaths, config: KbConfig, opts: LoadOption
 }
 
 /** Whether ingest finds a document in a raw file the store recorded as empty. */
-function hasText(r: RawState, config: KbConfig): boolean {
+async function hasText(r: RawState, config: KbConfig): Promise<boolean> {
   let bytes: Buffer;
   try {
     bytes = readFileSync(r.absPath);
@@ -78,5 +79,7 @@ function hasText(r: RawState, config: KbConfig): boolean {
   }
   if (bytes.length === 0) return false;
   const file = { path: r.path as RawPath, absPath: r.absPath, size: bytes.length, mtimeMs: 0 };
+  // The converters (HTML, feeds, Office…) load only for the rare file recorded as empty.
+  const { ingestFileSync } = await import('../ingest/index.js');
   return Boolean(ingestFileSync(file, bytes, r.hash as ContentHash, config.ingest).doc);
 }

@@ -41,7 +41,7 @@ function write(files: Record<string, string>): string {
 
 async function run(id: string, files: Record<string, string>) {
   const root = write(files);
-  const input = loadLintInput(kbPaths(root), DEFAULT_CONFIG, { network: true });
+  const input = await loadLintInput(kbPaths(root), DEFAULT_CONFIG, { network: true });
   return (await lint(input, { rules: [id] })).findings;
 }
 

@@ -3,7 +3,7 @@ import { loadConfig } from '../config/load.js';
 import { createEmbedder } from '../embed/index.js';
 import { closeKb, openKb, type KbContext } from '../kb/context.js';
 import { kbPaths } from '../kb/paths.js';
-import { createModelClient } from '../model/client.js';
+import { loadModelClient } from '../model/load.js';
 import { loadLintInput } from './input.js';
 import { lint, type LintReport } from './lint.js';
 
@@ -29,8 +29,8 @@ export async function lintKb(root: string, opts: LintKbOptions = {}): Promise<Li
     const config = ctx?.config ?? loadConfig(paths.config);
     const env = ctx?.env ?? process.env;
     const embedder = ctx?.embedder ?? createEmbedder(config.embedding, env);
-    const model = opts.offline ? undefined : createModelClient({ paths, config, env });
-    const input = loadLintInput(paths, config, {
+    const model = opts.offline ? undefined : await loadModelClient({ paths, config, env });
+    const input = await loadLintInput(paths, config, {
       store: ctx?.store,
       embedder,
       model,

@@ -4,7 +4,7 @@ import { NotSavedError, UsageError } from '../../diagnostics/errors.js';
 import { ask } from '../../ask/ask.js';
 import { answerProblems, answerTitle, saveAnswer } from '../../ask/save.js';
 import { marpBody, MARP_FRONTMATTER } from '../../ask/marp.js';
-import { createModelClient } from '../../model/client.js';
+import { loadModelClient } from '../../model/load.js';
 import { noModelReason } from '../../model/provider.js';
 import { paint } from '../io.js';
 import type { CliRuntime } from '../runtime.js';
@@ -19,7 +19,7 @@ export async function runAsk(words: string, flags: AskFlags, rt: CliRuntime): Pr
   const ctx = openKb(findKbRoot(flags.kb));
   try {
     const budget = positiveInt('--budget', flags.budget, ctx.config.ask.budget);
-    const model = flags.offline ? undefined : createModelClient(ctx);
+    const model = flags.offline ? undefined : await loadModelClient(ctx);
     if (!model && !flags.offline && !flags.json) {
       rt.io.err(
         paint(
