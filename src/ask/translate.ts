@@ -107,7 +107,7 @@ const pairCache = new WeakMap<Store, { n: number; pairs: NamePair[] }>();
 
 /** The Chinese–English name pairs the wiki knows, cached per store while its entries stay the same in number. */
 function wikiPairs(store: Store): NamePair[] {
-  const n = store.counts().entries;
+  const n = store.entryCount();
   const hit = pairCache.get(store);
   if (hit && hit.n === n) return hit.pairs;
   const pairs: NamePair[] = [];

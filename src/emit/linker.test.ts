@@ -43,3 +43,18 @@ describe('autolink: word boundaries in both languages', () => {
     expect(autolink('The Pipeline pattern chains steps.', t, 'x')).toBe('The [[Pipeline]] pattern chains steps.');
   });
 });
+
+describe('autolink: many names sharing a first word', () => {
+  it('links the longest name present, whichever of many names start alike', () => {
+    const names: [string, string][] = Array.from({ length: 500 }, (_, i) => [`source ${i} notes`, `S${i}`]);
+    names.push(['source', 'Source'], ['source code', 'Source code'], ['知识库', '知识库'], ['知识库编译器', 'KBC']);
+    const t = table(names);
+    expect(autolink('The source code of source 42 notes and sources.', t, 'x')).toBe(
+      'The [[Source code|source code]] of [[S42|source 42 notes]] and sources.',
+    );
+    expect(autolink('一个知识库编译器和知识库。', t, 'x')).toBe('一个[[KBC|知识库编译器]]和[[知识库]]。');
+    expect(autolink('source 4 notes, source 420 notes', t, 'x')).toBe(
+      '[[S4|source 4 notes]], [[S420|source 420 notes]]',
+    );
+  });
+});

@@ -15,6 +15,11 @@ export interface NameTable {
   byKey: Map<string, LinkName>;
   /** First word (Latin) or first two characters (Han) of each name → names starting so, longest first. */
   starts: Map<string, string[]>;
+  /**
+   * The same start → the distinct lengths of those names, longest first: a position is tried once
+   * per length, not once per name (thousands of titles can start with one word).
+   */
+  lengths: Map<string, number[]>;
 }
 
 const HAN_START = /^[\u3400-\u9fff]/;
@@ -47,7 +52,9 @@ export function buildNameTable(names: LinkName[]): NameTable {
     starts.set(s, list);
   }
   for (const list of starts.values()) list.sort((a, b) => b.length - a.length);
-  return { byKey, starts };
+  const lengths = new Map<string, number[]>();
+  for (const [k, list] of starts) lengths.set(k, [...new Set(list.map((n) => n.length))]);
+  return { byKey, starts, lengths };
 }
 
 /** A letter or digit of a Latin word: Han characters are word boundaries for Latin names. */
@@ -89,17 +96,19 @@ function findMentions(text: string, table: NameTable): { start: number; end: num
   let i = 0;
   while (i < lower.length) {
     const ch = lower[i]!;
-    let cands: string[] | undefined;
+    let start: string | undefined;
     const han = HAN_START.test(ch);
-    if (han) cands = table.starts.get(lower.slice(i, i + 2));
+    if (han) start = lower.slice(i, i + 2);
     else if (WORDCHAR.test(ch) && (i === 0 || !WORDCHAR.test(lower[i - 1]!))) {
-      const word = LATIN_WORD.exec(lower.slice(i, i + 64))?.[0] ?? ch;
-      cands = table.starts.get(word);
+      start = LATIN_WORD.exec(lower.slice(i, i + 64))?.[0] ?? ch;
     }
+    const lens = start === undefined ? undefined : table.lengths.get(start);
     let hit: string | undefined;
-    if (cands) {
-      for (const c of cands) {
-        if (!lower.startsWith(c, i)) continue;
+    if (lens) {
+      for (const len of lens) {
+        // The name of this length at i, if any: it starts with the same word or characters.
+        const c = lower.slice(i, i + len);
+        if (c.length < len || !table.byKey.has(c) || startKey(c) !== start) continue;
         const after = lower[i + c.length];
         // A Latin name must end at a word boundary ("RAG" not inside "RAGs" or "storage").
         if (after && WORDCHAR.test(c[c.length - 1]!) && WORDCHAR.test(after)) continue;

@@ -134,12 +134,12 @@ export class Store {
   private migrate(opts: StoreOptions): boolean {
     const db = this.db;
     db.exec(TABLES);
-    // Added after version 5 shipped: a column, not a rebuild (the cache fills itself again).
-    if (
-      !(db.prepare(`PRAGMA table_info(wiki_files)`).all() as { name: string }[]).some((c) => c.name === 'text_hash')
-    ) {
-      db.exec(`ALTER TABLE wiki_files ADD COLUMN text_hash TEXT NOT NULL DEFAULT ''`);
-    }
+    // Added after version 5 shipped: columns, not a rebuild (the cache fills itself again).
+    const columns = new Set(
+      (db.prepare(`PRAGMA table_info(wiki_files)`).all() as { name: string }[]).map((c) => c.name),
+    );
+    if (!columns.has('text_hash')) db.exec(`ALTER TABLE wiki_files ADD COLUMN text_hash TEXT NOT NULL DEFAULT ''`);
+    if (!columns.has('links')) db.exec(`ALTER TABLE wiki_files ADD COLUMN links TEXT NOT NULL DEFAULT ''`);
     this.setMeta('store_version', STORE_VERSION);
     const old = this.getMeta('fingerprint');
     let reset = false;
@@ -613,13 +613,21 @@ export class Store {
    * that only read (status, lint): they use what compile recorded and record nothing.
    */
   scanCache(opts: { readOnly?: boolean } = {}): ScanCache {
-    type Row = { path: string; mtime_ms: number; size: number; fm: string; body_hash: string; text_hash: string };
+    type Row = {
+      path: string;
+      mtime_ms: number;
+      size: number;
+      fm: string;
+      body_hash: string;
+      text_hash: string;
+      links: string;
+    };
     const rows = new Map<string, Row>();
     for (const r of this.stmt(`SELECT * FROM wiki_files`).all() as Row[]) rows.set(r.path, r);
-    const put =
-      this.stmt(`INSERT INTO wiki_files (path, mtime_ms, size, fm, body_hash, text_hash) VALUES (?, ?, ?, ?, ?, ?)
+    const put = this.stmt(`INSERT INTO wiki_files (path, mtime_ms, size, fm, body_hash, text_hash, links)
+      VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT(path) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size, fm = excluded.fm,
-        body_hash = excluded.body_hash, text_hash = excluded.text_hash`);
+        body_hash = excluded.body_hash, text_hash = excluded.text_hash, links = excluded.links`);
     return {
       get: (path) => {
         const r = rows.get(path);
@@ -630,6 +638,7 @@ export class Store {
             fm: JSON.parse(r.fm) as EntryFrontmatter,
             bodyHash: r.body_hash,
             textHash: r.text_hash || undefined,
+            links: r.links ? (JSON.parse(r.links) as string[]) : undefined,
           }
         );
       },
@@ -638,9 +647,23 @@ export class Store {
         // A file modified within two seconds of now may change again within its mtime tick
         // (coarse file systems): it is not trusted by mtime and size, the next scan reads it again.
         const racy = row.mtimeMs >= Date.now() - 2000;
-        put.run(path, racy ? -1 : row.mtimeMs, row.size, JSON.stringify(row.fm), row.bodyHash, row.textHash ?? '');
+        const links = row.links ? JSON.stringify(row.links) : '';
+        put.run(
+          path,
+          racy ? -1 : row.mtimeMs,
+          row.size,
+          JSON.stringify(row.fm),
+          row.bodyHash,
+          row.textHash ?? '',
+          links,
+        );
       },
     };
+  }
+
+  /** How many entries the store knows (cheap, unlike counts(), which also counts every vector). */
+  entryCount(): number {
+    return (this.stmt(`SELECT count(*) n FROM entries`).get() as { n: number }).n;
   }
 
   counts(): { documents: number; chunks: number; entries: number; links: number; vectors: number } {
