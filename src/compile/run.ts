@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import type { KbContext } from '../kb/context.js';
 import { appendLog } from '../emit/indexes.js';
-import { BudgetExceededError, requestKey, type ModelUsage } from '../model/client.js';
+import { BudgetExceededError, requestKey } from '../model/request.js';
+import type { ModelUsage } from '../model/usage.js';
 import { cachePath, ResponseCache } from '../model/cache.js';
 import { compile } from './compile.js';
-import { prefetchSources, runSourceBatch, type BatchSummary } from './model/batch.js';
+import type { BatchSummary } from './model/batch.js';
 import { modelPlan, settingsForTask } from '../model/provider.js';
-import { estimateCompile, type CompileEstimate } from './model/estimate.js';
+import type { CompileEstimate } from './model/estimate.js';
 import type { ModelWriter } from './model/writer.js';
 import { batchLine, changedSomething, summaryLine, usageLine } from './report.js';
 import type { CompileReport } from './types.js';
@@ -61,6 +62,7 @@ export async function compileKb(ctx: KbContext, opts: CompileKbOptions = {}): Pr
   let report: CompileReport;
   try {
     if (writer && opts.batch) {
+      const { runSourceBatch } = await import('./model/batch.js');
       batch = await runSourceBatch(ctx, writer, {
         force,
         ...(opts.maxCostUsd !== undefined ? { maxCostUsd: opts.maxCostUsd } : {}),
@@ -69,6 +71,7 @@ export async function compileKb(ctx: KbContext, opts: CompileKbOptions = {}): Pr
         onProgress: (done, total) => opts.onProgress?.('batch', done, total),
       });
     } else if (writer) {
+      const { prefetchSources } = await import('./model/batch.js');
       await prefetchSources(ctx, writer, {
         force,
         ...(opts.signal ? { signal: opts.signal } : {}),
@@ -117,6 +120,7 @@ export async function estimateKb(ctx: KbContext, opts: { force?: boolean } = {})
   const cache = existsSync(cachePath(ctx.paths)) ? ResponseCache.open(ctx.paths) : undefined;
   try {
     const plan = modelPlan(ctx.config, ctx.env);
+    const { estimateCompile } = await import('./model/estimate.js');
     return await estimateCompile(ctx, {
       force: Boolean(opts.force),
       ...(cache ? { isCached: (r) => cache.get(requestKey(settingsForTask(plan, r.task).id, r)) !== undefined } : {}),

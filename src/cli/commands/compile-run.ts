@@ -10,7 +10,7 @@ import { UsageError } from '../../diagnostics/errors.js';
 import type { ModelWait } from '../../model/client.js';
 import { formatUsd } from '../../model/price.js';
 import { noModelReason } from '../../model/provider.js';
-import { createModelWriter } from '../../compile/model/index.js';
+import { loadModelWriter } from '../../compile/model/load.js';
 import type { CompileEstimate } from '../../compile/model/estimate.js';
 import { compileKb, estimateKb } from '../../compile/run.js';
 import { summaryLine } from '../../compile/report.js';
@@ -65,7 +65,7 @@ export async function runCompile(flags: CompileFlags, rt: CliRuntime): Promise<n
   const lock = await acquireLock(join(ctx.paths.state, 'lock'), 'compile');
   const bar = progressBar(rt.io);
   try {
-    const writer = createModelWriter(ctx, {
+    const writer = await loadModelWriter(ctx, {
       offline: Boolean(flags.offline),
       ...(maxCost !== undefined ? { maxCostUsd: maxCost } : {}),
       onWaiting: (w) => showWaiting(rt, bar, Boolean(flags.verbose), w),

@@ -5,7 +5,7 @@ import { UsageError } from '../../diagnostics/errors.js';
 import { watchKb, type WatchEvent } from '../../watch/watch.js';
 import { paint, printMessages } from '../io.js';
 import type { CliRuntime } from '../runtime.js';
-import { createModelWriter } from '../../compile/model/index.js';
+import { loadModelWriter } from '../../compile/model/load.js';
 import { summaryLine } from '../../compile/report.js';
 import { formatUsd } from '../../model/price.js';
 import type { ModelClient } from '../../model/client.js';
@@ -24,7 +24,7 @@ export async function runWatch(flags: WatchFlags, rt: CliRuntime): Promise<numbe
   const ctx = openKb(root);
   const { io } = rt;
   // The model compiler when ANTHROPIC_API_KEY is set (as `kb compile`); one for the whole watch.
-  const writer = createModelWriter(ctx, { offline: Boolean(flags.offline) });
+  const writer = await loadModelWriter(ctx, { offline: Boolean(flags.offline) });
   const say = sayer(io);
   const onEvent = watchPrinter(flags, io, say, writer?.client);
   try {
