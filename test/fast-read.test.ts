@@ -165,4 +165,28 @@ describe('status and lint from the scan cache', () => {
       closeKb(ctx);
     }
   });
+  it('take link targets of unchanged entries from the cache, and find a link a deleted entry broke', async () => {
+    const root = fixture(RAW);
+    expect((await runKb(['compile', '--offline'], { cwd: root })).code).toBe(0);
+    age(root, 120);
+    writeFile(root, 'raw/gamma.md', `${RAW['raw/gamma.md']}\nGamma adds a line about BM25.\n`);
+    expect((await runKb(['compile', '--offline'], { cwd: root })).code).toBe(0);
+    const db = new Database(join(root, 'wiki', 'embeddings.db'), { readonly: true });
+    const rows = db.prepare(`SELECT path, links FROM wiki_files`).all() as { path: string; links: string }[];
+    db.close();
+    // Every entry's targets are recorded as compile wrote or read it.
+    expect(rows.length).toBe(entryFiles(root).length);
+    const linked = rows.find((r) => r.path.startsWith('concepts/') && r.links.includes('Gamma'));
+    expect(linked).toBeDefined();
+    const cached = cacheUse(root);
+    expect([...cached.byMtime, ...cached.byContent]).toContain(linked!.path);
+    // The entry it links to is deleted by hand: the link breaks in a file status does not parse.
+    rmSync(join(root, 'wiki', 'sources', 'Gamma.md'));
+    const fast = status(root);
+    expect(fast).toEqual(status(parsedCopy(root)));
+    const broken = fast.links.brokenLinks.filter((l) => l.file === linked!.path && l.target === 'Gamma');
+    expect(broken.length).toBeGreaterThan(0);
+    const line = readFileSync(join(root, 'wiki', linked!.path), 'utf8').split('\n')[broken[0]!.line - 1];
+    expect(line?.slice(broken[0]!.column - 1)).toMatch(/^\[\[Gamma[\]|#]/);
+  });
 });

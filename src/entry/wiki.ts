@@ -9,6 +9,7 @@ import { schemaErrors } from './validate.js';
 import type { ValidateFunction } from 'ajv';
 import { writeFileAtomic } from '../util/atomic.js';
 import { KbError } from '../diagnostics/errors.js';
+import { extractWikiLinks } from '../parse/links.js';
 
 /** An entry file as found on disk. */
 export interface LoadedEntry {
@@ -18,6 +19,8 @@ export interface LoadedEntry {
   /** The body no longer matches the hash kb recorded: a person edited it. */
   humanEdited: boolean;
   text: string;
+  /** The targets of the body's wiki links when the scan cache knew them (the body was not read). */
+  links?: string[];
 }
 
 export interface WikiScan {
@@ -53,6 +56,8 @@ export interface ScanRow {
   bodyHash: string;
   /** sha256 of the file's text; '' or absent when unknown. */
   textHash?: string | undefined;
+  /** The targets of the body's wiki links, in order (`bodyLinkTargets`); absent when unknown. */
+  links?: string[] | undefined;
 }
 
 export interface ScanCache {
@@ -69,6 +74,11 @@ function loadEntry(text: string): { fm: EntryFrontmatter; body: string } | { rea
   } catch (err) {
     return { reason: `unreadable frontmatter: ${(err as Error).message.split('\n')[0]}` };
   }
+}
+
+/** The targets of a body's wiki links, in order ('' for a link to a heading of the same entry). */
+export function bodyLinkTargets(body: string): string[] {
+  return extractWikiLinks(body).map((l) => l.target);
 }
 
 /**
@@ -95,7 +105,9 @@ export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
       }
       const hit = cache.get(f);
       if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) {
-        entries.push(lazyEntry(abs, f as WikiPath, migrateDates(hit.fm), hit.bodyHash !== hit.fm.content_hash));
+        const e = lazyEntry(abs, f as WikiPath, migrateDates(hit.fm), hit.bodyHash !== hit.fm.content_hash);
+        if (hit.links) e.links = hit.links;
+        entries.push(e);
         continue;
       }
     }
@@ -110,6 +122,7 @@ export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
         body: entryBody(text),
         humanEdited: hit.bodyHash !== hit.fm.content_hash,
         text,
+        ...(hit.links ? { links: hit.links } : {}),
       });
       continue;
     }
@@ -119,8 +132,10 @@ export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
       continue;
     }
     const h = bodyHash(loaded.body);
-    if (cache && st)
-      cache.put(f, { mtimeMs: st.mtimeMs, size: st.size, fm: loaded.fm, bodyHash: h, textHash: sha256(text) });
+    if (cache && st) {
+      const links = bodyLinkTargets(loaded.body);
+      cache.put(f, { mtimeMs: st.mtimeMs, size: st.size, fm: loaded.fm, bodyHash: h, textHash: sha256(text), links });
+    }
     entries.push({
       path: f as WikiPath,
       fm: loaded.fm,

@@ -6,7 +6,7 @@ import type { KbContext } from '../kb/context.js';
 import { maxBytesFor } from '../ingest/detect.js';
 import { walkRaw } from '../ingest/walk.js';
 import { sha256 } from '../util/hash.js';
-import { scanWiki } from '../entry/wiki.js';
+import { bodyLinkTargets, scanWiki } from '../entry/wiki.js';
 import { extractWikiLinks } from '../parse/links.js';
 import { linkTable, resolveLink } from '../entry/links.js';
 import { readSpend, type SpendSummary } from '../model/cache.js';
@@ -195,12 +195,15 @@ export function computeStatus(ctx: KbContext): KbStatus {
     if (e.humanEdited) humanEdited++;
     const healed = epochSeconds(e.fm.last_heal_timestamp) || null;
     if (healed && (lastHeal === null || healed > lastHeal)) lastHeal = healed;
+    // The targets compile recorded for a file unchanged since: its body is not read unless a link broke.
+    const targets = e.links ?? bodyLinkTargets(e.body);
+    total += targets.length;
+    // [[#Heading]] (no target) is a link inside the same entry.
+    if (targets.every((t) => !t || resolved(t))) continue;
     // Frontmatter lines come before the body: report body lines as lines of the file.
     const offset = e.text.split('\n').length - e.body.split('\n').length;
     for (const l of extractWikiLinks(e.body)) {
-      total++;
-      if (!l.target) continue; // [[#Heading]]: a link inside the same entry
-      if (!resolved(l.target))
+      if (l.target && !resolved(l.target))
         brokenLinks.push({ file: e.path, line: l.line + offset, column: l.column, target: l.target });
     }
   }

@@ -82,7 +82,8 @@ CREATE TABLE IF NOT EXISTS wiki_files (
   size INTEGER NOT NULL,
   fm TEXT NOT NULL,
   body_hash TEXT NOT NULL,
-  text_hash TEXT NOT NULL DEFAULT ''  -- sha256 of the whole file: a file written too recently to trust its mtime is checked by content
+  text_hash TEXT NOT NULL DEFAULT '',  -- sha256 of the whole file: a file written too recently to trust its mtime is checked by content
+  links TEXT NOT NULL DEFAULT ''       -- JSON list of the body's [[link]] targets, in order; '' when not known
 );
 
 -- Usage of the model, summed by kb status.
