@@ -85,11 +85,21 @@ export function linkResolver<E>(
     }
     return names;
   };
+  // A wiki links the same few targets thousands of times: each is resolved once.
+  const resolved = new Map<string, string[]>();
+  const resolve = (t: string) => {
+    let hits = resolved.get(t);
+    if (!hits) {
+      hits = resolveLink(t, table);
+      resolved.set(t, hits);
+    }
+    return hits;
+  };
   return {
-    exists: (t) => resolveLink(t, table).length > 0,
+    exists: (t) => resolve(t).length > 0,
     entry: (t) => {
       // An entry wins over an attachment of the same name (`x.png.md` / `x.png`), as compile links.
-      const hits = resolveLink(t, table).filter((h) => byPath.has(h));
+      const hits = resolve(t).filter((h) => byPath.has(h));
       return hits.length === 1 ? byPath.get(hits[0]!) : undefined;
     },
     named: (t) => {
