@@ -1,6 +1,6 @@
 // Writes src/schema-code/*.ts: the shipped JSON schemas compiled to plain validation functions by
 // Ajv's standalone code generation, so a command validates its config and entries without loading
-// and running Ajv's compiler (a third of `kb status`'s start-up). `node scripts/gen-validators.js`
+// and running Ajv's compiler (a third of `kb status`'s start-up). `npm run gen:validators`
 // after editing schemas/; a test fails while the generated code is out of date.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';

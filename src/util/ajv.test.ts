@@ -17,7 +17,7 @@ describe('compileSchema', () => {
     };
     for (const name of gen.NAMES) {
       const onDisk = readFileSync(join(root, 'src', 'schema-code', `${name}.ts`), 'utf8');
-      expect(onDisk, `run node scripts/gen-validators.js (${name})`).toBe(gen.generated(name));
+      expect(onDisk, `run npm run gen:validators (${name})`).toBe(gen.generated(name));
     }
   });
 
