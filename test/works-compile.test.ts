@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { renameSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixture, runKb, writeFile } from './helpers.js';
+import { startFakeAnthropic, userPrompt, type FakeAnthropic } from './fake-anthropic.js';
+import { claude } from './model-fixtures.js';
 import { scanWiki } from '../src/entry/wiki.js';
 import { entryValidator, schemaErrors } from '../src/entry/validate.js';
 
@@ -160,4 +162,40 @@ describe('a work saved in two files (CLI)', () => {
     expect(notes.map((e) => e.fm.source_ref).sort()).toEqual([['raw/a.txt#notes'], ['raw/b.txt#notes']]);
     expect(await findings(root)).toEqual([]);
   }, 120_000);
+});
+
+describe('a work saved in two files, with the model', () => {
+  let fake: FakeAnthropic | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+
+  it('is written once: one source call for the two copies, one entry citing both', async () => {
+    fake = await startFakeAnthropic(claude);
+    const root = fixture({ 'raw/a.txt': feedA(), 'raw/b.txt': feedB() });
+    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
+    const r = await runKb(['compile'], { cwd: root, env });
+    expect(r.code, r.stderr).toBe(0);
+    const sourceCalls = (anchor: string) =>
+      fake!.messages().filter((m) => new RegExp(`<source path="raw/[ab]\\.txt#${anchor}"`).test(userPrompt(m)));
+    expect(sourceCalls('harness-design-for-long-running-agents')).toHaveLength(1);
+    expect(sourceCalls('vector-search-in-sqlite')).toHaveLength(1);
+    const copies = sources(root).filter((e) =>
+      e.fm.source_ref.some((ref) => ref.endsWith('#harness-design-for-long-running-agents')),
+    );
+    expect(copies).toHaveLength(1);
+    expect(copies[0]!.fm.source_ref).toHaveLength(2);
+    expect(copies[0]!.fm.compiled_by).toMatch(/^model:/);
+
+    // The other file edited elsewhere: its copy of the work is not sent again.
+    const calls = fake.messages().length;
+    writeFile(root, 'raw/b.txt', feedB().replace('第一步。', '第一步，也是最重要的一步。'));
+    touchLater(root, 'raw/b.txt');
+    const again = await runKb(['compile'], { cwd: root, env });
+    expect(again.code, again.stderr).toBe(0);
+    const more = fake.messages().slice(calls);
+    expect(more.some((m) => userPrompt(m).includes('#harness-design-for-long-running-agents"'))).toBe(false);
+    expect(more.some((m) => userPrompt(m).includes('<source path="raw/b.txt#中文分词与检索"'))).toBe(true);
+  }, 240_000);
 });
