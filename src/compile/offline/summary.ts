@@ -56,12 +56,22 @@ export function extractSummary(
 ): Extract {
   // Headings name sections; they are not sentences of the summary.
   // A hard-wrapped line runs on into the next one (which goes on in lower case).
-  const text = stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, '')).replace(
+  const text = stripMarkdown(joinWrapped(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, ''))).replace(
     /([^\s.!?:;。！？])[ \t]*\n(?=[a-z])/g,
     '$1 ',
   );
   const title = (opts.title ?? '').trim();
-  const sents = [...new Set(sentences(text).filter((s) => usable(s, title)))];
+  // Each usable sentence with where it stands among all of them (what comes right after it in the text).
+  const all = mendQuotes(sentences(text));
+  const seen = new Set<string>();
+  const at: number[] = [];
+  const sents: string[] = [];
+  all.forEach((s, k) => {
+    if (seen.has(s) || !usable(s, title)) return;
+    seen.add(s);
+    sents.push(s);
+    at.push(k);
+  });
   if (sents.length === 0) {
     const fallback = text.replace(/\s+/g, ' ').trim().slice(0, 300);
     return { summary: fallback, keyPoints: [] };
@@ -105,13 +115,77 @@ export function extractSummary(
   // The lead stays first; the rest follow in the document's order.
   const rest = picked.slice(1).sort((a, b) => a.i - b.i);
   picked.splice(0, picked.length, lead, ...rest);
-  const summary = clip(joinSentences(picked.map((p) => p.s)), maxChars * 1.5);
+  // A sentence that opens a list ("…covers each one:") ends where it is, unless what follows is next to it.
+  const said = picked.map((p, k) => {
+    const next = picked[k + 1];
+    return next && at[next.i] === at[p.i]! + 1 ? p.s : closeColon(p.s);
+  });
+  const summary = clip(joinSentences(said), maxChars * 1.5);
   const keyPoints = ranked
     .filter((r) => !picked.includes(r))
     .slice(0, opts.keyPoints ?? 5)
     .sort((a, b) => a.i - b.i)
     .map((r) => clip(r.s, 300));
   return { summary, keyPoints };
+}
+
+/**
+ * A hard-wrapped Latin line runs on into the next one when it cannot end there: it ends with a
+ * comma, a dash or a function word ("Introduced by" / "Cormack, Clarke and…"). A list item, a
+ * quote, a table row or indented code on the next line starts a block of its own.
+ */
+function joinWrapped(md: string): string {
+  return md.replace(
+    /([A-Za-z][A-Za-z']*|[,—–])[ \t]*\n(?![ \t]*(?:[-*+>|#]\s|\d+[.)]\s|\s{4}|```|~~~|\n))(?=[ \t]*[A-Za-z0-9(“"])/g,
+    (m, end: string) => (/^[,—–]$/.test(end) || EN_STOP.has(end.toLowerCase()) ? `${end} ` : m),
+  );
+}
+
+/**
+ * ICU ends a sentence after a quoted question (`将“这个设计好吗？”等主观判断…`) and leaves an
+ * opening quote on the sentence before it (`…彼此靠近。"怎么…`): the pieces are put back together.
+ */
+function mendQuotes(list: string[]): string[] {
+  const out: string[] = [];
+  for (const s of list) {
+    const prev = out[out.length - 1];
+    if (prev !== undefined && quotedInside(prev) && /^[\p{Script=Han}a-z，、,]/u.test(s)) {
+      out[out.length - 1] = HAN.test(s[0]!) || /^[，、]/.test(s) ? prev + s : `${prev} ${s}`;
+      continue;
+    }
+    // An ASCII quote left over after the end mark opens the next sentence.
+    if (prev !== undefined && /[。！？.!?]"$/u.test(prev) && (prev.match(/"/g) ?? []).length % 2 === 1) {
+      out[out.length - 1] = prev.slice(0, -1);
+      out.push(`"${s}`);
+      continue;
+    }
+    out.push(s);
+  }
+  return out;
+}
+
+/** The sentence ends with a question or exclamation quoted in the middle of it (not a reply after "说：" or a comma). */
+function quotedInside(s: string): boolean {
+  const m = /[“「『"]([^“”「」『』"]*)[？！?!][”」』"]$/u.exec(s);
+  if (!m) return false;
+  const before = s.slice(0, m.index).trimEnd();
+  return before !== '' && !/[：:，,。！？.!?；;]$/u.test(before);
+}
+
+/**
+ * A sentence that introduces what follows ("其核心创新在于：", "This article covers each one:")
+ * standing alone: its last clause goes when it only points ahead ("其核心创新在于"), else the colon
+ * becomes a full stop.
+ */
+function closeColon(s: string): string {
+  if (!/[:：]$/.test(s)) return s;
+  const han = HAN.test(s);
+  const body = s.slice(0, -1).trimEnd();
+  const comma = Math.max(body.lastIndexOf('，'), body.lastIndexOf(', '));
+  const tail = comma >= 0 ? body.slice(comma + 1).trim() : '';
+  const pointsAhead = /(在于|如下|包括|有以下|以下几|是这样|如下所示|为例|the following|as follows|include|are)$/iu;
+  if (comma > 0 && pointsAhead.test(tail)) return `${body.slice(0, comma)}${han ? '。' : '.'}`;
+  return `${body}${han ? '。' : '.'}`;
 }
 
 /** Sentences run together as written: Chinese without a space, Latin with one; never glued without an end mark. */
