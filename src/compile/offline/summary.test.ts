@@ -109,4 +109,16 @@ describe('extractSummary', () => {
       'Five Agent Skill Design Patterns Every Developer Should Know\nWhen it comes to skills, the format matters least.\n';
     expect(extractSummary(md).summary).not.toContain('Know When');
   });
+
+  it('does not open with the scene a story starts from', () => {
+    const text = [
+      '2026年的某一天，Windows自动升级后，我的电脑被锁了。',
+      '我开源这个项目，主要是想分享一个思路：如何用AI辅助开发剪贴板工具，并把剪贴板、AI和云同步结合起来。',
+      'ClipGenius 是一个带 AI 分类和云同步的 Linux 剪贴板管理器。',
+    ].join('\n');
+    expect(extractSummary(text).summary).not.toMatch(/^2026年的某一天/);
+    const en =
+      'One day last spring, my laptop refused to boot after an update.\nThis post explains how I built a clipboard manager for Linux with AI tagging and sync.\n';
+    expect(extractSummary(en).summary).toMatch(/^This post explains/);
+  });
 });

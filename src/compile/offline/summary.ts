@@ -24,6 +24,9 @@ const LABEL_LINE = /^[^\s:：]{1,12}(?:\s[^\s:：]{1,12}){0,2}\s*[:：]/u;
 /** Sentences that open by leaning on the one before do not read alone. */
 const LEANS_BACK =
   /^(然后|但是?|而且|所以|因此|于是|此外|另外|不过|同时|接着|其次|最后|首先|例如|比如|However|But|And|So|Then|Also|Thus|Therefore|Moreover|For example)\b|^(然后|但是?|而且|所以|因此|于是|此外|另外|不过|同时|接着)/u;
+/** A sentence that sets the scene of a story ("2026年的某一天，…", "One day, …") is not what the work argues. */
+const SCENE =
+  /^(\d{4}\s*年的?某一?天|某一?天|有一天|那天|那时候?|当时|去年|前几天|One day|Last (week|month|year)|A few (days|weeks|months|years) ago|Years ago)/iu;
 /** Words with which a work says what it is about. */
 const THESIS_CUE =
   /本文|这篇文章|文章(介绍|讨论|探讨|分析)|核心(思想|创新|观点)|关键是|提出了|介绍了|探讨了|this (post|article|paper|essay|guide)|we (show|present|describe|argue|propose|explain)|the key (idea|insight)|is about|in this (post|article)/iu;
@@ -88,6 +91,7 @@ export function extractSummary(
     if (s.length > 500) score *= 0.5;
     if (THESIS_CUE.test(s)) score *= 1.6;
     if (LEANS_BACK.test(s) || /[?？]$/.test(s)) score *= 0.4;
+    if (SCENE.test(s)) score *= 0.5;
     if (/[:：]$/.test(s) && !THESIS_CUE.test(s)) score *= 0.3; // it introduces a list that is not in the summary
     return { s, i, score };
   });
@@ -99,7 +103,7 @@ export function extractSummary(
   // An early sentence that stands alone opens the summary: it usually says what the document is.
   const lead =
     scored.slice(0, 6).find((x) => THESIS_CUE.test(x.s) && !LEANS_BACK.test(x.s)) ??
-    scored.slice(0, 6).find((x) => !LEANS_BACK.test(x.s) && !/[?？:：]$/.test(x.s)) ??
+    scored.slice(0, 6).find((x) => !LEANS_BACK.test(x.s) && !SCENE.test(x.s) && !/[?？:：]$/.test(x.s)) ??
     scored[0]!;
   picked.push(lead);
   chars += lead.s.length;
