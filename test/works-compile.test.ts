@@ -11,7 +11,7 @@ const post = (title: string, date: string, body: string) => `${title}\n\n${date}
 const HARNESS = post(
   'Harness design for long-running agents',
   'Wed, 08 Apr 2026 00:00:00 +0000',
-  'A planner, a generator and an evaluator split the work of a long-running agent. The evaluator grades each sprint\nagainst the product spec, and the generator fixes what it finds.',
+  'A planner, a generator and an evaluator split the work of a long-running agent. The evaluator grades each sprint\nagainst the product spec, and the generator fixes what it finds. The evaluator drives Playwright MCP to click\nthrough the app. Playwright MCP sees the page as a user does.',
 );
 const feedA = (harness = HARNESS) =>
   [
@@ -19,7 +19,7 @@ const feedA = (harness = HARNESS) =>
     post(
       'Vector search in SQLite',
       'Mon, 06 Apr 2026 00:00:00 +0000',
-      'SQLite with sqlite-vec stores embeddings next to the text. A vector index answers nearest-neighbour queries.',
+      'SQLite with sqlite-vec stores embeddings next to the text. A vector index answers nearest-neighbour queries. Playwright MCP tests the search page end to end. With Playwright MCP a test clicks like a user.',
     ),
     harness,
   ].join('\n');
@@ -116,7 +116,6 @@ describe('a work saved in two files (CLI)', () => {
     await kb(root, 'compile');
     expect(harness(root).map((e) => e.fm.id)).toEqual([id]);
     expect(harness(root)[0]!.fm.source_ref).toHaveLength(2);
-    expect(await findings(root)).toEqual([]);
 
     // A copy's file deleted: the entry stays, with the other copy alone, under its id and file name.
     rmSync(join(root, 'raw/a.txt'));
@@ -141,7 +140,7 @@ describe('a work saved in two files (CLI)', () => {
       'raw/c.txt#harness-design-for-long-running-agents',
     ]);
     expect(await findings(root)).toEqual([]);
-  }, 240_000);
+  }, 600_000);
 
   it('keeps two posts that only share a short title apart', async () => {
     const root = fixture({
@@ -187,6 +186,12 @@ describe('a work saved in two files, with the model', () => {
     expect(copies).toHaveLength(1);
     expect(copies[0]!.fm.source_ref).toHaveLength(2);
     expect(copies[0]!.fm.compiled_by).toMatch(/^model:/);
+    // A concept call quotes each passage of the work once, though the store holds it from both copies.
+    expect(fake.messages().some((m) => userPrompt(m).includes('<passage>'))).toBe(true);
+    for (const m of fake.messages()) {
+      const passages = [...userPrompt(m).matchAll(/<passage>\n([\s\S]*?)\n<\/passage>/g)].map((x) => x[1]);
+      expect(new Set(passages).size).toBe(passages.length);
+    }
 
     // The other file edited elsewhere: its copy of the work is not sent again.
     const calls = fake.messages().length;
