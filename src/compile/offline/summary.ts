@@ -139,10 +139,20 @@ export function extractSummary(
  * quote, a table row or indented code on the next line starts a block of its own.
  */
 function joinWrapped(md: string): string {
-  return md.replace(
-    /([A-Za-z][A-Za-z']*|[,—–])[ \t]*\n(?![ \t]*(?:[-*+>|#]\s|\d+[.)]\s|\s{4}|```|~~~|\n))(?=[ \t]*[A-Za-z0-9(“"])/g,
-    (m, end: string) => (/^[,—–]$/.test(end) || EN_STOP.has(end.toLowerCase()) ? `${end} ` : m),
-  );
+  const lines = md.split('\n');
+  let out = lines[0] ?? '';
+  for (let k = 1; k < lines.length; k++) {
+    const line = lines[k]!;
+    // Only the end of the line above is looked at: linear on a line of any length.
+    const end = /(?:^|[^A-Za-z'])([A-Za-z][A-Za-z']{0,15}|[,—–])[ \t]*$/.exec(lines[k - 1]!.slice(-24))?.[1];
+    const wraps =
+      end !== undefined &&
+      (/^[,—–]$/.test(end) || EN_STOP.has(end.toLowerCase())) &&
+      /^[ \t]*[A-Za-z0-9(“"]/.test(line) &&
+      !/^[ \t]*(?:[-*+>|#]\s|\d+[.)]\s)|^\s{4}/.test(line);
+    out += wraps ? ` ${line.trimStart()}` : `\n${line}`;
+  }
+  return out;
 }
 
 /**
@@ -170,9 +180,11 @@ function mendQuotes(list: string[]): string[] {
 
 /** The sentence ends with a question or exclamation quoted in the middle of it (not a reply after "说：" or a comma). */
 function quotedInside(s: string): boolean {
-  const m = /[“「『"]([^“”「」『』"]*)[？！?!][”」』"]$/u.exec(s);
+  // The end of the sentence only: linear however long it is.
+  const tail = s.slice(-300);
+  const m = /[“「『"]([^“”「」『』"]*)[？！?!][”」』"]$/u.exec(tail);
   if (!m) return false;
-  const before = s.slice(0, m.index).trimEnd();
+  const before = s.slice(0, s.length - tail.length + m.index).trimEnd();
   return before !== '' && !/[：:，,。！？.!?；;]$/u.test(before);
 }
 
