@@ -6,7 +6,7 @@ import type { KbContext } from '../kb/context.js';
 import type { ContentHash, EntryId } from '../types.js';
 import { ingestFile, INGEST_VERSION, type RawFile } from '../ingest/index.js';
 import { embedText } from './prepare.js';
-import type { CompileOptions, CompileReport } from './types.js';
+import type { CompileOptions, CompileReport, SourceDraft } from './types.js';
 import { scanWiki, type LoadedEntry, type ScanCache, type WikiScan } from '../entry/wiki.js';
 import { emitWiki, planNames, planRenders, type SourcePlan } from '../emit/emit.js';
 import { groupConcepts, withConceptIds, type Translate } from './concepts.js';
@@ -15,6 +15,8 @@ import { writeDrafts } from './drafts.js';
 import { ingestChanged, type Ingested, type WikiState } from './ingest-changed.js';
 import { buildCatalog } from './model/plan.js';
 import { checkAbort, type ScanState } from './scan.js';
+import { byRawPath, unifyWorks } from './works.js';
+import type { DocumentRow } from '../store/store.js';
 
 export type { ScanState } from './scan.js';
 
@@ -41,6 +43,11 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
     st.report.deleted++;
     opts.onFile?.(`delete  raw/${p}`);
   }
+  // Copies of one work (a post in two feed exports) share one source entry.
+  const moved = unifyWorks(store.allDocuments(), ingested.touched, wiki.takenIds);
+  store.transaction(() => {
+    for (const [p, id] of moved) store.setDocumentEntry(p, id);
+  });
   checkAbort(opts.signal);
 
   // 3. Plan every entry from the store (sources) and the concept groups, draft what changes, then emit.
@@ -73,19 +80,7 @@ async function planAndEmit(
     groupConcepts(entities, allDocs, minConceptSources, maxConcepts, scan.entries, translate),
   );
   const concepts = withConceptIds(planned, scan.entries, run.wiki.takenIds);
-  const sources: SourcePlan[] = allDocs.map((d) => {
-    const draft = drafts.get(d.raw_path);
-    const file = fileOfRow(d);
-    return {
-      id: d.entry_id as EntryId,
-      title: draft?.title ?? d.title,
-      rawPath: d.raw_path,
-      ...(file !== d.raw_path ? { file } : {}),
-      rawHash: d.hash,
-      draft,
-      changed: drafts.has(d.raw_path) || Boolean(opts.force),
-    };
-  });
+  const sources = sourcePlans(allDocs, drafts, Boolean(opts.force));
   const docOf = new Map(allDocs.map((d) => [d.raw_path, d]));
   const rawAbs = (p: string) => st.rawFiles.get(p)?.absPath ?? `${ctx.paths.raw}/${p}`;
   // Unchanged documents are re-rendered only if their links change; their text is re-ingested then.
@@ -130,6 +125,37 @@ async function planAndEmit(
   st.report.protected = emitted.protected;
   st.report.written = emitted.written;
   st.report.concepts = emitted.concepts;
+}
+
+/**
+ * One source plan per entry: a work saved in several files is one entry citing every copy; its
+ * first copy by raw path is the one it is rendered from (and that concept pages cite).
+ */
+function sourcePlans(
+  docs: readonly DocumentRow[],
+  drafts: ReadonlyMap<string, SourceDraft>,
+  force: boolean,
+): SourcePlan[] {
+  const byEntry = new Map<string, DocumentRow[]>();
+  for (const d of docs)
+    (byEntry.get(d.entry_id ?? '') ?? byEntry.set(d.entry_id ?? '', []).get(d.entry_id ?? '')!).push(d);
+  return [...byEntry.values()].map((list) => {
+    const copies = list.sort(byRawPath);
+    const d = copies[0]!;
+    const file = fileOfRow(d);
+    const draft = copies.map((c) => drafts.get(c.raw_path)).find(Boolean);
+    return {
+      id: d.entry_id as EntryId,
+      title: draft?.title ?? d.title,
+      rawPath: d.raw_path,
+      ...(file !== d.raw_path ? { file } : {}),
+      rawHash: d.hash,
+      refs: copies.map((c) => c.raw_path),
+      hashes: Object.fromEntries(copies.map((c) => [`raw/${fileOfRow(c)}`, c.hash])),
+      draft,
+      changed: Boolean(draft) || force,
+    };
+  });
 }
 
 /**

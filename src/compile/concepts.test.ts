@@ -124,10 +124,11 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
 
 describe('groupConcepts: a work saved twice counts once', () => {
   const text = 'Context anxiety shows near the limit. Models with context anxiety stop early.';
-  const rowsOf = (titles: Record<string, string>) => {
+  /** Documents by raw path: [title, source entry] (copies of one work share an entry: compile/works.ts). */
+  const rowsOf = (docs: Record<string, [string, string]>) => {
     const entities: EntityRow[] = [];
-    for (const path of Object.keys(titles)) {
-      for (const e of extractEntities(text, titles[path]!))
+    for (const [path, [title]] of Object.entries(docs)) {
+      for (const e of extractEntities(text, title))
         entities.push({
           raw_path: path,
           key: e.key,
@@ -138,19 +139,37 @@ describe('groupConcepts: a work saved twice counts once', () => {
           salient: e.salient,
         });
     }
-    const rows = Object.entries(titles).map(([p, t]) => ({ ...doc(p), title: t }));
-    return groupConcepts(entities, rows, 2, 100, []).map((c) => c.title.toLowerCase());
+    const rows = Object.entries(docs).map(([p, [t, id]]) => ({ ...doc(p), title: t, entry_id: id }));
+    return groupConcepts(entities, rows, 2, 100, []);
   };
+  const titles = (cs: ReturnType<typeof rowsOf>) => cs.map((c) => c.title.toLowerCase());
+  const t = 'Harness Design for Long-Running Application Development';
 
   it('does not make a concept from one post found in two feed exports', () => {
-    const t = 'Harness Design for Long-Running Application Development';
-    expect(rowsOf({ 'feed-a.txt#harness': t, 'feed-b.txt#harness': t })).not.toContain('context anxiety');
-    expect(rowsOf({ 'feed-a.txt#harness': t, 'other.md': 'Why long agent runs stop early' })).toContain(
-      'context anxiety',
-    );
+    expect(
+      titles(rowsOf({ 'feed-a.txt#harness': [t, 'source/h'], 'feed-b.txt#harness': [t, 'source/h'] })),
+    ).not.toContain('context anxiety');
+    const two = rowsOf({
+      'feed-a.txt#harness': [t, 'source/h'],
+      'other.md': ['Why long agent runs stop early', 'source/o'],
+    });
+    expect(titles(two)).toContain('context anxiety');
   });
 
-  it('counts documents with a short, generic title as different works', () => {
-    expect(rowsOf({ 'a/notes.md': 'Notes', 'b/notes.md': 'Notes' })).toContain('context anxiety');
+  it('cites a work saved twice once, by its first copy', () => {
+    const three = rowsOf({
+      'feed-b.txt#harness': [t, 'source/h'],
+      'feed-a.txt#harness': [t, 'source/h'],
+      'other.md': ['Why long agent runs stop early', 'source/o'],
+    });
+    const c = three.find((x) => x.title.toLowerCase() === 'context anxiety')!;
+    expect(c.mentions.map((m) => m.rawPath).sort()).toEqual(['feed-a.txt#harness', 'other.md']);
+  });
+
+  it('counts documents with one title but their own entries (different texts) as different works', () => {
+    expect(
+      titles(rowsOf({ 'a/notes.md': ['Notes', 'source/notes'], 'b/notes.md': ['Notes', 'source/notes-2'] })),
+    ).toContain('context anxiety');
+    expect(titles(rowsOf({ 'a.txt#h': [t, 'source/h'], 'b.txt#h': [t, 'source/h-2'] }))).toContain('context anxiety');
   });
 });

@@ -1,4 +1,5 @@
 import type { EntryId } from '../types.js';
+import { byRawPath } from './works.js';
 import type { DocumentRow, EntityRow } from '../store/store.js';
 import type { LoadedEntry } from '../entry/wiki.js';
 import { entityKey, makeEntryId } from '../entry/names.js';
@@ -87,7 +88,7 @@ export function groupConcepts(
   existing: LoadedEntry[],
   translate?: Translate,
 ): PlannedConcept[] {
-  const okDocs = new Map(docs.map((d) => [d.raw_path, d]));
+  const okDocs = firstCopies(docs);
   const uf = new UnionFind();
   const surfaces = new Map<string, Map<string, number>>();
   const ambiguous = ambiguousAbbreviations(entities);
@@ -139,8 +140,7 @@ export function groupConcepts(
 
   // A name that is already a source entry's title needs no concept entry: links go to the source.
   const sourceTitles = new Set(docs.map((d) => entityKey(d.title)));
-  const works = (byDoc: Map<string, EntityRow[]>) =>
-    new Set([...byDoc.keys()].map((p) => workKey(okDocs.get(p)!))).size;
+  const works = (byDoc: Map<string, EntityRow[]>) => byDoc.size;
   const out: PlannedConcept[] = [];
   for (const g of groups.values()) {
     // A single document's own topics get pages only in a knowledge base of several documents.
@@ -226,13 +226,19 @@ function stressed(byDoc: Map<string, EntityRow[]>, works: number, minSources: nu
 }
 
 /**
- * The same work saved twice (one post in two feed exports, an article clipped twice) is one work
- * when a concept's sources are counted: documents with the same title count once. A short title
- * ("Notes", "会议记录") may name different documents, so it stays the document's own.
+ * The documents by raw path, one per source entry: a work saved twice (one post in two feed
+ * exports) shares an entry (compile/works.ts) and counts once, cited by its first copy as its entry is.
  */
-function workKey(d: DocumentRow): string {
-  const t = entityKey(d.title);
-  return [...t].length >= 8 ? `title:${t}` : `doc:${d.raw_path}`;
+function firstCopies(docs: readonly DocumentRow[]): Map<string, DocumentRow> {
+  const out = new Map<string, DocumentRow>();
+  const seen = new Set<string>();
+  for (const d of [...docs].sort(byRawPath)) {
+    const entry = d.entry_id ?? `doc:${d.raw_path}`;
+    if (seen.has(entry)) continue;
+    seen.add(entry);
+    out.set(d.raw_path, d);
+  }
+  return out;
 }
 
 /** The key of a name as spelt: a Traditional spelling stays an alias of its Simplified title (Obsidian links by it). */

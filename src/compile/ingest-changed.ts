@@ -7,6 +7,7 @@ import { preparePool } from './pool.js';
 import { embedText, type Prepared, type PreparedPart } from './prepare.js';
 import { checkAbort, contentOf, type Scanned, type ScanState } from './scan.js';
 import type { Catalog, CompileOptions, SourceDraft } from './types.js';
+import { workKeyOf } from './works.js';
 
 const STORE_BATCH = 32;
 const PREPARE_AHEAD = 48;
@@ -25,6 +26,8 @@ export interface Ingested {
   drafts: Map<string, SourceDraft>;
   /** New raw path → the vanished path whose entry it keeps (same bytes). */
   renamedFrom: Map<string, string>;
+  /** Every document ingested this run (a copy of a work the model already wrote has no draft). */
+  touched: Set<string>;
 }
 
 /**
@@ -38,7 +41,9 @@ export async function ingestChanged(
   st: ScanState,
   wiki: WikiState,
 ): Promise<Ingested> {
-  const out: Ingested = { drafts: new Map(), renamedFrom: new Map() };
+  const out: Ingested = { drafts: new Map(), renamedFrom: new Map(), touched: new Set() };
+  // A work saved twice is written once: the model is not asked again for a copy of one it wrote.
+  const written = modelWritten(st, Boolean(opts.force));
   // Renames: a new path whose bytes equal those of a vanished one keeps that one's entry.
   const vanishedByHash = new Map<string, string>();
   for (const p of st.deletedPaths) {
@@ -79,10 +84,11 @@ export async function ingestChanged(
       const keys = new Set<string>();
       let encoding: string | undefined;
       for (const part of res.parts) {
-        const work = await ingestOne(ctx, opts, st, wiki, s, part, from);
+        const work = await ingestOne(ctx, opts, st, wiki, s, part, from, written);
         keys.add(part.doc.path);
+        out.touched.add(part.doc.path);
         encoding = work.encoding;
-        out.drafts.set(part.doc.path, work.draft);
+        if (work.draft) out.drafts.set(part.doc.path, work.draft);
         batch.add(work.store);
       }
       // Posts that left the file, and the rows of the file's old name.
@@ -119,7 +125,8 @@ async function ingestOne(
   s: Scanned,
   res: PreparedPart,
   from: string | undefined,
-): Promise<{ draft: SourceDraft; store: () => void; encoding: string | undefined }> {
+  written: Map<string, SourceDraft | null>,
+): Promise<{ draft: SourceDraft | undefined; store: () => void; encoding: string | undefined }> {
   const { store } = ctx;
   const { file } = s;
   const { writer } = st;
@@ -136,11 +143,17 @@ async function ingestOne(
     entryId = makeEntryId('source', doc.title, (id) => wiki.takenIds.has(id));
     wiki.takenIds.add(entryId);
   }
-  let draft = res.offline;
+  const work = workKeyOf(doc);
+  let draft: SourceDraft | undefined = res.offline;
   if (!writer.name.startsWith('offline')) {
-    const written = await writer.writeSource(doc, wiki.catalog, opts.signal);
-    st.messages.push(...written.messages);
-    draft = written.draft;
+    const had = work ? written.get(work) : undefined;
+    if (had !== undefined) draft = had ?? undefined;
+    else {
+      const w = await writer.writeSource(doc, wiki.catalog, opts.signal);
+      st.messages.push(...w.messages);
+      draft = w.draft;
+      if (work) written.set(work, draft);
+    }
   }
   const chunks = res.chunks;
   const vectors =
@@ -152,7 +165,7 @@ async function ingestOne(
             opts.signal,
           )
         : [];
-  const entities = readsText(doc) ? entitiesFor(draft.entities, res.offline.entities) : [];
+  const entities = readsText(doc) ? entitiesFor(draft?.entities ?? res.offline.entities, res.offline.entities) : [];
   const id = entryId;
   return {
     draft,
@@ -172,11 +185,27 @@ async function ingestOne(
         error: null,
         compiled_at: now(),
         compiler: writer.name,
+        work,
       });
       store.putEntities(key, entities);
       store.putChunks(id, key, chunks, vectors);
     },
   };
+}
+
+/**
+ * Works the model wrote already (null: in a file this run leaves alone, its entry stands), so that
+ * a copy of one in another file is not sent again; nothing under --force.
+ */
+function modelWritten(st: ScanState, force: boolean): Map<string, SourceDraft | null> {
+  const out = new Map<string, SourceDraft | null>();
+  if (force || st.writer.name.startsWith('offline')) return out;
+  const busy = new Set([...st.changed.map((s) => s.file.path as string), ...st.deletedPaths]);
+  for (const [file, rows] of st.rows) {
+    if (busy.has(file)) continue;
+    for (const r of rows) if (r.work && r.status === 'ok' && r.compiler === st.writer.name) out.set(r.work, null);
+  }
+  return out;
 }
 
 /** A document ingest found nothing in: recorded as skipped, with the first reason. */

@@ -58,3 +58,33 @@ describe('autolink: many names sharing a first word', () => {
     );
   });
 });
+
+describe('buildNameTable: a file name is its own entry', () => {
+  it('resolves a file name even when another entry has the same title in other case', () => {
+    const t = buildNameTable([
+      { name: 'Harness Design for X', file: 'Harness Design for X', id: 'source/a' },
+      { name: 'Harness design for X', file: 'Harness design for X (source)', id: 'source/b' },
+      { name: 'Harness design for X (source)', file: 'Harness design for X (source)', id: 'source/b' },
+    ]);
+    expect(t.byKey.get('harness design for x')?.id).toBe('source/a');
+    expect(t.byKey.get('harness design for x (source)')?.id).toBe('source/b');
+  });
+
+  it('still drops a title two entries share when neither file is named by it', () => {
+    const t = buildNameTable([
+      { name: 'Notes', file: 'Notes (source)', id: 'source/a' },
+      { name: 'Notes', file: 'Notes (source 2)', id: 'source/b' },
+    ]);
+    expect(t.byKey.has('notes')).toBe(false);
+  });
+});
+
+describe('autolink: brackets in the text', () => {
+  it('does not link a name that a bracket opens or closes', () => {
+    const t = table([['Opus', 'Opus']]);
+    expect(autolink('From our blog: “[Opus 4.6] plans more carefully.”', t, 'x')).toBe(
+      'From our blog: “[Opus 4.6] plans more carefully.”',
+    );
+    expect(autolink('We released Opus 4.6 then.', t, 'x')).toBe('We released [[Opus]] 4.6 then.');
+  });
+});

@@ -32,6 +32,9 @@ function startKey(lowerName: string): string {
 export function buildNameTable(names: LinkName[]): NameTable {
   const byKey = new Map<string, LinkName>();
   const ambiguous = new Set<string>();
+  // A file's own name is what Obsidian resolves a link by: another entry's title or alias spelt the
+  // same ("Harness design…" beside "Harness Design….md") never takes it away.
+  const fileKeys = new Set(names.filter((n) => n.name === n.file).map((n) => linkKey(n.name).replace(/\s+/g, ' ')));
   for (const n of names) {
     const k = linkKey(n.name).replace(/\s+/g, ' ');
     if (Array.from(k).length < 2) continue;
@@ -40,6 +43,7 @@ export function buildNameTable(names: LinkName[]): NameTable {
     // A function word is never a link ("to", "which"), whatever an entry calls itself.
     if (EN_STOP.has(k)) continue;
     const had = byKey.get(k);
+    if (fileKeys.has(k) && n.name !== n.file) continue;
     if (had && had.id !== n.id) ambiguous.add(k);
     else byKey.set(k, n);
   }
@@ -154,6 +158,8 @@ export function autolink(md: string, table: NameTable, selfId: string, already: 
     while (spanIdx < spans.length && spans[spanIdx]![1] <= m.start) spanIdx++;
     const span = spans[spanIdx];
     if (span && span[0] < m.end && m.start < span[1]) continue;
+    // Inside brackets (`[Opus 4.6] plans…`) a link would read as `[[[Opus]] 4.6]`, a link to `[Opus`.
+    if (md[m.start - 1] === '[' || md[m.end] === ']') continue;
     const target = table.byKey.get(m.key);
     if (!target || target.id === selfId || already.has(target.id)) continue;
     already.add(target.id);

@@ -56,7 +56,10 @@ export function planRenders(input: RenderInput, names: NamePlan): RenderPlan {
   const sources = new Set<string>();
   for (const p of input.sources) {
     const old = oldById.get(p.id);
-    if (p.changed || !old || old.path !== names.pathOf.get(p.id)) sources.add(p.id);
+    // A copy of the work added or gone changes its source_ref.
+    const refs = (p.refs ?? [p.rawPath]).map((r) => `raw/${r}`);
+    const refsChanged = refs.sort().join('\n') !== [...(old?.fm.source_ref ?? [])].sort().join('\n');
+    if (p.changed || !old || refsChanged || old.path !== names.pathOf.get(p.id)) sources.add(p.id);
     else {
       const keys = entsByDoc.get(p.rawPath);
       if (keys && [...shifted].some((k) => keys.has(k))) sources.add(p.id);

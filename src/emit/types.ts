@@ -24,6 +24,10 @@ export interface SourcePlan {
   /** The raw file, when it is not rawPath (a post). */
   file?: string;
   rawHash: string;
+  /** Every copy of the work (rawPath first), when it was saved in several files: the entry's source_ref. */
+  refs?: string[];
+  /** `raw/<file>` → hash of every copy's file (the entry's source_hashes). */
+  hashes?: Record<string, string>;
   /** The draft, when compile wrote one this run (a changed document). */
   draft: EntryDraft | undefined;
   changed: boolean;

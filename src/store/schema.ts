@@ -1,5 +1,5 @@
 /** Bump when the tables change shape: the store is derived, so an old one is rebuilt. */
-export const STORE_VERSION = '7';
+export const STORE_VERSION = '8';
 
 export const TABLES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -18,7 +18,8 @@ CREATE TABLE IF NOT EXISTS documents (
   status TEXT NOT NULL,            -- 'ok' | 'failed' | 'skipped'
   error TEXT,
   compiled_at INTEGER NOT NULL,
-  compiler TEXT NOT NULL DEFAULT ''
+  compiler TEXT NOT NULL DEFAULT '',
+  work TEXT NOT NULL DEFAULT ''      -- the work's identity (title + normalised text): copies of one work share an entry
 );
 CREATE INDEX IF NOT EXISTS documents_file ON documents(file);
 

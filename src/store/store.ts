@@ -24,6 +24,8 @@ export interface DocumentRow {
   error: string | null;
   compiled_at: number;
   compiler: string;
+  /** The work it holds (compile/works.ts): documents of one work share one source entry. */
+  work?: string;
 }
 
 /** Meta key: vectors of another embedder were dropped and are not made again yet. */
@@ -279,12 +281,18 @@ export class Store {
 
   putDocument(row: DocumentRow): void {
     this.stmt(
-      `INSERT INTO documents (raw_path, file, hash, type, title, entry_id, size, mtime_ms, lang, status, error, compiled_at, compiler)
-       VALUES (@raw_path, @file, @hash, @type, @title, @entry_id, @size, @mtime_ms, @lang, @status, @error, @compiled_at, @compiler)
+      `INSERT INTO documents (raw_path, file, hash, type, title, entry_id, size, mtime_ms, lang, status, error, compiled_at, compiler, work)
+       VALUES (@raw_path, @file, @hash, @type, @title, @entry_id, @size, @mtime_ms, @lang, @status, @error, @compiled_at, @compiler, @work)
        ON CONFLICT(raw_path) DO UPDATE SET file = excluded.file, hash = excluded.hash, type = excluded.type, title = excluded.title,
          entry_id = excluded.entry_id, size = excluded.size, mtime_ms = excluded.mtime_ms, lang = excluded.lang, status = excluded.status,
-         error = excluded.error, compiled_at = excluded.compiled_at, compiler = excluded.compiler`,
-    ).run({ ...row, file: row.file || row.raw_path });
+         error = excluded.error, compiled_at = excluded.compiled_at, compiler = excluded.compiler, work = excluded.work`,
+    ).run({ ...row, file: row.file || row.raw_path, work: row.work ?? '' });
+  }
+
+  /** Move a document (and its chunks) to another source entry: copies of one work share one. */
+  setDocumentEntry(rawPath: string, entryId: string): void {
+    this.stmt(`UPDATE documents SET entry_id = ? WHERE raw_path = ?`).run(entryId, rawPath);
+    this.stmt(`UPDATE chunks SET entry_id = ? WHERE raw_path = ?`).run(entryId, rawPath);
   }
 
   deleteDocument(rawPath: string): void {
@@ -516,8 +524,9 @@ export class Store {
 
   /** Replace the chunks of an entry (and the raw file they came from) with their vectors. */
   putChunks(entryId: string, rawPath: string | null, chunks: Chunk[], vectors: Float32Array[]): void {
+    // Copies of one work share an entry: only this document's own chunks are replaced.
     if (rawPath) this.deleteChunksOfRaw(rawPath);
-    this.deleteChunksOfEntry(entryId);
+    else this.deleteChunksOfEntry(entryId);
     const ins = this.stmt(
       `INSERT INTO chunks (entry_id, raw_path, ord, heading, text, tokens, line) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );

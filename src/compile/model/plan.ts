@@ -8,6 +8,7 @@ import { scanWiki } from '../../entry/wiki.js';
 import type { Catalog } from '../types.js';
 import { splitPosts } from '../../ingest/posts.js';
 import { fileRow } from '../../store/store.js';
+import { workKeyOf } from '../works.js';
 
 /** The catalog the model sees: every entry's title, aliases, kind and summary. */
 export function buildCatalog(entries: LoadedEntry[]): Catalog {
@@ -34,7 +35,9 @@ export async function documentsToCompile(ctx: KbContext, writerName: string, for
   const { config, paths, store } = ctx;
   const known = new Map([...store.documentsByFile()].map(([f, rows]) => [f, fileRow(rows)]));
   const out: RawDocument[] = [];
-  for (const file of walkRaw(paths.raw, { ignore: config.ingest.ignore }).files) {
+  const files = walkRaw(paths.raw, { ignore: config.ingest.ignore }).files;
+  const busy = new Set<string>();
+  for (const file of files) {
     if (file.size > maxBytesFor(file.path, config.ingest)) continue;
     let bytes: Buffer;
     try {
@@ -45,8 +48,24 @@ export async function documentsToCompile(ctx: KbContext, writerName: string, for
     const hash = sha256(bytes);
     const prev = known.get(file.path);
     if (!force && prev && prev.hash === hash && prev.compiler === writerName && prev.status !== 'pending') continue;
+    busy.add(file.path);
     const res = await ingestFile(file, bytes, hash, { ...config.ingest, cacheDir: paths.ingestCache });
     if (res.doc) out.push(...splitPosts(res.doc));
   }
-  return out;
+  // A work saved in two files is written once (compile gives its copies one entry): not a copy of
+  // a work met before in this list, nor of one the model wrote in a file this compile leaves alone.
+  const seen = new Set<string>();
+  if (!force) {
+    const present = new Set(files.map((f) => f.path as string));
+    for (const [file, rows] of store.documentsByFile())
+      if (present.has(file) && !busy.has(file))
+        for (const r of rows) if (r.work && r.status === 'ok' && r.compiler === writerName) seen.add(r.work);
+  }
+  return out.filter((d) => {
+    const work = workKeyOf(d);
+    if (!work) return true;
+    if (seen.has(work)) return false;
+    seen.add(work);
+    return true;
+  });
 }

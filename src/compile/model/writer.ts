@@ -209,7 +209,9 @@ export class ModelWriter implements EntryWriter {
         if (!names.some((n) => low.includes(n))) continue;
         if (passages.some((p) => c.text.includes(p)))
           passages.splice(0, passages.length, ...passages.filter((p) => !c.text.includes(p)));
-        passages.push(c.text.length > PASSAGE_CHARS ? `${c.text.slice(0, PASSAGE_CHARS)}…` : c.text);
+        const passage = c.text.length > PASSAGE_CHARS ? `${c.text.slice(0, PASSAGE_CHARS)}…` : c.text;
+        // A work saved in two files has each chunk twice: once is enough.
+        if (!passages.includes(passage)) passages.push(passage);
       }
       out.push({ title: m.sourceTitle, rawPath: m.rawPath, summary, passages: passages.slice(0, 4) });
     }

@@ -41,4 +41,84 @@ describe('extractSummary', () => {
       'The retriever finds passages and the model answers from them, which keeps answers grounded.',
     );
   });
+
+  it('ends a sentence that opens a list where it is, never glued to a later sentence', () => {
+    const zh = [
+      'Andrej Karpathy（卡帕西）提出了一种基于AI的个人知识库构建方法，其核心创新在于：',
+      '',
+      '自动维护与更新：知识库能够自我更新和优化',
+      '循环增强机制：每次查询的结果都会被归档回知识库',
+      '',
+      '通过构建一个自动维护、自我愈合的结构化知识层，我们实际上是在为未来的全自动 Agent 预留一个高阶操作接口。',
+    ].join('\n');
+    const a = extractSummary(zh).summary;
+    expect(a).toMatch(/^Andrej Karpathy（卡帕西）提出了一种基于AI的个人知识库构建方法。/);
+    expect(a).not.toMatch(/[:：](?!\s*$)/);
+    const en = [
+      'When it comes to SKILL.md, developers tend to fixate on the format and the spec.',
+      'This article covers each one with working ADK code:',
+      '',
+      'Tool Wrapper: Make your agent an instant expert on any library',
+      '',
+      'By implementing explicit gate conditions, the Pipeline ensures an agent cannot bypass a complex task.',
+    ].join('\n');
+    const b = extractSummary(en).summary;
+    expect(b).not.toContain('code: By');
+    expect(b).not.toMatch(/:\s+[A-Z]/);
+  });
+
+  it('keeps a question quoted inside a sentence in that sentence', () => {
+    const text =
+      '受到生成对抗网络的启发，我设计了一个包含生成器和评估器智能体的多智能体结构。构建一个能够可靠地对输出进行评分的评估器，意味着首先需要开发一套标准，能够将“这个设计好吗？”等主观判断转化为具体的、可评分的条款。评估器按照这套标准给每一轮设计打分，生成器根据分数继续改进设计。\n';
+    for (const maxChars of [80, 90, 100, 120]) {
+      const { summary, keyPoints } = extractSummary(text, { maxChars });
+      for (const piece of [summary, ...keyPoints]) {
+        expect(piece).not.toMatch(/好吗？”$/);
+        expect(piece).not.toMatch(/^等主观/);
+        expect(piece).not.toContain('好吗？”评估器');
+      }
+    }
+    // A reply quoted after a colon still ends its sentence.
+    const reply = extractSummary('他问评估器：“这个设计好吗？”评估器给出了一个分数和三条具体的修改意见。\n');
+    expect([reply.summary, ...reply.keyPoints].join('\n')).not.toContain('好吗？”评估器');
+  });
+
+  it('gives an opening quote to the sentence it opens', () => {
+    const text =
+      '嵌入模型经过训练，让意思相近的文本在向量空间里彼此靠近。"怎么给 PDF 旋转页面"和"把 PDF 文档的页面横过来"几乎没有相同的词，但它们的嵌入向量很接近。\n';
+    const { summary, keyPoints } = extractSummary(text);
+    const all = [summary, ...keyPoints].join('\n');
+    expect(all).not.toMatch(/靠近。"(\s|$)/m);
+    expect(all).toMatch(/(^|。)"怎么给 PDF 旋转页面"和/m);
+  });
+
+  it('reads comment lines wrapped before a capitalised word as one sentence', () => {
+    const text = [
+      'Merges several ranked result lists — typically one from BM25 keyword search',
+      'and one from a vector database — into a single ranking. Introduced by',
+      'Cormack, Clarke and Büttcher at SIGIR 2009.',
+      '',
+      'The constant k = 60 comes from the original paper and is the usual default.',
+    ].join('\n');
+    const { summary, keyPoints } = extractSummary(text);
+    const all = [summary, ...keyPoints];
+    expect(all.join('\n')).toContain('Introduced by Cormack, Clarke and Büttcher at SIGIR 2009.');
+    expect(all.some((s) => s.startsWith('Cormack'))).toBe(false);
+    // A heading-like line above a paragraph is not run into it.
+    const md =
+      'Five Agent Skill Design Patterns Every Developer Should Know\nWhen it comes to skills, the format matters least.\n';
+    expect(extractSummary(md).summary).not.toContain('Know When');
+  });
+
+  it('does not open with the scene a story starts from', () => {
+    const text = [
+      '2026年的某一天，Windows自动升级后，我的电脑被锁了。',
+      '我开源这个项目，主要是想分享一个思路：如何用AI辅助开发剪贴板工具，并把剪贴板、AI和云同步结合起来。',
+      'ClipGenius 是一个带 AI 分类和云同步的 Linux 剪贴板管理器。',
+    ].join('\n');
+    expect(extractSummary(text).summary).not.toMatch(/^2026年的某一天/);
+    const en =
+      'One day last spring, my laptop refused to boot after an update.\nThis post explains how I built a clipboard manager for Linux with AI tagging and sync.\n';
+    expect(extractSummary(en).summary).toMatch(/^This post explains/);
+  });
 });

@@ -24,6 +24,9 @@ const LABEL_LINE = /^[^\s:：]{1,12}(?:\s[^\s:：]{1,12}){0,2}\s*[:：]/u;
 /** Sentences that open by leaning on the one before do not read alone. */
 const LEANS_BACK =
   /^(然后|但是?|而且|所以|因此|于是|此外|另外|不过|同时|接着|其次|最后|首先|例如|比如|However|But|And|So|Then|Also|Thus|Therefore|Moreover|For example)\b|^(然后|但是?|而且|所以|因此|于是|此外|另外|不过|同时|接着)/u;
+/** A sentence that sets the scene of a story ("2026年的某一天，…", "One day, …") is not what the work argues. */
+const SCENE =
+  /^(\d{4}\s*年的?某一?天|某一?天|有一天|那天|那时候?|当时|去年|前几天|One day|Last (week|month|year)|A few (days|weeks|months|years) ago|Years ago)/iu;
 /** Words with which a work says what it is about. */
 const THESIS_CUE =
   /本文|这篇文章|文章(介绍|讨论|探讨|分析)|核心(思想|创新|观点)|关键是|提出了|介绍了|探讨了|this (post|article|paper|essay|guide)|we (show|present|describe|argue|propose|explain)|the key (idea|insight)|is about|in this (post|article)/iu;
@@ -56,12 +59,22 @@ export function extractSummary(
 ): Extract {
   // Headings name sections; they are not sentences of the summary.
   // A hard-wrapped line runs on into the next one (which goes on in lower case).
-  const text = stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, '')).replace(
+  const text = stripMarkdown(joinWrapped(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, ''))).replace(
     /([^\s.!?:;。！？])[ \t]*\n(?=[a-z])/g,
     '$1 ',
   );
   const title = (opts.title ?? '').trim();
-  const sents = [...new Set(sentences(text).filter((s) => usable(s, title)))];
+  // Each usable sentence with where it stands among all of them (what comes right after it in the text).
+  const all = mendQuotes(sentences(text));
+  const seen = new Set<string>();
+  const at: number[] = [];
+  const sents: string[] = [];
+  all.forEach((s, k) => {
+    if (seen.has(s) || !usable(s, title)) return;
+    seen.add(s);
+    sents.push(s);
+    at.push(k);
+  });
   if (sents.length === 0) {
     const fallback = text.replace(/\s+/g, ' ').trim().slice(0, 300);
     return { summary: fallback, keyPoints: [] };
@@ -78,6 +91,7 @@ export function extractSummary(
     if (s.length > 500) score *= 0.5;
     if (THESIS_CUE.test(s)) score *= 1.6;
     if (LEANS_BACK.test(s) || /[?？]$/.test(s)) score *= 0.4;
+    if (SCENE.test(s)) score *= 0.5;
     if (/[:：]$/.test(s) && !THESIS_CUE.test(s)) score *= 0.3; // it introduces a list that is not in the summary
     return { s, i, score };
   });
@@ -89,7 +103,7 @@ export function extractSummary(
   // An early sentence that stands alone opens the summary: it usually says what the document is.
   const lead =
     scored.slice(0, 6).find((x) => THESIS_CUE.test(x.s) && !LEANS_BACK.test(x.s)) ??
-    scored.slice(0, 6).find((x) => !LEANS_BACK.test(x.s) && !/[?？:：]$/.test(x.s)) ??
+    scored.slice(0, 6).find((x) => !LEANS_BACK.test(x.s) && !SCENE.test(x.s) && !/[?？:：]$/.test(x.s)) ??
     scored[0]!;
   picked.push(lead);
   chars += lead.s.length;
@@ -105,13 +119,89 @@ export function extractSummary(
   // The lead stays first; the rest follow in the document's order.
   const rest = picked.slice(1).sort((a, b) => a.i - b.i);
   picked.splice(0, picked.length, lead, ...rest);
-  const summary = clip(joinSentences(picked.map((p) => p.s)), maxChars * 1.5);
+  // A sentence that opens a list ("…covers each one:") ends where it is, unless what follows is next to it.
+  const said = picked.map((p, k) => {
+    const next = picked[k + 1];
+    return next && at[next.i] === at[p.i]! + 1 ? p.s : closeColon(p.s);
+  });
+  const summary = clip(joinSentences(said), maxChars * 1.5);
   const keyPoints = ranked
     .filter((r) => !picked.includes(r))
     .slice(0, opts.keyPoints ?? 5)
     .sort((a, b) => a.i - b.i)
     .map((r) => clip(r.s, 300));
   return { summary, keyPoints };
+}
+
+/**
+ * A hard-wrapped Latin line runs on into the next one when it cannot end there: it ends with a
+ * comma, a dash or a function word ("Introduced by" / "Cormack, Clarke and…"). A list item, a
+ * quote, a table row or indented code on the next line starts a block of its own.
+ */
+function joinWrapped(md: string): string {
+  const lines = md.split('\n');
+  let out = lines[0] ?? '';
+  for (let k = 1; k < lines.length; k++) {
+    const line = lines[k]!;
+    // Only the end of the line above is looked at: linear on a line of any length.
+    const end = /(?:^|[^A-Za-z'])([A-Za-z][A-Za-z']{0,15}|[,—–])[ \t]*$/.exec(lines[k - 1]!.slice(-24))?.[1];
+    const wraps =
+      end !== undefined &&
+      (/^[,—–]$/.test(end) || EN_STOP.has(end.toLowerCase())) &&
+      /^[ \t]*[A-Za-z0-9(“"]/.test(line) &&
+      !/^[ \t]*(?:[-*+>|#]\s|\d+[.)]\s)|^\s{4}/.test(line);
+    out += wraps ? ` ${line.trimStart()}` : `\n${line}`;
+  }
+  return out;
+}
+
+/**
+ * ICU ends a sentence after a quoted question (`将“这个设计好吗？”等主观判断…`) and leaves an
+ * opening quote on the sentence before it (`…彼此靠近。"怎么…`): the pieces are put back together.
+ */
+function mendQuotes(list: string[]): string[] {
+  const out: string[] = [];
+  for (const s of list) {
+    const prev = out[out.length - 1];
+    if (prev !== undefined && quotedInside(prev) && /^[\p{Script=Han}a-z，、,]/u.test(s)) {
+      out[out.length - 1] = HAN.test(s[0]!) || /^[，、]/.test(s) ? prev + s : `${prev} ${s}`;
+      continue;
+    }
+    // An ASCII quote left over after the end mark opens the next sentence.
+    if (prev !== undefined && /[。！？.!?]"$/u.test(prev) && (prev.match(/"/g) ?? []).length % 2 === 1) {
+      out[out.length - 1] = prev.slice(0, -1);
+      out.push(`"${s}`);
+      continue;
+    }
+    out.push(s);
+  }
+  return out;
+}
+
+/** The sentence ends with a question or exclamation quoted in the middle of it (not a reply after "说：" or a comma). */
+function quotedInside(s: string): boolean {
+  // The end of the sentence only: linear however long it is.
+  const tail = s.slice(-300);
+  const m = /[“「『"]([^“”「」『』"]*)[？！?!][”」』"]$/u.exec(tail);
+  if (!m) return false;
+  const before = s.slice(0, s.length - tail.length + m.index).trimEnd();
+  return before !== '' && !/[：:，,。！？.!?；;]$/u.test(before);
+}
+
+/**
+ * A sentence that introduces what follows ("其核心创新在于：", "This article covers each one:")
+ * standing alone: its last clause goes when it only points ahead ("其核心创新在于"), else the colon
+ * becomes a full stop.
+ */
+function closeColon(s: string): string {
+  if (!/[:：]$/.test(s)) return s;
+  const han = HAN.test(s);
+  const body = s.slice(0, -1).trimEnd();
+  const comma = Math.max(body.lastIndexOf('，'), body.lastIndexOf(', '));
+  const tail = comma >= 0 ? body.slice(comma + 1).trim() : '';
+  const pointsAhead = /(在于|如下|包括|有以下|以下几|是这样|如下所示|为例|the following|as follows|include|are)$/iu;
+  if (comma > 0 && pointsAhead.test(tail)) return `${body.slice(0, comma)}${han ? '。' : '.'}`;
+  return `${body}${han ? '。' : '.'}`;
 }
 
 /** Sentences run together as written: Chinese without a space, Latin with one; never glued without an end mark. */

@@ -87,7 +87,14 @@ export function offlineSource(doc: RawDocument): SourceDraft {
     const read = readsText(doc) ? doc.markdown.split('\n## Text in the image\n')[1]?.trim() : undefined;
     if (read) {
       const ex = extractSummary(read);
-      summary = ex.summary || read.split('\n')[0]!;
+      // Labels of a diagram are no sentence: the summary says what the image shows them as.
+      const lines = read
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
+      summary = /[.!?。！？]/u.test(ex.summary)
+        ? ex.summary
+        : `${doc.mime?.startsWith('image/') ? 'Image' : 'Attachment'} \`${doc.title}\` whose text reads “${clip(lines.join(' · '), 240)}”.`;
       keyPoints = ex.keyPoints;
       sections.push(`## Text in the image\n\n${read}`);
     }
