@@ -11,9 +11,11 @@
  * Options: --dataset <dir> (required), --limit <n> questions, --budget <tokens> (default: config),
  * --keep (keep the temporary knowledge base and print where), --kb <dir> (use this knowledge base
  * folder, compiled there once and reused by later runs), --tuning '<json>' (ranking knobs),
- * --pack '<json>' (packing knobs).
+ * --pack '<json>' (packing knobs), --misses <file> (write the questions kb misses, one JSON object a
+ * line: the question, its gold answers, what missed — 1k context, 4k context, offline answer — the
+ * offline answer and the top passages, to read why).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -41,6 +43,7 @@ const { values } = parseArgs({
     tuning: { type: 'string' },
     pack: { type: 'string' },
     kb: { type: 'string' },
+    misses: { type: 'string' },
   },
   allowPositionals: true,
 });
@@ -99,6 +102,7 @@ const retrievalMs: number[] = [];
 /** CPU time of the same calls: on a shared machine, wall time also measures the neighbours. */
 const retrievalCpuMs: number[] = [];
 const byType = new Map<string, { n: number; rec1k: number; rec4k: number }>();
+const misses: string[] = [];
 for (const q of questions) {
   const t = performance.now();
   const cpu = process.cpuUsage();
@@ -121,7 +125,22 @@ for (const q of questions) {
   const a4 = hasAnswer(unescapeXml(p4.xml), q.answers);
   if (a1) rec1k++;
   if (a4) rec4k++;
-  if (hasAnswer(uncited(offlineAnswer(q.q, pd).text), q.answers)) ans++;
+  const answer = uncited(offlineAnswer(q.q, pd).text);
+  const answered = hasAnswer(answer, q.answers);
+  if (answered) ans++;
+  if (values.misses && !(a1 && a4 && answered))
+    misses.push(
+      JSON.stringify({
+        q: q.q,
+        answers: q.answers,
+        doc: q.doc,
+        missed: [!a1 && '1k', !a4 && '4k', !answered && 'answer'].filter(Boolean),
+        goldRank: firstGold,
+        answer,
+        passages: r.passages.slice(0, 5).map((p) => ({ doc: p.rawPath, score: p.score, text: p.text })),
+        context1k: unescapeXml(p1.xml),
+      }),
+    );
   const ty = byType.get(q.type ?? '') ?? { n: 0, rec1k: 0, rec4k: 0 };
   ty.n++;
   if (a1) ty.rec1k++;
@@ -129,6 +148,7 @@ for (const q of questions) {
   byType.set(q.type ?? '', ty);
 }
 closeKb(ctx);
+if (values.misses) writeFileSync(values.misses, misses.map((m) => `${m}\n`).join(''));
 
 // --- The reference baseline (bench/reference.ts, the port of bm25_reference.py), on the same questions.
 const ref = new Reference(join(dataset, 'raw'));

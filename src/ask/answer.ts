@@ -82,17 +82,25 @@ function looksLikeCode(s: string): boolean {
 
 const norm = (s: string) => s.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
 
+/** A statement of the packed context with its score against the question. */
+export interface ScoredStatement {
+  text: string;
+  entry: PackedEntry;
+  /** Entry rank, text (summary, then passages) and statement index: reading order. */
+  at: [number, number, number];
+  score: number;
+}
+
 /**
- * The offline answer: the sentences of the packed context that hold the most of the question
- * (its terms weighted by how rare they are in the wiki), with a nudge for a number when the
- * question asks for one and for the higher-ranked entries, never a heading, a title (an entry's,
- * a saved answer's, or the question itself), code, or a list of links. The chosen sentences come
- * in reading order, each run of them followed by the entry it came from.
+ * The statements of the packed context that may answer the question, best first: scored by the
+ * question's terms they hold (weighted by how rare they are in the wiki), with a nudge for a
+ * number when the question asks for one and for the higher-ranked entries; never a heading, a
+ * title (an entry's, a saved answer's, or the question itself), code, or a list of links.
  */
-export function offlineAnswer(question: string, packed: PackedContext, maxSentences = 3): DraftAnswer {
+export function rankStatements(question: string, packed: PackedContext): ScoredStatement[] {
   // The question's terms, and its translations when retrieval searched with them.
   const terms = new Set([...queryTerms([question]), ...Object.keys(packed.weights ?? {})]);
-  if (terms.size === 0 || packed.entries.length === 0) return { text: NOTHING, citations: [], mode: 'offline' };
+  if (terms.size === 0 || packed.entries.length === 0) return [];
   const titles = new Set([norm(question), ...packed.entries.map((e) => norm(e.title))]);
   const cands: Candidate[] = [];
   packed.entries.forEach((e, rank) => {
@@ -122,7 +130,7 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
     const han = (s.match(/\p{Script=Han}/gu) ?? []).length;
     return asksInChinese ? han === 0 : han * 3 > (s.match(/[a-z]/gi) ?? []).length;
   };
-  const scored = cands
+  return cands
     .map((c, order) => {
       let score = 0;
       let novel = 0;
@@ -137,11 +145,19 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
       return { c, order, score: score * (1 - 0.02 * Math.min(c.at[0], 10)) };
     })
     .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score || a.order - b.order);
-  const picked: typeof scored = [];
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .map(({ c, score }) => ({ text: c.text, entry: c.entry, at: c.at, score }));
+}
+
+/**
+ * The offline answer: the best statements of the packed context (rankStatements), the same
+ * sentence counted once, in reading order, each run of them followed by the entry it came from.
+ */
+export function offlineAnswer(question: string, packed: PackedContext, maxSentences = 3): DraftAnswer {
+  const picked: ScoredStatement[] = [];
   const seen: string[] = [];
-  for (const x of scored) {
-    const key = norm(x.c.text);
+  for (const x of rankStatements(question, packed)) {
+    const key = norm(x.text);
     // The same sentence twice (overlapping chunks, a summary quoting its source) counts once.
     if (seen.some((k) => k.includes(key) || key.includes(k))) continue;
     seen.push(key);
@@ -149,19 +165,19 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
     if (picked.length >= maxSentences) break;
   }
   if (!picked.length) return { text: NOTHING, citations: [], mode: 'offline' };
-  picked.sort((a, b) => a.c.at[0] - b.c.at[0] || a.c.at[1] - b.c.at[1] || a.c.at[2] - b.c.at[2]);
+  picked.sort((a, b) => a.at[0] - b.at[0] || a.at[1] - b.at[1] || a.at[2] - b.at[2]);
   const paragraphs: string[] = [];
   for (let i = 0; i < picked.length; ) {
-    const e = picked[i]!.c.entry;
+    const e = picked[i]!.entry;
     const run: string[] = [];
-    for (; i < picked.length && picked[i]!.c.entry === e; i++) run.push(picked[i]!.c.text);
+    for (; i < picked.length && picked[i]!.entry === e; i++) run.push(picked[i]!.text);
     const joined = run.reduce(
       (acc, s) => (acc ? `${acc}${/[\u3000-\u303f\uff00-\uffef\p{Script=Han}]$/u.test(acc) ? '' : ' '}${s}` : s),
       '',
     );
     paragraphs.push(`${joined} ${cite(e)}`);
   }
-  return { text: paragraphs.join('\n\n'), citations: uniqueCitations(picked.map((x) => x.c.entry)), mode: 'offline' };
+  return { text: paragraphs.join('\n\n'), citations: uniqueCitations(picked.map((x) => x.entry)), mode: 'offline' };
 }
 
 function uniqueCitations(entries: PackedEntry[]): Citation[] {

@@ -18,8 +18,8 @@ describe('LocalEmbedder', () => {
 
   it('has dims and a fingerprint naming them', () => {
     expect(embedder.dims).toBe(384);
-    expect(embedder.fingerprint).toBe('local:hash-v1:384');
-    expect(new LocalEmbedder(128).fingerprint).toBe('local:hash-v1:128');
+    expect(embedder.fingerprint).toBe('local:hash-v2:384');
+    expect(new LocalEmbedder(128).fingerprint).toBe('local:hash-v2:128');
     expect(new LocalEmbedder().dims).toBe(384);
   });
 
@@ -68,6 +68,16 @@ describe('LocalEmbedder', () => {
     expect(cosine(q, n)).toBeGreaterThan(cosine(q, f) + 0.2);
   });
 
+  it('embeds Traditional and Simplified Chinese, and full-width and ASCII letters, alike', async () => {
+    const [trad, simp, other] = await embedder.embed([
+      '機器學習與資料庫檢索：ＲＡＧ',
+      '机器学习与资料库检索：RAG',
+      '今天的天气很好。',
+    ]);
+    expect(cosine(trad, simp)).toBeCloseTo(1, 5);
+    expect(cosine(trad, other)).toBeLessThan(0.3);
+  });
+
   it('down-weights stopwords', async () => {
     const [a, b, c] = await embedder.embed(['the vector of the index', 'vector index', 'the of a to']);
     expect(cosine(a, b)).toBeGreaterThan(0.9);
@@ -105,7 +115,7 @@ describe('createEmbedder', () => {
   it('makes the local embedder by default', () => {
     const e = createEmbedder(DEFAULT_CONFIG.embedding, {});
     expect(e).toBeInstanceOf(LocalEmbedder);
-    expect(e.fingerprint).toBe(`local:hash-v1:${DEFAULT_CONFIG.embedding.dims}`);
+    expect(e.fingerprint).toBe(`local:hash-v2:${DEFAULT_CONFIG.embedding.dims}`);
   });
 
   it('makes an HTTP embedder for openai, with or without a key', () => {

@@ -11,10 +11,14 @@
  * - Chinese: ICU dictionary words (Intl.Segmenter via src/text/segment.ts), Han character bigrams,
  *   and single characters at a low weight; function words/characters are down-weighted.
  *
+ * Texts are folded first as the full-text index folds them (src/text/fold.ts: Traditional to
+ * Simplified, NFKC), so both scripts of the same words get the same vector.
+ *
  * An empty text (or one with no word at all) gets the unit vector along dimension 0 rather than a
  * zero vector, so cosine distance is always defined; all such texts are identical to each other.
  */
 import { ConfigError } from '../diagnostics/errors.js';
+import { foldText } from '../text/fold.js';
 import { words } from '../text/segment.js';
 import { type Embedder, l2normalize } from './types.js';
 
@@ -176,7 +180,8 @@ export class LocalEmbedder implements Embedder {
       );
     }
     this.dims = dims;
-    this.fingerprint = `local:hash-v1:${dims}`;
+    // v2: texts are folded (Traditional → Simplified, NFKC) before hashing.
+    this.fingerprint = `local:hash-v2:${dims}`;
   }
 
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
@@ -192,7 +197,7 @@ export class LocalEmbedder implements Embedder {
   embedOne(text: string): Float32Array {
     const tf = this.tf;
     tf.clear();
-    this.collect(text.toLowerCase(), tf);
+    this.collect(foldText(text).toLowerCase(), tf);
     const v = new Float32Array(this.dims);
     for (let j = 0; j < tf.size; j++) {
       const at = tf.slots[j] ?? 0;
