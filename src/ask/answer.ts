@@ -80,6 +80,11 @@ function looksLikeCode(s: string): boolean {
   return symbols >= 4 && symbols / s.length > 0.08;
 }
 
+/** Share of its better neighbour's score a statement adds to its own (measured on the bench sets). */
+const NEIGHBOUR_SHARE = 0.3;
+/** A statement of the entry ranked r counts 1 / (1 + r × this). */
+const ENTRY_RANK_DECAY = 0.2;
+
 const norm = (s: string) => s.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
 
 /** A statement of the packed context with its score against the question. */
@@ -113,16 +118,14 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
       });
     });
   });
-  // Weights: the wiki's idf when the context carries it, else how rare a term is among the candidates.
-  let weight: (t: string) => number;
-  if (packed.weights) {
-    const w = packed.weights;
-    weight = (t) => w[t] ?? 0;
-  } else {
-    const df = new Map<string, number>();
-    for (const c of cands) for (const t of c.terms) if (terms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
-    weight = (t) => Math.log(1 + cands.length / (df.get(t) ?? 1));
-  }
+  // Weights: how rare a term is among the candidates (a term every sentence holds, such as the
+  // name of the entry they all talk about, does not tell them apart), times how rare it is in the
+  // wiki when the context carries that.
+  const df = new Map<string, number>();
+  for (const c of cands) for (const t of c.terms) if (terms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+  const local = (t: string) => Math.log(1 + cands.length / (df.get(t) ?? 1));
+  const wiki = packed.weights;
+  const weight = wiki ? (t: string) => ((wiki[t] ?? 0) * local(t)) / Math.log(1 + cands.length) : local;
   const wantsNumber = WANTS_NUMBER.test(question);
   // Sentences in the question's language first: the asker reads it, and a mixed wiki says most things twice.
   const asksInChinese = /\p{Script=Han}/u.test(question);
@@ -130,19 +133,32 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     const han = (s.match(/\p{Script=Han}/gu) ?? []).length;
     return asksInChinese ? han === 0 : han * 3 > (s.match(/[a-z]/gi) ?? []).length;
   };
+  const own = cands.map((c) => {
+    let score = 0;
+    let novel = 0;
+    for (const t of c.terms) {
+      if (terms.has(t)) score += weight(t);
+      else novel++;
+    }
+    // A sentence that only says the question again holds no answer.
+    if (novel < 2) score *= 0.3;
+    if (wantsNumber && HAS_NUMBER.test(c.text)) score *= 1.15;
+    if (otherLanguage(c.text)) score *= 0.8;
+    return score;
+  });
+  /** The score of the statement `d` places away when it is the one next to it in the same text. */
+  const beside = (k: number, d: number): number => {
+    const c = cands[k]!;
+    const o = cands[k + d];
+    return o && o.at[0] === c.at[0] && o.at[1] === c.at[1] && o.at[2] === c.at[2] + d ? own[k + d]! : 0;
+  };
   return cands
     .map((c, order) => {
-      let score = 0;
-      let novel = 0;
-      for (const t of c.terms) {
-        if (terms.has(t)) score += weight(t);
-        else novel++;
-      }
-      // A sentence that only says the question again holds no answer.
-      if (novel < 2) score *= 0.3;
-      if (wantsNumber && HAS_NUMBER.test(c.text)) score *= 1.15;
-      if (otherLanguage(c.text)) score *= 0.8;
-      return { c, order, score: score * (1 - 0.02 * Math.min(c.at[0], 10)) };
+      // The answer often sits next to the sentence that matches the question (which names what
+      // it asks about, while its neighbour says the answer): a share of the better neighbour's score.
+      const score = own[order]! > 0 ? own[order]! + NEIGHBOUR_SHARE * Math.max(beside(order, -1), beside(order, 1)) : 0;
+      // The higher an entry ranks, the likelier it holds the answer.
+      return { c, order, score: score / (1 + ENTRY_RANK_DECAY * c.at[0]) };
     })
     .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order)

@@ -82,3 +82,20 @@ describe('packContext at a small budget', () => {
     expect(unescapeXml(p.xml)).toContain(passages[2]!.text);
   });
 });
+
+describe('packContext with overlapping passages', () => {
+  it('gives a sentence that two overlapping passages of an entry share once', () => {
+    const seam = 'The harbour master records every tide at noon and at midnight.';
+    const a = passage('source/h', 'Harbour', `Tides rise twice a day in the harbour. ${seam}`);
+    const b = passage('source/h', 'Harbour', `${seam} Spring tides follow the new and the full Moon.`);
+    const p = packContext(
+      store,
+      { entries: [hit('source/h', 'Harbour', '')], passages: [a, b], terms: ['tides'] },
+      { budget: 4000 },
+    );
+    const text = unescapeXml(p.xml);
+    expect(text.split(seam).length - 1).toBe(1);
+    expect(text).toContain('Tides rise twice a day');
+    expect(text).toContain('Spring tides follow');
+  });
+});

@@ -151,9 +151,9 @@ function cutOf(hit: PassageHit, w: Map<string, number>, focusShare: number): Cut
 }
 
 /** The text of a cut: the chosen sentences as written, with … where something was left out. */
-function cutText(c: Cut): string {
-  if (c.chosen === 'all') return c.hit.text.trim();
-  const idx = [...(c.chosen ?? [])].sort((a, b) => a - b);
+function cutText(c: Cut, chosen: Cut['chosen'] = c.chosen): string {
+  if (chosen === 'all') return c.hit.text.trim();
+  const idx = [...(chosen ?? [])].sort((a, b) => a - b);
   const parts: string[] = [];
   let run: [number, number] | undefined;
   for (const i of idx) {
@@ -169,6 +169,34 @@ function cutText(c: Cut): string {
   if (idx.length && idx[0]! > 0) text = `… ${text}`;
   if (idx.length && idx[idx.length - 1]! < c.spans.length - 1) text = `${text} …`;
   return text;
+}
+
+/** Sentences shorter than this (normalised) may repeat: a short line is often a label, not a statement. */
+const REPEAT_MIN = 8;
+
+/**
+ * The chosen parts of an entry's passages, each sentence once: overlapping chunks repeat the
+ * sentences at their seams, and a repeat spends the budget on nothing new.
+ */
+function renderCuts(cuts: Cut[]): PassageHit[] {
+  const said = new Set<string>();
+  const out: PassageHit[] = [];
+  for (const c of cuts) {
+    if (!c.chosen) continue;
+    const idx = c.chosen === 'all' ? c.spans.map((_, i) => i) : [...c.chosen];
+    const keep = new Set<number>();
+    for (const i of idx) {
+      const [a, b] = c.spans[i]!;
+      const key = c.hit.text.slice(a, b).replace(/\s+/g, '');
+      if (key.length >= REPEAT_MIN && said.has(key)) continue;
+      keep.add(i);
+      said.add(key);
+    }
+    if (!keep.size) continue;
+    const text = cutText(c, c.chosen === 'all' && keep.size === idx.length ? 'all' : keep);
+    out.push({ ...c.hit, text, tokens: countTokens(text) });
+  }
+  return out;
 }
 
 /**
@@ -249,15 +277,7 @@ export function packContext(
       passages: [],
     };
   };
-  const render = (b: PackedEntry, cuts: Cut[]): PackedEntry => ({
-    ...b,
-    passages: cuts
-      .filter((c) => c.chosen)
-      .map((c) => {
-        const text = cutText(c);
-        return { ...c.hit, text, tokens: countTokens(text) };
-      }),
-  });
+  const render = (b: PackedEntry, cuts: Cut[]): PackedEntry => ({ ...b, passages: renderCuts(cuts) });
   const cost = (b: PackedEntry, cuts: Cut[]): number => {
     const e = render(b, cuts);
     return e.passages.length || e.summary ? countTokens(renderEntry(e, !summaryRedundant(e))) + 1 : 0;

@@ -1,7 +1,7 @@
 import type { KbContext } from '../kb/context.js';
 import { VECTORS_STALE, type ChunkRow, type EntryRow, type Store } from '../store/store.js';
 import { searchTerms } from '../text/search.js';
-import { EN_STOP } from '../text/stopwords.js';
+import { EN_STOP, withoutInterrogatives } from '../text/stopwords.js';
 import { sentences } from '../text/segment.js';
 import { lexiconFor, translateQuestion, type TranslatedTerm } from './translate.js';
 
@@ -152,10 +152,15 @@ function translations(
   return { terms: translateQuestion(question, lexiconFor(ctx.paths.state), ctx.store, want), ownLanguage };
 }
 
-/** The query's search terms, deduplicated, English function words dropped (BM25 gives them ~0 anyway). */
+/**
+ * The query's search terms, deduplicated, English function words dropped (BM25 gives them ~0
+ * anyway) and Chinese interrogatives too: 什么 and 多少 are rare in notes, so they would rank
+ * passages that happen to ask something, and the sentence with the answer does not hold them.
+ */
 export function queryTerms(texts: string[]): string[] {
   const out = new Set<string>();
-  for (const t of texts) for (const term of searchTerms(t)) if (!EN_STOP.has(term)) out.add(term);
+  for (const t of texts)
+    for (const term of searchTerms(withoutInterrogatives(t))) if (!EN_STOP.has(term)) out.add(term);
   if (out.size === 0) for (const t of texts) for (const term of searchTerms(t)) out.add(term);
   return [...out];
 }

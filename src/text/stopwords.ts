@@ -13,6 +13,19 @@ export const CAP_STOP = new Set(
   ),
 );
 
+/**
+ * Chinese interrogatives (什么, 哪, 谁, 多少, 如何, 几 …): a question's own words for what it asks,
+ * which the sentence that answers it says otherwise (谁 → a name, 多少 → a number). Not 几乎,
+ * 茶几, 几何, 任何, 吗啡.
+ */
+const ZH_INTERROGATIVE =
+  /为什么|什么|怎么样|怎么|怎样|如何|为何|哪|多少|多久|谁|(?<![任如为])何[时地处种人年]|(?<!茶)几(?![乎何])|是否|吗(?!啡)|呢|啥/g;
+
+/** The question with its Chinese interrogatives blanked out (English ones are in EN_STOP). */
+export function withoutInterrogatives(question: string): string {
+  return question.replace(ZH_INTERROGATIVE, ' ');
+}
+
 /** Chinese function words and generic terms. */
 export const ZH_STOP = new Set(
   `的 了 是 在 和 与 也 就 都 而 及 等 或 把 被 让 给 对 从 向 以 之 其 这 那 这个 那个 这些 那些 一个 一种 一些 我们 你们 他们 它们 我 你 他 她 它 自己 什么 怎么 如何 为什么 因为 所以 但是 但 如果 虽然 然后 可以 可能 能够 需要 应该 已经 还是 就是 不是 没有 通过 进行 使用 利用 一样 这样 那样 非常 比较 更加 以及 并且 而且 或者 其中 之后 之前 时候 问题 方法 方式 东西 事情 部分 情况 内容 结果 过程 时间 数据 系统 信息 工作 很多 许多 所有 每个 各种 不同 相同 第一 第二 最后 首先 其次 例如 比如 同时 另外 此外 总之 因此 于是 只是 只有 还有 还要 不会 不能 这里 那里 今天 现在 之间 里面 上面 下面 方面 作为 成为 包括 基于 关于 对于 根据 一般 主要 重要 简单 直接 可能 一直 已经 开始 出现 得到 觉得 认为 知道 看到 发现 需要 用户 文档 文章 笔记`.split(
