@@ -3,6 +3,7 @@ import { sentences } from '../../text/segment.js';
 import { cutComments } from '../../text/comments.js';
 import { EN_STOP, ZH_STOP, CAP_STOP, GENERIC } from '../../text/stopwords.js';
 import { entityKey } from '../../entry/names.js';
+import { isCommonEnglishWord } from '../../text/english-words.js';
 import { englishTerms } from './en-terms.js';
 import { chineseTerms, isCommonZh, isZhNounPhrase, latinNames, termBefore, tokenizeZh } from './zh-terms.js';
 
@@ -110,8 +111,9 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
   const { latin, han } = byScript(text);
   const en = englishTerms(latin);
   // **Findings**: a common word in bold is still a common word.
+  // **CHUNK**, **FUSE**: an everyday word in capitals is a label, not a name.
   for (const t of emphasised)
-    if (t.includes(' ') || HAN.test(t) || !en.lowerWords.has(t.toLowerCase())) add(t, true, 0);
+    if (t.includes(' ') || HAN.test(t) || !(en.lowerWords.has(t.toLowerCase()) || shouted(t))) add(t, true, 0);
   if (han) for (const [name, n] of zhCounts(han, en.names)) if (n >= 2) add(name, false, n);
   for (const [name, n] of en.names) {
     // A capitalised word the text also writes in lowercase is a common word at a sentence's start.
@@ -158,8 +160,14 @@ function pairedNames(text: string, add: (name: string, strong: boolean, n?: numb
     const firstAlias = (m[2] ?? '').split(/[,，;；、]/)[0]!.trim();
     const zh = termBefore(tokenizeZh(before), Math.min(3, firstAlias.split(/\s+/).length));
     if (!zh) continue;
-    // "倒数排名融合（Reciprocal Rank Fusion，RRF）": every name in the parentheses is an alias.
-    for (const alias of (m[2] ?? '').split(/[,，;；、]/)) if (alias.trim()) pairAlias(zh, alias.trim());
+    // "倒数排名融合（Reciprocal Rank Fusion，RRF）": every name in the parentheses is an alias; but
+    // "提供商可插拔（Gemini、Minimax）" lists examples: names that do not abbreviate one another.
+    const inParens = (m[2] ?? '')
+      .split(/[,，;；、]/)
+      .map((a) => a.trim())
+      .filter(Boolean);
+    if (inParens.length > 1 && !inParens.slice(1).every((a) => initialsMatch(inParens[0]!, a))) continue;
+    for (const alias of inParens) pairAlias(zh, alias);
   }
   for (const m of text.matchAll(PAREN_EN_ZH))
     if (isZhNounPhrase(m[2] ?? '')) pairAlias(trimLeadingStop(m[1] ?? ''), m[2] ?? '');
@@ -199,12 +207,16 @@ function zhCounts(text: string, names: Map<string, number>): Map<string, number>
   const counts = new Map<string, number>();
   const bump = (t: string) => counts.set(t, (counts.get(t) ?? 0) + 1);
   const bumpName = (t: string) => names.set(t, (names.get(t) ?? 0) + 1);
+  const suspect = new Map<string, string>();
   for (const para of text.split(/\n+/)) {
     if (!HAN.test(para)) continue;
     const tokens = tokenizeZh(para);
-    chineseTerms(para, tokens, bump);
+    chineseTerms(para, tokens, bump, (term, word) => suspect.set(term, word));
     latinNames(tokens, bumpName);
   }
+  // A term cut where jieba misread a word's end (智能/体会) goes when the document names the whole word
+  // (智能体) at least as often: its own word boundaries outvote the one misreading.
+  for (const [term, word] of suspect) if ((counts.get(word) ?? 0) >= (counts.get(term) ?? 0)) counts.delete(term);
   return counts;
 }
 
@@ -238,6 +250,12 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
   // The title counts as a longer name too: 卡片盒 and 笔记法 are pieces of 卡片盒笔记法.
   dropContained(cands, { key: entityKey(title), count: countOccurrences(lower, title.toLowerCase()) });
   const headings = headingLines(markdown);
+  // A Latin name as a whole word, capitalised if the name is: "Wiki" is not in "从 raw/ 到 wiki/".
+  const inHeading = (n: string) => {
+    if (!/[A-Za-z]/.test(n)) return headings.includes(n);
+    const found = headings.match(new RegExp(`(?<![A-Za-z0-9])${escapeRe(n)}(?![A-Za-z0-9])`, 'gi')) ?? [];
+    return found.some((f) => !/^[A-Z]/.test(n) || /^[A-Z]/.test(f));
+  };
   const kept = [...cands.entries()]
     // Weak single mentions are noise; a lone everyday Chinese word (模型, 成本) is no concept.
     .filter(([_key, c]) => c.strong || c.count >= 2 || [...c.surfaces.keys()].some(isAcronym))
@@ -260,13 +278,13 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
       ],
       count: c.count,
       snippets: pickSnippets(sents, names),
-      salient: c.strong || (c.count >= 3 && names.some((n) => headings.includes(n))),
+      salient: c.strong || (c.count >= 3 && [surface, ...c.surfaces.keys(), ...c.aliases].some((n) => inHeading(n))),
     };
   });
 }
 
 /**
- * Headings, lowercase: Markdown's, and in plain text a short line without sentence punctuation
+ * Headings as written: Markdown's, and in plain text a short line without sentence punctuation
  * standing between blank lines ("技术增强：前端数据标注 - XML 标签隔离法").
  */
 function headingLines(markdown: string): string {
@@ -276,7 +294,7 @@ function headingLines(markdown: string): string {
     const alone = !lines[i - 1] && !lines[i + 1] && t.length >= 4 && t.length <= 40 && !/\t/.test(t);
     if (/^#{1,6}\s/.test(t) || (alone && !/[。.!?！？；;，,：:]$|[，。；]/.test(t))) out.push(t);
   });
-  return out.join('\n').toLowerCase();
+  return out.join('\n');
 }
 
 /** Drop terms that only ever occur inside a longer candidate (dropped, never merged with it). */
@@ -308,7 +326,12 @@ function dropContained(cands: Map<string, Candidate>, title: { key: string; coun
  * mention still ties the document to the concept others define ("RAG systems query the index").
  */
 function isAcronym(name: string): boolean {
-  return /^[A-Z][A-Z0-9]{2,9}$/.test(name) && /^[A-Z]{2}/.test(name);
+  return /^[A-Z][A-Z0-9]{2,9}$/.test(name) && /^[A-Z]{2}/.test(name) && !shouted(name);
+}
+
+/** An everyday English word written in capitals (ORDER in `ORDER BY`, PUT before a path): no abbreviation. */
+function shouted(name: string): boolean {
+  return /^[A-Z]+$/.test(name) && isCommonEnglishWord(name);
 }
 
 /** What makes a candidate likely to be kept: strong first, then by mentions. */

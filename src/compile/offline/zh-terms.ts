@@ -87,7 +87,12 @@ export function isCommonZh(word: string): boolean {
  * may end in an adjective or verb read as a noun (上下文/焦虑). A term never starts or ends inside
  * a jieba word, so no fragment like 文档字符 or 中的代码 can come out.
  */
-export function chineseTerms(text: string, tokens: ZhToken[], bump: (surface: string) => void): void {
+export function chineseTerms(
+  text: string,
+  tokens: ZhToken[],
+  bump: (surface: string) => void,
+  misCut: (term: string, word: string) => void = () => {},
+): void {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const folded = foldText(t.word);
@@ -100,15 +105,26 @@ export function chineseTerms(text: string, tokens: ZhToken[], bump: (surface: st
     let j = i + 1;
     if (t.tag === 'eng') j++; // the space between "XML" and "标签"
     const parts = [t];
+    let term = '';
     for (; j < tokens.length && parts.length < 4; j++) {
       const u = tokens[j]!;
       const last =
         !termPart(u) && u.tag === 'a' && parts.length === 1 && hanLength(u.word) >= 2 && HAN_ONLY.test(u.word);
       if (!termPart(u) && !last) break;
       parts.push(u);
-      if (hanLength(text.slice(t.start, u.end)) >= 3) bump(text.slice(t.start, u.end));
+      const before = parts[parts.length - 2]!.word;
+      term = text.slice(t.start, u.end);
+      if (hanLength(term) >= 3) {
+        bump(term);
+        // 智能/体会 for 智能体/会: a word that opens with a suffix may have taken it from the word before.
+        if (u.word.length > 1 && SUFFIX.has(u.word[0]!)) misCut(term, before + u.word[0]);
+      }
       if (last || u.word.length === 1) break;
     }
+    const next = tokens[j];
+    // 初始化智能/体将: the run stopped at a word that took the suffix away.
+    if (hanLength(term) >= 3 && next && next.word.length > 1 && SUFFIX.has(next.word[0]!) && !termPart(next))
+      misCut(term, parts[parts.length - 1]!.word + next.word[0]);
   }
 }
 
