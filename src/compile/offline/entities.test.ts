@@ -79,3 +79,52 @@ describe('extractEntities: noise words', () => {
     expect(simp.find((e) => e.surface === '所有权规则')?.key).toBe(t!.key);
   });
 });
+
+describe('extractEntities: words in capitals, misread word ends, examples in parentheses', () => {
+  it('takes no everyday word in capitals in bold for a stressed name (a stage label)', () => {
+    const md = [
+      'The index keeps HNSW graphs.',
+      '1. **CHUNK** — heading-aware chunking of every note.',
+      '2. **FUSE** — both lists merged with a rank fusion; FUSE runs last, and FUSE is cheap.',
+    ].join('\n\n');
+    const found = extractEntities(md, 'Sketch');
+    expect(found.map((e) => e.surface)).toContain('HNSW');
+    expect(found.find((e) => e.key === 'chunk')?.salient ?? false).toBe(false);
+    expect(found.find((e) => e.key === 'fuse')?.salient ?? false).toBe(false);
+  });
+
+  it('drops a term where jieba took a suffix into the next word (智能/体会 for 智能体/会)', () => {
+    const md = [
+      '评估器智能体读取生成器的输出。每个智能体都有自己的上下文，智能体之间通过文件通信。',
+      '通信通过文件处理：一个智能体会写一个文件，另一个智能体会读取它。',
+      '我们使用初始化智能体将产品规格分解为任务列表，编码智能体逐个实现。',
+    ].join('\n\n');
+    const found = keys(md);
+    expect(found).toContain('智能体');
+    expect(found).not.toContain('智能体会');
+    expect(found).not.toContain('初始化智能');
+  });
+
+  it('reads names listed in parentheses as examples, not as translations of the words before', () => {
+    const md = [
+      '支持多个提供商：AI提供商可插拔（Gemini、Minimax），配置写在 .env 里。',
+      '提供商可插拔的设计让切换很简单。提供商可插拔也方便测试。',
+      '倒数排名融合（Reciprocal Rank Fusion，RRF）把两个列表合并。',
+    ].join('\n\n');
+    const found = extractEntities(md, 'ClipGenius');
+    for (const e of found) expect(e.aliases).not.toContain('Gemini');
+    expect(found.find((e) => e.aliases.includes('RRF'))).toBeDefined();
+  });
+
+  it('finds a capitalised name in a heading only where the heading capitalises it as a word', () => {
+    const md = [
+      '# 数据流架构：从 raw/ 到 wiki/ 的编译管线',
+      '每篇资料编译进 Wiki。Wiki 里的条目彼此链接，Wiki 有索引，Wiki 可以搜索。',
+      '# 与 MemGPT 结合',
+      'MemGPT 把上下文当作内存。MemGPT 分页调度，MemGPT 可以用知识库存储。',
+    ].join('\n\n');
+    const found = extractEntities(md, 'Untitled');
+    expect(found.find((e) => e.key === 'wiki')?.salient ?? false).toBe(false);
+    expect(found.find((e) => e.key === 'memgpt')?.salient).toBe(true);
+  });
+});

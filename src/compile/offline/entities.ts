@@ -326,10 +326,14 @@ function dropContained(cands: Map<string, Candidate>, title: { key: string; coun
  * mention still ties the document to the concept others define ("RAG systems query the index").
  */
 function isAcronym(name: string): boolean {
-  return /^[A-Z][A-Z0-9]{2,9}$/.test(name) && /^[A-Z]{2}/.test(name) && !shouted(name);
+  return /^[A-Z][A-Z0-9]{2,9}$/.test(name) && /^[A-Z]{2}/.test(name);
 }
 
-/** An everyday English word written in capitals (ORDER in `ORDER BY`, PUT before a path): no abbreviation. */
+/**
+ * An everyday English word written in capitals (**FUSE** as a stage label): not a name a text
+ * stresses. A single mention (ORDER in `ORDER BY`, or RAG) still counts: whether it is a concept is
+ * decided across sources, where one that names what RAG stands for tells them apart.
+ */
 function shouted(name: string): boolean {
   return /^[A-Z]+$/.test(name) && isCommonEnglishWord(name);
 }
