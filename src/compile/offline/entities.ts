@@ -1,11 +1,21 @@
 import { HAN } from '../../text/script.js';
+import { foldText } from '../../text/fold.js';
 import { sentences } from '../../text/segment.js';
 import { cutComments } from '../../text/comments.js';
 import { EN_STOP, ZH_STOP, CAP_STOP, GENERIC } from '../../text/stopwords.js';
 import { entityKey } from '../../entry/names.js';
 import { isCommonEnglishWord } from '../../text/english-words.js';
 import { englishTerms } from './en-terms.js';
-import { chineseTerms, isCommonZh, isZhNounPhrase, latinNames, termBefore, tokenizeZh } from './zh-terms.js';
+import {
+  chineseTerms,
+  commonCompoundWords,
+  isCommonCompound,
+  isCommonZh,
+  isZhNounPhrase,
+  latinNames,
+  termBefore,
+  tokenizeZh,
+} from './zh-terms.js';
 
 /** An entity found in one document. */
 export interface FoundEntity {
@@ -208,15 +218,23 @@ function zhCounts(text: string, names: Map<string, number>): Map<string, number>
   const bump = (t: string) => counts.set(t, (counts.get(t) ?? 0) + 1);
   const bumpName = (t: string) => names.set(t, (names.get(t) ?? 0) + 1);
   const suspect = new Map<string, string>();
+  const words = new Map<string, number>();
   for (const para of text.split(/\n+/)) {
     if (!HAN.test(para)) continue;
     const tokens = tokenizeZh(para);
+    for (const t of tokens) words.set(foldText(t.word), (words.get(foldText(t.word)) ?? 0) + 1);
     chineseTerms(para, tokens, bump, (term, word) => suspect.set(term, word));
     latinNames(tokens, bumpName);
   }
   // A term cut where jieba misread a word's end (智能/体会) goes when the document names the whole word
   // (智能体) at least as often: its own word boundaries outvote the one misreading.
   for (const [term, word] of suspect) if ((counts.get(word) ?? 0) >= (counts.get(term) ?? 0)) counts.delete(term);
+  // 工作流程, 核心功能: a compound of everyday words is a term of the text only if the text keeps its
+  // words together (所有权规则), not where it mostly uses them apart (工作 ×40, 工作流程 ×3).
+  for (const [term, n] of counts) {
+    const parts = commonCompoundWords(term);
+    if (parts?.some((w) => (words.get(w) ?? 0) > 2 * n)) counts.delete(term);
+  }
   return counts;
 }
 
@@ -278,7 +296,11 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
       ],
       count: c.count,
       snippets: pickSnippets(sents, names),
-      salient: c.strong || (c.count >= 3 && [surface, ...c.surfaces.keys(), ...c.aliases].some((n) => inHeading(n))),
+      salient:
+        c.strong ||
+        (c.count >= 3 &&
+          !isCommonCompound(surface) &&
+          [surface, ...c.surfaces.keys(), ...c.aliases].some((n) => inHeading(n))),
     };
   });
 }

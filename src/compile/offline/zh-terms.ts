@@ -82,6 +82,23 @@ export function isCommonZh(word: string): boolean {
 }
 
 /**
+ * A compound of everyday words (工作/流程, 核心/功能, 自动/分析, 语音/对话): a phrase of the language
+ * that many texts use, not a term of this one, unless a text stresses it (gives its English name,
+ * emphasises it). One that ends in a suffix (编码/智能/体, 规划/器) is a coined term.
+ */
+export function isCommonCompound(term: string): boolean {
+  return commonCompoundWords(term) !== undefined;
+}
+
+/** The everyday words a common compound is made of (Simplified), or undefined for any other term. */
+export function commonCompoundWords(term: string): string[] | undefined {
+  if (!HAN_ONLY.test(term)) return undefined;
+  const words = tokenizeZh(term).map((t) => foldText(t.word));
+  if (words.length < 2 || words[words.length - 1]!.length === 1) return undefined;
+  return words.every(isCommonWord) ? words : undefined;
+}
+
+/**
  * Chinese terms of a paragraph with jieba's parts of speech: proper names and uncommon nouns of
  * three or more characters, and runs of nouns (向量/数据库, 数字音频/工作站, XML/标签/隔离法). A run
  * may end in an adjective or verb read as a noun (上下文/焦虑). A term never starts or ends inside
