@@ -128,3 +128,26 @@ describe('extractEntities: words in capitals, misread word ends, examples in par
     expect(found.find((e) => e.key === 'memgpt')?.salient).toBe(true);
   });
 });
+
+describe('extractEntities: everyday compounds and words that are no prose', () => {
+  it('takes a compound of everyday words only where the text keeps its words together', () => {
+    const md = [
+      '我们的工作流程很简单。工作流程分三步：先工作，再检查工作，最后总结工作。',
+      '每天的工作从读任务开始，工作结束时写日志。工作量不大，工作时间灵活。',
+      '所有权规则决定谁能修改。所有权规则写在配置文件里。',
+    ].join('\n\n');
+    const found = keys(md);
+    expect(found).not.toContain('工作流程');
+    expect(found).toContain('所有权规则');
+  });
+
+  it('reads a capitalised name in Chinese prose as a name when the word is lowercase only in a path or a key', () => {
+    const md = [
+      '多个 Agent 可能同时执行 Heal 操作。如果 Heal 引入错误，一键恢复。Heal 会递增版本号。',
+      'git checkout -b heal/rag-definition-20260409',
+      'last_heal_timestamp: number',
+      'pattern: heal',
+    ].join('\n\n');
+    expect(names(md)).toContain('Heal');
+  });
+});
