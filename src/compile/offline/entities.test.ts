@@ -151,3 +151,16 @@ describe('extractEntities: everyday compounds and words that are no prose', () =
     expect(names(md)).toContain('Heal');
   });
 });
+
+describe('extractEntities: a translation in parentheses', () => {
+  it('pairs no piece of a Chinese name with a longer English one', () => {
+    const md = [
+      '长上下文存在一个问题：中间信息遗失（Lost in the Middle），模型忽略中间部分。',
+      '上下文焦虑（context anxiety）让模型提前收尾。倒数排名融合（Reciprocal Rank Fusion，RRF）合并列表。',
+    ].join('\n\n');
+    const found = extractEntities(md, 'Untitled');
+    expect(found.map((e) => e.key)).not.toContain('遗失');
+    expect(found.find((e) => e.key === '上下文焦虑')?.aliases).toContain('context anxiety');
+    expect(found.find((e) => e.key === '倒数排名融合')?.aliases).toContain('Reciprocal Rank Fusion');
+  });
+});

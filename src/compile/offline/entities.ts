@@ -169,7 +169,10 @@ function pairedNames(text: string, add: (name: string, strong: boolean, n?: numb
     );
     const firstAlias = (m[2] ?? '').split(/[,，;；、]/)[0]!.trim();
     const zh = termBefore(tokenizeZh(before), Math.min(3, firstAlias.split(/\s+/).length));
-    if (!zh) continue;
+    // 中间信息遗失（Lost in the Middle） read back only to 遗失: a Chinese name has about two characters
+    // for each word of the English one, so a much shorter one is a piece of it.
+    const words = firstAlias.split(/[\s-]+/).filter((w) => w && !EN_STOP.has(w.toLowerCase())).length;
+    if (!zh || (/^[A-Za-z]/.test(firstAlias) && [...zh].length < 2 * words - 1)) continue;
     // "倒数排名融合（Reciprocal Rank Fusion，RRF）": every name in the parentheses is an alias; but
     // "提供商可插拔（Gemini、Minimax）" lists examples: names that do not abbreviate one another.
     const inParens = (m[2] ?? '')
