@@ -25,6 +25,11 @@ const CODE_TOKEN = /^[a-z]+[A-Z]|_|\.\w/;
 const CODE_LINE =
   /[{};=]\s*$|^\s*(?:const|let|var|function|def|class|import|from|return|if|for|while|async|await|export|SELECT|INSERT|UPDATE|CREATE)\b|=>|\)\s*\{|^\s*[}\])]|^\s*[a-z_][\w.-]*:(?:\s+[\w./-]*)?\s*$|^\s*(?:git|npm|npx|pnpm|yarn|pip|docker|curl|cd|mkdir|python3?|node)\s+[a-z-]/;
 
+/** A line of code, or one with a code comment (`version: number; // 每次 Heal 递增`): no sentence to quote. */
+export function isCodeLine(line: string): boolean {
+  return CODE_LINE.test(line) || /;\s*\/\/|\s\/\/\s/.test(line);
+}
+
 function isWord(t: EnToken): boolean {
   return WORD.test(t.text) && !CODE_TOKEN.test(t.text);
 }

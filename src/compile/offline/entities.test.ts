@@ -164,3 +164,17 @@ describe('extractEntities: a translation in parentheses', () => {
     expect(found.find((e) => e.key === '倒数排名融合')?.aliases).toContain('Reciprocal Rank Fusion');
   });
 });
+
+describe('extractEntities: what a page quotes', () => {
+  it('quotes sentences about a name, never a line of code that contains it', () => {
+    const md = [
+      'git checkout -b heal/rag-definition-20260409',
+      'version: number; // 条目版本号，每次 Heal 递增',
+      '多个 Agent 可能同时执行 Heal 操作，冲突可以回滚。',
+      '如果 Heal 引入错误，git revert 一键恢复。',
+    ].join('\n\n');
+    const heal = extractEntities(md, 'Untitled').find((e) => e.key === 'heal');
+    expect(heal?.snippets.length).toBeGreaterThan(0);
+    for (const s of heal?.snippets ?? []) expect(s).not.toMatch(/git checkout|\/\//);
+  });
+});

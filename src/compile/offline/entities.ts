@@ -5,7 +5,7 @@ import { cutComments } from '../../text/comments.js';
 import { EN_STOP, ZH_STOP, CAP_STOP, GENERIC } from '../../text/stopwords.js';
 import { entityKey } from '../../entry/names.js';
 import { isCommonEnglishWord } from '../../text/english-words.js';
-import { englishTerms } from './en-terms.js';
+import { englishTerms, isCodeLine } from './en-terms.js';
 import {
   chineseTerms,
   commonCompoundWords,
@@ -408,7 +408,7 @@ function pickSnippets(sents: Sentence[], names: string[]): string[] {
   const hits: { s: string; score: number; i: number }[] = [];
   sents.forEach(({ s, lower }, i) => {
     if (s.length < 12 || !keys.some((n) => lower.includes(n)) || !mention.test(lower)) return;
-    if (/^\s*;|\s;\s.*\s;\s/.test(s)) return; // a table row, not a sentence
+    if (/^\s*;|\s;\s.*\s;\s/.test(s) || isCodeLine(s)) return; // a table row or code, not a sentence
     let score = 0;
     if (defining.some((re) => re.test(lower))) score += 3;
     if (/是|指|即|称为/.test(s)) score += 1;
