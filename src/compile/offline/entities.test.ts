@@ -141,6 +141,18 @@ describe('extractEntities: everyday compounds and words that are no prose', () =
     expect(found).toContain('所有权规则');
   });
 
+  it('takes a compound ending in an everyday word only where the text keeps that word to it', () => {
+    const md = [
+      'ClipGenius是开源项目。开源项目的文档很重要，开源项目PasteEx也不错。',
+      '这个项目用了三个项目模板，每个项目都有测试。项目很小，项目也很新。',
+      '上下文焦虑让模型提前收尾。上下文焦虑在上下文变长时出现。上下文重置可以缓解上下文焦虑。',
+      '上下文越长，上下文越难管理。',
+    ].join('\n\n');
+    const found = keys(md);
+    expect(found).not.toContain('开源项目');
+    expect(found).toContain('上下文焦虑');
+  });
+
   it('reads a capitalised name in Chinese prose as a name when the word is lowercase only in a path or a key', () => {
     const md = [
       '多个 Agent 可能同时执行 Heal 操作。如果 Heal 引入错误，一键恢复。Heal 会递增版本号。',

@@ -8,7 +8,7 @@ import { isCommonEnglishWord } from '../../text/english-words.js';
 import { englishTerms, isCodeLine } from './en-terms.js';
 import {
   chineseTerms,
-  commonCompoundWords,
+  looseWords,
   isCommonCompound,
   isCommonZh,
   isZhNounPhrase,
@@ -235,7 +235,7 @@ function zhCounts(text: string, names: Map<string, number>): Map<string, number>
   // 工作流程, 核心功能: a compound of everyday words is a term of the text only if the text keeps its
   // words together (所有权规则), not where it mostly uses them apart (工作 ×40, 工作流程 ×3).
   for (const [term, n] of counts) {
-    const parts = commonCompoundWords(term);
+    const parts = looseWords(term);
     if (parts?.some((w) => (words.get(w) ?? 0) > 2 * n)) counts.delete(term);
   }
   return counts;

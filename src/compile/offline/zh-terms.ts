@@ -87,15 +87,22 @@ export function isCommonZh(word: string): boolean {
  * emphasises it). One that ends in a suffix (编码/智能/体, 规划/器) is a coined term.
  */
 export function isCommonCompound(term: string): boolean {
-  return commonCompoundWords(term) !== undefined;
+  if (!HAN_ONLY.test(term)) return false;
+  const words = tokenizeZh(term).map((t) => foldText(t.word));
+  return words.length > 1 && words[words.length - 1]!.length > 1 && words.every(isCommonWord);
 }
 
-/** The everyday words a common compound is made of (Simplified), or undefined for any other term. */
-export function commonCompoundWords(term: string): string[] | undefined {
+/**
+ * The words of a compound that may stand apart in a text: all of a common compound's, or the
+ * everyday word it ends in (开源/项目), which names the kind of thing (项目, 功能, 流程).
+ */
+export function looseWords(term: string): string[] | undefined {
   if (!HAN_ONLY.test(term)) return undefined;
   const words = tokenizeZh(term).map((t) => foldText(t.word));
-  if (words.length < 2 || words[words.length - 1]!.length === 1) return undefined;
-  return words.every(isCommonWord) ? words : undefined;
+  const head = words[words.length - 1]!;
+  if (words.length < 2 || head.length === 1) return undefined;
+  if (words.every(isCommonWord)) return words;
+  return isCommonWord(head) ? [head] : undefined;
 }
 
 /**
