@@ -1,5 +1,4 @@
 import { HAN } from '../../text/script.js';
-import { foldText } from '../../text/fold.js';
 import { sentences } from '../../text/segment.js';
 import { cutComments } from '../../text/comments.js';
 import { EN_STOP, ZH_STOP, CAP_STOP, GENERIC } from '../../text/stopwords.js';
@@ -218,14 +217,18 @@ function pieces(line: string): string[] {
 /** Chinese terms of every paragraph, counted; Latin names in Chinese prose go to `names`. */
 function zhCounts(text: string, names: Map<string, number>): Map<string, number> {
   const counts = new Map<string, number>();
-  const bump = (t: string) => counts.set(t, (counts.get(t) ?? 0) + 1);
+  const made = new Map<string, string[]>();
+  const bump = (t: string, words?: string[]) => {
+    counts.set(t, (counts.get(t) ?? 0) + 1);
+    if (words && !made.has(t)) made.set(t, words);
+  };
   const bumpName = (t: string) => names.set(t, (names.get(t) ?? 0) + 1);
   const suspect = new Map<string, string>();
   const words = new Map<string, number>();
   for (const para of text.split(/\n+/)) {
     if (!HAN.test(para)) continue;
     const tokens = tokenizeZh(para);
-    for (const t of tokens) words.set(foldText(t.word), (words.get(foldText(t.word)) ?? 0) + 1);
+    for (const t of tokens) words.set(t.word, (words.get(t.word) ?? 0) + 1);
     chineseTerms(para, tokens, bump, (term, word) => suspect.set(term, word));
     latinNames(tokens, bumpName);
   }
@@ -235,7 +238,7 @@ function zhCounts(text: string, names: Map<string, number>): Map<string, number>
   // 工作流程, 核心功能: a compound of everyday words is a term of the text only if the text keeps its
   // words together (所有权规则), not where it mostly uses them apart (工作 ×40, 工作流程 ×3).
   for (const [term, n] of counts) {
-    const parts = looseWords(term);
+    const parts = made.has(term) ? looseWords(made.get(term)!) : undefined;
     if (parts?.some((w) => (words.get(w) ?? 0) > 2 * n)) counts.delete(term);
   }
   return counts;
@@ -302,8 +305,8 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
       salient:
         c.strong ||
         (c.count >= 3 &&
-          !isCommonCompound(surface) &&
-          [surface, ...c.surfaces.keys(), ...c.aliases].some((n) => inHeading(n))),
+          [surface, ...c.surfaces.keys(), ...c.aliases].some((n) => inHeading(n)) &&
+          !isCommonCompound(surface)),
     };
   });
 }

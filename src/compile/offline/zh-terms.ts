@@ -96,13 +96,12 @@ export function isCommonCompound(term: string): boolean {
  * The words of a compound that may stand apart in a text: all of a common compound's, or the
  * everyday word it ends in (开源/项目), which names the kind of thing (项目, 功能, 流程).
  */
-export function looseWords(term: string): string[] | undefined {
-  if (!HAN_ONLY.test(term)) return undefined;
-  const words = tokenizeZh(term).map((t) => foldText(t.word));
+export function looseWords(words: string[]): string[] | undefined {
   const head = words[words.length - 1]!;
   if (words.length < 2 || head.length === 1) return undefined;
-  if (words.every(isCommonWord)) return words;
-  return isCommonWord(head) ? [head] : undefined;
+  const common = (w: string) => isCommonWord(foldText(w));
+  if (words.every(common)) return words;
+  return common(head) ? [head] : undefined;
 }
 
 /**
@@ -114,7 +113,7 @@ export function looseWords(term: string): string[] | undefined {
 export function chineseTerms(
   text: string,
   tokens: ZhToken[],
-  bump: (surface: string) => void,
+  bump: (surface: string, words?: string[]) => void,
   misCut: (term: string, word: string) => void = () => {},
 ): void {
   for (let i = 0; i < tokens.length; i++) {
@@ -139,7 +138,10 @@ export function chineseTerms(
       const before = parts[parts.length - 2]!.word;
       term = text.slice(t.start, u.end);
       if (hanLength(term) >= 3) {
-        bump(term);
+        bump(
+          term,
+          parts.map((p) => p.word),
+        );
         // 智能/体会 for 智能体/会: a word that opens with a suffix may have taken it from the word before.
         if (u.word.length > 1 && SUFFIX.has(u.word[0]!)) misCut(term, before + u.word[0]);
       }
