@@ -18,8 +18,9 @@ import { fixture, runKb, writeFile } from './helpers.js';
 const RAW = {
   'raw/alpha.md': '# Alpha\n\nAlpha is about Vector Databases and embeddings. The Eiffel Tower is 330 metres tall.\n',
   'raw/beta.md': '# Beta\n\nBeta also covers Vector Databases, and the Eiffel Tower, which is 300 metres tall.\n',
-  'raw/gamma.md': '# Gamma\n\nGamma compares BM25 with Vector Databases for hybrid search.\n',
-  'raw/zh.md': '# 知识库\n\n个人知识库用向量数据库（Vector Databases）做检索，也用 BM25。\n',
+  // BM25 is used, not named in passing (once a source): it gets a concept page.
+  'raw/gamma.md': '# Gamma\n\nGamma compares BM25 with Vector Databases for hybrid search. BM25 ranks by terms.\n',
+  'raw/zh.md': '# 知识库\n\n个人知识库用向量数据库（Vector Databases）做检索，也用 BM25。BM25 按词打分。\n',
 };
 
 function entryFiles(root: string): string[] {

@@ -173,3 +173,19 @@ describe('groupConcepts: a work saved twice counts once', () => {
     expect(titles(rowsOf({ 'a.txt#h': [t, 'source/h'], 'b.txt#h': [t, 'source/h-2'] }))).toContain('context anxiety');
   });
 });
+
+describe('groupConcepts: abbreviations that are no concept', () => {
+  it('makes no page for a word in capitals or an abbreviation used in passing, but does for one the sources use', () => {
+    const { entities, rows } = compiled({
+      'a.md': 'Rows come back with ORDER BY score. Files arrive as PDF. The agent uses ADK tools; ADK runs them.',
+      'b.md': 'Sort the hits with ORDER BY rank. A PDF is parsed first. ADK skills load on demand, as ADK says.',
+      'c.md': 'Retrieval-Augmented Generation (RAG) answers from notes. RAG cites them; RAG is cheap.',
+      'd.md': 'A RAG system retrieves first. The RAG answer quotes notes.',
+    });
+    const titles = groupConcepts(entities, rows, 2, 100, []).map((c) => c.title);
+    expect(titles).not.toContain('ORDER');
+    expect(titles).not.toContain('PDF');
+    expect(titles).toContain('ADK');
+    expect(titles).toContain('Retrieval-Augmented Generation');
+  });
+});

@@ -4,6 +4,7 @@ import type { DocumentRow, EntityRow } from '../store/store.js';
 import type { LoadedEntry } from '../entry/wiki.js';
 import { entityKey, makeEntryId } from '../entry/names.js';
 import { hasTraditional } from '../text/fold.js';
+import { isCommonEnglishWord } from '../text/english-words.js';
 import type { ConceptPlan } from '../emit/types.js';
 
 /** A concept shared by several sources, as the store knows it; `id` when the wiki has an entry for it. */
@@ -147,6 +148,7 @@ export function groupConcepts(
     const n = works(g.byDoc);
     if (n < minSources && !(okDocs.size >= 5 && stressed(g.byDoc, n, minSources))) continue;
     if ([...g.keys].some((k) => sourceTitles.has(k))) continue;
+    if (passingAbbreviation(g.byDoc)) continue;
     // The title: the name most documents use (a longer name wins a tie: "Retrieval-Augmented Generation" over "RAG").
     const votes = new Map<string, number>();
     for (const rows of g.byDoc.values()) {
@@ -216,6 +218,20 @@ export function groupConcepts(
       a.key.localeCompare(b.key),
   );
   return out.slice(0, maxConcepts);
+}
+
+/**
+ * A bare abbreviation no source expands or stresses is no concept of its own: a word in capitals
+ * (ORDER, PUT, DOS) never, and one in passing (API, PDF: once or twice a source) unless the sources
+ * keep coming back to it (ADK, LLM, BM25: at least twice each on average).
+ */
+function passingAbbreviation(byDoc: Map<string, EntityRow[]>): boolean {
+  const rows = [...byDoc.values()].flat();
+  const names = rows.flatMap((r) => [r.surface, ...r.aliases]);
+  if (!names.every((n) => /^[A-Z][A-Z0-9]{1,9}s?$/.test(n))) return false;
+  if (names.every((n) => /^[A-Z]+$/.test(n) && isCommonEnglishWord(n))) return true;
+  const mentions = rows.reduce((n, r) => n + r.count, 0);
+  return !rows.some((r) => r.salient) && mentions < 2 * byDoc.size;
 }
 
 /** A single document introduces or stresses the name and mentions it three times or more. */

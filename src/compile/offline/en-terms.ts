@@ -18,9 +18,17 @@ const CONNECTOR = new Set(['of', 'upon', 'de', 'la', 'von', 'van', 'du', 'del'])
 const WORD = /^[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*$/;
 /** Identifiers from code: lowerCamelCase, snake_case, dotted names. */
 const CODE_TOKEN = /^[a-z]+[A-Z]|_|\.\w/;
-/** A line of code in a plain-text file: punctuation that prose does not use. */
+/**
+ * A line of code in a plain-text file: punctuation that prose does not use, a `key: value` line of
+ * YAML (`pattern: inversion`) or a shell command (`git checkout -b heal/…`).
+ */
 const CODE_LINE =
-  /[{};=]\s*$|^\s*(?:const|let|var|function|def|class|import|from|return|if|for|while|async|await|export|SELECT|INSERT|UPDATE|CREATE)\b|=>|\)\s*\{|^\s*[}\])]/;
+  /[{};=]\s*$|^\s*(?:const|let|var|function|def|class|import|from|return|if|for|while|async|await|export|SELECT|INSERT|UPDATE|CREATE)\b|=>|\)\s*\{|^\s*[}\])]|^\s*[a-z_][\w.-]*:(?:\s+[\w./-]*)?\s*$|^\s*(?:git|npm|npx|pnpm|yarn|pip|docker|curl|cd|mkdir|python3?|node)\s+[a-z-]/;
+
+/** A line of code, or one with a code comment (`version: number; // 每次 Heal 递增`): no sentence to quote. */
+export function isCodeLine(line: string): boolean {
+  return CODE_LINE.test(line) || /;\s*\/\/|\s\/\/\s/.test(line);
+}
 
 function isWord(t: EnToken): boolean {
   return WORD.test(t.text) && !CODE_TOKEN.test(t.text);
@@ -60,7 +68,9 @@ export function englishTerms(text: string): EnglishFound {
       run = [];
     };
     sentence.forEach((t, i) => {
-      if (/^[a-z]/.test(t.text)) found.lowerWords.add(t.text);
+      // The parts of a path or an identifier (heal/rag-definition, last_heal_timestamp) are no prose.
+      const inPath = /^[/_]$/.test(sentence[i - 1]?.text ?? '') || /^[/_]$/.test(sentence[i + 1]?.text ?? '');
+      if (/^[a-z]/.test(t.text) && !inPath) found.lowerWords.add(t.text);
       // "Newcastle upon Tyne", "Bank of America": a connector between two capitalised words joins a name.
       const joins =
         CONNECTOR.has(t.text) &&

@@ -79,3 +79,114 @@ describe('extractEntities: noise words', () => {
     expect(simp.find((e) => e.surface === '所有权规则')?.key).toBe(t!.key);
   });
 });
+
+describe('extractEntities: words in capitals, misread word ends, examples in parentheses', () => {
+  it('takes no everyday word in capitals in bold for a stressed name (a stage label)', () => {
+    const md = [
+      'The index keeps HNSW graphs.',
+      '1. **CHUNK** — heading-aware chunking of every note.',
+      '2. **FUSE** — both lists merged with a rank fusion; FUSE runs last, and FUSE is cheap.',
+    ].join('\n\n');
+    const found = extractEntities(md, 'Sketch');
+    expect(found.map((e) => e.surface)).toContain('HNSW');
+    expect(found.find((e) => e.key === 'chunk')?.salient ?? false).toBe(false);
+    expect(found.find((e) => e.key === 'fuse')?.salient ?? false).toBe(false);
+  });
+
+  it('drops a term where jieba took a suffix into the next word (智能/体会 for 智能体/会)', () => {
+    const md = [
+      '评估器智能体读取生成器的输出。每个智能体都有自己的上下文，智能体之间通过文件通信。',
+      '通信通过文件处理：一个智能体会写一个文件，另一个智能体会读取它。',
+      '我们使用初始化智能体将产品规格分解为任务列表，编码智能体逐个实现。',
+    ].join('\n\n');
+    const found = keys(md);
+    expect(found).toContain('智能体');
+    expect(found).not.toContain('智能体会');
+    expect(found).not.toContain('初始化智能');
+  });
+
+  it('reads names listed in parentheses as examples, not as translations of the words before', () => {
+    const md = [
+      '支持多个提供商：AI提供商可插拔（Gemini、Minimax），配置写在 .env 里。',
+      '提供商可插拔的设计让切换很简单。提供商可插拔也方便测试。',
+      '倒数排名融合（Reciprocal Rank Fusion，RRF）把两个列表合并。',
+    ].join('\n\n');
+    const found = extractEntities(md, 'ClipGenius');
+    for (const e of found) expect(e.aliases).not.toContain('Gemini');
+    expect(found.find((e) => e.aliases.includes('RRF'))).toBeDefined();
+  });
+
+  it('finds a capitalised name in a heading only where the heading capitalises it as a word', () => {
+    const md = [
+      '# 数据流架构：从 raw/ 到 wiki/ 的编译管线',
+      '每篇资料编译进 Wiki。Wiki 里的条目彼此链接，Wiki 有索引，Wiki 可以搜索。',
+      '# 与 MemGPT 结合',
+      'MemGPT 把上下文当作内存。MemGPT 分页调度，MemGPT 可以用知识库存储。',
+    ].join('\n\n');
+    const found = extractEntities(md, 'Untitled');
+    expect(found.find((e) => e.key === 'wiki')?.salient ?? false).toBe(false);
+    expect(found.find((e) => e.key === 'memgpt')?.salient).toBe(true);
+  });
+});
+
+describe('extractEntities: everyday compounds and words that are no prose', () => {
+  it('takes a compound of everyday words only where the text keeps its words together', () => {
+    const md = [
+      '我们的工作流程很简单。工作流程分三步：先工作，再检查工作，最后总结工作。',
+      '每天的工作从读任务开始，工作结束时写日志。工作量不大，工作时间灵活。',
+      '所有权规则决定谁能修改。所有权规则写在配置文件里。',
+    ].join('\n\n');
+    const found = keys(md);
+    expect(found).not.toContain('工作流程');
+    expect(found).toContain('所有权规则');
+  });
+
+  it('takes a compound ending in an everyday word only where the text keeps that word to it', () => {
+    const md = [
+      'ClipGenius是开源项目。开源项目的文档很重要，开源项目PasteEx也不错。',
+      '这个项目用了三个项目模板，每个项目都有测试。项目很小，项目也很新。',
+      '上下文焦虑让模型提前收尾。上下文焦虑在上下文变长时出现。上下文重置可以缓解上下文焦虑。',
+      '上下文越长，上下文越难管理。',
+    ].join('\n\n');
+    const found = keys(md);
+    expect(found).not.toContain('开源项目');
+    expect(found).toContain('上下文焦虑');
+  });
+
+  it('reads a capitalised name in Chinese prose as a name when the word is lowercase only in a path or a key', () => {
+    const md = [
+      '多个 Agent 可能同时执行 Heal 操作。如果 Heal 引入错误，一键恢复。Heal 会递增版本号。',
+      'git checkout -b heal/rag-definition-20260409',
+      'last_heal_timestamp: number',
+      'pattern: heal',
+    ].join('\n\n');
+    expect(names(md)).toContain('Heal');
+  });
+});
+
+describe('extractEntities: a translation in parentheses', () => {
+  it('pairs no piece of a Chinese name with a longer English one', () => {
+    const md = [
+      '长上下文存在一个问题：中间信息遗失（Lost in the Middle），模型忽略中间部分。',
+      '上下文焦虑（context anxiety）让模型提前收尾。倒数排名融合（Reciprocal Rank Fusion，RRF）合并列表。',
+    ].join('\n\n');
+    const found = extractEntities(md, 'Untitled');
+    expect(found.map((e) => e.key)).not.toContain('遗失');
+    expect(found.find((e) => e.key === '上下文焦虑')?.aliases).toContain('context anxiety');
+    expect(found.find((e) => e.key === '倒数排名融合')?.aliases).toContain('Reciprocal Rank Fusion');
+  });
+});
+
+describe('extractEntities: what a page quotes', () => {
+  it('quotes sentences about a name, never a line of code that contains it', () => {
+    const md = [
+      'git checkout -b heal/rag-definition-20260409',
+      'version: number; // 条目版本号，每次 Heal 递增',
+      '多个 Agent 可能同时执行 Heal 操作，冲突可以回滚。',
+      '如果 Heal 引入错误，git revert 一键恢复。',
+    ].join('\n\n');
+    const heal = extractEntities(md, 'Untitled').find((e) => e.key === 'heal');
+    expect(heal?.snippets.length).toBeGreaterThan(0);
+    for (const s of heal?.snippets ?? []) expect(s).not.toMatch(/git checkout|\/\//);
+  });
+});

@@ -3,8 +3,18 @@ import { sentences } from '../../text/segment.js';
 import { cutComments } from '../../text/comments.js';
 import { EN_STOP, ZH_STOP, CAP_STOP, GENERIC } from '../../text/stopwords.js';
 import { entityKey } from '../../entry/names.js';
-import { englishTerms } from './en-terms.js';
-import { chineseTerms, isCommonZh, isZhNounPhrase, latinNames, termBefore, tokenizeZh } from './zh-terms.js';
+import { isCommonEnglishWord } from '../../text/english-words.js';
+import { englishTerms, isCodeLine } from './en-terms.js';
+import {
+  chineseTerms,
+  looseWords,
+  isCommonCompound,
+  isCommonZh,
+  isZhNounPhrase,
+  latinNames,
+  termBefore,
+  tokenizeZh,
+} from './zh-terms.js';
 
 /** An entity found in one document. */
 export interface FoundEntity {
@@ -110,8 +120,9 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
   const { latin, han } = byScript(text);
   const en = englishTerms(latin);
   // **Findings**: a common word in bold is still a common word.
+  // **CHUNK**, **FUSE**: an everyday word in capitals is a label, not a name.
   for (const t of emphasised)
-    if (t.includes(' ') || HAN.test(t) || !en.lowerWords.has(t.toLowerCase())) add(t, true, 0);
+    if (t.includes(' ') || HAN.test(t) || !(en.lowerWords.has(t.toLowerCase()) || shouted(t))) add(t, true, 0);
   if (han) for (const [name, n] of zhCounts(han, en.names)) if (n >= 2) add(name, false, n);
   for (const [name, n] of en.names) {
     // A capitalised word the text also writes in lowercase is a common word at a sentence's start.
@@ -157,9 +168,18 @@ function pairedNames(text: string, add: (name: string, strong: boolean, n?: numb
     );
     const firstAlias = (m[2] ?? '').split(/[,，;；、]/)[0]!.trim();
     const zh = termBefore(tokenizeZh(before), Math.min(3, firstAlias.split(/\s+/).length));
-    if (!zh) continue;
-    // "倒数排名融合（Reciprocal Rank Fusion，RRF）": every name in the parentheses is an alias.
-    for (const alias of (m[2] ?? '').split(/[,，;；、]/)) if (alias.trim()) pairAlias(zh, alias.trim());
+    // 中间信息遗失（Lost in the Middle） read back only to 遗失: a Chinese name has about two characters
+    // for each word of the English one, so a much shorter one is a piece of it.
+    const words = firstAlias.split(/[\s-]+/).filter((w) => w && !EN_STOP.has(w.toLowerCase())).length;
+    if (!zh || (/^[A-Za-z]/.test(firstAlias) && [...zh].length < 2 * words - 1)) continue;
+    // "倒数排名融合（Reciprocal Rank Fusion，RRF）": every name in the parentheses is an alias; but
+    // "提供商可插拔（Gemini、Minimax）" lists examples: names that do not abbreviate one another.
+    const inParens = (m[2] ?? '')
+      .split(/[,，;；、]/)
+      .map((a) => a.trim())
+      .filter(Boolean);
+    if (inParens.length > 1 && !inParens.slice(1).every((a) => initialsMatch(inParens[0]!, a))) continue;
+    for (const alias of inParens) pairAlias(zh, alias);
   }
   for (const m of text.matchAll(PAREN_EN_ZH))
     if (isZhNounPhrase(m[2] ?? '')) pairAlias(trimLeadingStop(m[1] ?? ''), m[2] ?? '');
@@ -197,13 +217,29 @@ function pieces(line: string): string[] {
 /** Chinese terms of every paragraph, counted; Latin names in Chinese prose go to `names`. */
 function zhCounts(text: string, names: Map<string, number>): Map<string, number> {
   const counts = new Map<string, number>();
-  const bump = (t: string) => counts.set(t, (counts.get(t) ?? 0) + 1);
+  const made = new Map<string, string[]>();
+  const bump = (t: string, words?: string[]) => {
+    counts.set(t, (counts.get(t) ?? 0) + 1);
+    if (words && !made.has(t)) made.set(t, words);
+  };
   const bumpName = (t: string) => names.set(t, (names.get(t) ?? 0) + 1);
+  const suspect = new Map<string, string>();
+  const words = new Map<string, number>();
   for (const para of text.split(/\n+/)) {
     if (!HAN.test(para)) continue;
     const tokens = tokenizeZh(para);
-    chineseTerms(para, tokens, bump);
+    for (const t of tokens) words.set(t.word, (words.get(t.word) ?? 0) + 1);
+    chineseTerms(para, tokens, bump, (term, word) => suspect.set(term, word));
     latinNames(tokens, bumpName);
+  }
+  // A term cut where jieba misread a word's end (智能/体会) goes when the document names the whole word
+  // (智能体) at least as often: its own word boundaries outvote the one misreading.
+  for (const [term, word] of suspect) if ((counts.get(word) ?? 0) >= (counts.get(term) ?? 0)) counts.delete(term);
+  // 工作流程, 核心功能: a compound of everyday words is a term of the text only if the text keeps its
+  // words together (所有权规则), not where it mostly uses them apart (工作 ×40, 工作流程 ×3).
+  for (const [term, n] of counts) {
+    const parts = made.has(term) ? looseWords(made.get(term)!) : undefined;
+    if (parts?.some((w) => (words.get(w) ?? 0) > 2 * n)) counts.delete(term);
   }
   return counts;
 }
@@ -238,6 +274,12 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
   // The title counts as a longer name too: 卡片盒 and 笔记法 are pieces of 卡片盒笔记法.
   dropContained(cands, { key: entityKey(title), count: countOccurrences(lower, title.toLowerCase()) });
   const headings = headingLines(markdown);
+  // A Latin name as a whole word, capitalised if the name is: "Wiki" is not in "从 raw/ 到 wiki/".
+  const inHeading = (n: string) => {
+    if (!/[A-Za-z]/.test(n)) return headings.includes(n);
+    const found = headings.match(new RegExp(`(?<![A-Za-z0-9])${escapeRe(n)}(?![A-Za-z0-9])`, 'gi')) ?? [];
+    return found.some((f) => !/^[A-Z]/.test(n) || /^[A-Z]/.test(f));
+  };
   const kept = [...cands.entries()]
     // Weak single mentions are noise; a lone everyday Chinese word (模型, 成本) is no concept.
     .filter(([_key, c]) => c.strong || c.count >= 2 || [...c.surfaces.keys()].some(isAcronym))
@@ -260,13 +302,17 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
       ],
       count: c.count,
       snippets: pickSnippets(sents, names),
-      salient: c.strong || (c.count >= 3 && names.some((n) => headings.includes(n))),
+      salient:
+        c.strong ||
+        (c.count >= 3 &&
+          [surface, ...c.surfaces.keys(), ...c.aliases].some((n) => inHeading(n)) &&
+          !isCommonCompound(surface)),
     };
   });
 }
 
 /**
- * Headings, lowercase: Markdown's, and in plain text a short line without sentence punctuation
+ * Headings as written: Markdown's, and in plain text a short line without sentence punctuation
  * standing between blank lines ("技术增强：前端数据标注 - XML 标签隔离法").
  */
 function headingLines(markdown: string): string {
@@ -276,7 +322,7 @@ function headingLines(markdown: string): string {
     const alone = !lines[i - 1] && !lines[i + 1] && t.length >= 4 && t.length <= 40 && !/\t/.test(t);
     if (/^#{1,6}\s/.test(t) || (alone && !/[。.!?！？；;，,：:]$|[，。；]/.test(t))) out.push(t);
   });
-  return out.join('\n').toLowerCase();
+  return out.join('\n');
 }
 
 /** Drop terms that only ever occur inside a longer candidate (dropped, never merged with it). */
@@ -309,6 +355,15 @@ function dropContained(cands: Map<string, Candidate>, title: { key: string; coun
  */
 function isAcronym(name: string): boolean {
   return /^[A-Z][A-Z0-9]{2,9}$/.test(name) && /^[A-Z]{2}/.test(name);
+}
+
+/**
+ * An everyday English word written in capitals (**FUSE** as a stage label): not a name a text
+ * stresses. A single mention (ORDER in `ORDER BY`, or RAG) still counts: whether it is a concept is
+ * decided across sources, where one that names what RAG stands for tells them apart.
+ */
+function shouted(name: string): boolean {
+  return /^[A-Z]+$/.test(name) && isCommonEnglishWord(name);
 }
 
 /** What makes a candidate likely to be kept: strong first, then by mentions. */
@@ -356,7 +411,7 @@ function pickSnippets(sents: Sentence[], names: string[]): string[] {
   const hits: { s: string; score: number; i: number }[] = [];
   sents.forEach(({ s, lower }, i) => {
     if (s.length < 12 || !keys.some((n) => lower.includes(n)) || !mention.test(lower)) return;
-    if (/^\s*;|\s;\s.*\s;\s/.test(s)) return; // a table row, not a sentence
+    if (/^\s*;|\s;\s.*\s;\s/.test(s) || isCodeLine(s)) return; // a table row or code, not a sentence
     let score = 0;
     if (defining.some((re) => re.test(lower))) score += 3;
     if (/是|指|即|称为/.test(s)) score += 1;

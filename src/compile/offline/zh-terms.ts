@@ -82,12 +82,40 @@ export function isCommonZh(word: string): boolean {
 }
 
 /**
+ * A compound of everyday words (工作/流程, 核心/功能, 自动/分析, 语音/对话): a phrase of the language
+ * that many texts use, not a term of this one, unless a text stresses it (gives its English name,
+ * emphasises it). One that ends in a suffix (编码/智能/体, 规划/器) is a coined term.
+ */
+export function isCommonCompound(term: string): boolean {
+  if (!HAN_ONLY.test(term)) return false;
+  const words = tokenizeZh(term).map((t) => foldText(t.word));
+  return words.length > 1 && words[words.length - 1]!.length > 1 && words.every(isCommonWord);
+}
+
+/**
+ * The words of a compound that may stand apart in a text: all of a common compound's, or the
+ * everyday word it ends in (开源/项目), which names the kind of thing (项目, 功能, 流程).
+ */
+export function looseWords(words: string[]): string[] | undefined {
+  const head = words[words.length - 1]!;
+  if (words.length < 2 || head.length === 1) return undefined;
+  const common = (w: string) => isCommonWord(foldText(w));
+  if (words.every(common)) return words;
+  return common(head) ? [head] : undefined;
+}
+
+/**
  * Chinese terms of a paragraph with jieba's parts of speech: proper names and uncommon nouns of
  * three or more characters, and runs of nouns (向量/数据库, 数字音频/工作站, XML/标签/隔离法). A run
  * may end in an adjective or verb read as a noun (上下文/焦虑). A term never starts or ends inside
  * a jieba word, so no fragment like 文档字符 or 中的代码 can come out.
  */
-export function chineseTerms(text: string, tokens: ZhToken[], bump: (surface: string) => void): void {
+export function chineseTerms(
+  text: string,
+  tokens: ZhToken[],
+  bump: (surface: string, words?: string[]) => void,
+  misCut: (term: string, word: string) => void = () => {},
+): void {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const folded = foldText(t.word);
@@ -100,15 +128,29 @@ export function chineseTerms(text: string, tokens: ZhToken[], bump: (surface: st
     let j = i + 1;
     if (t.tag === 'eng') j++; // the space between "XML" and "标签"
     const parts = [t];
+    let term = '';
     for (; j < tokens.length && parts.length < 4; j++) {
       const u = tokens[j]!;
       const last =
         !termPart(u) && u.tag === 'a' && parts.length === 1 && hanLength(u.word) >= 2 && HAN_ONLY.test(u.word);
       if (!termPart(u) && !last) break;
       parts.push(u);
-      if (hanLength(text.slice(t.start, u.end)) >= 3) bump(text.slice(t.start, u.end));
+      const before = parts[parts.length - 2]!.word;
+      term = text.slice(t.start, u.end);
+      if (hanLength(term) >= 3) {
+        bump(
+          term,
+          parts.map((p) => p.word),
+        );
+        // 智能/体会 for 智能体/会: a word that opens with a suffix may have taken it from the word before.
+        if (u.word.length > 1 && SUFFIX.has(u.word[0]!)) misCut(term, before + u.word[0]);
+      }
       if (last || u.word.length === 1) break;
     }
+    const next = tokens[j];
+    // 初始化智能/体将: the run stopped at a word that took the suffix away.
+    if (hanLength(term) >= 3 && next && next.word.length > 1 && SUFFIX.has(next.word[0]!) && !termPart(next))
+      misCut(term, parts[parts.length - 1]!.word + next.word[0]);
   }
 }
 
