@@ -39,7 +39,7 @@ const EN_TERMS = [
   'semantic search',
   'query expansion',
 ];
-const ZH_TERMS = [
+export const ZH_TERMS = [
   '检索增强生成',
   '向量数据库',
   '倒排索引',

@@ -27,7 +27,7 @@ import {
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { makeDoc, rng, writeCorpus } from './corpus.js';
+import { makeDoc, rng, writeCorpus, ZH_TERMS } from './corpus.js';
 import { closeKb, openKb } from '../src/kb/context.js';
 import { retrieve } from '../src/ask/retrieve.js';
 
@@ -158,24 +158,7 @@ function queries(): string[] {
     'Niklas Luhmann',
     'HNSW',
   ];
-  const zh = [
-    '检索增强生成',
-    '向量数据库',
-    '倒排索引',
-    '中文分词',
-    '知识图谱',
-    '卡片盒笔记法',
-    '提示缓存',
-    '上下文窗口',
-    '余弦相似度',
-    '混合检索',
-    '嵌入模型',
-    '语义搜索',
-    '查询扩展',
-    '幻觉问题',
-    '引用追踪',
-    '分块策略',
-  ];
+  const zh = ZH_TERMS;
   const r = rng(15);
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
   const qs: string[] = [];

@@ -13,11 +13,10 @@ export interface LinkName {
 export interface NameTable {
   /** linkKey(name) → target. Ambiguous names (two entries) are left out. */
   byKey: Map<string, LinkName>;
-  /** First word (Latin) or first two characters (Han) of each name → names starting so, longest first. */
-  starts: Map<string, string[]>;
   /**
-   * The same start → the distinct lengths of those names, longest first: a position is tried once
-   * per length, not once per name (thousands of titles can start with one word).
+   * First word (Latin) or first two characters (Han) of each name → the distinct lengths of the names
+   * starting so, longest first: a position is tried once per length, not once per name (thousands
+   * of titles can start with one word).
    */
   lengths: Map<string, number[]>;
 }
@@ -48,17 +47,16 @@ export function buildNameTable(names: LinkName[]): NameTable {
     else byKey.set(k, n);
   }
   for (const k of ambiguous) byKey.delete(k);
-  const starts = new Map<string, string[]>();
+  // Start → the distinct lengths of the names starting so, longest first.
+  const lengths = new Map<string, number[]>();
   for (const k of byKey.keys()) {
     const s = startKey(k);
-    const list = starts.get(s) ?? [];
-    list.push(k);
-    starts.set(s, list);
+    const list = lengths.get(s) ?? [];
+    if (!list.includes(k.length)) list.push(k.length);
+    lengths.set(s, list);
   }
-  for (const list of starts.values()) list.sort((a, b) => b.length - a.length);
-  const lengths = new Map<string, number[]>();
-  for (const [k, list] of starts) lengths.set(k, [...new Set(list.map((n) => n.length))]);
-  return { byKey, starts, lengths };
+  for (const list of lengths.values()) list.sort((a, b) => b - a);
+  return { byKey, lengths };
 }
 
 /** A letter or digit of a Latin word: Han characters are word boundaries for Latin names. */

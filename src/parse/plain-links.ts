@@ -13,10 +13,10 @@ import { splitTarget, type WikiLinkRef } from './link-ref.js';
  * here). remark wants a character other than a space in each part: checked after the match.
  */
 const LINK = /\[\[([^[\]|\n]+)(?:\|([^[\]\n]+))?\]\]/g;
-const BLANK = /^ *$/;
+export const BLANK = /^ *$/;
 
 /** A line holding only an HTML comment: an HTML block that ends on the same line (kb's section markers). */
-const COMMENT_LINE = /^<!--[^<>[\]`\n]*-->$/;
+export const COMMENT_LINE = /^<!--[^<>[\]`\n]*-->$/;
 /** Blockquote or fence, also inside list items (`- > x`, `1. ~~~`). */
 const UNSAFE_LINE = /^(?: {0,3}(?:[-+*]|\d{1,9}[.)])(?= |$) *)* {0,3}(?:```|~~~|>)/;
 

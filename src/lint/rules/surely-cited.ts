@@ -1,4 +1,5 @@
 import type { WikiLinkRef } from '../../parse/link-ref.js';
+import { BLANK, COMMENT_LINE } from '../../parse/plain-links.js';
 
 /*
  * A line scan that proves, without a syntax tree, that no paragraph of an entry lacks a citation.
@@ -7,9 +8,7 @@ import type { WikiLinkRef } from '../../parse/link-ref.js';
  * unusual) or is a paragraph of its own too short to count. Otherwise false, and the caller parses.
  */
 
-const BLANK = /^ *$/;
 const ATX = /^#{1,6}(?: |$)/;
-const COMMENT_LINE = /^<!--[^<>[\]`\n]*-->$/;
 const BULLET = /^[-*+] +\S/;
 
 /**
