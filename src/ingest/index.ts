@@ -49,6 +49,57 @@ export function boundedTitle(title: string): string {
   return `${cut.trimEnd()}…`;
 }
 
+/** The diagnostic for a file over its size limit (`maxBytesFor`), or undefined when it fits. */
+function tooLarge(path: string, size: number, opts: IngestOptions, shown: string): IngestResult | undefined {
+  const limit = maxBytesFor(path, {
+    maxFileBytes: opts.maxFileBytes,
+    maxDocumentBytes: opts.maxDocumentBytes ?? opts.maxFileBytes,
+  });
+  if (size <= limit) return undefined;
+  const key = limit === opts.maxFileBytes ? 'maxFileBytes' : 'maxDocumentBytes';
+  return {
+    messages: [
+      message(
+        shown,
+        'ingest-too-large',
+        `Unexpected file of ${formatBytes(size)}, expected at most ${formatBytes(limit)}`,
+        {
+          note: `raise \`ingest.${key}\` in kb.config.json, or move the file out of raw/`,
+        },
+      ),
+    ],
+  };
+}
+
+/** The RawDocument of one converted file. */
+function documentOf(
+  file: RawFile,
+  detected: ReturnType<typeof detectType>,
+  hash: ContentHash,
+  size: number,
+  c: Converted,
+  type: RawType,
+  encoding?: string,
+): RawDocument {
+  const d: RawDocument = {
+    path: file.path,
+    absPath: file.absPath,
+    type,
+    hash,
+    size,
+    // A title becomes a file name and a link: no right-to-left override or other invisible character.
+    title: boundedTitle(cleanTitle(c.title) || stem(file.path)),
+    markdown: c.markdown,
+    meta: c.meta,
+    lang: detectLang(c.markdown),
+  };
+  if (c.url) d.url = c.url;
+  if (encoding) d.encoding = encoding;
+  if (detected.language) d.language = detected.language;
+  if (detected.mime) d.mime = detected.mime;
+  return d;
+}
+
 /**
  * Turn the bytes of one raw file into a RawDocument (Markdown text), or diagnostics saying why
  * not. Never throws: anything unexpected becomes an `ingest-failed` diagnostic. For a file larger
@@ -85,37 +136,11 @@ export function ingestFileSync(file: RawFile, bytes: Buffer, hash: ContentHash, 
   const shown = `raw/${file.path}`;
   const size = Math.max(file.size, bytes.length);
   const messages: KbMessage[] = [];
+  const tooBig = tooLarge(file.path, size, opts, shown);
+  if (tooBig) return tooBig;
   const detected = detectType(file.path, bytes);
-  if (
-    size >
-    maxBytesFor(file.path, {
-      maxFileBytes: opts.maxFileBytes,
-      maxDocumentBytes: opts.maxDocumentBytes ?? opts.maxFileBytes,
-    })
-  ) {
-    return {
-      messages: [
-        message(shown, 'ingest-too-large', `Unexpected file of ${formatBytes(size)}, expected a smaller one`, {
-          note: 'raise the limit in kb.config.json',
-        }),
-      ],
-    };
-  }
   const doc = (c: Converted, type: RawType = detected.type): IngestResult => ({
-    doc: {
-      path: file.path,
-      absPath: file.absPath,
-      type,
-      hash,
-      size,
-      title: boundedTitle(cleanTitle(c.title) || stem(file.path)),
-      markdown: c.markdown,
-      meta: c.meta,
-      lang: detectLang(c.markdown),
-      ...(c.url ? { url: c.url } : {}),
-      ...(detected.mime ? { mime: detected.mime } : {}),
-      ...(detected.language ? { language: detected.language } : {}),
-    },
+    doc: documentOf(file, detected, hash, size, c, type),
     messages,
   });
   try {
@@ -165,45 +190,14 @@ async function ingest(
   shown: string,
 ): Promise<IngestResult> {
   const size = Math.max(file.size, bytes.length);
-  const limit = maxBytesFor(file.path, {
-    maxFileBytes: opts.maxFileBytes,
-    maxDocumentBytes: opts.maxDocumentBytes ?? opts.maxFileBytes,
-  });
-  if (size > limit) {
-    return {
-      messages: [
-        message(
-          shown,
-          'ingest-too-large',
-          `Unexpected file of ${formatBytes(size)}, expected at most ${formatBytes(limit)}`,
-          {
-            note: `raise \`ingest.${limit === opts.maxFileBytes ? 'maxFileBytes' : 'maxDocumentBytes'}\` in kb.config.json, or move the file out of raw/`,
-          },
-        ),
-      ],
-    };
-  }
+  const tooBig = tooLarge(file.path, size, opts, shown);
+  if (tooBig) return tooBig;
   const detected = detectType(file.path, bytes);
   const messages: KbMessage[] = [];
-  const doc = (c: Converted, encoding?: string, type: RawType = detected.type): IngestResult => {
-    const d: RawDocument = {
-      path: file.path,
-      absPath: file.absPath,
-      type,
-      hash,
-      size,
-      // A title becomes a file name and a link: no right-to-left override or other invisible character.
-      title: boundedTitle(cleanTitle(c.title) || stem(file.path)),
-      markdown: c.markdown,
-      meta: c.meta,
-      lang: detectLang(c.markdown),
-    };
-    if (c.url) d.url = c.url;
-    if (encoding) d.encoding = encoding;
-    if (detected.language) d.language = detected.language;
-    if (detected.mime) d.mime = detected.mime;
-    return { doc: d, messages };
-  };
+  const doc = (c: Converted, encoding?: string, type: RawType = detected.type): IngestResult => ({
+    doc: documentOf(file, detected, hash, size, c, type, encoding),
+    messages,
+  });
   const fail = (ruleId: string, reason: string, note: string): IngestResult => ({
     messages: [...messages, message(shown, ruleId, reason, { note })],
   });
