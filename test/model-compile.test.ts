@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeAnthropic, userPrompt, type FakeAnthropic } from './fake-anthropic.js';
-import { claude } from './model-fixtures.js';
+import { claude, RAW } from './model-fixtures.js';
 import { fixture, listTree, read, runKb } from './helpers.js';
 
 let fake: FakeAnthropic | undefined;
@@ -10,22 +10,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-
-const RAW = {
-  'raw/rag-notes.md': `# Retrieval notes
-
-Retrieval-Augmented Generation (RAG) combines a search step with a language model. The retriever finds
-passages and the model answers from them, which keeps answers grounded.
-
-A vector database stores the embeddings that RAG systems search. Good chunking matters for RAG quality.
-`,
-  'raw/zh/rag-zh.md': `# 检索增强生成笔记
-
-检索增强生成（RAG）先检索相关段落，再让模型根据这些段落回答问题。RAG 通常使用向量数据库来保存嵌入。
-
-这种方法减少了模型编造事实的情况。
-`,
-};
 
 function env(url: string, extra: Record<string, string> = {}): Record<string, string> {
   return { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: url, ...extra };

@@ -131,3 +131,20 @@ ${concept[1]} comes up in ${titles.map((t) => `[[${t}]]`).join(', ')}.</body></k
 </kb_entry>`,
   };
 }
+
+/** A small English and Chinese corpus about RAG that the model fixtures above can write entries for. */
+export const RAW = {
+  'raw/rag-notes.md': `# Retrieval notes
+
+Retrieval-Augmented Generation (RAG) combines a search step with a language model. The retriever finds
+passages and the model answers from them, which keeps answers grounded.
+
+A vector database stores the embeddings that RAG systems search. Good chunking matters for RAG quality.
+`,
+  'raw/zh/rag-zh.md': `# 检索增强生成笔记
+
+检索增强生成（RAG）先检索相关段落，再让模型根据这些段落回答问题。RAG 通常使用向量数据库来保存嵌入。
+
+这种方法减少了模型编造事实的情况。
+`,
+};

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeOpenAI, type FakeOpenAI } from './fake-openai.js';
-import { claude } from './model-fixtures.js';
+import { claude, RAW } from './model-fixtures.js';
 import { fixture, listTree, read, runKb, writeFile, type CliResult } from './helpers.js';
 import type { FakeRequest } from './fake-anthropic.js';
 import { exampleEntry, git, gitInit, GIT_ENV, today } from './heal-helpers.js';
@@ -14,22 +14,6 @@ afterEach(async () => {
 });
 
 const KEY = 'sk-test-SECRET-4f9a1c77';
-
-const RAW = {
-  'raw/rag-notes.md': `# Retrieval notes
-
-Retrieval-Augmented Generation (RAG) combines a search step with a language model. The retriever finds
-passages and the model answers from them, which keeps answers grounded.
-
-A vector database stores the embeddings that RAG systems search. Good chunking matters for RAG quality.
-`,
-  'raw/zh/rag-zh.md': `# 检索增强生成笔记
-
-检索增强生成（RAG）先检索相关段落，再让模型根据这些段落回答问题。RAG 通常使用向量数据库来保存嵌入。
-
-这种方法减少了模型编造事实的情况。
-`,
-};
 
 function env(url: string, extra: Record<string, string> = {}): Record<string, string> {
   return { KB_PROVIDER: 'openai', OPENAI_BASE_URL: url, OPENAI_API_KEY: KEY, ...extra };
