@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixture, read, runKb } from './helpers.js';
+import { fixture, read, REPO, runKb, writeFile } from './helpers.js';
 import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
 import { parseEntryFile } from '../src/entry/frontmatter.js';
 
@@ -182,6 +182,23 @@ describe('kb ask with a model (fake Anthropic server)', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(fake.messages()).toHaveLength(2);
     expect(r.stdout + r.stderr + again.stdout + again.stderr).not.toContain('test-key');
+  }, 60_000);
+
+  it('an edited answer template is not answered from the answer cache', async () => {
+    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
+    const ask = async () => {
+      const r = await runKb(['ask', 'Why are there two tides a day?', '--json'], { cwd: root, env });
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { cached: boolean }).cached;
+    };
+    expect(await ask()).toBe(false);
+    expect(await ask()).toBe(true);
+    const template = readFileSync(join(REPO, 'templates', 'answer.md'), 'utf8');
+    writeFile(root, 'templates/answer.md', template.replace('Rules:', 'Rules:\n- Answer in two sentences at most.'));
+    const calls = fake.messages().length;
+    expect(await ask()).toBe(false);
+    expect(fake.messages().length).toBe(calls + 1);
+    rmSync(join(root, 'templates', 'answer.md'));
   }, 60_000);
 
   it('a filed model answer is not replaced by an offline one, nor after a person edited it', async () => {

@@ -42,6 +42,19 @@ describe('statements', () => {
   });
 });
 
+describe('statements without emphasis marks', () => {
+  it('reads bold and italic text as plain words, so no sentence starts or ends with a stray mark', () => {
+    const zh = statements('**一、基于词典和统计的分词。** 最常用的开源工具是结巴分词（jieba）。');
+    expect(zh).toEqual(['一、基于词典和统计的分词。', '最常用的开源工具是结巴分词（jieba）。']);
+    const en = statements('1. **Rare terms matter more.** IDF rewards *rare* terms, as __Robertson__ showed.');
+    expect(en).toEqual(['Rare terms matter more.', 'IDF rewards rare terms, as Robertson showed.']);
+    // A multiplication or a glob is not emphasis.
+    expect(statements('Take 2 * 3 * 4 files matching *.md today.')).toEqual([
+      'Take 2 * 3 * 4 files matching *.md today.',
+    ]);
+  });
+});
+
 describe('offlineAnswer', () => {
   it('quotes the sentence that holds the answer, not a saved answer’s title or the question', () => {
     const saved = entry(

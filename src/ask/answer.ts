@@ -41,6 +41,12 @@ interface Candidate {
   terms: Set<string>;
 }
 
+/**
+ * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
+ * answer cache does not serve what older code answered.
+ */
+export const ANSWER_VERSION = 2;
+
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
   /^(?:(?:sources?|backlinks?|references?|see also|related|links?|key points|definitions|来源|参考|参考资料|参考文献|相关|链接|另见|反向链接)\s*[:：]?\s*$|<!--|\|?\s*:?-{3,})/i;
@@ -65,9 +71,17 @@ export function statements(text: string): string[] {
     // A line that is only links (a list of sources or backlinks) says nothing itself.
     if (/^(\s*\[\[[^\]]*\]\][\s,;、，]*)+$/.test(line)) continue;
     line = line.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/^…\s*|\s*…$/g, '');
+    line = withoutEmphasis(line);
     for (const part of line.split(/\s+…\s+/)) for (const s of sentences(part)) out.push(s);
   }
   return out;
+}
+
+/** `**bold**`, `__bold__`, `*italic*` and `_italic_` read as their words: a mark must not hang off a sentence. */
+function withoutEmphasis(line: string): string {
+  return line
+    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
+    .replace(/(?<![*\w])([*_])(?=[^\s*_])([^*_]+?)(?<=[^\s*_])\1(?![*\w])/gu, '$2');
 }
 
 /** The question asks for a number, an amount or a date. */

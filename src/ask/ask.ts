@@ -1,6 +1,7 @@
 import type { KbContext } from '../kb/context.js';
 import type { ModelClient } from '../model/client.js';
-import { expandQuery, modelAnswer, offlineAnswer, type Citation, type DraftAnswer } from './answer.js';
+import { loadTemplate } from '../model/templates.js';
+import { ANSWER_VERSION, expandQuery, modelAnswer, offlineAnswer, type Citation, type DraftAnswer } from './answer.js';
 import { AnswerCache, wikiVersion } from './cache.js';
 import { packContext, type PackedContext } from './pack.js';
 import { questionKey } from './question.js';
@@ -43,7 +44,13 @@ export async function ask(
   const t0 = performance.now();
   const budget = opts.budget ?? ctx.config.ask.budget;
   const version = wikiVersion(ctx.store);
-  const settings = JSON.stringify({ budget, model: opts.model?.model ?? 'offline' });
+  const settings = JSON.stringify({
+    budget,
+    model: opts.model?.model ?? 'offline',
+    answerer: ANSWER_VERSION,
+    // The model's answer follows the templates: an edited template is a new question to it.
+    templates: opts.model ? ['expand-query', 'answer'].map((t) => loadTemplate(ctx.paths.root, t).hash) : [],
+  });
   const useCache = opts.cache !== false;
   const cache = useCache ? AnswerCache.open(ctx.paths, ctx.config.ask.cacheTtlSeconds) : undefined;
   try {
