@@ -31,7 +31,7 @@ export async function prefetchSources(
   opts: { force?: boolean; signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<void> {
   writer.startRound();
-  const docs = (await documentsToCompile(ctx, writer.name, Boolean(opts.force))).filter(modelReads);
+  const docs = (await documentsToCompile(ctx, writer.name, Boolean(opts.force), opts.signal)).filter(modelReads);
   if (docs.length < 2) return;
   const catalog = catalogOfWiki(ctx);
   let done = 0;
@@ -73,8 +73,9 @@ async function uncachedRequests(
   ctx: KbContext,
   writer: ModelWriter,
   force: boolean,
+  signal?: AbortSignal,
 ): Promise<Map<string, ModelRequest>> {
-  const docs = (await documentsToCompile(ctx, writer.name, force)).filter(modelReads);
+  const docs = (await documentsToCompile(ctx, writer.name, force, signal)).filter(modelReads);
   const catalog = catalogOfWiki(ctx);
   const reqs = new Map<string, ModelRequest>();
   for (const doc of docs) {
@@ -141,7 +142,7 @@ export async function runSourceBatch(
       );
     } else {
       const model = settings?.model ?? writer.client.model;
-      const reqs = await uncachedRequests(ctx, writer, Boolean(opts.force));
+      const reqs = await uncachedRequests(ctx, writer, Boolean(opts.force), opts.signal);
       if (reqs.size === 0) {
         opts.onStatus?.('Batch: nothing to send (every source reply is cached).');
         return summary;

@@ -9,6 +9,7 @@ import type { Catalog } from '../types.js';
 import { splitPosts } from '../../ingest/posts.js';
 import { fileRow } from '../../store/store.js';
 import { workKeyOf } from '../works.js';
+import { checkAbort } from '../scan.js';
 
 /** The catalog the model sees: every entry's title, aliases, kind and summary. */
 export function buildCatalog(entries: LoadedEntry[]): Catalog {
@@ -31,13 +32,22 @@ export function catalogOfWiki(ctx: KbContext): Catalog {
  * The raw documents the next `kb compile` with this writer will compile (changed, new, pending or
  * compiled by another compiler), ingested. The same test compile() makes, without writing anything.
  */
-export async function documentsToCompile(ctx: KbContext, writerName: string, force = false): Promise<RawDocument[]> {
+export async function documentsToCompile(
+  ctx: KbContext,
+  writerName: string,
+  force = false,
+  signal?: AbortSignal,
+): Promise<RawDocument[]> {
   const { config, paths, store } = ctx;
   const known = new Map([...store.documentsByFile()].map(([f, rows]) => [f, fileRow(rows)]));
   const out: RawDocument[] = [];
   const files = walkRaw(paths.raw, { ignore: config.ingest.ignore }).files;
   const busy = new Set<string>();
+  // These files are read on the main thread, one after another: a signal stops it between files
+  // and between a long PDF's pages (a reading stopped half-way is not cached).
+  const onProgress = signal ? () => checkAbort(signal) : undefined;
   for (const file of files) {
+    checkAbort(signal);
     if (file.size > maxBytesFor(file.path, config.ingest)) continue;
     let bytes: Buffer;
     try {
@@ -49,7 +59,12 @@ export async function documentsToCompile(ctx: KbContext, writerName: string, for
     const prev = known.get(file.path);
     if (!force && prev && prev.hash === hash && prev.compiler === writerName && prev.status !== 'pending') continue;
     busy.add(file.path);
-    const res = await ingestFile(file, bytes, hash, { ...config.ingest, cacheDir: paths.ingestCache });
+    const res = await ingestFile(file, bytes, hash, {
+      ...config.ingest,
+      cacheDir: paths.ingestCache,
+      ...(onProgress ? { onProgress } : {}),
+    });
+    checkAbort(signal);
     if (res.doc) out.push(...splitPosts(res.doc));
   }
   // A work saved in two files is written once (compile gives its copies one entry): not a copy of
