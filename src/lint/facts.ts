@@ -57,6 +57,8 @@ export function extractFacts(e: LoadedEntry, names: SubjectNames, r: Resolver): 
       continue;
     }
     if (skip || /^\s*<!--/.test(raw) || /^\s*\|/.test(raw) || (raw.match(/;/g) ?? []).length >= 2) continue;
+    // A fact states a number: a line without a digit has none (its links' text is part of the line).
+    if (!/\d/.test(raw)) continue;
     const linked: string[] = [];
     const text = raw
       .replace(/`[^`]*`/g, ' ')
@@ -156,6 +158,8 @@ export class SubjectNames {
   mentions(lower: string): { title: string; end: number }[] {
     const first = new Map<number, number>();
     for (let p = 0; p < lower.length; p++) {
+      // Inside a Latin word no name starts (wholeAt would refuse every one): the next position.
+      if (p > 0 && LATIN.test(lower[p]!) && LATIN.test(lower[p - 1]!)) continue;
       for (const k of this.byFirst.get(lower[p]!) ?? []) {
         if (first.has(k)) continue;
         const n = this.names[k]!;
