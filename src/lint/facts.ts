@@ -72,6 +72,9 @@ export function extractFacts(e: LoadedEntry, names: SubjectNames, r: Resolver): 
       .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
     for (const sentence of text.split(/(?<=[.!?。！？;；])\s+|(?<=[。！？；])/u)) {
       if (!/\d/.test(sentence) || /[=<>≈≤≥]/.test(sentence)) continue;
+      // The names are looked for only in a sentence that states a number with a unit (most do not).
+      const numbers = unitNumbers(sentence);
+      if (!numbers.length) continue;
       const lower = sentence.toLowerCase();
       const mentions: { title: string; end: number }[] = [];
       for (const t of linked) {
@@ -80,16 +83,7 @@ export function extractFacts(e: LoadedEntry, names: SubjectNames, r: Resolver): 
       }
       mentions.push(...names.mentions(lower));
       if (mentions.length === 0) continue;
-      for (const m of sentence.matchAll(
-        /(?<![\p{L}\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\d.,]\d)\s*(%|[\p{L}]+)?/gu,
-      )) {
-        const at = m.index ?? 0;
-        const value = m[1]!.replace(/,/g, '');
-        let unit = m[2] === '%' ? '%' : (normalizeName(m[2] ?? '').split(' ')[0] ?? '');
-        if (STOP.has(unit)) unit = '';
-        const n = Number(value);
-        if (!unit && Number.isInteger(n) && n >= 1000 && n <= 2100 && !value.includes('.')) unit = 'year';
-        if (!unit) continue;
+      for (const { at, value, unit } of numbers) {
         const subjects = new Set(mentions.filter((s) => s.end <= at && at - s.end <= MAX_GAP).map((s) => s.title));
         if (subjects.size === 0) continue;
         const subjectWords = new Set([...subjects].flatMap((s) => normalizeName(s).split(' ')));
@@ -119,6 +113,22 @@ export function extractFacts(e: LoadedEntry, names: SubjectNames, r: Resolver): 
     }
   }
   return facts;
+}
+
+/** The numbers of a sentence that have a unit (a word after them, `%`, or a year's range), where they start. */
+function unitNumbers(sentence: string): { at: number; value: string; unit: string }[] {
+  const out: { at: number; value: string; unit: string }[] = [];
+  for (const m of sentence.matchAll(
+    /(?<![\p{L}\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\d.,]\d)\s*(%|[\p{L}]+)?/gu,
+  )) {
+    const value = m[1]!.replace(/,/g, '');
+    let unit = m[2] === '%' ? '%' : (normalizeName(m[2] ?? '').split(' ')[0] ?? '');
+    if (STOP.has(unit)) unit = '';
+    const n = Number(value);
+    if (!unit && Number.isInteger(n) && n >= 1000 && n <= 2100 && !value.includes('.')) unit = 'year';
+    if (unit) out.push({ at: m.index ?? 0, value, unit });
+  }
+  return out;
 }
 
 const LATIN = /[a-z0-9]/;
