@@ -133,6 +133,11 @@ function unitNumbers(sentence: string): { at: number; value: string; unit: strin
 
 const LATIN = /[a-z0-9]/;
 
+/** LATIN, for a UTF-16 code. */
+function latinCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+}
+
 /** Is `name` at `i` in `text` a whole word where it is Latin (not `cat` inside `concatenate`)? */
 function wholeAt(text: string, i: number, name: string): boolean {
   const badStart = LATIN.test(text[i - 1] ?? ' ') && LATIN.test(name[0] ?? '');
@@ -141,12 +146,13 @@ function wholeAt(text: string, i: number, name: string): boolean {
 }
 
 /**
- * The names of concepts, ready to be looked for in many sentences: indexed by their first
- * character, so a sentence is read once instead of once per name.
+ * The names of concepts, ready to be looked for in many sentences: indexed by their first two
+ * characters (every name has three or more), so a sentence is read once instead of once per name.
  */
 export class SubjectNames {
   private readonly names: { name: string; title: string; lower: string }[];
-  private readonly byFirst = new Map<string, number[]>();
+  /** The first two UTF-16 units of a name, as one number (no string made per position looked at). */
+  private readonly byStart = new Map<number, number[]>();
   private readonly titles = new Map<string, string>();
 
   constructor(names: { name: string; title: string }[]) {
@@ -154,8 +160,8 @@ export class SubjectNames {
     this.names.forEach((n, k) => {
       if (!this.titles.has(n.lower)) this.titles.set(n.lower, n.title);
       if (Array.from(n.name).length < SUBJECT_MIN) return;
-      const first = n.lower[0]!;
-      (this.byFirst.get(first) ?? this.byFirst.set(first, []).get(first)!).push(k);
+      const start = n.lower.charCodeAt(0) * 0x10000 + n.lower.charCodeAt(1);
+      (this.byStart.get(start) ?? this.byStart.set(start, []).get(start)!).push(k);
     });
   }
 
@@ -167,10 +173,12 @@ export class SubjectNames {
   /** Each name found in `lower` (first whole occurrence), in the order of the names. */
   mentions(lower: string): { title: string; end: number }[] {
     const first = new Map<number, number>();
-    for (let p = 0; p < lower.length; p++) {
+    for (let p = 0; p + 1 < lower.length; p++) {
       // Inside a Latin word no name starts (wholeAt would refuse every one): the next position.
-      if (p > 0 && LATIN.test(lower[p]!) && LATIN.test(lower[p - 1]!)) continue;
-      for (const k of this.byFirst.get(lower[p]!) ?? []) {
+      if (p > 0 && latinCode(lower.charCodeAt(p)) && latinCode(lower.charCodeAt(p - 1))) continue;
+      const list = this.byStart.get(lower.charCodeAt(p) * 0x10000 + lower.charCodeAt(p + 1));
+      if (!list) continue;
+      for (const k of list) {
         if (first.has(k)) continue;
         const n = this.names[k]!;
         if (lower.startsWith(n.lower, p) && wholeAt(lower, p, n.lower)) first.set(k, p);
