@@ -432,6 +432,17 @@ export class Store {
     for (const d of dsts) if (d !== src) ins.run(src, d);
   }
 
+  /** Every entry's links, by source entry (each list in the order linksFrom gives it). */
+  allLinks(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const r of this.stmt(`SELECT src, dst FROM links ORDER BY src, dst`).all() as { src: string; dst: string }[]) {
+      const list = out.get(r.src);
+      if (list) list.push(r.dst);
+      else out.set(r.src, [r.dst]);
+    }
+    return out;
+  }
+
   linksFrom(id: string): string[] {
     return (this.stmt(`SELECT dst FROM links WHERE src = ?`).all(id) as { dst: string }[]).map((r) => r.dst);
   }
