@@ -156,4 +156,23 @@ describe('incremental concept rendering', () => {
     await expectSameAsForce(root, env, (p) => citing.has(p));
     expect(readFileSync(join(root, 'wiki', page), 'utf8')).toMatch(/^compiled_by: '?model:/m);
   });
+
+  it('with the model: a change that leaves every concept as it was, right after a first compile, asks for no concept page', async () => {
+    const root = sampleKb();
+    const f = await startFakeAnthropic(faithfulClaude);
+    fakes.push(f);
+    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: f.url };
+    await compile(root, [], env);
+    const doc = 'articles/bm25-and-full-text-search.md';
+    expect(conceptsCiting(root, doc).length).toBeGreaterThan(1);
+    const before = f.messages().length;
+    appendFileSync(join(root, 'raw', doc), '\nA closing remark of no consequence, added later.\n');
+    await compile(root, [], env);
+    const asked = f
+      .messages()
+      .slice(before)
+      .map((m) => JSON.stringify(m.body));
+    expect(asked.filter((m) => m.includes('<source path=')).length).toBe(1);
+    expect(asked.filter((m) => m.includes('<concept title='))).toEqual([]);
+  });
 });

@@ -20,10 +20,18 @@ export interface StoredRenderKey {
   output: string;
 }
 
-/** The names a body links by this run (a changed name can add or move a link in any text). */
-export function linkFingerprint(links: LinkContext): string {
+/**
+ * kb's own files beside the entries: in the vault after the first compile, never in an entry's
+ * text, so they do not change a fingerprint (else every page would be rendered again once after it).
+ */
+const GENERATED = new Set(['index.json', 'embeddings.db', 'embeddings.db-wal', 'embeddings.db-shm']);
+
+/** The names a body links by this run, and the titles a model is told of (a changed name can change any text). */
+export function linkFingerprint(links: LinkContext, names: NamePlan): string {
   const rows = [...links.table.byKey].map(([k, n]) => `${k}\t${n.id}\t${n.file}`).sort();
-  return sha256(`${rows.join('\n')}\n--\n${[...links.attachments].sort().join('\n')}`);
+  const files = [...links.attachments].filter((a) => !GENERATED.has(a)).sort();
+  const titles = [...names.titleOf].map(([id, t]) => `${id}\t${t}`).sort();
+  return sha256([...rows, '--', ...files, '--', ...titles].join('\n'));
 }
 
 /** The key of a concept page: every input of its draft and render. */
@@ -72,7 +80,7 @@ export function keepUnchangedConcepts(
   const keys = new Map<string, string>();
   const planned = input.concepts.filter((g) => renders.concepts.has(g.id));
   if (!planned.length) return keys;
-  const fp = linkFingerprint(input.links);
+  const fp = linkFingerprint(input.links, input.names);
   const oldById = new Map(input.scan.entries.map((e) => [e.fm.id as string, e]));
   for (const g of planned) {
     const key = conceptRenderKey(g, input.names, input.writer, fp);
