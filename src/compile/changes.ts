@@ -9,6 +9,8 @@ import { embedText } from './prepare.js';
 import type { CompileOptions, CompileReport, SourceDraft } from './types.js';
 import { scanWiki, type LoadedEntry, type ScanCache, type WikiScan } from '../entry/wiki.js';
 import { emitWiki, planNames, planRenders, type SourcePlan } from '../emit/emit.js';
+import { buildLinkTable } from '../emit/link-table.js';
+import { keepUnchangedConcepts } from '../emit/render-keys.js';
 import { groupConcepts, withConceptIds, type Translate } from './concepts.js';
 import { Lexicon } from '../text/lexicon.js';
 import { writeDrafts } from './drafts.js';
@@ -97,8 +99,20 @@ async function planAndEmit(
     return doc ? (await st.writer.writeSource(doc, run.wiki.catalog, opts.signal)).draft : undefined;
   };
   const plan = { sources, concepts, scan, entities, force: Boolean(opts.force) };
-  const names = planNames({ ...plan, attachments: store.attachmentPaths() });
+  const attachments = store.attachmentPaths();
+  const names = planNames({ ...plan, attachments });
   const renders = planRenders(plan, names);
+  // Concept pages whose inputs and file are as their last render left them are kept (not drafted again).
+  const links = buildLinkTable({ concepts, scan, attachments }, names);
+  const renderKeys = keepUnchangedConcepts(renders, {
+    concepts,
+    scan,
+    names,
+    writer: st.writer.name,
+    links,
+    stored: store.renderKeys(),
+    force: Boolean(opts.force),
+  });
   const written = await writeDrafts({
     sources,
     concepts,
@@ -117,6 +131,8 @@ async function planAndEmit(
     renders,
     drafts: written.drafts,
     autolink: st.writer.name.startsWith('offline'),
+    links,
+    renderKeys,
     rawAbs,
     onIndex: () => opts.onProgress?.({ phase: 'index', done: 0, total: 1 }),
     onFile: opts.onFile,

@@ -7,9 +7,10 @@ import { copyAttachments } from './attachments.js';
 import { linksBrokenInEdited } from './edited-links.js';
 import { indexWiki } from './index-wiki.js';
 import { keepRest } from './keep.js';
-import { buildLinkTable } from './link-table.js';
+import { buildLinkTable, type LinkContext } from './link-table.js';
 import { refreshBacklinks } from './refresh-backlinks.js';
 import { renderConcepts } from './render-concepts.js';
+import { renderedKeys } from './render-keys.js';
 import { renderSources } from './render-sources.js';
 import type { ConceptPlan, EntryDraft, Finals, NamePlan, RenderPlan, SourcePlan } from './types.js';
 import { writeFinals } from './write.js';
@@ -33,6 +34,10 @@ export interface EmitInput {
   drafts: ReadonlyMap<string, EntryDraft>;
   /** Link mentions of known names in the text (the offline compiler; the model writes its own links). */
   autolink: boolean;
+  /** The link table, when compile built it already to plan (buildLinkTable of the same input). */
+  links?: LinkContext | undefined;
+  /** Render key of each concept planned for rendering (emit/render-keys.ts): stored for the ones rendered. */
+  renderKeys?: ReadonlyMap<string, string> | undefined;
   /** Where a raw file is on disk (its key is NFC; the name on disk may be spelled otherwise). */
   rawAbs?: ((rawPath: string) => string) | undefined;
   onIndex?: (() => void) | undefined;
@@ -54,7 +59,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   const { store, paths } = ctx;
   const attachments = store.attachmentPaths();
   const { names, renders } = input;
-  const links = buildLinkTable({ concepts: input.concepts, scan: input.scan, attachments }, names);
+  const links = input.links ?? buildLinkTable({ concepts: input.concepts, scan: input.scan, attachments }, names);
   const finals: Finals = new Map();
   for (const f of renderSources(input, names, renders, links)) finals.set(f.id, f);
   for (const f of renderConcepts(input, names, renders, links)) finals.set(f.id, f);
@@ -72,9 +77,11 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     onFile: input.onFile,
   });
   const messages = [...w.messages, ...linksBrokenInEdited(input.scan, finals, attachments)];
-  if (input.scanCache && w.cacheRows.length)
+  const keys = input.renderKeys ? renderedKeys(finals.values(), input.renderKeys) : [];
+  if ((input.scanCache && w.cacheRows.length) || keys.length)
     store.transaction(() => {
-      for (const [p, row] of w.cacheRows) input.scanCache!.put(p, row);
+      if (input.scanCache) for (const [p, row] of w.cacheRows) input.scanCache.put(p, row);
+      for (const [id, key] of keys) store.putRenderKey(id, key);
     });
   input.onIndex?.();
   copyAttachments(paths.raw, paths.wiki, attachments, input.rawAbs, renders.changedDocs);

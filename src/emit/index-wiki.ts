@@ -18,8 +18,9 @@ export async function indexWiki(
 ): Promise<void> {
   const { store } = ctx;
   const writtenSet = new Set(written);
+  const rows = new Map(store.entryHashes().map((r) => [r.id, r]));
   const toIndex = [...finals.values()].filter((f) => {
-    const row = store.getEntry(f.id);
+    const row = rows.get(f.id);
     return !row || row.content_hash !== currentHash(f) || row.path !== f.path || writtenSet.has(f);
   });
   await indexEntries(ctx, toIndex.map(indexEntryOf), {

@@ -14,7 +14,7 @@ afterAll(() => {
 });
 
 /** Contradiction findings when each of `heights` is stated by its own source entry about the tower. */
-async function contradictions(heights: number[]): Promise<number> {
+async function contradictions(heights: number[], times = 1): Promise<number> {
   const root = mkdtempSync(join(tmpdir(), 'kb-contra-'));
   roots.push(root);
   mkdirSync(join(root, 'raw'));
@@ -25,7 +25,7 @@ async function contradictions(heights: number[]): Promise<number> {
     exampleEntry({ title: 'Eiffel Tower' }, '# Eiffel Tower\n\nA tower in Paris.\n'),
   );
   heights.forEach((h, i) => {
-    const body = `# Trip ${i}\n\nWe saw the [[Eiffel Tower]]. The Eiffel Tower is ${h} metres tall.\n`;
+    const body = `# Trip ${i}\n\nWe saw the [[Eiffel Tower]].${` The Eiffel Tower is ${h} metres tall.\n`.repeat(times)}`;
     writeFileSync(
       join(root, 'wiki', 'sources', `Trip ${i}.md`),
       exampleEntry({ title: `Trip ${i}`, kind: 'source', source_ref: [`raw/t${i}.md`] }, body),
@@ -39,6 +39,11 @@ describe('contradiction', () => {
   it('flags two or three figures given for one fact', async () => {
     expect(await contradictions([330, 330, 300])).toBe(2);
     expect(await contradictions([330, 300, 324])).toBe(3);
+  });
+
+  it('reports a pair of entries once, however often each states its figure', async () => {
+    expect(await contradictions([330, 300], 3)).toBe(1);
+    expect(await contradictions([330, 330, 300], 2)).toBe(2);
   });
 
   it('does not compare a subject given many different figures (not one fact: versions, several events)', async () => {

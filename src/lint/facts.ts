@@ -57,6 +57,8 @@ export function extractFacts(e: LoadedEntry, names: SubjectNames, r: Resolver): 
       continue;
     }
     if (skip || /^\s*<!--/.test(raw) || /^\s*\|/.test(raw) || (raw.match(/;/g) ?? []).length >= 2) continue;
+    // A fact states a number: a line without a digit has none (its links' text is part of the line).
+    if (!/\d/.test(raw)) continue;
     const linked: string[] = [];
     const text = raw
       .replace(/`[^`]*`/g, ' ')
@@ -70,6 +72,9 @@ export function extractFacts(e: LoadedEntry, names: SubjectNames, r: Resolver): 
       .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
     for (const sentence of text.split(/(?<=[.!?。！？;；])\s+|(?<=[。！？；])/u)) {
       if (!/\d/.test(sentence) || /[=<>≈≤≥]/.test(sentence)) continue;
+      // The names are looked for only in a sentence that states a number with a unit (most do not).
+      const numbers = unitNumbers(sentence);
+      if (!numbers.length) continue;
       const lower = sentence.toLowerCase();
       const mentions: { title: string; end: number }[] = [];
       for (const t of linked) {
@@ -78,16 +83,7 @@ export function extractFacts(e: LoadedEntry, names: SubjectNames, r: Resolver): 
       }
       mentions.push(...names.mentions(lower));
       if (mentions.length === 0) continue;
-      for (const m of sentence.matchAll(
-        /(?<![\p{L}\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\d.,]\d)\s*(%|[\p{L}]+)?/gu,
-      )) {
-        const at = m.index ?? 0;
-        const value = m[1]!.replace(/,/g, '');
-        let unit = m[2] === '%' ? '%' : (normalizeName(m[2] ?? '').split(' ')[0] ?? '');
-        if (STOP.has(unit)) unit = '';
-        const n = Number(value);
-        if (!unit && Number.isInteger(n) && n >= 1000 && n <= 2100 && !value.includes('.')) unit = 'year';
-        if (!unit) continue;
+      for (const { at, value, unit } of numbers) {
         const subjects = new Set(mentions.filter((s) => s.end <= at && at - s.end <= MAX_GAP).map((s) => s.title));
         if (subjects.size === 0) continue;
         const subjectWords = new Set([...subjects].flatMap((s) => normalizeName(s).split(' ')));
@@ -119,7 +115,28 @@ export function extractFacts(e: LoadedEntry, names: SubjectNames, r: Resolver): 
   return facts;
 }
 
+/** The numbers of a sentence that have a unit (a word after them, `%`, or a year's range), where they start. */
+function unitNumbers(sentence: string): { at: number; value: string; unit: string }[] {
+  const out: { at: number; value: string; unit: string }[] = [];
+  for (const m of sentence.matchAll(
+    /(?<![\p{L}\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\d.,]\d)\s*(%|[\p{L}]+)?/gu,
+  )) {
+    const value = m[1]!.replace(/,/g, '');
+    let unit = m[2] === '%' ? '%' : (normalizeName(m[2] ?? '').split(' ')[0] ?? '');
+    if (STOP.has(unit)) unit = '';
+    const n = Number(value);
+    if (!unit && Number.isInteger(n) && n >= 1000 && n <= 2100 && !value.includes('.')) unit = 'year';
+    if (unit) out.push({ at: m.index ?? 0, value, unit });
+  }
+  return out;
+}
+
 const LATIN = /[a-z0-9]/;
+
+/** LATIN, for a UTF-16 code. */
+function latinCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+}
 
 /** Is `name` at `i` in `text` a whole word where it is Latin (not `cat` inside `concatenate`)? */
 function wholeAt(text: string, i: number, name: string): boolean {
@@ -129,12 +146,13 @@ function wholeAt(text: string, i: number, name: string): boolean {
 }
 
 /**
- * The names of concepts, ready to be looked for in many sentences: indexed by their first
- * character, so a sentence is read once instead of once per name.
+ * The names of concepts, ready to be looked for in many sentences: indexed by their first two
+ * characters (every name has three or more), so a sentence is read once instead of once per name.
  */
 export class SubjectNames {
   private readonly names: { name: string; title: string; lower: string }[];
-  private readonly byFirst = new Map<string, number[]>();
+  /** The first two UTF-16 units of a name, as one number (no string made per position looked at). */
+  private readonly byStart = new Map<number, number[]>();
   private readonly titles = new Map<string, string>();
 
   constructor(names: { name: string; title: string }[]) {
@@ -142,8 +160,8 @@ export class SubjectNames {
     this.names.forEach((n, k) => {
       if (!this.titles.has(n.lower)) this.titles.set(n.lower, n.title);
       if (Array.from(n.name).length < SUBJECT_MIN) return;
-      const first = n.lower[0]!;
-      (this.byFirst.get(first) ?? this.byFirst.set(first, []).get(first)!).push(k);
+      const start = n.lower.charCodeAt(0) * 0x10000 + n.lower.charCodeAt(1);
+      (this.byStart.get(start) ?? this.byStart.set(start, []).get(start)!).push(k);
     });
   }
 
@@ -155,8 +173,12 @@ export class SubjectNames {
   /** Each name found in `lower` (first whole occurrence), in the order of the names. */
   mentions(lower: string): { title: string; end: number }[] {
     const first = new Map<number, number>();
-    for (let p = 0; p < lower.length; p++) {
-      for (const k of this.byFirst.get(lower[p]!) ?? []) {
+    for (let p = 0; p + 1 < lower.length; p++) {
+      // Inside a Latin word no name starts (wholeAt would refuse every one): the next position.
+      if (p > 0 && latinCode(lower.charCodeAt(p)) && latinCode(lower.charCodeAt(p - 1))) continue;
+      const list = this.byStart.get(lower.charCodeAt(p) * 0x10000 + lower.charCodeAt(p + 1));
+      if (!list) continue;
+      for (const k of list) {
         if (first.has(k)) continue;
         const n = this.names[k]!;
         if (lower.startsWith(n.lower, p) && wholeAt(lower, p, n.lower)) first.set(k, p);

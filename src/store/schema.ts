@@ -87,6 +87,14 @@ CREATE TABLE IF NOT EXISTS wiki_files (
   links TEXT NOT NULL DEFAULT ''       -- JSON list of the body's [[link]] targets, in order; '' when not known
 );
 
+-- What each concept page was last rendered from (a hash of its inputs) and a hash of what that
+-- render wrote: a page whose inputs and file are both unchanged is not rendered again (emit/render-keys.ts).
+CREATE TABLE IF NOT EXISTS render_keys (
+  id TEXT PRIMARY KEY,
+  input TEXT NOT NULL,
+  output TEXT NOT NULL
+) WITHOUT ROWID;
+
 -- Usage of the model, summed by kb status.
 CREATE TABLE IF NOT EXISTS runs (
   id INTEGER PRIMARY KEY,

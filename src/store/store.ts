@@ -404,13 +404,43 @@ export class Store {
     this.stmt(`DELETE FROM vec_entries WHERE rowid = ?`).run(big);
     this.stmt(`DELETE FROM entries WHERE id = ?`).run(id);
     this.stmt(`DELETE FROM links WHERE src = ?`).run(id);
+    this.stmt(`DELETE FROM render_keys WHERE id = ?`).run(id);
     this.deleteChunksOfEntry(id);
+  }
+
+  // ---- render keys (emit/render-keys.ts)
+
+  renderKeys(): Map<string, { input: string; output: string }> {
+    const rows = this.stmt(`SELECT id, input, output FROM render_keys`).all() as {
+      id: string;
+      input: string;
+      output: string;
+    }[];
+    return new Map(rows.map((r) => [r.id, { input: r.input, output: r.output }]));
+  }
+
+  putRenderKey(id: string, key: { input: string; output: string }): void {
+    this.stmt(
+      `INSERT INTO render_keys (id, input, output) VALUES (?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET input = excluded.input, output = excluded.output`,
+    ).run(id, key.input, key.output);
   }
 
   private setLinks(src: string, dsts: string[]): void {
     this.stmt(`DELETE FROM links WHERE src = ?`).run(src);
     const ins = this.stmt(`INSERT OR IGNORE INTO links (src, dst) VALUES (?, ?)`);
     for (const d of dsts) if (d !== src) ins.run(src, d);
+  }
+
+  /** Every entry's links, by source entry (each list in the order linksFrom gives it). */
+  allLinks(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const r of this.stmt(`SELECT src, dst FROM links ORDER BY src, dst`).all() as { src: string; dst: string }[]) {
+      const list = out.get(r.src);
+      if (list) list.push(r.dst);
+      else out.set(r.src, [r.dst]);
+    }
+    return out;
   }
 
   linksFrom(id: string): string[] {

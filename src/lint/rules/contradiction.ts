@@ -57,6 +57,7 @@ export const contradiction: LintRule = {
       for (const f of extractFacts(e, names, r)) (byKey.get(f.key) ?? byKey.set(f.key, []).get(f.key)!).push(f);
     const out: FindingDraft[] = [];
     const seen = new Set<string>();
+    const pairs = new Map<LoadedEntry, Set<LoadedEntry>>();
     const ranks = new Map<LoadedEntry, string>();
     const rankOf = (e: LoadedEntry) => ranks.get(e) ?? ranks.set(e, rank(e)).get(e)!;
     for (const facts of byKey.values()) {
@@ -71,12 +72,14 @@ export const contradiction: LintRule = {
           const a = facts[i]!;
           const b = facts[j]!;
           if (a.entry === b.entry || a.value === b.value) continue;
-          const [first, second] = rankOf(a.entry) <= rankOf(b.entry) ? [a, b] : [b, a];
-          const pair = `${first.entry.path}\u0000${second.entry.path}`;
-          if (seen.has(pair)) continue;
           // Both entries must not also agree on the other's value (a list of several figures).
           if (said.get(a.entry)!.has(b.value) || said.get(b.entry)!.has(a.value)) continue;
-          seen.add(pair);
+          const [first, second] = rankOf(a.entry) <= rankOf(b.entry) ? [a, b] : [b, a];
+          // A pair of entries is reported once (looked up by the entries: no string made per pair of facts).
+          const flagged = pairs.get(first.entry) ?? pairs.set(first.entry, new Set()).get(first.entry)!;
+          if (flagged.has(second.entry)) continue;
+          flagged.add(second.entry);
+          seen.add(`${first.entry.path}\u0000${second.entry.path}`);
           out.push({
             file: wikiFile(second.entry),
             place: filePoint(second.entry, second.line, 1),
