@@ -3,9 +3,11 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-await build({
+const result = await build({
   entryPoints: { kb: join(root, 'src', 'cli', 'main.ts'), worker: join(root, 'src', 'compile', 'worker.ts') },
   outdir: join(root, 'dist'),
   outExtension: { '.js': '.mjs' },
@@ -22,4 +24,10 @@ await build({
   logLevel: 'warning',
   // Code that finds shipped files (schemas/, templates/) from import.meta.url sees dist/.
   define: { 'process.env.KB_BUNDLED': '"1"' },
+  metafile: true,
 });
+// The identity of this build's code (src/kb/code-id.ts): what was written, not what lies beside it.
+const hash = createHash('sha256');
+for (const out of Object.keys(result.metafile.outputs).sort())
+  if (out.endsWith('.mjs')) hash.update(out).update(readFileSync(join(root, out)));
+writeFileSync(join(root, 'dist', 'build-id'), `${hash.digest('hex')}\n`);

@@ -2,14 +2,15 @@ import type { EntryFrontmatter } from '../types.js';
 import type { WikiScan } from '../entry/wiki.js';
 import { fileBaseName } from '../entry/names.js';
 import { sha256 } from '../util/hash.js';
+import { codeId } from '../kb/code-id.js';
 import type { LinkContext } from './link-table.js';
 import type { ConceptPlan, Final, NamePlan, RenderPlan } from './types.js';
 import { ownText } from './write.js';
 
 /**
  * Render keys: a concept page is rendered again only when what it is rendered from changed. The
- * key of a page hashes everything its render reads — the writer (its name holds the model and
- * the templates' hash), the concept's names and mentions with their sentences and source names,
+ * key of a page hashes everything its render reads — kb's own code, the writer (its name holds the
+ * model and the templates' hash), the concept's names and mentions with their sentences and source names,
  * its path, and the names the text links by; with it the store keeps a hash of what was written
  * (text and the frontmatter the render sets). A page whose key and file are both as recorded would
  * be written byte for byte as it is: it is kept. Anything else (a fallback draft, a page heal
@@ -39,6 +40,7 @@ export function conceptRenderKey(g: ConceptPlan, names: NamePlan, writer: string
   return sha256(
     JSON.stringify({
       writer,
+      code: codeId(),
       links,
       id: g.id,
       path: names.pathOf.get(g.id),
