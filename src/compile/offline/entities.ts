@@ -111,7 +111,7 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
     c.strong ||= strong;
     return c;
   };
-  pairedNames(text, add);
+  pairedNames(text, add, titleKey);
   const emphasised: string[] = [];
   for (const m of markdown.matchAll(EMPHASIS)) {
     const t = clean(m.slice(1).find(Boolean) ?? '');
@@ -137,10 +137,21 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
 }
 
 /** Names given with an abbreviation or a translation: the strongest signal, and the alias pairs. */
-function pairedNames(text: string, add: (name: string, strong: boolean, n?: number) => Candidate | undefined): void {
+function pairedNames(
+  text: string,
+  add: (name: string, strong: boolean, n?: number) => Candidate | undefined,
+  titleKey: string,
+): void {
   const pairAlias = (main: string, alias: string) => {
     const a = clean(alias);
     if (!validName(a) || (/^[A-Za-z]/.test(a) && !englishNameOk(a))) return;
+    // 卡片盒笔记法（Zettelkasten） in the work titled 卡片盒笔记法: the title is the source entry's
+    // name, not a concept; the other name stays a stressed name of the text, so its concept page
+    // (Zettelkasten, from other works) quotes this one too.
+    if (entityKey(main) === titleKey) {
+      add(a, true, 0);
+      return;
+    }
     const c = add(main, true, 0);
     if (c && entityKey(a) !== entityKey(main)) c.aliases.add(a);
   };
