@@ -252,8 +252,7 @@ function wordByWord(keys: readonly string[], dict: Dictionary): [string, string]
   }
   if (!byHead.size) return [];
   const glosses = new Map<string, Set<string>>();
-  const gloss = (w: string) =>
-    glosses.get(w) ?? glosses.set(w, new Set(dict.english(w).map(baseForm))).get(w)!;
+  const gloss = (w: string) => glosses.get(w) ?? glosses.set(w, new Set(dict.english(w).map(baseForm))).get(w)!;
   const out: [string, string][] = [];
   for (const k of keys) {
     if (!HAN_KEY.test(k)) continue;

@@ -5,6 +5,7 @@ import { EN_STOP, ZH_STOP, CAP_STOP, GENERIC } from '../../text/stopwords.js';
 import { entityKey } from '../../entry/names.js';
 import { isCommonEnglishWord } from '../../text/english-words.js';
 import { englishTerms, isCodeLine } from './en-terms.js';
+import { definedTypes, headingTerms } from './stressed.js';
 import {
   chineseTerms,
   looseWords,
@@ -36,6 +37,10 @@ interface Candidate {
   count: number;
   aliases: Set<string>;
   strong: boolean;
+  /** Mentions the layout stands for (stressed.ts). */
+  boost?: number;
+  /** Sentences about it when none names it (stressed.ts). */
+  context?: string[];
 }
 
 /*
@@ -133,6 +138,12 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
     if (n >= 2 || isAcronym(name)) add(name, false, n);
   }
   for (const [phrase, n] of en.phrases) if (n >= 2) add(phrase, false, n);
+  for (const s of [...headingTerms(markdown), ...definedTypes(markdown)]) {
+    const c = add(s.name, true, 0);
+    if (!c) continue;
+    c.boost = (c.boost ?? 0) + s.weight;
+    c.context = s.context;
+  }
   return finish(cands, text, markdown, title);
 }
 
@@ -268,6 +279,7 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
       for (const a of c.aliases) n += countOccurrences(lower, a.toLowerCase());
       c.count = Math.max(1, n);
     }
+    c.count += c.boost ?? 0;
   }
   // An abbreviation or translation seen on its own joins the name it was given for.
   for (const c of cands.values()) {
@@ -312,7 +324,7 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
         ...new Set([...c.aliases, ...[...c.surfaces.keys()].filter((s) => s !== surface && entityKey(s) !== key)]),
       ],
       count: c.count,
-      snippets: pickSnippets(sents, names),
+      snippets: orContext(pickSnippets(sents, names), c.context),
       salient:
         c.strong ||
         (c.count >= 3 &&
@@ -433,6 +445,10 @@ function pickSnippets(sents: Sentence[], names: string[]): string[] {
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .slice(0, 3)
     .map((h) => h.s);
+}
+
+function orContext(snippets: string[], context: string[] | undefined): string[] {
+  return snippets.length || !context ? snippets : context.filter((s) => s.length >= 12).slice(0, 3);
 }
 
 /** A name as a regular expression that matches it only as whole Latin words (Han needs no spaces). */
