@@ -161,7 +161,11 @@ export function groupConcepts(
     // A single document's own topics get pages only in a knowledge base of several documents.
     const n = works(g.byDoc);
     if (n < minSources && !(okDocs.size >= 5 && stressed(g.byDoc, n, minSources))) continue;
-    if ([...g.keys].some((k) => sourceTitles.has(k))) continue;
+    // A work's title given with another name (卡片盒笔记法（Zettelkasten）) leaves the other name its
+    // page when other works use it; the title itself stays the source's (links go there).
+    const titled = [...g.keys].filter((k) => sourceTitles.has(k));
+    if (titled.length && (titled.length === g.keys.size || works(g.byDoc) < 3)) continue;
+    for (const k of titled) g.keys.delete(k);
     if (passingAbbreviation(g.byDoc)) continue;
     // The title: the name most documents use (a longer name wins a tie: "Retrieval-Augmented Generation" over "RAG").
     const votes = new Map<string, number>();
@@ -177,9 +181,10 @@ export function groupConcepts(
         }
       }
     }
-    const ranked = [...votes.entries()].sort(
-      (a, b) => b[1] - a[1] || b[0].length - a[0].length || a[0].localeCompare(b[0]),
-    );
+    const ranked = [...votes.entries()]
+      .filter(([name]) => !sourceTitles.has(entityKey(name)))
+      .sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || a[0].localeCompare(b[0]));
+    if (!ranked.length) continue;
     // An abbreviation is an alias: "Retrieval-Augmented Generation" is the title, "RAG" the alias.
     const top = ranked[0]![0];
     if (/^[A-Z][A-Z0-9]+s?$/.test(top)) {

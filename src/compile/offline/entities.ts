@@ -6,6 +6,7 @@ import { entityKey } from '../../entry/names.js';
 import { isCommonEnglishWord } from '../../text/english-words.js';
 import { englishTerms, isCodeLine } from './en-terms.js';
 import { definedTypes, headingTerms } from './stressed.js';
+import { openCode, sealCode } from './code-spans.js';
 import {
   chineseTerms,
   looseWords,
@@ -310,7 +311,7 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
     .slice(0, 60);
   // What a document says about a name is in its sentences, not in its headings.
-  const sents = sentences(stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, ''))).map((s) => ({
+  const sents = sentences(stripMarkdown(sealCode(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, '')))).map((s) => ({
     s,
     lower: s.toLowerCase(),
   }));
@@ -324,7 +325,7 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
         ...new Set([...c.aliases, ...[...c.surfaces.keys()].filter((s) => s !== surface && entityKey(s) !== key)]),
       ],
       count: c.count,
-      snippets: orContext(pickSnippets(sents, names), c.context),
+      snippets: orContext(pickSnippets(sents, names), c.context).map(openCode),
       salient:
         c.strong ||
         (c.count >= 3 &&
