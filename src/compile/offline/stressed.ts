@@ -69,8 +69,11 @@ function headingTerm(tail: string): string | undefined {
   return tail;
 }
 
+// Blanks within a line only ([ \t], never \s): `^\s*` would run over every following empty line.
 const TYPE_DEF =
-  /^\s*(?:export\s+)?(?:interface|class|struct|type|record)\s+([A-Z][A-Za-z0-9]{2,40})\b[^\n]*?(?:\{|=)\s*$/gm;
+  /^[ \t]*(?:export[ \t]+)?(?:interface|class|struct|type|record)[ \t]+([A-Z][A-Za-z0-9]{2,40})\b[^\n]*?(?:\{|=)[ \t]*$/;
+/** Types looked at in one document: a file of hundreds is a code listing, not a text. */
+const MAX_TYPES = 20;
 const FIELD = /^\s*([a-z][A-Za-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)\??\s*:/;
 
 /**
@@ -81,17 +84,24 @@ const FIELD = /^\s*([a-z][A-Za-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)\
  */
 export function definedTypes(markdown: string): StressedName[] {
   const lines = markdown.split('\n');
-  const prose = lines.filter((l) => !isCodeLine(l) && !FIELD.test(l));
   const out: StressedName[] = [];
-  for (const m of markdown.matchAll(TYPE_DEF)) {
-    const from = markdown.slice(0, m.index).split('\n').length;
+  const defs: [number, string][] = [];
+  lines.forEach((l, i) => {
+    const name = defs.length < MAX_TYPES && l.length < 200 ? TYPE_DEF.exec(l)?.[1] : undefined;
+    if (name) defs.push([i + 1, name]);
+  });
+  if (!defs.length) return out;
+  const prose = lines.filter((l) => !isCodeLine(l) && !FIELD.test(l));
+  for (const [from, name] of defs) {
     const fields: string[] = [];
     for (const l of lines.slice(from, from + 60)) {
       if (/^\s*[}\]]/.test(l)) break;
       const f = FIELD.exec(l)?.[1];
       if (f) fields.push(f);
     }
-    const said = prose.filter((l) => fields.some((f) => new RegExp(`(?<![\\w])${f}(?![\\w])`).test(l)));
+    if (fields.length < 2) continue;
+    const named = new RegExp(`(?<!\\w)(?:${fields.slice(0, 30).join('|')})(?!\\w)`);
+    const said = prose.filter((l) => named.test(l));
     const discussed = fields.filter((f) => said.some((l) => l.includes(f)));
     if (discussed.length < 2) continue;
     // The line that introduces the definition ("编译条目的标准 Schema 定义：") says what it is.
@@ -100,7 +110,7 @@ export function definedTypes(markdown: string): StressedName[] {
       .reverse()
       .find((l) => /[\u3400-\u9fff]{2}|[A-Za-z]{3,}\s+[A-Za-z]{3,}/.test(l) && !isCodeLine(l));
     const context = [...(intro ? [intro] : []), ...said].map((l) => l.replace(/`/g, '').trim());
-    out.push({ name: m[1]!, weight: discussed.length, context: context.slice(0, 3) });
+    out.push({ name, weight: discussed.length, context: context.slice(0, 3) });
   }
   return out;
 }
