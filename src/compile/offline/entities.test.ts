@@ -254,4 +254,11 @@ describe('extractEntities: a translation of the work itself', () => {
     const other = extractEntities(md, 'Untitled').find((e) => e.surface === '卡片盒笔记法');
     expect(other?.aliases).toContain('Zettelkasten');
   });
+
+  it('reads a place word into a Chinese name the English one shows is longer', () => {
+    const md = '长上下文有一个问题：中间信息遗失（Lost in the Middle）。我们的前端设计（frontend design）很好。';
+    const found = extractEntities(md, 'Untitled');
+    expect(found.find((e) => e.surface === '中间信息遗失')?.aliases).toContain('Lost in the Middle');
+    expect(found.find((e) => e.surface === '前端设计')?.aliases).toContain('frontend design');
+  });
 });

@@ -188,7 +188,10 @@ export function termBefore(tokens: ZhToken[], minWords = 1): string | undefined 
   for (let i = tokens.length - 1; i >= 0 && parts.length < 4; i--) {
     const t = tokens[i]!;
     // A noun on the stop list (笔记, 数据, 系统) is no term alone but is part of one: 卡片盒/笔记/法.
-    if (!HAN_ONLY.test(t.word) || EDGE.has(t.tag) || (ZH_STOP.has(foldText(t.word)) && !NOUNISH.has(t.tag))) break;
+    // A place word (中间, 前端) is part of a name the English shows is longer: 中间信息遗失（Lost in the Middle）.
+    const place = t.tag === 'f' && t.word.length > 1 && parts.length < minWords;
+    if (!HAN_ONLY.test(t.word) || (EDGE.has(t.tag) && !place) || (ZH_STOP.has(foldText(t.word)) && !NOUNISH.has(t.tag)))
+      break;
     parts.unshift(t);
   }
   if (parts.length === 1 && ZH_STOP.has(foldText(parts[0]!.word))) return undefined;
