@@ -11,8 +11,8 @@ import { scanWiki, type LoadedEntry, type ScanCache, type WikiScan } from '../en
 import { emitWiki, planNames, planRenders, type SourcePlan } from '../emit/emit.js';
 import { buildLinkTable } from '../emit/link-table.js';
 import { keepUnchangedConcepts } from '../emit/render-keys.js';
-import { groupConcepts, withConceptIds, type Translate } from './concepts.js';
-import { Lexicon } from '../text/lexicon.js';
+import { groupConcepts, withConceptIds, type Dictionary } from './concepts.js';
+import { Lexicon, sharedLexiconPath } from '../text/lexicon.js';
 import { writeDrafts } from './drafts.js';
 import { ingestChanged, type Ingested, type WikiState } from './ingest-changed.js';
 import { buildCatalog } from './model/plan.js';
@@ -78,8 +78,8 @@ async function planAndEmit(
   const allDocs = store.allDocuments().filter((d) => d.status === 'ok' || d.status === 'pending');
   const entities = store.allEntities();
   const { minConceptSources, maxConcepts } = config.compile;
-  const planned = withTranslations(ctx.paths.state, (translate) =>
-    groupConcepts(entities, allDocs, minConceptSources, maxConcepts, scan.entries, translate),
+  const planned = withDictionary(ctx.paths.state, (dict) =>
+    groupConcepts(entities, allDocs, minConceptSources, maxConcepts, scan.entries, dict),
   );
   const concepts = withConceptIds(planned, scan.entries, run.wiki.takenIds);
   const sources = sourcePlans(allDocs, drafts, Boolean(opts.force));
@@ -175,16 +175,22 @@ function sourcePlans(
 }
 
 /**
- * CC-CEDICT's usual Chinese for an English name, from the lexicon `kb ask` builds in .kb/ — when
- * it is there: building it takes half a minute, too long for a compile to pay on its own.
+ * CC-CEDICT from the lexicon `kb ask` builds (once per user, or in .kb/) — when it is there:
+ * building it takes half a minute, too long for a compile to pay on its own.
  */
-function withTranslations<T>(stateDir: string, f: (t: Translate | undefined) => T): T {
-  const lex = Lexicon.openExisting(join(stateDir, 'lexicon.db'));
+function withDictionary<T>(stateDir: string, f: (d: Dictionary | undefined) => T): T {
+  const lex = [sharedLexiconPath(process.env), join(stateDir, 'lexicon.db')]
+    .map((p) => Lexicon.openExisting(p))
+    .find(Boolean);
   if (!lex) return f(undefined);
   try {
-    return f((key) => {
-      const best = lex.chinese(key)[0];
-      return best && best.weight === 1 && Array.from(best.term).length >= 2 ? best.term : undefined;
+    return f({
+      chinese: (key) => {
+        const best = lex.chinese(key)[0];
+        return best && best.weight === 1 && Array.from(best.term).length >= 2 ? best.term : undefined;
+      },
+      english: (word) => lex.english(word).map((t) => t.term),
+      words: (run) => lex.words(run),
     });
   } finally {
     lex.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupConcepts } from './concepts.js';
+import { type Dictionary, groupConcepts, type Translate } from './concepts.js';
 import { extractEntities } from './offline/entities.js';
 import type { DocumentRow, EntityRow } from '../store/store.js';
 
@@ -38,9 +38,28 @@ function compiled(docs: Record<string, string>): { entities: EntityRow[]; rows: 
   return { entities, rows: Object.keys(docs).map(doc) };
 }
 
-const pages = (docs: Record<string, string>, translate?: (k: string) => string | undefined) => {
+/** A dictionary of a few CC-CEDICT entries: Chinese words and their English senses. */
+function dictionary(entries: Record<string, string[]>, chinese: Translate = () => undefined): Dictionary {
+  const words = Object.keys(entries).sort((a, b) => b.length - a.length);
+  return {
+    chinese,
+    english: (w) => entries[w] ?? [],
+    // Longest dictionary word first, a character alone where none fits (as Lexicon.words).
+    words: (run) => {
+      const out: string[] = [];
+      for (let i = 0; i < run.length; ) {
+        const w = words.find((x) => run.startsWith(x, i)) ?? run[i]!;
+        out.push(w);
+        i += w.length;
+      }
+      return out;
+    },
+  };
+}
+
+const pages = (docs: Record<string, string>, dict?: Dictionary) => {
   const { entities, rows } = compiled(docs);
-  return groupConcepts(entities, rows, 2, 100, [], translate).map((c) => [c.title, ...c.aliases]);
+  return groupConcepts(entities, rows, 2, 100, [], dict).map((c) => [c.title, ...c.aliases]);
 };
 const pageOf = (all: string[][], name: string) => all.filter((p) => p.includes(name));
 
@@ -71,9 +90,68 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
       'en2.md': 'Every knowledge base needs an index. We lint the knowledge base weekly.',
     };
     expect(pages(docs)).toHaveLength(2);
-    const merged = pages(docs, (k) => (k === 'knowledge base' ? '知识库' : undefined));
+    const merged = pages(
+      docs,
+      dictionary({}, (k) => (k === 'knowledge base' ? '知识库' : undefined)),
+    );
     expect(merged).toHaveLength(1);
     expect(merged[0]).toEqual(expect.arrayContaining(['知识库', 'knowledge base']));
+  });
+
+  it('merges a Chinese compound whose dictionary words translate an English name word by word', () => {
+    const docs = {
+      'zh1.md': '精灵编辑器里可以画角色。精灵编辑器还有调色板。',
+      'zh2.md': '新版精灵编辑器更好用。精灵编辑器支持缩放。',
+      'en1.md': 'The sprite editor draws characters. The sprite editor has a palette.',
+      'en2.md': 'We built a sprite editor too. Their sprite editor has layers.',
+    };
+    const dict = dictionary({ 精灵: ['spirit', 'fairy', 'elf', 'sprite'], 编辑器: ['editor'] });
+    expect(pages(docs)).toHaveLength(2);
+    const merged = pages(docs, dict);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toEqual(expect.arrayContaining(['精灵编辑器', 'sprite editor']));
+  });
+
+  it('never merges a compound with an English name that translates only part of it', () => {
+    const docs = {
+      'zh1.md': '音乐制作程序用来录音。音乐制作程序很贵。',
+      'zh2.md': '这个音乐制作程序能混音。音乐制作程序在浏览器里运行。',
+      'en1.md': 'Music production takes years. Good music production needs ears.',
+      'en2.md': 'We teach music production online. Music production is a craft.',
+    };
+    const dict = dictionary({ 音乐: ['music'], 制作: ['make', 'production'], 程序: ['procedure', 'program'] });
+    const all = pages(docs, dict);
+    expect(pageOf(all, '音乐制作程序')).toHaveLength(1);
+    expect(pageOf(all, '音乐制作程序')[0]!.map((n) => n.toLowerCase())).not.toContain('music production');
+  });
+
+  it('merges a role name with the same role followed by 智能体 or "agent", and nothing else', () => {
+    const row = (raw_path: string, surface: string): EntityRow => ({
+      raw_path,
+      key: surface.toLowerCase(),
+      surface,
+      aliases: [],
+      count: 3,
+      snippets: [],
+      salient: true,
+    });
+    const entities = [
+      row('a.md', '评估器'),
+      row('b.md', '评估器'),
+      row('a.md', '评估器智能体'),
+      row('b.md', '评估器智能体'),
+      row('a.md', 'planner agent'),
+      row('b.md', 'planner'),
+      row('a.md', '音乐制作'),
+      row('b.md', '音乐制作'),
+      row('a.md', '音乐制作程序'),
+      row('b.md', '音乐制作程序'),
+    ];
+    const all = groupConcepts(entities, ['a.md', 'b.md'].map(doc), 2, 100, []).map((c) => [c.title, ...c.aliases]);
+    expect(pageOf(all, '评估器')).toHaveLength(1);
+    expect(pageOf(all, '评估器')[0]).toContain('评估器智能体');
+    expect(pageOf(all, 'planner')[0]).toContain('planner agent');
+    expect(pageOf(all, '音乐制作')[0]).not.toContain('音乐制作程序');
   });
 
   it('merges a product with its vendor-prefixed name', () => {

@@ -5,6 +5,7 @@ import type { LoadedEntry } from '../entry/wiki.js';
 import { entityKey, makeEntryId } from '../entry/names.js';
 import { hasTraditional } from '../text/fold.js';
 import { isCommonEnglishWord } from '../text/english-words.js';
+import { baseForm } from '../text/lexicon.js';
 import type { ConceptPlan } from '../emit/types.js';
 
 /** A concept shared by several sources, as the store knows it; `id` when the wiki has an entry for it. */
@@ -45,6 +46,16 @@ class UnionFind {
 /** English → its usual Chinese translation (CC-CEDICT), for names that no text pairs. */
 export type Translate = (englishKey: string) => string | undefined;
 
+/** CC-CEDICT as concept merging reads it (src/text/lexicon.ts), for names that no text pairs. */
+export interface Dictionary {
+  /** The usual Chinese for an English name (a lowercase key), when the dictionary has one. */
+  chinese: Translate;
+  /** The English words a Chinese word translates to, lowercase and singular. */
+  english(word: string): readonly string[];
+  /** A run of Han characters cut into dictionary words. */
+  words(run: string): string[];
+}
+
 /** A short all-capitals name: stands for a longer one, and may stand for two (IdP, CR). */
 function isAbbreviation(name: string): boolean {
   return /^[A-Z][A-Za-z0-9]{0,7}$/.test(name) && /[A-Z].*[A-Z]|^[A-Z]{2,}/.test(name) && name.length <= 8;
@@ -75,7 +86,8 @@ function ambiguousAbbreviations(entities: EntityRow[]): Set<string> {
 /**
  * Concepts from the entities of every document: names that are the same concept are merged into
  * one group — case, plural, Traditional/Simplified spelling (in the key), a translation or an
- * abbreviation a text gives in parentheses, the dictionary translation (`translate`), a vendor's
+ * abbreviation a text gives in parentheses, the dictionary translation (`dict`: of the whole name or word by word), a role
+ * name and the same name with 智能体/agent after it, a vendor's
  * name left off — never because one name is part of a longer one. A group mentioned by at least
  * `minSources` documents becomes a concept, and so does one a single document introduces or stresses
  * (salient) and keeps coming back to. Existing concept entries keep their title and id.
@@ -87,7 +99,7 @@ export function groupConcepts(
   minSources: number,
   maxConcepts: number,
   existing: LoadedEntry[],
-  translate?: Translate,
+  dict?: Dictionary,
 ): PlannedConcept[] {
   const okDocs = firstCopies(docs);
   const uf = new UnionFind();
@@ -111,9 +123,11 @@ export function groupConcepts(
   for (const k of surfaces.keys()) {
     const vendor = VENDOR.exec(k)?.[1];
     if (vendor && surfaces.has(vendor)) uf.union(k, vendor);
-    const zh = translate && /^[a-z][a-z -]{3,}$/.test(k) ? translate(k) : undefined;
+    const zh = dict && /^[a-z][a-z -]{3,}$/.test(k) ? dict.chinese(k) : undefined;
     if (zh && surfaces.has(entityKey(zh))) uf.union(entityKey(zh), k);
   }
+  if (dict) for (const [zh, en] of wordByWord([...surfaces.keys()], dict)) uf.union(zh, en);
+  for (const [named, role] of roleAgents(surfaces)) uf.union(role, named);
   // Existing concept entries tie their aliases together too, so a person's alias merges names.
   const existingByKey = new Map<string, LoadedEntry>();
   for (const c of existing) {
@@ -147,7 +161,11 @@ export function groupConcepts(
     // A single document's own topics get pages only in a knowledge base of several documents.
     const n = works(g.byDoc);
     if (n < minSources && !(okDocs.size >= 5 && stressed(g.byDoc, n, minSources))) continue;
-    if ([...g.keys].some((k) => sourceTitles.has(k))) continue;
+    // A work's title given with another name (卡片盒笔记法（Zettelkasten）) leaves the other name its
+    // page when other works use it; the title itself stays the source's (links go there).
+    const titled = [...g.keys].filter((k) => sourceTitles.has(k));
+    if (titled.length && (titled.length === g.keys.size || works(g.byDoc) < 3)) continue;
+    for (const k of titled) g.keys.delete(k);
     if (passingAbbreviation(g.byDoc)) continue;
     // The title: the name most documents use (a longer name wins a tie: "Retrieval-Augmented Generation" over "RAG").
     const votes = new Map<string, number>();
@@ -163,9 +181,10 @@ export function groupConcepts(
         }
       }
     }
-    const ranked = [...votes.entries()].sort(
-      (a, b) => b[1] - a[1] || b[0].length - a[0].length || a[0].localeCompare(b[0]),
-    );
+    const ranked = [...votes.entries()]
+      .filter(([name]) => !sourceTitles.has(entityKey(name)))
+      .sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || a[0].localeCompare(b[0]));
+    if (!ranked.length) continue;
     // An abbreviation is an alias: "Retrieval-Augmented Generation" is the title, "RAG" the alias.
     const top = ranked[0]![0];
     if (/^[A-Z][A-Z0-9]+s?$/.test(top)) {
@@ -218,6 +237,57 @@ export function groupConcepts(
       a.key.localeCompare(b.key),
   );
   return out.slice(0, maxConcepts);
+}
+
+const HAN_KEY = /^[\u3400-\u9fff]{3,12}$/;
+const EN_PHRASE = /^[a-z][a-z-]*(?: [a-z][a-z-]*){1,3}$/;
+
+/**
+ * Chinese compounds whose dictionary words translate an English name word by word, in order:
+ * 精灵/编辑器 (spirit, fairy, elf, sprite …/editor) is "sprite editor", 音乐/制作/程序 would be
+ * "music production program" but not "music production". Every word must translate, so a name is
+ * never matched by a piece of it; English names are looked up by their last word.
+ */
+function wordByWord(keys: readonly string[], dict: Dictionary): [string, string][] {
+  const byHead = new Map<string, string[]>();
+  for (const k of keys) {
+    if (!EN_PHRASE.test(k)) continue;
+    const head = baseForm(k.slice(k.lastIndexOf(' ') + 1));
+    (byHead.get(head) ?? byHead.set(head, []).get(head)!).push(k);
+  }
+  if (!byHead.size) return [];
+  const glosses = new Map<string, Set<string>>();
+  const gloss = (w: string) => glosses.get(w) ?? glosses.set(w, new Set(dict.english(w).map(baseForm))).get(w)!;
+  const out: [string, string][] = [];
+  for (const k of keys) {
+    if (!HAN_KEY.test(k)) continue;
+    const words = dict.words(k);
+    if (words.length < 2 || words.length > 4 || words.some((w) => w.length < 2)) continue;
+    for (const head of gloss(words[words.length - 1]!))
+      for (const en of byHead.get(head) ?? []) {
+        const enWords = en.split(' ').map(baseForm);
+        if (enWords.length === words.length && enWords.every((w, i) => gloss(words[i]!).has(w))) out.push([k, en]);
+      }
+  }
+  return out;
+}
+
+/** Role names (an agent noun: 评估器, 规划者, evaluator, planner) and the class noun that can follow them. */
+const ROLE_ZH = /^([\u3400-\u9fff]{1,8}[器者员师])(?:智能体|代理)$/;
+const ROLE_EN = /^([a-z][a-z-]*(?:or|er))(?: agent)$/;
+
+/**
+ * "评估器智能体" and "评估器", "evaluator agent" and "evaluator": a role already names an agent, so
+ * the class noun after it adds nothing (an apposition, not a kind of evaluator). Only these heads
+ * after a role name join: 音乐制作程序 stays apart from 音乐制作, "vector database" from "database".
+ */
+function roleAgents(surfaces: Map<string, unknown>): [string, string][] {
+  const out: [string, string][] = [];
+  for (const k of surfaces.keys()) {
+    const role = (ROLE_ZH.exec(k) ?? ROLE_EN.exec(k))?.[1];
+    if (role && surfaces.has(role)) out.push([k, role]);
+  }
+  return out;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { autolink, buildNameTable, type LinkName } from './linker.js';
+import { autolink, buildNameTable, type LinkName, resolveLinks } from './linker.js';
 
 const table = (names: [string, string][]) =>
   buildNameTable(names.map(([name, file]): LinkName => ({ name, file, id: `concept/${file}` })));
@@ -86,5 +86,18 @@ describe('autolink: brackets in the text', () => {
       'From our blog: “[Opus 4.6] plans more carefully.”',
     );
     expect(autolink('We released Opus 4.6 then.', t, 'x')).toBe('We released [[Opus]] 4.6 then.');
+  });
+});
+
+describe('resolveLinks: code', () => {
+  it('leaves a [[link]] written in code as it is and counts no link for it', () => {
+    const lookup = (t: string) =>
+      t === '倒数排名融合' ? { id: 'concept/rrf', file: 'Reciprocal Rank Fusion' } : undefined;
+    const md = '写作 `[[倒数排名融合]]`，即 [[倒数排名融合]]。\n\n```\n[[倒数排名融合]]\n```';
+    const { text, links } = resolveLinks(md, lookup as never);
+    expect(text).toBe(
+      '写作 `[[倒数排名融合]]`，即 [[Reciprocal Rank Fusion|倒数排名融合]]。\n\n```\n[[倒数排名融合]]\n```',
+    );
+    expect(links).toEqual(['concept/rrf']);
   });
 });

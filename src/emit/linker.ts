@@ -178,9 +178,18 @@ export function resolveLinks(
   attachments: ReadonlySet<string> = new Set(),
 ): { text: string; links: string[] } {
   const links = new Set<string>();
+  // `[[倒数排名融合]]` in code shows the syntax: no link, as Obsidian and lint read it.
+  const code = [...md.matchAll(/```[\s\S]*?```|~~~[\s\S]*?~~~|`[^`\n]*`/g)].map((m) => [
+    m.index ?? 0,
+    (m.index ?? 0) + m[0].length,
+  ]);
+  let k = 0;
   const text = md.replace(
     /(!?)\[\[([^[\]\n|#]*)(#[^[\]\n|]*)?(?:\|([^[\]\n]*))?\]\]/g,
-    (whole, bang: string, target: string, heading: string | undefined, alias: string | undefined) => {
+    (whole, bang: string, target: string, heading: string | undefined, alias: string | undefined, at: number) => {
+      // Matches come in order: one pass over the code spans.
+      while (k < code.length && code[k]![1]! <= at) k++;
+      if (k < code.length && code[k]![0]! <= at) return whole;
       const t = target.trim();
       if (bang && attachments.has(linkKey(t))) return whole;
       const hit = t ? lookup(t) : undefined;

@@ -3,6 +3,7 @@ import { checkOnOpen } from '../store/recover.js';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { homedir } from 'node:os';
 import { EN_STOP } from './stopwords.js';
 
 /**
@@ -13,6 +14,11 @@ import { EN_STOP } from './stopwords.js';
  * by point lookups, so a question costs a few index reads, not loading 120,000 entries.
  */
 export const LEXICON_VERSION = 'cedict-3';
+
+/** Where the lexicon is kept once per user: the XDG cache folder, by version. */
+export function sharedLexiconPath(env: NodeJS.ProcessEnv): string {
+  return join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'kb', `lexicon-${LEXICON_VERSION}.db`);
+}
 
 /** English words that say nothing in a gloss. */
 const GLOSS_STOP = new Set([

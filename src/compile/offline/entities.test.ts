@@ -190,3 +190,75 @@ describe('extractEntities: what a page quotes', () => {
     for (const s of heal?.snippets ?? []) expect(s).not.toMatch(/git checkout|\/\//);
   });
 });
+
+describe('extractEntities: names the layout stresses', () => {
+  const filler = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) => `第${i + 1}段说明模型如何读取原始资料并写出条目，每一步都留下记录，方便以后回头检查。`,
+    );
+
+  it('takes the term a heading names after its topic when a section on it follows, not a bare heading', () => {
+    const md = [
+      '数据流架构：从 raw/ 到 wiki/ 的编译管线',
+      '',
+      ...filler(12),
+      '',
+      '迭代框架',
+      '',
+      ...filler(12),
+      '',
+      '第一步：导入数据',
+      '',
+      ...filler(12),
+    ].join('\n');
+    const found = extractEntities(md, 'Untitled');
+    const pipeline = found.find((e) => e.surface === '编译管线');
+    expect(pipeline?.salient).toBe(true);
+    expect(pipeline?.count).toBeGreaterThanOrEqual(3);
+    const all = found.map((e) => e.surface);
+    for (const noise of ['迭代框架', '导入数据']) expect(all).not.toContain(noise);
+  });
+
+  it('takes a type defined in code whose fields the prose discusses, quoting the prose', () => {
+    const code = [
+      '编译条目的标准 Schema 定义：',
+      '',
+      'interface WikiEntry {',
+      ' id: string;',
+      ' source_ref: string[]; // 原始文件路径',
+      ' last_heal_timestamp: number;',
+      '}',
+      '',
+    ];
+    const discussed = [
+      ...code,
+      '可追溯性：通过 source_ref 回到原始资料。',
+      '可维护性：通过 last_heal_timestamp 追踪新鲜度。',
+    ];
+    const entry = extractEntities(discussed.join('\n'), 'Untitled').find((e) => e.surface === 'WikiEntry');
+    expect(entry?.salient).toBe(true);
+    expect(entry?.count).toBeGreaterThanOrEqual(3);
+    expect(entry?.snippets.join('\n')).toContain('source_ref');
+    // Defined but never discussed: a code sample, no concept.
+    const names = extractEntities([...code, '这里只是一个例子。'].join('\n'), 'Untitled').map((e) => e.surface);
+    expect(names).not.toContain('WikiEntry');
+  });
+});
+
+describe('extractEntities: a translation of the work itself', () => {
+  it('keeps the English name a text gives for its own title, and reads a stop-list noun inside a term', () => {
+    const md = '卡片盒笔记法（Zettelkasten）来自德语。卢曼用卡片盒写了很多书，卡片盒笔记法也因此出名。';
+    const found = extractEntities(md, '卡片盒笔记法');
+    expect(found.find((e) => e.surface === 'Zettelkasten')?.salient).toBe(true);
+    const other = extractEntities(md, 'Untitled').find((e) => e.surface === '卡片盒笔记法');
+    expect(other?.aliases).toContain('Zettelkasten');
+  });
+
+  it('reads a place word into a Chinese name the English one shows is longer', () => {
+    const md = '长上下文有一个问题：中间信息遗失（Lost in the Middle）。我们的前端设计（frontend design）很好。';
+    const found = extractEntities(md, 'Untitled');
+    expect(found.find((e) => e.surface === '中间信息遗失')?.aliases).toContain('Lost in the Middle');
+    expect(found.find((e) => e.surface === '前端设计')?.aliases).toContain('frontend design');
+  });
+});

@@ -5,6 +5,8 @@ import { EN_STOP, ZH_STOP, CAP_STOP, GENERIC } from '../../text/stopwords.js';
 import { entityKey } from '../../entry/names.js';
 import { isCommonEnglishWord } from '../../text/english-words.js';
 import { englishTerms, isCodeLine } from './en-terms.js';
+import { definedTypes, headingTerms } from './stressed.js';
+import { openCode, sealCode } from './code-spans.js';
 import {
   chineseTerms,
   looseWords,
@@ -36,6 +38,10 @@ interface Candidate {
   count: number;
   aliases: Set<string>;
   strong: boolean;
+  /** Mentions the layout stands for (stressed.ts). */
+  boost?: number;
+  /** Sentences about it when none names it (stressed.ts). */
+  context?: string[];
 }
 
 /*
@@ -111,7 +117,7 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
     c.strong ||= strong;
     return c;
   };
-  pairedNames(text, add);
+  pairedNames(text, add, titleKey);
   const emphasised: string[] = [];
   for (const m of markdown.matchAll(EMPHASIS)) {
     const t = clean(m.slice(1).find(Boolean) ?? '');
@@ -133,14 +139,31 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
     if (n >= 2 || isAcronym(name)) add(name, false, n);
   }
   for (const [phrase, n] of en.phrases) if (n >= 2) add(phrase, false, n);
+  for (const s of [...headingTerms(markdown), ...definedTypes(markdown)]) {
+    const c = add(s.name, true, 0);
+    if (!c) continue;
+    c.boost = (c.boost ?? 0) + s.weight;
+    c.context = s.context;
+  }
   return finish(cands, text, markdown, title);
 }
 
 /** Names given with an abbreviation or a translation: the strongest signal, and the alias pairs. */
-function pairedNames(text: string, add: (name: string, strong: boolean, n?: number) => Candidate | undefined): void {
+function pairedNames(
+  text: string,
+  add: (name: string, strong: boolean, n?: number) => Candidate | undefined,
+  titleKey: string,
+): void {
   const pairAlias = (main: string, alias: string) => {
     const a = clean(alias);
     if (!validName(a) || (/^[A-Za-z]/.test(a) && !englishNameOk(a))) return;
+    // 卡片盒笔记法（Zettelkasten） in the work titled 卡片盒笔记法: the title is the source entry's
+    // name, not a concept; the other name stays a stressed name of the text, so its concept page
+    // (Zettelkasten, from other works) quotes this one too.
+    if (entityKey(main) === titleKey) {
+      add(a, true, 0);
+      return;
+    }
     const c = add(main, true, 0);
     if (c && entityKey(a) !== entityKey(main)) c.aliases.add(a);
   };
@@ -257,6 +280,7 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
       for (const a of c.aliases) n += countOccurrences(lower, a.toLowerCase());
       c.count = Math.max(1, n);
     }
+    c.count += c.boost ?? 0;
   }
   // An abbreviation or translation seen on its own joins the name it was given for.
   for (const c of cands.values()) {
@@ -287,7 +311,7 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
     .slice(0, 60);
   // What a document says about a name is in its sentences, not in its headings.
-  const sents = sentences(stripMarkdown(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, ''))).map((s) => ({
+  const sents = sentences(stripMarkdown(sealCode(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, '')))).map((s) => ({
     s,
     lower: s.toLowerCase(),
   }));
@@ -301,7 +325,7 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
         ...new Set([...c.aliases, ...[...c.surfaces.keys()].filter((s) => s !== surface && entityKey(s) !== key)]),
       ],
       count: c.count,
-      snippets: pickSnippets(sents, names),
+      snippets: orContext(pickSnippets(sents, names), c.context).map(openCode),
       salient:
         c.strong ||
         (c.count >= 3 &&
@@ -422,6 +446,10 @@ function pickSnippets(sents: Sentence[], names: string[]): string[] {
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .slice(0, 3)
     .map((h) => h.s);
+}
+
+function orContext(snippets: string[], context: string[] | undefined): string[] {
+  return snippets.length || !context ? snippets : context.filter((s) => s.length >= 12).slice(0, 3);
 }
 
 /** A name as a regular expression that matches it only as whole Latin words (Han needs no spaces). */

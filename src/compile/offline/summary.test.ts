@@ -122,3 +122,38 @@ describe('extractSummary', () => {
     expect(extractSummary(en).summary).toMatch(/^This post explains/);
   });
 });
+
+describe('extractSummary: stories, pointers and code', () => {
+  it('opens the summary of a story with what the title speaks of, not its scene', () => {
+    const text = [
+      '2026年的某一天，Windows自动升级后，我的电脑被锁了。',
+      '不是病毒，不是硬件故障，而是微软的激活机制出了问题。',
+      '折腾了几天，各种方法都试过，最后还是没能解决问题，只好换了系统。',
+      '在Linux上，好用的剪贴板工具太少，于是我自己做了一个开源的剪贴板工具，叫ClipGenius。',
+      'ClipGenius 用 AI 给剪贴板内容分类，并在设备之间同步剪贴板历史。',
+    ].join('\n\n');
+    const { summary } = extractSummary(text, { title: '找不到好用的Linux剪贴板，我做了个开源版本' });
+    expect(summary).not.toMatch(/^(2026年|不是病毒)/);
+    expect(summary).toMatch(/^(在Linux上|ClipGenius)/);
+  });
+
+  it('keeps a sentence whose subject points back only right after the sentence it points to', () => {
+    const text = [
+      '支架设计（Harness design）是提升智能体编程性能的关键，本文讲规划器、生成器和评估器三个智能体如何分工。',
+      '规划器把一句话的需求扩展成完整的产品规格，生成器按冲刺逐个实现功能，评估器用浏览器测试每个功能。',
+      '评估器的评分标准把主观的设计质量变成可以打分的条款，这让生成器的输出不断改进。',
+      '中间隔着一段关于成本的讨论，说明每次运行要花几个小时和几百美元，模型的能力决定了哪些部件还有必要。',
+      '因为我曾要求规划器加入 AI 功能，该应用程序还让规划器、生成器和评估器这三个智能体通过提示生成功能。',
+    ].join('\n\n');
+    const { summary } = extractSummary(text, { title: 'Harness 设计' });
+    expect(summary).not.toContain('该应用程序');
+  });
+
+  it('keeps inline code as code, so link syntax in it is never read as a link', () => {
+    const text =
+      '在 Obsidian 这样的软件里，卢曼手写的编号变成了维基链接，写作 `[[倒数排名融合]]`，字段名写作 `source_ref`，都由软件自动解析。';
+    const { summary } = extractSummary(text, { title: '卡片盒笔记法' });
+    expect(summary).toContain('`[[倒数排名融合]]`');
+    expect(summary).toContain('`source_ref`');
+  });
+});

@@ -2,6 +2,7 @@ import { HAN } from '../../text/script.js';
 import { sentences, words } from '../../text/segment.js';
 import { EN_STOP, ZH_STOP } from '../../text/stopwords.js';
 import { stripMarkdown } from './entities.js';
+import { openCode, sealCode } from './code-spans.js';
 
 export interface Extract {
   summary: string;
@@ -24,12 +25,24 @@ const LABEL_LINE = /^[^\s:：]{1,12}(?:\s[^\s:：]{1,12}){0,2}\s*[:：]/u;
 /** Sentences that open by leaning on the one before do not read alone. */
 const LEANS_BACK =
   /^(然后|但是?|而且|所以|因此|于是|此外|另外|不过|同时|接着|其次|最后|首先|例如|比如|However|But|And|So|Then|Also|Thus|Therefore|Moreover|For example)\b|^(然后|但是?|而且|所以|因此|于是|此外|另外|不过|同时|接着)/u;
+/**
+ * A sentence whose subject points back (该应用程序, 它, "This", "They"), also behind a leading
+ * 因为/because clause: it reads only after the sentence it points to. The work itself (这篇文章,
+ * 本文, this article) is no pointer.
+ */
+const POINTS_BACK =
+  /^(?:(?:因为|由于|Because|Since)[^，。,.]{0,40}[，,]\s*)?(?:该(?!文)|此(?!文)|这(?!篇|本|份)|那(?!时)|它们?|其(?!实|他|中|次)|他们|她们|(?:This|These|Those|That|It|They|He|She)\b(?! (?:post|article|paper|essay|guide)\b))/u;
+
 /** A sentence that sets the scene of a story ("2026年的某一天，…", "One day, …") is not what the work argues. */
 const SCENE =
   /^(\d{4}\s*年的?某一?天|某一?天|有一天|那天|那时候?|当时|去年|前几天|One day|Last (week|month|year)|A few (days|weeks|months|years) ago|Years ago)/iu;
 /** Words with which a work says what it is about. */
 const THESIS_CUE =
   /本文|这篇文章|文章(介绍|讨论|探讨|分析)|核心(思想|创新|观点)|关键是|提出了|介绍了|探讨了|this (post|article|paper|essay|guide)|we (show|present|describe|argue|propose|explain)|the key (idea|insight)|is about|in this (post|article)/iu;
+
+function leans(s: string): boolean {
+  return LEANS_BACK.test(s) || POINTS_BACK.test(s);
+}
 
 function usable(s: string, title: string): boolean {
   const han = HAN.test(s);
@@ -59,7 +72,7 @@ export function extractSummary(
 ): Extract {
   // Headings name sections; they are not sentences of the summary.
   // A hard-wrapped line runs on into the next one (which goes on in lower case).
-  const text = stripMarkdown(joinWrapped(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, ''))).replace(
+  const text = stripMarkdown(sealCode(joinWrapped(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, '')))).replace(
     /([^\s.!?:;。！？])[ \t]*\n(?=[a-z])/g,
     '$1 ',
   );
@@ -77,7 +90,7 @@ export function extractSummary(
   });
   if (sents.length === 0) {
     const fallback = text.replace(/\s+/g, ' ').trim().slice(0, 300);
-    return { summary: fallback, keyPoints: [] };
+    return { summary: openCode(fallback), keyPoints: [] };
   }
   const tf = new Map<string, number>();
   const terms = sents.map((s) => contentTerms(s));
@@ -90,7 +103,7 @@ export function extractSummary(
     score *= 1 + 0.6 / (1 + i * 0.5); // early sentences state the topic
     if (s.length > 500) score *= 0.5;
     if (THESIS_CUE.test(s)) score *= 1.6;
-    if (LEANS_BACK.test(s) || /[?？]$/.test(s)) score *= 0.4;
+    if (leans(s) || /[?？]$/.test(s)) score *= 0.4;
     if (SCENE.test(s)) score *= 0.5;
     if (/[:：]$/.test(s) && !THESIS_CUE.test(s)) score *= 0.3; // it introduces a list that is not in the summary
     return { s, i, score };
@@ -101,9 +114,15 @@ export function extractSummary(
   const picked: typeof scored = [];
   let chars = 0;
   // An early sentence that stands alone opens the summary: it usually says what the document is.
+  // A work that opens with a scene (2026年的某一天…) tells a story first: its lead is then the best
+  // sentence that speaks of what the title names, wherever it stands.
+  const standsAlone = (x: { s: string }) => !leans(x.s) && !SCENE.test(x.s) && !/[?？:：]$/.test(x.s);
+  const titleTerms = new Set(contentTerms(title));
+  const story = all.slice(0, 4).some((s) => SCENE.test(s));
   const lead =
-    scored.slice(0, 6).find((x) => THESIS_CUE.test(x.s) && !LEANS_BACK.test(x.s)) ??
-    scored.slice(0, 6).find((x) => !LEANS_BACK.test(x.s) && !SCENE.test(x.s) && !/[?？:：]$/.test(x.s)) ??
+    scored.slice(0, 6).find((x) => THESIS_CUE.test(x.s) && !leans(x.s)) ??
+    (story ? ranked.find((x) => standsAlone(x) && contentTerms(x.s).some((t) => titleTerms.has(t))) : undefined) ??
+    scored.slice(0, 6).find(standsAlone) ??
     scored[0]!;
   picked.push(lead);
   chars += lead.s.length;
@@ -112,7 +131,7 @@ export function extractSummary(
     if (picked.includes(r)) continue;
     if (chars + r.s.length > maxChars) continue;
     // A sentence that leans on the one before reads only right after it.
-    if (LEANS_BACK.test(r.s) && !picked.some((p) => p.i === r.i - 1)) continue;
+    if (leans(r.s) && !picked.some((p) => p.i === r.i - 1)) continue;
     picked.push(r);
     chars += r.s.length;
   }
@@ -124,12 +143,12 @@ export function extractSummary(
     const next = picked[k + 1];
     return next && at[next.i] === at[p.i]! + 1 ? p.s : closeColon(p.s);
   });
-  const summary = clip(joinSentences(said), maxChars * 1.5);
+  const summary = openCode(clip(joinSentences(said), maxChars * 1.5));
   const keyPoints = ranked
     .filter((r) => !picked.includes(r))
     .slice(0, opts.keyPoints ?? 5)
     .sort((a, b) => a.i - b.i)
-    .map((r) => clip(r.s, 300));
+    .map((r) => openCode(clip(r.s, 300)));
   return { summary, keyPoints };
 }
 

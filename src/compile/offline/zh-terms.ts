@@ -187,9 +187,14 @@ export function termBefore(tokens: ZhToken[], minWords = 1): string | undefined 
   const parts: ZhToken[] = [];
   for (let i = tokens.length - 1; i >= 0 && parts.length < 4; i--) {
     const t = tokens[i]!;
-    if (!HAN_ONLY.test(t.word) || EDGE.has(t.tag) || ZH_STOP.has(foldText(t.word))) break;
+    // A noun on the stop list (笔记, 数据, 系统) is no term alone but is part of one: 卡片盒/笔记/法.
+    // A place word (中间, 前端) is part of a name the English shows is longer: 中间信息遗失（Lost in the Middle）.
+    const place = t.tag === 'f' && t.word.length > 1 && parts.length < minWords;
+    if (!HAN_ONLY.test(t.word) || (EDGE.has(t.tag) && !place) || (ZH_STOP.has(foldText(t.word)) && !NOUNISH.has(t.tag)))
+      break;
     parts.unshift(t);
   }
+  if (parts.length === 1 && ZH_STOP.has(foldText(parts[0]!.word))) return undefined;
   // A common verb in front is the sentence, not the term: 受到/生成对抗网络, 在于/功能完整性.
   // As many words as the English name has stay (知识/图谱 for "knowledge graph", even if 知识 is tagged a verb).
   while (
