@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from '../store/store.js';
-import { baseForm, Lexicon, LEXICON_VERSION } from '../text/lexicon.js';
+import { baseForm, Lexicon, sharedLexiconPath } from '../text/lexicon.js';
 import { foldText } from '../text/fold.js';
 import { EN_STOP } from '../text/stopwords.js';
 
@@ -43,8 +42,7 @@ const lexicons = new Map<string, Lexicon>();
  * where that folder cannot be written, in the knowledge base's .kb/.
  */
 export function lexiconFor(stateDir: string, env: NodeJS.ProcessEnv = process.env): Lexicon {
-  const shared = join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'kb', `lexicon-${LEXICON_VERSION}.db`);
-  return openLexicon(shared, false) ?? openLexicon(join(stateDir, 'lexicon.db'), true)!;
+  return openLexicon(sharedLexiconPath(env), false) ?? openLexicon(join(stateDir, 'lexicon.db'), true)!;
 }
 
 function openLexicon(path: string, mustOpen: boolean): Lexicon | undefined {
