@@ -55,6 +55,14 @@ describe('statements without emphasis marks', () => {
   });
 });
 
+describe('statements and quotations', () => {
+  it('a question quoted inside a sentence does not end it', () => {
+    expect(
+      statements('要造出 evaluator，首先得建立标准，把“这个设计好不好看？”变成可以打分的问题。然后再迭代。'),
+    ).toEqual(['要造出 evaluator，首先得建立标准，把“这个设计好不好看？”变成可以打分的问题。', '然后再迭代。']);
+  });
+});
+
 describe('offlineAnswer', () => {
   it('quotes the sentence that holds the answer, not a saved answer’s title or the question', () => {
     const saved = entry(

@@ -3,6 +3,7 @@ import { loadTemplate, renderTemplate, splitTemplate } from '../model/templates.
 import { linkKey } from '../entry/names.js';
 import { linkMarkup } from '../entry/links.js';
 import { sentences } from '../text/segment.js';
+import { mendQuotes } from '../text/quotes.js';
 import { searchTerms } from '../text/search.js';
 import { queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
@@ -45,7 +46,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 2;
+export const ANSWER_VERSION = 3;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -72,7 +73,7 @@ export function statements(text: string): string[] {
     if (/^(\s*\[\[[^\]]*\]\][\s,;、，]*)+$/.test(line)) continue;
     line = line.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/^…\s*|\s*…$/g, '');
     line = withoutEmphasis(line);
-    for (const part of line.split(/\s+…\s+/)) for (const s of sentences(part)) out.push(s);
+    for (const part of line.split(/\s+…\s+/)) out.push(...mendQuotes(sentences(part)));
   }
   return out;
 }
