@@ -131,14 +131,21 @@ function findMentions(text: string, table: NameTable): { start: number; end: num
   return out;
 }
 
+/** Fenced and inline code: what it holds is shown as written, never linked. */
+const CODE = /```[\s\S]*?```|~~~[\s\S]*?~~~|`[^`\n]*`/.source;
+// No class holds the bracket that opens its match: a try stops at the next opener (linear on `[[[[…`).
+const PROTECTED = new RegExp(
+  `${CODE}|!?\\[\\[[^[\\]\\n]*\\]\\]|!?\\[[^[\\]\\n]*\\]\\((?:[^()\\n]|\\([^()\\n]*\\))*\\)|<[^<>\\n]+>|https?:\\/\\/\\S+|^#{1,6} .*$|^\\|.*\\|$`,
+  'gm',
+);
+
+function spansOf(md: string, re: RegExp): [number, number][] {
+  return [...md.matchAll(re)].map((m) => [m.index ?? 0, (m.index ?? 0) + m[0].length]);
+}
+
 /** Split Markdown into pieces where links may be added (plain text) and pieces to keep as they are. */
 function protectedSpans(md: string): [number, number][] {
-  const spans: [number, number][] = [];
-  // No class holds the bracket that opens its match: a try stops at the next opener (linear on `[[[[…`).
-  const re =
-    /```[\s\S]*?```|~~~[\s\S]*?~~~|`[^`\n]*`|!?\[\[[^[\]\n]*\]\]|!?\[[^[\]\n]*\]\((?:[^()\n]|\([^()\n]*\))*\)|<[^<>\n]+>|https?:\/\/\S+|^#{1,6} .*$|^\|.*\|$/gm;
-  for (const m of md.matchAll(re)) spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
-  return spans;
+  return spansOf(md, PROTECTED);
 }
 
 /**
@@ -179,10 +186,7 @@ export function resolveLinks(
 ): { text: string; links: string[] } {
   const links = new Set<string>();
   // `[[倒数排名融合]]` in code shows the syntax: no link, as Obsidian and lint read it.
-  const code = [...md.matchAll(/```[\s\S]*?```|~~~[\s\S]*?~~~|`[^`\n]*`/g)].map((m) => [
-    m.index ?? 0,
-    (m.index ?? 0) + m[0].length,
-  ]);
+  const code = spansOf(md, new RegExp(CODE, 'g'));
   let k = 0;
   const text = md.replace(
     /(!?)\[\[([^[\]\n|#]*)(#[^[\]\n|]*)?(?:\|([^[\]\n]*))?\]\]/g,
