@@ -99,3 +99,28 @@ describe('packContext with overlapping passages', () => {
     expect(text).toContain('Spring tides follow');
   });
 });
+
+describe('packContext: a statement over two sentences', () => {
+  it('brings the next sentence along with the best one when it too holds a question term', () => {
+    // Two long passages that each fill the budget rank first; the answer is in the sentence after
+    // the best one of the third passage, which names its subject only by a pronoun.
+    const filler = (n: number) =>
+      Array.from({ length: 120 }, (_, i) => `海洋${n}号报告第${i}节记录了港口的潮汐和航运时刻。`).join('');
+    const answer = '它们的种类约有100-150种，多数生活在深海。';
+    const passages = [
+      passage('source/a', '港口甲', filler(1)),
+      passage('source/b', '港口乙', filler(2)),
+      passage('source/c', '栉水母', `栉水母是一门海洋动物，栉水母的身体柔软透明。${answer}化石极其罕见。`),
+    ];
+    const r = {
+      entries: [hit('source/a', '港口甲', ''), hit('source/b', '港口乙', ''), hit('source/c', '栉水母', '')],
+      passages,
+      terms: ['栉水', '水母', '种类', '海洋'],
+      weights: { 栉水: 4, 水母: 3, 种类: 2, 海洋: 0.5 },
+    };
+    const p = packContext(store, r, { budget: 1000 });
+    expect(p.tokens).toBeLessThanOrEqual(1000);
+    const text = unescapeXml(p.xml);
+    expect(text).toContain(answer);
+  });
+});

@@ -38,7 +38,11 @@ export interface PackOptions {
   weights?: Record<string, number>;
   /** Share of the budget the first pass (the best sentence of each passage) may fill (default 0.6). */
   excerptShare?: number;
-  /** Sentences on each side of the best one that come along in the first pass (default 0). */
+  /**
+   * Sentences on each side of the best one that come along in the first pass when they too hold a
+   * question term (default 1: a statement often runs over two sentences, the second naming its
+   * subject by a pronoun; measured, +4 on xquad-zh and +20 on cmrc2018 at 1k, -1 on xquad-en).
+   */
   excerptContext?: number;
   /** Passages the first pass looks at (default 12). */
   excerptPassages?: number;
@@ -320,8 +324,10 @@ export function packContext(
   const firstLimit = budget * (opts.excerptShare ?? 0.6);
   for (const c of cuts.slice(0, opts.excerptPassages ?? 12)) {
     if (c.best < 0) continue;
-    const k = opts.excerptContext ?? 0;
-    const around = c.spans.map((_, i) => i).filter((i) => Math.abs(i - c.best) <= k);
+    const k = opts.excerptContext ?? 1;
+    const around = c.spans
+      .map((_, i) => i)
+      .filter((i) => i === c.best || (Math.abs(i - c.best) <= k && c.scores[i]! > 0));
     attempt(c, around.length >= c.spans.length ? 'all' : new Set(around), firstLimit);
   }
   // 2. The paragraphs of each passage that matter (whole passages when that is all of them), or
