@@ -40,6 +40,31 @@ describe('statements', () => {
     ].join('\n');
     expect(statements(text)).toEqual(['Tides are caused by the Moon.', 'The Sun also pulls on the sea.']);
   });
+
+  it('leaves out a labelled list of links ("Related: [[A]], [[B]].", "另见：[[甲]]、[[乙]]")', () => {
+    const text = [
+      'Related: [[Zettelkasten]], [[Obsidian, Wikilinks and Backlinks]], [[SQLite]].',
+      '另见：[[卡片盒笔记法]]、[[知识图谱]]。',
+      'See [[Obsidian]] for how a vault is laid out.',
+    ].join('\n');
+    expect(statements(text)).toEqual(['See Obsidian for how a vault is laid out.']);
+  });
+
+  it('reads a concept page’s quotes without their attribution, and leaves out its list of sources', () => {
+    const text = [
+      '- Obsidian is a note-taking application built on a folder of Markdown files. — [[Obsidian, Wikilinks and Backlinks]]',
+      '- 卢曼在卡片上写下相关卡片的编号。 — [[卡片盒笔记法]]',
+      '- [[Vault Notes]] mentions Obsidian.',
+      '- …and 3 more sources below.',
+      '## Sources',
+      '- [[Obsidian, Wikilinks and Backlinks]] (4 mentions)',
+      '- [[卡片盒笔记法]] (1 mention)',
+    ].join('\n');
+    expect(statements(text)).toEqual([
+      'Obsidian is a note-taking application built on a folder of Markdown files.',
+      '卢曼在卡片上写下相关卡片的编号。',
+    ]);
+  });
 });
 
 describe('statements without emphasis marks', () => {

@@ -52,6 +52,9 @@ export const ANSWER_VERSION = 4;
 const SCAFFOLD =
   /^(?:(?:sources?|backlinks?|references?|see also|related|links?|key points|definitions|来源|参考|参考资料|参考文献|相关|链接|另见|反向链接)\s*[:：]?\s*$|<!--|\|?\s*:?-{3,})/i;
 
+/** A concept page's list of sources: `[[Source]] (4 mentions)`, `[[Source]] mentions X.`, `…and 3 more sources below.` */
+const CONCEPT_SCAFFOLD = /^(?:\[\[[^\]]*\]\] (?:\(\d+ mentions?\)|mentions .*)|…and \d+ more sources? below\.)$/;
+
 /**
  * The statements of a passage or summary, line by line: headings, fenced and indented code,
  * table rows, lists of links and "Sources"/"Backlinks" lines are skipped; list markers and
@@ -69,8 +72,13 @@ export function statements(text: string): string[] {
     let line = raw.trim();
     if (!line || /^#{1,6}(\s|$)/.test(line) || /^\|/.test(line) || SCAFFOLD.test(line)) continue;
     line = line.replace(/^(?:[-*+]|\d{1,3}[.)])\s+(\[[ xX]\]\s+)?/, '').replace(/^>\s*/, '');
-    // A line that is only links (a list of sources or backlinks) says nothing itself.
-    if (/^(\s*\[\[[^\]]*\]\][\s,;、，]*)+$/.test(line)) continue;
+    // A line that is only links (a list of sources or backlinks), perhaps after a label
+    // ("Related:", "另见："), says nothing itself.
+    if (/^(?:[^:：[\]]{1,24}[:：])?(\s*\[\[[^\]]*\]\][\s,;、，.。]*)+$/.test(line)) continue;
+    // A concept page's own scaffolding (src/compile/offline/writer.ts): its list of sources, and the
+    // attribution after each quote, which is a citation, not part of what was said.
+    if (CONCEPT_SCAFFOLD.test(line)) continue;
+    line = line.replace(/\s+—\s+\[\[[^\]]*\]\]$/, '');
     line = line.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/^…\s*|\s*…$/g, '');
     line = withoutEmphasis(line);
     for (const part of line.split(/\s+…\s+/)) out.push(...mendQuotes(sentences(part)));
