@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chunkMarkdown } from '../src/chunk/index.js';
+import { LocalEmbedder } from '../src/embed/index.js';
 import { convertHtml } from '../src/ingest/html.js';
 import { ingestFile } from '../src/ingest/index.js';
 import { walkRaw } from '../src/ingest/walk.js';
@@ -66,6 +67,21 @@ function chunkCorpus(count: number): string[] {
   return docs;
 }
 
+/** 10,000 passages of ~230 words, one in four with a Chinese sentence (as the embedder's test once had). */
+function embedCorpus(): string[] {
+  const words =
+    'the vector database stores embeddings for fast retrieval an hnsw index links near neighbours in layers which keeps queries quick luhmann kept a slip box of numbered notes'.split(
+      ' ',
+    );
+  const zh =
+    '向量数据库用于存储文本的嵌入向量，并支持近邻检索。知识库编译器把原始文档变成维基条目！检索时先用关键词召回，再用向量排序。';
+  return Array.from({ length: 10_000 }, (_, i) => {
+    let s = '';
+    for (let k = 0; k < 230; k++) s += `${words[(i * 31 + k * 7) % words.length]} `;
+    return i % 4 === 0 ? s.slice(0, 600) + zh.repeat(2).slice(i % 40, (i % 40) + 140) : s;
+  });
+}
+
 const PAGE = `<!DOCTYPE html><html><head><title>Chunking for RAG | Blog</title></head><body><nav><a href="/">Home</a></nav>
 <main><article><h1>Chunking for RAG</h1>${'<p>Every RAG system cuts documents into <em>chunks</em>. See <a href="/b">BM25</a>.</p>'.repeat(20)}
 <table><tr><th>Strategy</th><th>Cost</th></tr><tr><td>Fixed</td><td>Low</td></tr></table></article></main><footer>© 2025</footer></body></html>`;
@@ -74,6 +90,18 @@ const docs = chunkCorpus(1000);
 await report('chunk 1,000 × 5 KB', '≤ 1.5 s', docs, () => {
   for (const d of docs) chunkMarkdown(d, { maxTokens: 400, overlapTokens: 50 });
 });
+// One 100,000-character line of Chinese, with and without punctuation: Intl.Segmenter slows down
+// badly on long strings, so the chunker segments through windows (once a test's CPU ceiling).
+const longLines = [
+  '向量数据库用于存储文本的嵌入向量，并支持近邻检索。'.repeat(4000),
+  '向量数据库知识库编译器检索增强生成'.repeat(3000),
+];
+await report('chunk two 100,000-character Chinese lines', '≤ 5 s', longLines, () => {
+  for (const l of longLines) chunkMarkdown(l, { maxTokens: 400, overlapTokens: 50 });
+});
+const embedTexts = embedCorpus();
+const embedder = new LocalEmbedder(384);
+await report('local embedder, 10,000 passages of ~300 tokens', '≤ 4 s', embedTexts, () => embedder.embed(embedTexts));
 const pages = Array.from({ length: 200 }, () => PAGE);
 await report('html → Markdown, 200 pages', '≤ 3 s', pages, () => {
   for (const p of pages) convertHtml(p, 'f');

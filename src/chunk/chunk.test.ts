@@ -156,15 +156,13 @@ describe('chunkMarkdown', () => {
     }
   });
 
-  it('handles a 100,000-character line of Chinese, and one without punctuation, in reasonable time', () => {
-    // Intl.Segmenter slows down badly on long strings; the chunker segments through windows.
+  it('cuts a 100,000-character line of Chinese, and one without punctuation, into chunks within the limit', () => {
+    // Intl.Segmenter slows down badly on long strings; the chunker segments through windows (its
+    // speed on these lines is measured by `npm run bench:stages`).
     const line = '向量数据库用于存储文本的嵌入向量，并支持近邻检索。'.repeat(4000);
     const bare = '向量数据库知识库编译器检索增强生成'.repeat(3000);
     for (const md of [line, bare]) {
-      const before = process.cpuUsage();
       const chunks = chunkMarkdown(md, OPTS);
-      const cpu = process.cpuUsage(before);
-      expect((cpu.user + cpu.system) / 1000).toBeLessThan(5000);
       for (const c of chunks) expect(c.tokens).toBeLessThanOrEqual(400);
       expect(chunks.length).toBeGreaterThanOrEqual(Math.ceil(countTokens(md) / 400));
     }
