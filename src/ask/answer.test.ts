@@ -80,6 +80,27 @@ describe('statements without emphasis marks', () => {
   });
 });
 
+describe('statements and a document’s layout', () => {
+  it('leaves out header lines, plain-text headings and the bullets typed before a line', () => {
+    const text = [
+      '原文链接：极客公园 - 文科生72小时杀入GitHub',
+      '作者：张三',
+      'Source: https://example.com/post',
+      '',
+      '四、工程核心：Lint + Heal 自动化闭环',
+      '',
+      '定期启动 Agent 遍历整个 Markdown 库，识别条目间的不一致性。',
+      '• 设计质量：设计是否感觉像一个连贯的整体？',
+      '',
+      'A short closing line',
+    ].join('\n');
+    expect(statements(text)).toEqual([
+      '定期启动 Agent 遍历整个 Markdown 库，识别条目间的不一致性。',
+      '设计质量：设计是否感觉像一个连贯的整体？',
+    ]);
+  });
+});
+
 describe('statements and quotations', () => {
   it('a question quoted inside a sentence does not end it', () => {
     expect(
@@ -107,6 +128,15 @@ describe('offlineAnswer', () => {
     expect(a.text).not.toMatch(/^#|Sources/m);
     expect(a.text).toContain('caused by the gravity of the Moon');
     expect(a.text).toContain('[[Tides]]');
+  });
+
+  it('ends a lead-in as a sentence when the list it leads into is left out', () => {
+    const e = entry('source/xml', 'XML 标签隔离法', [
+      '采用 XML 标签隔离法可以显著提升 Agent 的定位精度：\n- 标签之间的内容互不干扰\n- 模型只读取被标注的部分\n\n通过 XML 标签隔离，可以强制模型只关注 summary 标签内容。',
+    ]);
+    const a = offlineAnswer('XML 标签隔离法有什么用？', packed(e), 2);
+    expect(a.text).toContain('XML 标签隔离法可以显著提升 Agent 的定位精度。');
+    expect(a.text).not.toMatch(/：\s*\[\[|：通过/);
   });
 
   it('picks the Chinese sentence with the number a 多少 question asks for', () => {

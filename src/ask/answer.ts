@@ -5,6 +5,7 @@ import { linkMarkup } from '../entry/links.js';
 import { sentences } from '../text/segment.js';
 import { mendQuotes } from '../text/quotes.js';
 import { searchTerms } from '../text/search.js';
+import { HEADER_LABEL, isHeadingLine } from '../text/layout.js';
 import { queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
 
@@ -63,7 +64,8 @@ const CONCEPT_SCAFFOLD = /^(?:\[\[[^\]]*\]\] (?:\(\d+ mentions?\)|mentions .*)|�
 export function statements(text: string): string[] {
   const out: string[] = [];
   let fence = false;
-  for (const raw of text.split('\n')) {
+  const lines = text.split('\n');
+  for (const [i, raw] of lines.entries()) {
     if (/^\s*(```|~~~)/.test(raw)) {
       fence = !fence;
       continue;
@@ -71,7 +73,10 @@ export function statements(text: string): string[] {
     if (fence || /^( {4}|\t)/.test(raw)) continue;
     let line = raw.trim();
     if (!line || /^#{1,6}(\s|$)/.test(line) || /^\|/.test(line) || SCAFFOLD.test(line)) continue;
-    line = line.replace(/^(?:[-*+]|\d{1,3}[.)])\s+(\[[ xX]\]\s+)?/, '').replace(/^>\s*/, '');
+    if (HEADER_LABEL.test(line) || isHeadingLine(lines, i)) continue;
+    line = line.replace(/^(?:[-*+]\s+|\d{1,3}[.)]\s+|[•·▪●◦‣]\s*)(\[[ xX]\]\s+)?/u, '').replace(/^>\s*/, '');
+    // A bullet typed inside a quoted line (`- • 设计质量：…`).
+    line = line.replace(/^[•·▪●◦‣]\s*/u, '');
     // A line that is only links (a list of sources or backlinks), perhaps after a label
     // ("Related:", "另见："), says nothing itself.
     if (/^(?:[^:：[\]]{1,24}[:：])?(\s*\[\[[^\]]*\]\][\s,;、，.。]*)+$/.test(line)) continue;
@@ -209,7 +214,13 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
   for (let i = 0; i < picked.length; ) {
     const e = picked[i]!.entry;
     const run: string[] = [];
-    for (; i < picked.length && picked[i]!.entry === e; i++) run.push(picked[i]!.text);
+    for (; i < picked.length && picked[i]!.entry === e; i++) {
+      const x = picked[i]!;
+      const next = picked[i + 1];
+      const followed = next?.entry === e && next.at[1] === x.at[1] && next.at[2] === x.at[2] + 1;
+      // A lead-in whose list is left out ends as a sentence.
+      run.push(followed ? x.text : x.text.replace(/：$/u, '。').replace(/:$/, '.'));
+    }
     const joined = run.reduce(
       (acc, s) => (acc ? `${acc}${/[\u3000-\u303f\uff00-\uffef\p{Script=Han}]$/u.test(acc) ? '' : ' '}${s}` : s),
       '',

@@ -2,13 +2,11 @@ import type { KbEntryXml } from '../../model/xml.js';
 import type { RawDocument } from '../../types.js';
 import { stem } from '../../ingest/detect.js';
 import { fileOf } from '../../ingest/posts.js';
+import { HEADER_LABEL } from '../../text/layout.js';
 
 /** A title that is a date line or a header label, not the work's title. */
 const NOT_A_TITLE =
   /(发布日期|发布时间|發佈日期|發佈時間|published|posted on)\s*[:：]|^\s*(原文信息|原文|source info)\s*$|^\s*[\d\s\-/:.年月日T]+$/iu;
-/** A summary that opens with a header line: who and where, not what the work says. */
-const LABEL_OPENING =
-  /^\s*(作者|来源|原文链接|原文|项目地址|发布时间|发布日期|src|source|author|by|url|link|date|published)\s*[:：]/iu;
 const MAX_SUMMARY_SENTENCES = 4;
 
 /**
@@ -42,7 +40,7 @@ export function checkSourceEntry(
       return 'Unexpected <summary> that starts with the title run into a sentence, expected sentences that read on their own';
     }
   }
-  if (LABEL_OPENING.test(summary))
+  if (HEADER_LABEL.test(summary))
     return 'Unexpected <summary> that opens with a header line (author, source, date), expected what the work argues or explains';
   const sentences = summary.split(/(?<=[.!?。！？])\s*/u).filter((s) => s.trim().length > 1);
   if (sentences.length > MAX_SUMMARY_SENTENCES)

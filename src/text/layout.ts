@@ -1,0 +1,19 @@
+/**
+ * Lines of a document that are its layout, not its statements: header labels and plain-text
+ * headings. Shared by the offline compiler, the checks on the model's output and offline answers.
+ */
+
+/** A header line: who wrote it, where it came from, when (`作者：…`, `原文链接：…`, `Source: …`). */
+export const HEADER_LABEL =
+  /^\s*(作者|译者|来源|出处|原文链接|原文地址|原文|项目地址|发布时间|发布日期|src|source|author|by|url|link|date|published)\s*[:：]/iu;
+
+/**
+ * A heading: Markdown's, or in plain text a short line standing alone between blank lines (or the
+ * ends of the text) without sentence punctuation (`四、工程核心：Lint + Heal 自动化闭环`).
+ */
+export function isHeadingLine(lines: string[], i: number): boolean {
+  const t = lines[i]!.trim();
+  if (/^#{1,6}\s/.test(t)) return true;
+  const alone = !lines[i - 1]?.trim() && !lines[i + 1]?.trim() && t.length >= 4 && t.length <= 40 && !/\t/.test(t);
+  return alone && !/[。.!?！？；;，,：:]$|[，。；]/.test(t);
+}
