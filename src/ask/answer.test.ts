@@ -139,6 +139,17 @@ describe('offlineAnswer', () => {
     expect(a.text).not.toMatch(/：\s*\[\[|：通过/);
   });
 
+  it('answers 什么是 X / What is X with the sentence that says what X is', () => {
+    const zh = entry('source/index', '检索', [
+      '搜索引擎离不开倒排索引，倒排索引让检索变快。倒排索引是一种记录每个词出现在哪些文档里的数据结构。',
+    ]);
+    expect(offlineAnswer('什么是倒排索引？', packed(zh), 1).text).toContain('倒排索引是一种记录');
+    const en = entry('source/rrf', 'Fusion', [
+      'Many systems merge lists with reciprocal rank fusion today. Reciprocal rank fusion is a way to merge ranked lists by rank alone.',
+    ]);
+    expect(offlineAnswer('What is reciprocal rank fusion?', packed(en), 1).text).toContain('is a way to merge');
+  });
+
   it('picks the Chinese sentence with the number a 多少 question asks for', () => {
     const e = entry('source/panthers', '黑豹队', [
       '黑豹队是一支职业橄榄球队。黑豹队的防守只丢了 308分，在联赛中排名第六。球队的主场在夏洛特。',

@@ -103,6 +103,25 @@ const WANTS_NUMBER =
   /多少|几|哪一?年|何年|何时|什么时候|年份|日期|百分之|比例|how (many|much|long|old|far|large|big|tall)|what (year|percentage|date)|when\b/i;
 const HAS_NUMBER = /[0-9０-９]|[一二三四五六七八九十百千万亿两]+(?:年|月|日|个|次|人|名|位|种|座|公里|米|倍|%|％)/;
 
+/** What a "什么是 X？" / "What is X?" question asks to have defined: X, or undefined. */
+export function definedSubject(question: string): string | undefined {
+  const q = question.trim().replace(/[?？。.!！\s]+$/u, '');
+  const m =
+    /^(?:请问)?(?:什么是|何为|何谓)\s*(.{1,40})$/u.exec(q) ??
+    /^(.{1,40}?)\s*(?:是什么|是指什么|指的是什么|是啥)(?:意思|东西)?$/u.exec(q) ??
+    /^what(?:'s| is| are)\s+(?:an?\s+|the\s+)?(.{1,60})$/iu.exec(q);
+  const subject = m?.[1]?.trim();
+  return subject && Array.from(subject).length >= 2 ? subject : undefined;
+}
+
+/** A statement that says what the subject is: it names the subject, then 是/指/is/refers to. */
+function definesRe(question: string): RegExp | undefined {
+  const subject = definedSubject(question);
+  if (!subject) return undefined;
+  const name = subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s*');
+  return new RegExp(`${name}[^。.!?！？]{0,40}?(?:是|指|即|称为|\\b(?:is|are|means|refers to)\\b)`, 'iu');
+}
+
 function looksLikeCode(s: string): boolean {
   const symbols = (s.match(/[{}();=<>$\\[\]`|&]/g) ?? []).length;
   return symbols >= 4 && symbols / s.length > 0.08;
@@ -110,6 +129,8 @@ function looksLikeCode(s: string): boolean {
 
 /** Share of its better neighbour's score a statement adds to its own (measured on the bench sets). */
 const NEIGHBOUR_SHARE = 0.3;
+/** A statement that says what the subject of a "什么是 X？" question is counts this many times its score. */
+const DEFINITION_BOOST = 1.5;
 /** A statement of the entry ranked r counts 1 / (1 + r × this). */
 const ENTRY_RANK_DECAY = 0.2;
 
@@ -155,6 +176,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   const wiki = packed.weights;
   const weight = wiki ? (t: string) => ((wiki[t] ?? 0) * local(t)) / Math.log(1 + cands.length) : local;
   const wantsNumber = WANTS_NUMBER.test(question);
+  const defines = definesRe(question);
   // Sentences in the question's language first: the asker reads it, and a mixed wiki says most things twice.
   const asksInChinese = /\p{Script=Han}/u.test(question);
   const otherLanguage = (s: string) => {
@@ -171,6 +193,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     // A sentence that only says the question again holds no answer.
     if (novel < 2) score *= 0.3;
     if (wantsNumber && HAS_NUMBER.test(c.text)) score *= 1.15;
+    if (defines?.test(c.text)) score *= DEFINITION_BOOST;
     if (otherLanguage(c.text)) score *= 0.8;
     return score;
   });
