@@ -101,6 +101,17 @@ describe('statements and a document’s layout', () => {
   });
 });
 
+describe('statements in tables', () => {
+  it('reads a data row as its cells, and leaves out header rows and rules', () => {
+    const md = ['| Stage | What it does |', '| --- | --- |', '| Lint | Scans the wiki for contradictions. |'].join(
+      '\n',
+    );
+    expect(statements(md)).toEqual(['Lint: Scans the wiki for contradictions.']);
+    const tabs = ['模块\t功能\t效果', 'Lint（扫描检测）\t定期遍历整个 Markdown 库\t自动发现逻辑冲突'].join('\n');
+    expect(statements(tabs)).toEqual(['Lint（扫描检测）：定期遍历整个 Markdown 库；自动发现逻辑冲突']);
+  });
+});
+
 describe('statements and quotations', () => {
   it('a question quoted inside a sentence does not end it', () => {
     expect(

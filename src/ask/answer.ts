@@ -71,8 +71,10 @@ export function statements(text: string): string[] {
       continue;
     }
     if (fence || /^( {4}|\t)/.test(raw)) continue;
-    let line = raw.trim();
-    if (!line || /^#{1,6}(\s|$)/.test(line) || /^\|/.test(line) || SCAFFOLD.test(line)) continue;
+    const row = tableRow(lines, i);
+    if (row === null) continue;
+    let line = row ?? raw.trim();
+    if (!line || /^#{1,6}(\s|$)/.test(line) || SCAFFOLD.test(line)) continue;
     if (HEADER_LABEL.test(line) || isHeadingLine(lines, i)) continue;
     line = line.replace(/^(?:[-*+]\s+|\d{1,3}[.)]\s+|[•·▪●◦‣]\s*)(\[[ xX]\]\s+)?/u, '').replace(/^>\s*/, '');
     // A bullet typed inside a quoted line (`- • 设计质量：…`).
@@ -89,6 +91,23 @@ export function statements(text: string): string[] {
     for (const part of line.split(/\s+…\s+/)) out.push(...mendQuotes(sentences(part)));
   }
   return out;
+}
+
+/**
+ * A row of a table — Markdown's `| a | b |`, or cells typed with tabs — read as what it says:
+ * `a：b；c` (`a: b; c` in Latin text). undefined: the line is no row; null: a rule or a header row.
+ */
+function tableRow(lines: string[], i: number): string | null | undefined {
+  const t = lines[i]!.trim();
+  const md = t.startsWith('|');
+  if (!md && !/\S\t+\S/.test(t)) return undefined;
+  const rule = (s = '') => /^\|?\s*:?-{3,}/.test(s.trim());
+  if (md && (rule(t) || rule(lines[i + 1]))) return null;
+  if (!md && !/\S\t+\S/.test(lines[i - 1] ?? '')) return null;
+  const cells = (md ? t.replace(/^\||\|$/g, '').split('|') : t.split(/\t+/)).map((c) => c.trim()).filter(Boolean);
+  if (cells.length < 2) return cells[0] ?? null;
+  const han = /\p{Script=Han}/u.test(cells.join(''));
+  return `${cells[0]}${han ? '：' : ': '}${cells.slice(1).join(han ? '；' : '; ')}`;
 }
 
 /** `**bold**`, `__bold__`, `*italic*` and `_italic_` read as their words: a mark must not hang off a sentence. */
