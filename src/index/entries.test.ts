@@ -1,12 +1,12 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { setFrontmatterKey } from '../entry/frontmatter.js';
 import { compile } from '../compile/compile.js';
 import { saveAnswer } from '../ask/save.js';
-import { fixture } from '../../test/helpers.js';
+import { fixture, REPO } from '../../test/helpers.js';
 import { testContext } from '../../test/ask-helpers.js';
-import { indexEntries, summaryText, type IndexEntry } from './entries.js';
+import { entryChunkText, indexEntries, summaryText, type IndexEntry } from './entries.js';
 
 function entry(over: Partial<IndexEntry> & { id: string; kind: string; title: string }): IndexEntry {
   return {
@@ -97,6 +97,81 @@ describe('indexEntries', () => {
     expect(row.aliases).toEqual(['潮汐', 'tide cause']);
     const [want] = await ctx.embedder.embed([summaryText(row)]);
     expect(same(ctx.store.entryVector(saved.id), want)).toBe(true);
+    ctx.store.close();
+  });
+
+  it('an entry rewritten only for its Backlinks section keeps its chunks and vectors: nothing embedded again', async () => {
+    const ctx = testContext(fixture());
+    const embedded: string[] = [];
+    const fake = ctx.embedder;
+    ctx.embedder = { ...fake, embed: (texts, signal) => (embedded.push(...texts), fake.embed(texts, signal)) };
+    const body = (backlinks: string, extra = '') =>
+      `# RAG\n\nRetrieval then generation.${extra}\n\n<!-- kb:backlinks -->\n## Backlinks\n\n${backlinks}\n<!-- /kb:backlinks -->\n`;
+    const rag = (text: string) => entry({ id: 'concept/rag', kind: 'concept', title: 'RAG', body: () => text });
+    await indexEntries(ctx, [rag(body('- [[A]]\n- [[B]]'))]);
+    const before = ctx.store.chunksOfEntry('concept/rag');
+    embedded.length = 0;
+
+    await indexEntries(ctx, [rag(body('- [[A]]'))]);
+    expect(embedded).toEqual([]);
+    expect(ctx.store.chunksOfEntry('concept/rag')).toEqual(before);
+
+    // Its own text changed: its chunks are made again, the summary vector (same summary) is kept.
+    await indexEntries(ctx, [rag(body('- [[A]]', ' Then citation.'))]);
+    const after = ctx.store.chunksOfEntry('concept/rag');
+    expect(after.map((c) => c.text).join('\n')).toContain('Then citation.');
+    expect(embedded).toEqual(after.map((c) => entryChunkText('RAG', c.text)));
+    ctx.store.close();
+  });
+
+  it('a compile after a delete embeds again only what changed, not entries rewritten for their backlinks', async () => {
+    const sample = [
+      'articles/retrieval-augmented-generation-primer.md',
+      'articles/embeddings-and-vector-databases.md',
+      'clips/Hybrid Search with Reciprocal Rank Fusion.md',
+      'notes/sqlite-fts5-and-sqlite-vec.md',
+      'zh/混合检索与倒数排名融合.md',
+      'zh/中文分词与全文检索.md',
+    ];
+    const root = fixture(Object.fromEntries(sample.map((f) => [`raw/${f}`, readFileSync(join(REPO, 'raw', f))])));
+    const ctx = testContext(root);
+    const embedded: string[] = [];
+    const fake = ctx.embedder;
+    ctx.embedder = { ...fake, embed: (texts, signal) => (embedded.push(...texts), fake.embed(texts, signal)) };
+    await compile(ctx);
+    const state = () =>
+      new Map(
+        ctx.store.allEntries().map((e) => [
+          e.id,
+          {
+            file: readFileSync(join(root, 'wiki', e.path), 'utf8'),
+            summary: summaryText(e),
+            title: e.title,
+            chunks: ctx.store.chunksOfEntry(e.id),
+          },
+        ]),
+      );
+    const before = state();
+    embedded.length = 0;
+
+    rmSync(join(root, 'raw', sample[2]!));
+    await compile(ctx);
+    const after = state();
+    const rewritten = [...after].filter(([id, a]) => before.has(id) && before.get(id)!.file !== a.file);
+    const sameSummary = rewritten.filter(([id, a]) => before.get(id)!.summary === a.summary);
+    // Passages of rewritten concepts that were there before, as they were: same row, not embedded again.
+    const kept = rewritten.flatMap(([id, a]) =>
+      a.chunks
+        .filter((c) => before.get(id)!.chunks.some((o) => o.heading === c.heading && o.text === c.text))
+        .map((c) => ({ id, title: a.title, c, was: before.get(id)!.chunks.find((o) => o.text === c.text)! })),
+    );
+    expect(sameSummary.length).toBeGreaterThan(0);
+    expect(kept.length).toBeGreaterThan(0);
+    for (const [id, a] of sameSummary) expect(embedded, id).not.toContain(a.summary);
+    for (const k of kept) {
+      expect(k.c.id, k.id).toBe(k.was.id);
+      expect(embedded, k.id).not.toContain(entryChunkText(k.title, k.c.text));
+    }
     ctx.store.close();
   });
 });

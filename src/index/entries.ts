@@ -1,7 +1,7 @@
 import type { KbContext } from '../kb/context.js';
 import { chunkMarkdown } from '../chunk/index.js';
 import { withoutBacklinks } from '../entry/backlinks.js';
-import type { EntryRow } from '../store/store.js';
+import type { ChunkPatch, ChunkRow, EntryRow, Store } from '../store/store.js';
 import type { Chunk } from '../types.js';
 
 /**
@@ -28,6 +28,8 @@ export function entryChunkText(title: string, text: string): string {
 /**
  * Embed what the entries need (summary vectors; for concepts and answers the chunks of the body
  * without its Backlinks section) and return the store update, to run in the caller's transaction.
+ * What the store already holds from the same text is kept with its vector: an entry rewritten for
+ * its backlinks, or with one passage changed, is not embedded again for the rest.
  */
 export async function prepareIndex(
   ctx: KbContext,
@@ -35,28 +37,60 @@ export async function prepareIndex(
   signal?: AbortSignal,
 ): Promise<() => void> {
   const { embedder, store } = ctx;
-  const vectors = entries.length ? await embedder.embed(entries.map(summaryText), signal) : [];
-  const bodies = new Map<string, { chunks: Chunk[]; vectors: Float32Array[] }>();
+  const stale = entries.filter((e) => !summaryKept(store, e));
+  const fresh = stale.length ? await embedder.embed(stale.map(summaryText), signal) : [];
+  const vectors = new Map(stale.map((e, i) => [e, fresh[i]]));
+  const patches = new Map<string, ChunkPatch>();
   for (const e of entries) {
     if (e.kind === 'source') continue;
-    const chunks = chunkMarkdown(withoutBacklinks(e.body()).trim(), ctx.config.chunk);
-    bodies.set(e.id, {
-      chunks,
-      vectors: chunks.length
-        ? await embedder.embed(
-            chunks.map((c) => entryChunkText(e.title, c.text)),
-            signal,
-          )
-        : [],
-    });
+    const patch = chunkPatch(store, e, chunkMarkdown(withoutBacklinks(e.body()).trim(), ctx.config.chunk));
+    if (patch.added.length)
+      patch.vectors = await embedder.embed(
+        patch.added.map((c) => entryChunkText(e.title, c.text)),
+        signal,
+      );
+    if (patch.added.length || patch.dropped.length || patch.kept.length) patches.set(e.id, patch);
   }
   return () =>
-    entries.forEach((e, i) => {
+    entries.forEach((e) => {
       const { links, body: _body, ...row } = e;
-      store.putEntry(row, links, vectors[i]);
-      const b = bodies.get(e.id);
-      if (b) store.putChunks(e.id, null, b.chunks, b.vectors);
+      store.putEntry(row, links, vectors.get(e));
+      const p = patches.get(e.id);
+      if (p) store.patchEntryChunks(e.id, p);
     });
+}
+
+/** Whether the store holds a summary vector made of the text this entry's would be made of. */
+function summaryKept(store: Store, e: IndexEntry): boolean {
+  const row = store.getEntry(e.id);
+  return Boolean(row && summaryText(row) === summaryText(e) && store.entryVector(e.id));
+}
+
+/**
+ * The store's chunks of the entry matched to the new ones by heading and text (what its search
+ * terms and, under the same title, its vector are made of): those stay, the rest go or come.
+ * `kept` is empty when nothing but the text's position would change.
+ */
+function chunkPatch(store: Store, e: IndexEntry, chunks: Chunk[]): ChunkPatch {
+  const row = store.getEntry(e.id);
+  const old = row && row.title === e.title ? store.entryChunksWithVectors(e.id) : [];
+  const byText = new Map<string, ChunkRow[]>();
+  for (const o of old) byText.set(`${o.heading}\n${o.text}`, [...(byText.get(`${o.heading}\n${o.text}`) ?? []), o]);
+  const patch: ChunkPatch = { kept: [], dropped: [], added: [], vectors: [] };
+  const matched = new Set<number>();
+  for (const c of chunks) {
+    const o = byText.get(`${c.headings.join(' › ')}\n${c.text}`)?.shift();
+    if (!o) patch.added.push(c);
+    else {
+      matched.add(o.id);
+      if (o.ord !== c.ord || o.line !== c.line || o.tokens !== c.tokens)
+        patch.kept.push({ id: o.id, ord: c.ord, line: c.line, tokens: c.tokens });
+    }
+  }
+  // Rows without a vector, or under another title, are made again.
+  const all = store.chunksOfEntry(e.id).filter((o) => o.raw_path === null);
+  patch.dropped = all.filter((o) => !matched.has(o.id)).map((o) => o.id);
+  return patch;
 }
 
 /**

@@ -92,6 +92,15 @@ export interface ChunkRow {
   line: number;
 }
 
+/** How an entry's own chunks change (Store.patchEntryChunks). */
+export interface ChunkPatch {
+  kept: { id: number; ord: number; line: number; tokens: number }[];
+  dropped: number[];
+  added: Chunk[];
+  /** One per added chunk. */
+  vectors: Float32Array[];
+}
+
 export interface StoreOptions {
   /** Fingerprint of the embedder + chunker: vectors made under another one are dropped, never mixed. */
   fingerprint: string;
@@ -557,6 +566,28 @@ export class Store {
     // Copies of one work share an entry: only this document's own chunks are replaced.
     if (rawPath) this.deleteChunksOfRaw(rawPath);
     else this.deleteChunksOfEntry(entryId);
+    this.insertChunks(entryId, rawPath, chunks, vectors);
+  }
+
+  /**
+   * Bring an entry's own chunks (not a raw file's) up to date in place: `kept` rows stay with their
+   * text, search terms and vector at a new position, `dropped` rows go, `added` chunks come in.
+   */
+  patchEntryChunks(entryId: string, patch: ChunkPatch): void {
+    const move = this.stmt(`UPDATE chunks SET ord = ?, line = ?, tokens = ? WHERE id = ? AND entry_id = ?`);
+    for (const k of patch.kept) move.run(k.ord, k.line, k.tokens, k.id, entryId);
+    const dFts = this.stmt(`DELETE FROM chunks_fts WHERE rowid = ?`);
+    const dVec = this.stmt(`DELETE FROM vec_chunks WHERE rowid = ?`);
+    const dRow = this.stmt(`DELETE FROM chunks WHERE id = ?`);
+    for (const id of patch.dropped) {
+      dFts.run(BigInt(id));
+      dVec.run(BigInt(id));
+      dRow.run(id);
+    }
+    this.insertChunks(entryId, null, patch.added, patch.vectors);
+  }
+
+  private insertChunks(entryId: string, rawPath: string | null, chunks: Chunk[], vectors: Float32Array[]): void {
     const ins = this.stmt(
       `INSERT INTO chunks (entry_id, raw_path, ord, heading, text, tokens, line) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -593,6 +624,14 @@ export class Store {
 
   chunksOfEntry(entryId: string): ChunkRow[] {
     return this.stmt(`SELECT * FROM chunks WHERE entry_id = ? ORDER BY raw_path, ord`).all(entryId) as ChunkRow[];
+  }
+
+  /** An entry's own chunks (not a raw file's) that have their vector, in order. */
+  entryChunksWithVectors(entryId: string): ChunkRow[] {
+    return this.stmt(
+      `SELECT c.* FROM chunks c WHERE c.entry_id = ? AND c.raw_path IS NULL
+         AND EXISTS (SELECT 1 FROM vec_chunks v WHERE v.rowid = c.id) ORDER BY c.ord`,
+    ).all(entryId) as ChunkRow[];
   }
 
   /** Chunks that have no vector (after a fingerprint change), in batches. */
