@@ -156,7 +156,7 @@ export function groupConcepts(
   // A name that is already a source entry's title needs no concept entry: links go to the source.
   const sourceTitles = new Set(docs.map((d) => entityKey(d.title)));
   const works = (byDoc: Map<string, EntityRow[]>) => byDoc.size;
-  const out: PlannedConcept[] = [];
+  const out: { c: Omit<PlannedConcept, 'mentions'>; byDoc: Map<string, EntityRow[]>; total: number }[] = [];
   for (const g of groups.values()) {
     // A single document's own topics get pages only in a knowledge base of several documents.
     const n = works(g.byDoc);
@@ -211,32 +211,47 @@ export function groupConcepts(
       seenKeys.add(spellingKey(a));
       aliases.push(a);
     }
-    const mentions = [...g.byDoc.entries()]
-      .map(([rawPath, rows]) => ({
-        rawPath,
-        sourceId: okDocs.get(rawPath)!.entry_id as EntryId,
-        count: rows.reduce((n, r) => n + r.count, 0),
-        snippets: [...new Set(rows.flatMap((r) => r.snippets))].slice(0, 3),
-      }))
-      .sort((a, b) => b.count - a.count || a.rawPath.localeCompare(b.rawPath));
-    const c: PlannedConcept = {
+    const c: Omit<PlannedConcept, 'mentions'> = {
       key: entityKey(title),
       keys: [...g.keys],
       title,
       aliases: aliases.slice(0, 12),
-      mentions,
     };
     if (prior) c.id = prior.fm.id as EntryId;
-    out.push(c);
+    let total = 0;
+    for (const rows of g.byDoc.values()) for (const r of rows) total += r.count;
+    out.push({ c, byDoc: g.byDoc, total });
   }
-  // Most widely shared first; cap the count.
-  out.sort(
-    (a, b) =>
-      b.mentions.length - a.mentions.length ||
-      b.mentions.reduce((n, m) => n + m.count, 0) - a.mentions.reduce((n, m) => n + m.count, 0) ||
-      a.key.localeCompare(b.key),
-  );
-  return out.slice(0, maxConcepts);
+  // Most widely shared first; cap the count. Mentions are listed for the concepts kept only.
+  out.sort((a, b) => b.byDoc.size - a.byDoc.size || b.total - a.total || a.c.key.localeCompare(b.c.key));
+  return out.slice(0, maxConcepts).map(({ c: { id, ...c }, byDoc }) => ({
+    ...c,
+    mentions: mentionsOf(byDoc, okDocs),
+    ...(id ? { id } : {}),
+  }));
+}
+
+/** The documents that mention a concept, most mentions first, each with up to three snippets. */
+function mentionsOf(byDoc: Map<string, EntityRow[]>, okDocs: Map<string, DocumentRow>): PlannedConcept['mentions'] {
+  return [...byDoc.entries()]
+    .map(([rawPath, rows]) => ({
+      rawPath,
+      sourceId: okDocs.get(rawPath)!.entry_id as EntryId,
+      count: rows.reduce((n, r) => n + r.count, 0),
+      snippets: firstSnippets(rows),
+    }))
+    .sort((a, b) => b.count - a.count || a.rawPath.localeCompare(b.rawPath));
+}
+
+/** The first three different snippets of a document's rows. */
+function firstSnippets(rows: readonly EntityRow[]): string[] {
+  const out: string[] = [];
+  for (const r of rows)
+    for (const s of r.snippets) {
+      if (out.length === 3) return out;
+      if (!out.includes(s)) out.push(s);
+    }
+  return out;
 }
 
 const HAN_KEY = /^[\u3400-\u9fff]{3,12}$/;
