@@ -97,7 +97,9 @@ function verbForms(w: string): string[] {
 }
 
 export interface NamePair {
-  zh: string;
+  /** The Chinese name as the wiki writes it (folded on first use: `zhOf`). */
+  zhRaw: string;
+  zh?: string;
   en: string;
 }
 
@@ -110,12 +112,19 @@ function wikiPairs(store: Store): NamePair[] {
   if (hit && hit.n === n) return hit.pairs;
   const pairs: NamePair[] = [];
   for (const names of store.nameGroups()) {
-    const zh = names.filter((x) => /\p{Script=Han}/u.test(x)).map((x) => foldText(x));
+    const zh = names.filter((x) => /\p{Script=Han}/u.test(x));
+    if (!zh.length) continue;
     const en = names.filter((x) => !/\p{Script=Han}/u.test(x) && /[a-z]{2}/i.test(x));
-    for (const z of zh) for (const e of en) pairs.push({ zh: z, en: e.toLowerCase() });
+    for (const z of zh) for (const e of en) pairs.push({ zhRaw: z, en: e.toLowerCase() });
   }
   pairCache.set(store, { n, pairs });
   return pairs;
+}
+
+/** A pair's Chinese name folded (Traditional → Simplified), as questions are. */
+function zhOf(p: NamePair): string {
+  p.zh ??= foldText(p.zhRaw);
+  return p.zh;
 }
 
 /**
@@ -135,11 +144,17 @@ export function translateQuestion(
     if (!had || had.weight < t.weight) out.set(t.match, t);
   };
   const lower = q.toLowerCase();
+  const qHan = /\p{Script=Han}/u.test(q);
   for (const p of wikiPairs(store)) {
-    if (want.toEnglish && q.includes(p.zh))
+    // Every pair's Chinese name has a Han character: a question without one holds none of them.
+    if (want.toEnglish && qHan && q.includes(zhOf(p)))
       for (const w of englishWords(p.en)) add({ match: w, parts: [w], weight: 1 });
-    if (want.toChinese && new RegExp(`(^|[^a-z])${p.en.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^a-z])`).test(lower))
-      add(zhTerm(p.zh, 1));
+    if (
+      want.toChinese &&
+      lower.includes(p.en) &&
+      new RegExp(`(^|[^a-z])${p.en.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^a-z])`).test(lower)
+    )
+      add(zhTerm(zhOf(p), 1));
   }
   if (want.toEnglish) {
     for (const m of q.matchAll(HAN_RUN)) {

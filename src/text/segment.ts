@@ -1,7 +1,10 @@
 import { HAN } from './script.js';
 
-const wordSegmenter = new Intl.Segmenter('zh', { granularity: 'word' });
-const sentenceSegmenter = new Intl.Segmenter('zh', { granularity: 'sentence' });
+// Made on first use: ICU takes ~10 ms to make them, which a command that segments nothing (search) need not pay.
+let wordSegmenterMade: Intl.Segmenter | undefined;
+let sentenceSegmenterMade: Intl.Segmenter | undefined;
+const wordSegmenter = () => (wordSegmenterMade ??= new Intl.Segmenter('zh', { granularity: 'word' }));
+const sentenceSegmenter = () => (sentenceSegmenterMade ??= new Intl.Segmenter('zh', { granularity: 'sentence' }));
 
 /**
  * Intl.Segmenter in Node 20 slows down more than linearly on long strings (80,000 Han characters
@@ -53,7 +56,7 @@ export function* punctuationSegments(win: string): Generator<{ segment: string; 
 }
 
 function segmentsOf(win: string): Iterable<{ segment: string; index: number; isWordLike?: boolean }> {
-  return ASCII_PUNCT.test(win) ? punctuationSegments(win) : wordSegmenter.segment(win);
+  return ASCII_PUNCT.test(win) ? punctuationSegments(win) : wordSegmenter().segment(win);
 }
 
 /** Word segmentation for mixed Chinese/English text (ICU dictionary for Chinese). */
@@ -70,7 +73,7 @@ export function segmentWords(text: string): Word[] {
 export function words(text: string): string[] {
   const out: string[] = [];
   for (const [win] of windows(text))
-    if (!ASCII_PUNCT.test(win)) for (const s of wordSegmenter.segment(win)) if (s.isWordLike) out.push(s.segment);
+    if (!ASCII_PUNCT.test(win)) for (const s of wordSegmenter().segment(win)) if (s.isWordLike) out.push(s.segment);
   return out;
 }
 
@@ -82,7 +85,7 @@ export function sentences(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\n+/)) {
     for (const [win] of windows(line))
-      for (const s of sentenceSegmenter.segment(win)) {
+      for (const s of sentenceSegmenter().segment(win)) {
         const t = s.segment.trim();
         if (t) out.push(t);
       }
@@ -103,7 +106,7 @@ export function sentenceSpans(text: string): [number, number][] {
   let lineStart = 0;
   for (const line of text.split('\n')) {
     for (const [win, offset] of windows(line)) {
-      for (const s of sentenceSegmenter.segment(win)) {
+      for (const s of sentenceSegmenter().segment(win)) {
         const raw = s.segment;
         const lead = raw.length - raw.trimStart().length;
         const body = raw.trim();
