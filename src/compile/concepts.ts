@@ -311,12 +311,20 @@ function roleAgents(surfaces: Map<string, unknown>): [string, string][] {
  * keep coming back to it (ADK, LLM, BM25: at least twice each on average).
  */
 function passingAbbreviation(byDoc: Map<string, EntityRow[]>): boolean {
-  const rows = [...byDoc.values()].flat();
-  const names = rows.flatMap((r) => [r.surface, ...r.aliases]);
-  if (!names.every((n) => /^[A-Z][A-Z0-9]{1,9}s?$/.test(n))) return false;
-  if (names.every((n) => /^[A-Z]+$/.test(n) && isCommonEnglishWord(n))) return true;
-  const mentions = rows.reduce((n, r) => n + r.count, 0);
-  return !rows.some((r) => r.salient) && mentions < 2 * byDoc.size;
+  // One pass that stops at the first name that is no abbreviation (most groups): groups are many.
+  let words = true;
+  let mentions = 0;
+  let salient = false;
+  for (const rows of byDoc.values())
+    for (const r of rows) {
+      for (const n of [r.surface, ...r.aliases]) {
+        if (!/^[A-Z][A-Z0-9]{1,9}s?$/.test(n)) return false;
+        words &&= /^[A-Z]+$/.test(n) && isCommonEnglishWord(n);
+      }
+      mentions += r.count;
+      salient ||= Boolean(r.salient);
+    }
+  return words || (!salient && mentions < 2 * byDoc.size);
 }
 
 /** A single document introduces or stresses the name and mentions it three times or more. */
