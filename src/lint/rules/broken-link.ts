@@ -26,6 +26,8 @@ export const brokenLink: LintRule = {
     const r = resolver(input);
     const out: FindingDraft[] = [];
     for (const e of input.entries) {
+      // The scan cache knows the link targets of an unchanged file: a body whose links all resolve is not parsed.
+      if (e.links?.every((t) => !t || r.exists(t))) continue;
       const sections = markedLines(e.body);
       for (const l of extractWikiLinks(e.body)) {
         if (!l.target) continue;
