@@ -1,6 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { KbContext } from '../kb/context.js';
 import { setFrontmatterKey } from '../entry/frontmatter.js';
 import { compile } from '../compile/compile.js';
 import { saveAnswer } from '../ask/save.js';
@@ -21,6 +22,20 @@ function entry(over: Partial<IndexEntry> & { id: string; kind: string; title: st
     body: () => `# ${over.title}\n\nBody of ${over.title}.\n`,
     ...over,
   };
+}
+
+/** Every text the context's embedder is given from now on. */
+function recordEmbeds(ctx: KbContext): string[] {
+  const embedded: string[] = [];
+  const fake = ctx.embedder;
+  ctx.embedder = {
+    ...fake,
+    embed: (texts, signal) => {
+      embedded.push(...texts);
+      return fake.embed(texts, signal);
+    },
+  };
+  return embedded;
 }
 
 const same = (a: Float32Array | undefined, b: Float32Array | undefined) =>
@@ -102,9 +117,7 @@ describe('indexEntries', () => {
 
   it('an entry rewritten only for its Backlinks section keeps its chunks and vectors: nothing embedded again', async () => {
     const ctx = testContext(fixture());
-    const embedded: string[] = [];
-    const fake = ctx.embedder;
-    ctx.embedder = { ...fake, embed: (texts, signal) => (embedded.push(...texts), fake.embed(texts, signal)) };
+    const embedded = recordEmbeds(ctx);
     const body = (backlinks: string, extra = '') =>
       `# RAG\n\nRetrieval then generation.${extra}\n\n<!-- kb:backlinks -->\n## Backlinks\n\n${backlinks}\n<!-- /kb:backlinks -->\n`;
     const rag = (text: string) => entry({ id: 'concept/rag', kind: 'concept', title: 'RAG', body: () => text });
@@ -135,9 +148,7 @@ describe('indexEntries', () => {
     ];
     const root = fixture(Object.fromEntries(sample.map((f) => [`raw/${f}`, readFileSync(join(REPO, 'raw', f))])));
     const ctx = testContext(root);
-    const embedded: string[] = [];
-    const fake = ctx.embedder;
-    ctx.embedder = { ...fake, embed: (texts, signal) => (embedded.push(...texts), fake.embed(texts, signal)) };
+    const embedded = recordEmbeds(ctx);
     await compile(ctx);
     const state = () =>
       new Map(
