@@ -262,3 +262,24 @@ describe('extractEntities: a translation of the work itself', () => {
     expect(found.find((e) => e.surface === '前端设计')?.aliases).toContain('frontend design');
   });
 });
+
+describe('extractEntities: tables', () => {
+  it('takes no translation pair from a table header: column labels are no names', () => {
+    const md = [
+      '完整支架（Full harness）比单独运行贵得多。',
+      '',
+      '| 支架类型 (Harness) | 持续时间 (Duration) | 成本 (Cost) |',
+      '|---|---|---|',
+      '| 单独运行 (Solo) | 20分钟 | $9 |',
+      '| 规划器 (Planner) | 6小时 | $200 |',
+      '',
+      'The harness runs for hours. A harness keeps the planner on track. Harness design matters.',
+    ].join('\n');
+    const found = extractEntities(md, 'x');
+    const all = found.flatMap((e) => [e.surface, ...e.aliases]);
+    expect(all).not.toContain('支架类型');
+    expect(all).not.toContain('持续时间');
+    // A row of the table body still pairs its names.
+    expect(found.find((e) => e.surface === '规划器')?.aliases).toContain('Planner');
+  });
+});

@@ -99,7 +99,7 @@ function englishNameOk(name: string): boolean {
  * abbreviation in parentheses, and emphasised terms that are noun phrases.
  */
 export function extractEntities(markdown: string, title: string): FoundEntity[] {
-  const text = stripMarkdown(markdown);
+  const text = stripMarkdown(withoutTableHeads(markdown));
   const cands = new Map<string, Candidate>();
   const titleKey = entityKey(title);
   const add = (name: string, strong: boolean, n = 1): Candidate | undefined => {
@@ -146,6 +146,22 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
     c.context = s.context;
   }
   return finish(cands, text, markdown, title);
+}
+
+/** A table's rule row, blanks taken out (`|---|:--:|`). */
+const TABLE_RULE = /^\|?:?-{3,}:?(?:\|:?-{3,}:?)*\|?$/;
+
+/**
+ * A Markdown table without its header row: column labels (`支架类型 (Harness) | 成本 (Cost)`) name
+ * the columns, often with a loose translation, and are neither prose nor names the text introduces.
+ */
+export function withoutTableHeads(markdown: string): string {
+  if (!markdown.includes('|')) return markdown;
+  const lines = markdown.split('\n');
+  for (let i = 0; i + 1 < lines.length; i++)
+    if (lines[i]!.includes('|') && lines[i + 1]!.includes('-') && TABLE_RULE.test(lines[i + 1]!.replace(/[ \t]/g, '')))
+      lines[i] = '';
+  return lines.join('\n');
 }
 
 /** Names given with an abbreviation or a translation: the strongest signal, and the alias pairs. */
