@@ -5,7 +5,7 @@ import { EN_STOP, ZH_STOP, CAP_STOP, GENERIC } from '../../text/stopwords.js';
 import { entityKey } from '../../entry/names.js';
 import { isCommonEnglishWord } from '../../text/english-words.js';
 import { englishTerms, isCodeLine } from './en-terms.js';
-import { definedTypes, headingTerms } from './stressed.js';
+import { definedTypes, headingTerms, withoutHeadings } from './stressed.js';
 import { openCode, sealCode } from './code-spans.js';
 import {
   chineseTerms,
@@ -327,7 +327,7 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
     .slice(0, 60);
   // What a document says about a name is in its sentences, not in its headings.
-  const sents = sentences(stripMarkdown(sealCode(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, '')))).map((s) => ({
+  const sents = sentences(stripMarkdown(sealCode(withoutHeadings(markdown)))).map((s) => ({
     s,
     lower: s.toLowerCase(),
   }));
@@ -451,7 +451,8 @@ function pickSnippets(sents: Sentence[], names: string[]): string[] {
   const hits: { s: string; score: number; i: number }[] = [];
   sents.forEach(({ s, lower }, i) => {
     if (s.length < 12 || !keys.some((n) => lower.includes(n)) || !mention.test(lower)) return;
-    if (/^\s*;|\s;\s.*\s;\s/.test(s) || isCodeLine(s)) return; // a table row or code, not a sentence
+    // A table row, a line of a box drawing, or code: not a sentence.
+    if (/^\s*;|\s;\s.*\s;\s|[\u2500-\u257f]/.test(s) || isCodeLine(s)) return;
     let score = 0;
     if (defining.some((re) => re.test(lower))) score += 3;
     if (/是|指|即|称为/.test(s)) score += 1;

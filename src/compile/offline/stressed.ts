@@ -27,6 +27,13 @@ function headingAt(lines: string[], i: number): boolean {
   return alone && !/[。.!?！？；;，,：:]$|[，。；]/.test(t);
 }
 
+/** The text without its headings, Markdown's and plain text's: what a document says is in its sentences. */
+export function withoutHeadings(markdown: string): string {
+  const lines = markdown.split('\n');
+  const trimmed = lines.map((l) => l.trim());
+  return lines.map((l, i) => (trimmed[i] && headingAt(trimmed, i) ? '' : l)).join('\n');
+}
+
 /**
  * The term a Chinese heading ends in, after its topic ("数据流架构：从 raw/ 到 wiki/ 的编译管线",
  * "技术增强：… - XML 标签隔离法"): two to four words ending in a noun, not an everyday compound

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { offlineSource } from './writer.js';
+import { offlineConcept, offlineSource } from './writer.js';
+import { extractEntities } from './entities.js';
+import type { EntryId } from '../../types.js';
 import type { ContentHash, RawDocument, RawPath } from '../../types.js';
 
 const image = (text: string): RawDocument => ({
@@ -28,5 +30,67 @@ describe('offlineSource: an image with text', () => {
       image('Questions are answered from the compiled wiki. Each answer cites the source entries it used.'),
     );
     expect(summary).toMatch(/^Questions are answered from the compiled wiki\./);
+  });
+});
+
+describe('offlineConcept: the summary is a sentence', () => {
+  const group = (title: string, snippets: string[][]) => ({
+    key: title,
+    title,
+    aliases: [],
+    mentions: snippets.map((s, i) => ({
+      sourceId: `source/s${i}` as EntryId,
+      sourceTitle: `Source ${i}`,
+      rawPath: `raw/s${i}.txt`,
+      count: 3 - i,
+      snippets: s,
+    })),
+  });
+
+  it('never takes a heading, a table row or a list lead-in for the summary', () => {
+    const { summary } = offlineConcept(
+      group('编译管线', [
+        ['编译管线：从 raw/ 到 wiki/ 的数据流', '编译管线 ; 输入 ; 输出', '编译管线分三步：'],
+        ['每次运行的时候，编译管线把 raw/ 中的资料编译成 wiki/ 中的条目，每篇来源写一页摘要。'],
+      ]),
+    );
+    expect(summary).toBe('每次运行的时候，编译管线把 raw/ 中的资料编译成 wiki/ 中的条目，每篇来源写一页摘要。');
+  });
+
+  it('says where a concept is discussed when no source has a sentence on it', () => {
+    const { summary } = offlineConcept(group('编译管线', [['数据流架构：从 raw/ 到 wiki/ 的编译管线']]));
+    expect(summary).toBe('编译管线：见于《Source 0》。');
+  });
+
+  it('reads the line that leads into an account of it as what it is', () => {
+    const { summary } = offlineConcept(
+      group('WikiEntry', [
+        ['编译条目的标准 Schema 定义（TypeScript 视角）：', '可追溯性：通过 source_ref 回到原始资料'],
+      ]),
+    );
+    expect(summary).toBe('WikiEntry：编译条目的标准 Schema 定义（TypeScript 视角）。');
+  });
+});
+
+describe('extractEntities: a plain-text heading is quoted nowhere', () => {
+  it('quotes no heading line of a plain text (a short line alone between blank lines) nor a line of a drawing', () => {
+    const text = [
+      '数据流架构：从 raw/ 到 wiki/ 的编译管线',
+      '',
+      '用工程化的视角来描述整个数据流转。编译管线读取 raw/ 中的每篇资料，写出摘要和概念条目，再建立反向链接。'.repeat(
+        8,
+      ),
+      '',
+      '编译管线每次只处理改动过的文件。',
+      '',
+      '┌──────────────────┐',
+      '│ 编译管线 - 语义分块、实体抽取、建立反向链接 │',
+      '└──────────────────┘',
+    ].join('\n');
+    const e = extractEntities(text, 'x').find((f) => f.surface === '编译管线');
+    expect(e).toBeDefined();
+    expect(e!.snippets.length).toBeGreaterThan(0);
+    expect(e!.snippets).not.toContain('数据流架构：从 raw/ 到 wiki/ 的编译管线');
+    expect(e!.snippets.filter((s) => s.includes('│'))).toEqual([]);
   });
 });

@@ -142,7 +142,7 @@ function codeDefinitions(markdown: string): string[] {
 }
 
 export function offlineConcept(group: ConceptGroup): ConceptDraft {
-  const summarySentence = definingSentence(group) ?? `${group.title} is mentioned by ${group.mentions.length} sources.`;
+  const summarySentence = definingSentence(group) ?? plainSummary(group);
   const lines: string[] = ['## What the sources say', ''];
   // The sources that say most about it; all of them are listed under Sources.
   for (const m of group.mentions.slice(0, MAX_STATED_SOURCES)) {
@@ -170,6 +170,39 @@ export function offlineConcept(group: ConceptGroup): ConceptDraft {
   };
 }
 
+/**
+ * When no source has a sentence on it: the line that leads into an account of it (a definition, a
+ * list: "编译条目的标准 Schema 定义：") says what it is; else where it is discussed. In the sources' language.
+ */
+function plainSummary(group: ConceptGroup): string {
+  const first = group.mentions[0]?.sourceTitle ?? '';
+  const more = group.mentions.length - 1;
+  const zh = /[\u3400-\u9fff]/.test(group.title + first);
+  const lead = group.mentions
+    .flatMap((m) => m.snippets)
+    .map((l) => l.trim())
+    .find((l) => /[:：]$/.test(l) && l.length >= 8 && !TABLE_OR_DRAWING.test(l));
+  if (lead)
+    return /[\u3400-\u9fff]/.test(lead)
+      ? `${group.title}：${lead.slice(0, -1)}。`
+      : `${group.title}: ${lead.slice(0, -1)}.`;
+  if (zh) return `${group.title}：见于《${first}》${more > 0 ? `等 ${group.mentions.length} 篇来源` : ''}。`;
+  return `${group.title} is discussed in “${first}”${more > 0 ? ` and ${more} more source${more > 1 ? 's' : ''}` : ''}.`;
+}
+
+const TABLE_OR_DRAWING = /^[;|]|\s[;|]\s.*\s[;|]\s|[\u2500-\u257f]/;
+
+/**
+ * A line that is no sentence and cannot stand as a summary: a table row, a line of a drawing, a list's
+ * lead-in (ends in a colon), or a heading (short, with no sentence punctuation at all).
+ */
+function notASentence(s: string): boolean {
+  const t = s.trim();
+  if (TABLE_OR_DRAWING.test(t)) return true;
+  if (/[:：]$/.test(t)) return true;
+  return !/[。！？.!?；;，,]/.test(t.replace(/[:：]/, '')) && t.length <= 80;
+}
+
 /** The sentence that best says what a concept is: it opens with the name and defines it, in the title's script. */
 function definingSentence(group: ConceptGroup): string | undefined {
   const names = [group.title, ...group.aliases].map((n) => n.toLowerCase());
@@ -177,6 +210,7 @@ function definingSentence(group: ConceptGroup): string | undefined {
   let best: { s: string; score: number } | undefined;
   group.mentions.forEach((m, rank) => {
     for (const s of m.snippets) {
+      if (notASentence(s)) continue;
       const l = s.toLowerCase();
       let score = -rank * 0.1;
       const at = Math.min(...names.map((n) => (l.includes(n) ? l.indexOf(n) : 999)));
