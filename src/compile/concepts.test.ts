@@ -112,6 +112,26 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     expect(merged[0]).toEqual(expect.arrayContaining(['精灵编辑器', 'sprite editor']));
   });
 
+  it('merges a name with the Chinese compound that translates, word by word, the name a text glosses it with', () => {
+    const docs = {
+      'en1.md':
+        'Zettelkasten is German for "slip box" or "card box". Luhmann kept a Zettelkasten for decades, and his Zettelkasten held many cards.',
+      'en2.md': 'My Zettelkasten grows daily. A Zettelkasten links notes by hand.',
+      'zh1.md': '卢曼的卡片盒里有很多卡片。卡片盒让笔记互相连接。',
+      'zh2.md': '每个卡片盒都不同。卡片盒是一张网。',
+    };
+    const dict = dictionary({ 卡片: ['card'], 盒: ['box', 'case'] });
+    const merged = pageOf(pages(docs, dict), 'Zettelkasten');
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toEqual(expect.arrayContaining(['Zettelkasten', '卡片盒', 'card box', 'slip box']));
+    // Without the gloss nothing says the two are one idea.
+    const plain = {
+      ...docs,
+      'en1.md': 'Luhmann kept a Zettelkasten for decades, and his Zettelkasten held many cards.',
+    };
+    expect(pageOf(pages(plain, dict), 'Zettelkasten')[0]).not.toContain('卡片盒');
+  });
+
   it('never merges a compound with an English name that translates only part of it', () => {
     const docs = {
       'zh1.md': '音乐制作程序用来录音。音乐制作程序很贵。',

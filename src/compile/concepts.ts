@@ -277,7 +277,8 @@ function wordByWord(keys: readonly string[], dict: Dictionary): [string, string]
   for (const k of keys) {
     if (!HAN_KEY.test(k)) continue;
     const words = dict.words(k);
-    if (words.length < 2 || words.length > 4 || words.some((w) => w.length < 2)) continue;
+    // A one-character word only as the head (卡片/盒, card box): elsewhere it is a piece of a longer word.
+    if (words.length < 2 || words.length > 4 || words.slice(0, -1).some((w) => w.length < 2)) continue;
     for (const head of gloss(words[words.length - 1]!))
       for (const en of byHead.get(head) ?? []) {
         const enWords = en.split(' ').map(baseForm);

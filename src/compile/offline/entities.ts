@@ -222,6 +222,28 @@ function pairedNames(
   }
   for (const m of text.matchAll(PAREN_EN_ZH))
     if (isZhNounPhrase(m[2] ?? '')) pairAlias(trimLeadingStop(m[1] ?? ''), m[2] ?? '');
+  glossedNames(text, pairAlias);
+}
+
+/** "is German for", "means", "is short for" followed by a quoted name: a translation the text gives. */
+const GLOSS = /[ \t](?:is|means)[ \t]+(?:[A-Z][a-z]{2,15}[ \t]+for|short[ \t]+for)[ \t]+["“]/g;
+const GLOSSED = /(?<![A-Za-z])([A-Z][\p{L}\p{N}-]{1,40}(?:[ \t]+[A-Z][\p{L}\p{N}-]{1,40}){0,3})$/u;
+const QUOTED = /["“]([^"”\n]{2,40})["”](?:[ \t]*(?:,[ \t]*)?(?:or|and)?[ \t]*(?=["“]))?/y;
+
+/**
+ * A name the text translates in words: `Zettelkasten is German for "slip box" or "card box"` gives
+ * both quoted names as other names of it (what a Chinese text gives as 卡片盒（Zettelkasten）).
+ */
+function glossedNames(text: string, pairAlias: (main: string, alias: string) => void): void {
+  let seen = 0;
+  for (const g of text.matchAll(GLOSS)) {
+    if (++seen > MAX_COUNTED) break;
+    const at = g.index ?? 0;
+    const name = GLOSSED.exec(text.slice(Math.max(0, at - 80), at))?.[1];
+    if (!name) continue;
+    QUOTED.lastIndex = at + g[0].length - 1;
+    for (let q = QUOTED.exec(text); q; q = QUOTED.exec(text)) pairAlias(name, q[1]!);
+  }
 }
 
 /** Lines mostly in Latin letters (for the English tagger) and lines with Chinese (for jieba). */
