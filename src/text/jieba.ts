@@ -62,3 +62,33 @@ export function idfOf(word: string): number | undefined {
   }
   return idfMap.get(word);
 }
+
+let everyday: Set<string> | undefined;
+/** A dictionary word counted this often in jieba's (general, newspaper) corpus is in everyday use. */
+const EVERYDAY_FREQ = 100;
+
+/**
+ * A word of everyday Chinese by jieba's dictionary counts (上下文 111, 入场券 110, 新世界 144, against
+ * 知识库 34, 脚手架 27, 评估器 3): a word anyone writes, a term only where a text stresses it.
+ */
+export function isEverydayWord(word: string): boolean {
+  if (!everyday) {
+    const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
+    everyday = new Set();
+    const text = Buffer.from(dict).toString('utf8');
+    for (let at = 0; at < text.length; ) {
+      const nl = text.indexOf('\n', at);
+      const end = nl < 0 ? text.length : nl;
+      const sp = text.indexOf(' ', at);
+      // Only multi-character words with a three-digit count or more: most of the table is skipped unparsed.
+      if (sp > at + 1 && sp < end) {
+        const sp2 = text.indexOf(' ', sp + 1);
+        const digits = (sp2 < 0 || sp2 > end ? end : sp2) - sp - 1;
+        if (digits >= 3 && Number(text.slice(sp + 1, sp + 1 + digits)) >= EVERYDAY_FREQ)
+          everyday.add(text.slice(at, sp));
+      }
+      at = end + 1;
+    }
+  }
+  return everyday.has(word);
+}

@@ -155,12 +155,12 @@ describe('extractEntities: everyday compounds and words that are no prose', () =
 
   it('reads a capitalised name in Chinese prose as a name when the word is lowercase only in a path or a key', () => {
     const md = [
-      '多个 Agent 可能同时执行 Heal 操作。如果 Heal 引入错误，一键恢复。Heal 会递增版本号。',
-      'git checkout -b heal/rag-definition-20260409',
-      'last_heal_timestamp: number',
-      'pattern: heal',
+      '多个 Agent 可能同时执行 Sentinel 操作。如果 Sentinel 引入错误，一键恢复。Sentinel 会递增版本号。',
+      'git checkout -b sentinel/rag-definition-20260409',
+      'last_sentinel_timestamp: number',
+      'pattern: sentinel',
     ].join('\n\n');
-    expect(names(md)).toContain('Heal');
+    expect(names(md)).toContain('Sentinel');
   });
 });
 
@@ -180,14 +180,14 @@ describe('extractEntities: a translation in parentheses', () => {
 describe('extractEntities: what a page quotes', () => {
   it('quotes sentences about a name, never a line of code that contains it', () => {
     const md = [
-      'git checkout -b heal/rag-definition-20260409',
-      'version: number; // 条目版本号，每次 Heal 递增',
-      '多个 Agent 可能同时执行 Heal 操作，冲突可以回滚。',
-      '如果 Heal 引入错误，git revert 一键恢复。',
+      'git checkout -b sentinel/rag-definition-20260409',
+      'version: number; // 条目版本号，每次 Sentinel 递增',
+      '多个 Agent 可能同时执行 Sentinel 操作，冲突可以回滚。',
+      '如果 Sentinel 引入错误，git revert 一键恢复。',
     ].join('\n\n');
-    const heal = extractEntities(md, 'Untitled').find((e) => e.key === 'heal');
-    expect(heal?.snippets.length).toBeGreaterThan(0);
-    for (const s of heal?.snippets ?? []) expect(s).not.toMatch(/git checkout|\/\//);
+    const sentinel = extractEntities(md, 'Untitled').find((e) => e.key === 'sentinel');
+    expect(sentinel?.snippets.length).toBeGreaterThan(0);
+    for (const s of sentinel?.snippets ?? []) expect(s).not.toMatch(/git checkout|\/\//);
   });
 });
 
@@ -281,5 +281,55 @@ describe('extractEntities: tables', () => {
     expect(all).not.toContain('持续时间');
     // A row of the table body still pairs its names.
     expect(found.find((e) => e.surface === '规划器')?.aliases).toContain('Planner');
+  });
+});
+
+describe('extractEntities: English words in Chinese prose', () => {
+  it('reads an everyday English word capitalised in Chinese prose as a loanword, a versioned one as a name', () => {
+    const md = [
+      '可以在 Prompt 中明确指示模型。当你面对一个空白的 Prompt 输入框时，Prompt 工程就开始了。',
+      '现在大部分 Token 都不是用来写代码。Token 的成本在下降，Token 越来越便宜。',
+      'Opus 4.5 在很大程度上消除了这种行为。我们换成了 Opus 4.6，Opus 4.6 更稳。',
+    ].join('\n\n');
+    const found = names(md);
+    expect(found).not.toContain('Prompt');
+    expect(found).not.toContain('Token');
+    expect(found).toContain('Opus');
+  });
+
+  it('takes an English name opening a glossary line with its Chinese gloss, whatever the gloss is', () => {
+    const md = [
+      'Lint（扫描检测）\t定期启动 Agent 遍历整个 Markdown 库，识别条目间的不一致性。',
+      'Heal（自我修复）\t当检测到信息缺失或冲突时，自动补齐数据并重写条目。',
+      '',
+      '多个 Agent 可能同时执行 Heal 操作。',
+    ].join('\n');
+    const found = extractEntities(md, 'x');
+    expect(found.find((e) => e.surface === 'Heal')?.aliases).toContain('自我修复');
+    expect(found.find((e) => e.surface === 'Lint')?.aliases).toContain('扫描检测');
+  });
+});
+
+describe('extractEntities: everyday words and counts', () => {
+  it('takes no everyday Chinese word (a metaphor in a heading) unless the text gives it a translation', () => {
+    const md = [
+      'AI新世界的入场券，不是代码能力，而是好奇心。',
+      '',
+      '新世界的入场券',
+      '',
+      '我们正快速进入一个新世界。那么，新世界的入场券到底是什么？新世界里，拼的是脑子里的想法。',
+      '',
+      '解决办法是冲刺（sprint）：生成器在冲刺中一次做一个功能。每个冲刺结束时评估器打分。',
+    ].join('\n');
+    const found = names(md);
+    expect(found).not.toContain('新世界');
+    expect(found).not.toContain('入场券');
+    expect(found).toContain('冲刺');
+  });
+
+  it('counts a mention of an abbreviation once when it joins the name it was given for', () => {
+    const md = '大模型 = 中央处理器（CPU）：按需读取，计算推理，写回结果。';
+    const cpu = extractEntities(md, 'x').find((e) => e.surface === '中央处理器');
+    expect(cpu?.count).toBe(2);
   });
 });

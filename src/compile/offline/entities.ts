@@ -1,4 +1,5 @@
 import { HAN } from '../../text/script.js';
+import { isEverydayWord } from '../../text/jieba.js';
 import { sentences } from '../../text/segment.js';
 import { cutComments } from '../../text/comments.js';
 import { EN_STOP, ZH_STOP, CAP_STOP, GENERIC } from '../../text/stopwords.js';
@@ -220,8 +221,11 @@ function pairedNames(
     if (inParens.length > 1 && !inParens.slice(1).every((a) => initialsMatch(inParens[0]!, a))) continue;
     for (const alias of inParens) pairAlias(zh, alias);
   }
-  for (const m of text.matchAll(PAREN_EN_ZH))
-    if (isZhNounPhrase(m[2] ?? '')) pairAlias(trimLeadingStop(m[1] ?? ''), m[2] ?? '');
+  for (const m of text.matchAll(PAREN_EN_ZH)) {
+    // "Heal（自我修复）" opening a line or a cell is a glossary's entry: its gloss may be a verb phrase.
+    const entry = /(?:^|[\n\t]|\s;\s)$/.test(text.slice(Math.max(0, (m.index ?? 0) - 3), m.index));
+    if (entry || isZhNounPhrase(m[2] ?? '')) pairAlias(trimLeadingStop(m[1] ?? ''), m[2] ?? '');
+  }
   glossedNames(text, pairAlias);
 }
 
@@ -310,6 +314,7 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
   // whole text, so only so many are counted; the rest keep the one mention that made them.
   const lower = text.toLowerCase();
   let counted = 0;
+  const searched = new Set<Candidate>();
   for (const c of cands.values()) {
     if (c.count === 0 && ++counted > MAX_COUNTED) c.count = 1;
     else if (c.count === 0) {
@@ -317,10 +322,12 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
       for (const s of c.surfaces.keys()) n += countOccurrences(lower, s.toLowerCase());
       for (const a of c.aliases) n += countOccurrences(lower, a.toLowerCase());
       c.count = Math.max(1, n);
+      searched.add(c);
     }
     c.count += c.boost ?? 0;
   }
-  // An abbreviation or translation seen on its own joins the name it was given for.
+  // An abbreviation or translation seen on its own joins the name it was given for; its mentions
+  // count once (中央处理器（CPU）: the search above already counted CPU).
   for (const c of cands.values()) {
     for (const a of c.aliases) {
       const ak = entityKey(a);
@@ -328,7 +335,7 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
       if (!other || other === c) continue;
       for (const [s, n] of other.surfaces) {
         c.aliases.add(s);
-        c.count += n;
+        if (!searched.has(c)) c.count += n;
       }
       cands.delete(ak);
     }
@@ -345,7 +352,8 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
   const kept = [...cands.entries()]
     // Weak single mentions are noise; a lone everyday Chinese word (模型, 成本) is no concept.
     .filter(([_key, c]) => c.strong || c.count >= 2 || [...c.surfaces.keys()].some(isAcronym))
-    .filter(([key]) => !(/^[\u3400-\u9fff]+$/.test(key) && isCommonZh(key)))
+    // A word of everyday Chinese (上下文, 新世界) too, unless the text gives it a translation or stresses it.
+    .filter(([key, c]) => !(/^[\u3400-\u9fff]+$/.test(key) && (isCommonZh(key) || (!c.strong && isEverydayWord(key)))))
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
     .slice(0, 60);
   // What a document says about a name is in its sentences, not in its headings.

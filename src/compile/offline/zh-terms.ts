@@ -1,4 +1,5 @@
 import { HAN } from '../../text/script.js';
+import { isCommonEnglishWord } from '../../text/english-words.js';
 import { idfOf, tagZh } from '../../text/jieba.js';
 import { foldText } from '../../text/fold.js';
 import { ZH_STOP } from '../../text/stopwords.js';
@@ -227,6 +228,18 @@ export function isZhNounPhrase(text: string): boolean {
 }
 
 /**
+ * An English word of everyday use written capitalised in Chinese prose (Prompt, Token, Windows): a
+ * loanword, not a name; a Chinese text capitalises its English words. A version number after it
+ * (Opus 4.5) makes it a product's name.
+ */
+function loanword(tokens: ZhToken[], i: number): boolean {
+  if (!isCommonEnglishWord(tokens[i]!.word)) return false;
+  let j = i + 1;
+  while (tokens[j]?.word === ' ') j++;
+  return !/^\d/.test(tokens[j]?.word ?? '');
+}
+
+/**
  * Latin names inside Chinese prose, from jieba's `eng` words: a capitalised word or acronym, or a
  * run of them one space apart (Claude Agent SDK, Tool Wrapper). Lowercase words and code stay out.
  */
@@ -251,7 +264,7 @@ export function latinNames(tokens: ZhToken[], bump: (name: string) => void): voi
     while (p >= 0 && tokens[p]!.word === ' ') p--;
     // A plain capitalised word starting a line, sentence or table cell ("Retrieval quality") is no name.
     const atStart = p < 0 || /[。！？.!?\t\n]$/.test(tokens[p]!.word);
-    const plain = /^[A-Z][a-z]+$/.test(t.word) && !run.length && !joined && atStart;
+    const plain = /^[A-Z][a-z]+$/.test(t.word) && !run.length && !joined && (atStart || loanword(tokens, i));
     if (t.tag === 'eng' && /^[A-Z][A-Za-z0-9]*$/.test(t.word) && !plain) {
       run.push(t);
       if (joined && tokens[i + 2]?.tag === 'eng') i++;
