@@ -333,3 +333,22 @@ describe('extractEntities: everyday words and counts', () => {
     expect(cpu?.count).toBe(2);
   });
 });
+
+describe('extractEntities: the name before a translation', () => {
+  it('leaves the verb before a Chinese name out of it, and keeps the verbs of a name', () => {
+    const md = [
+      '向量检索和关键词检索结合起来，叫做混合检索（hybrid search）。',
+      '把向量写入向量数据库（vector database），同时写入倒排索引。',
+      '为每篇来源写一页，并用维基链接（wikilink）把它们连起来。',
+      '这篇论文受到生成对抗网络（Generative Adversarial Networks）的启发。',
+    ].join('\n\n');
+    const found = extractEntities(md, 'x');
+    const all = found.flatMap((e) => [e.surface, ...e.aliases]);
+    for (const bad of ['叫做混合检索', '向量写入向量数据库', '并用维基链接', '对抗网络'])
+      expect(all).not.toContain(bad);
+    expect(found.find((e) => e.surface === '混合检索')?.aliases).toContain('hybrid search');
+    expect(found.find((e) => e.surface === '向量数据库')?.aliases).toContain('vector database');
+    expect(found.find((e) => e.surface === '维基链接')?.aliases).toContain('wikilink');
+    expect(found.find((e) => e.surface === '生成对抗网络')?.aliases).toContain('Generative Adversarial Networks');
+  });
+});

@@ -212,6 +212,7 @@ function pairedNames(
     // for each word of the English one, so a much shorter one is a piece of it.
     const words = firstAlias.split(/[\s-]+/).filter((w) => w && !EN_STOP.has(w.toLowerCase())).length;
     if (!zh || (/^[A-Za-z]/.test(firstAlias) && [...zh].length < 2 * words - 1)) continue;
+    const named = /^[A-Za-z]/.test(firstAlias) && !/^[A-Z0-9-]+s?$/.test(firstAlias) ? afterVerb(zh, words) : zh;
     // "倒数排名融合（Reciprocal Rank Fusion，RRF）": every name in the parentheses is an alias; but
     // "提供商可插拔（Gemini、Minimax）" lists examples: names that do not abbreviate one another.
     const inParens = (m[2] ?? '')
@@ -219,7 +220,7 @@ function pairedNames(
       .map((a) => a.trim())
       .filter(Boolean);
     if (inParens.length > 1 && !inParens.slice(1).every((a) => initialsMatch(inParens[0]!, a))) continue;
-    for (const alias of inParens) pairAlias(zh, alias);
+    for (const alias of inParens) pairAlias(named, alias);
   }
   for (const m of text.matchAll(PAREN_EN_ZH)) {
     // "Heal（自我修复）" opening a line or a cell is a glossary's entry: its gloss may be a verb phrase.
@@ -248,6 +249,21 @@ function glossedNames(text: string, pairAlias: (main: string, alias: string) => 
     QUOTED.lastIndex = at + g[0].length - 1;
     for (let q = QUOTED.exec(text); q; q = QUOTED.exec(text)) pairAlias(name, q[1]!);
   }
+}
+
+/**
+ * 叫做混合检索（hybrid search）, 把向量写入向量数据库（vector database）: a verb before the name is the
+ * sentence's. The name starts after the last verb that leaves the Chinese about two characters for
+ * each English word (生成对抗网络（Generative Adversarial Networks） keeps its verbs: the rest is short).
+ */
+function afterVerb(zh: string, englishWords: number): string {
+  const tokens = tokenizeZh(zh);
+  for (let i = tokens.length - 2; i >= 0; i--) {
+    if (tokens[i]!.tag !== 'v') continue;
+    const rest = zh.slice(tokens[i]!.end);
+    if ((rest.match(/[\u3400-\u9fff]/g) ?? []).length >= 2 * englishWords) return rest.trim();
+  }
+  return zh;
 }
 
 /** Lines mostly in Latin letters (for the English tagger) and lines with Chinese (for jieba). */
