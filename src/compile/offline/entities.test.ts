@@ -341,6 +341,8 @@ describe('extractEntities: the name before a translation', () => {
       '把向量写入向量数据库（vector database），同时写入倒排索引。',
       '为每篇来源写一页，并用维基链接（wikilink）把它们连起来。',
       '这篇论文受到生成对抗网络（Generative Adversarial Networks）的启发。',
+      '混合检索更稳。向量数据库很快。维基链接和反向链接（backlinks）是卢曼手写编号的数字版。每个链接都有方向。',
+      '反向链接让链接变成网，链接越多越好。',
     ].join('\n\n');
     const found = extractEntities(md, 'x');
     const all = found.flatMap((e) => [e.surface, ...e.aliases]);
@@ -350,5 +352,6 @@ describe('extractEntities: the name before a translation', () => {
     expect(found.find((e) => e.surface === '向量数据库')?.aliases).toContain('vector database');
     expect(found.find((e) => e.surface === '维基链接')?.aliases).toContain('wikilink');
     expect(found.find((e) => e.surface === '生成对抗网络')?.aliases).toContain('Generative Adversarial Networks');
+    expect(found.find((e) => e.surface === '反向链接')?.aliases).toContain('backlinks');
   });
 });

@@ -212,7 +212,7 @@ function pairedNames(
     // for each word of the English one, so a much shorter one is a piece of it.
     const words = firstAlias.split(/[\s-]+/).filter((w) => w && !EN_STOP.has(w.toLowerCase())).length;
     if (!zh || (/^[A-Za-z]/.test(firstAlias) && [...zh].length < 2 * words - 1)) continue;
-    const named = /^[A-Za-z]/.test(firstAlias) && !/^[A-Z0-9-]+s?$/.test(firstAlias) ? afterVerb(zh, words) : zh;
+    const named = /^[A-Za-z]/.test(firstAlias) && !/^[A-Z0-9-]+s?$/.test(firstAlias) ? afterVerb(zh, words, text) : zh;
     // "倒数排名融合（Reciprocal Rank Fusion，RRF）": every name in the parentheses is an alias; but
     // "提供商可插拔（Gemini、Minimax）" lists examples: names that do not abbreviate one another.
     const inParens = (m[2] ?? '')
@@ -253,17 +253,26 @@ function glossedNames(text: string, pairAlias: (main: string, alias: string) => 
 
 /**
  * 叫做混合检索（hybrid search）, 把向量写入向量数据库（vector database）: a verb before the name is the
- * sentence's. The name starts after the last verb that leaves the Chinese about two characters for
- * each English word (生成对抗网络（Generative Adversarial Networks） keeps its verbs: the rest is short).
+ * sentence's when the text writes the name without it elsewhere and never again with it. The name
+ * starts after that verb if it leaves about two characters for each English word (生成对抗网络
+ * keeps its verbs: the rest is short) and is no everyday word (反向链接 is not 链接).
  */
-function afterVerb(zh: string, englishWords: number): string {
+function afterVerb(zh: string, englishWords: number, text: string): string {
+  if (countHan(text, zh) > 1) return zh;
   const tokens = tokenizeZh(zh);
   for (let i = tokens.length - 2; i >= 0; i--) {
     if (tokens[i]!.tag !== 'v') continue;
-    const rest = zh.slice(tokens[i]!.end);
-    if ((rest.match(/[\u3400-\u9fff]/g) ?? []).length >= 2 * englishWords) return rest.trim();
+    const rest = zh.slice(tokens[i]!.end).trim();
+    if ((rest.match(/[\u3400-\u9fff]/g) ?? []).length < 2 * englishWords || isCommonZh(rest)) continue;
+    if (countHan(text, rest) > 1) return rest;
   }
   return zh;
+}
+
+/** How often a Chinese string occurs in a text (at most 2: whether it occurs again is what matters). */
+function countHan(text: string, s: string): number {
+  const first = text.indexOf(s);
+  return first < 0 ? 0 : text.indexOf(s, first + s.length) < 0 ? 1 : 2;
 }
 
 /** Lines mostly in Latin letters (for the English tagger) and lines with Chinese (for jieba). */
