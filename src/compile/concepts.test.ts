@@ -132,6 +132,17 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     expect(pageOf(pages(plain, dict), 'Zettelkasten')[0]).not.toContain('卡片盒');
   });
 
+  it('lists no alias that is another name of the page with a verb of the sentence in front', () => {
+    const docs = {
+      'zh1.md': '为每篇来源写一页摘要，并用维基链接（wikilink）把它们连起来。',
+      'zh2.md': 'Obsidian 里的维基链接（wikilink）和反向链接是卢曼手写编号的数字版。维基链接很方便。',
+      'en1.md': 'A wikilink points at a note by name. Every wikilink resolves by title.',
+    };
+    const page = pageOf(pages(docs), 'wikilink')[0]!;
+    expect(page).toContain('维基链接');
+    expect(page).not.toContain('并用维基链接');
+  });
+
   it('never merges a compound with an English name that translates only part of it', () => {
     const docs = {
       'zh1.md': '音乐制作程序用来录音。音乐制作程序很贵。',

@@ -6,6 +6,7 @@ import { entityKey, makeEntryId } from '../entry/names.js';
 import { hasTraditional } from '../text/fold.js';
 import { isCommonEnglishWord } from '../text/english-words.js';
 import { baseForm } from '../text/lexicon.js';
+import { tagZh } from '../text/jieba.js';
 import type { ConceptPlan } from '../emit/types.js';
 
 /** A concept shared by several sources, as the store knows it; `id` when the wiki has an entry for it. */
@@ -200,9 +201,10 @@ export function groupConcepts(
     const title = prior?.fm.title ?? ranked[0]![0];
     const seenKeys = new Set([spellingKey(title)]);
     const aliases: string[] = [];
+    const names = ranked.map(([n]) => n);
     for (const [name] of ranked) {
       const k = spellingKey(name);
-      if (seenKeys.has(k)) continue;
+      if (seenKeys.has(k) || verbBefore(name, names)) continue;
       seenKeys.add(k);
       aliases.push(name);
     }
@@ -252,6 +254,18 @@ function firstSnippets(rows: readonly EntityRow[]): string[] {
       if (!out.includes(s)) out.push(s);
     }
   return out;
+}
+
+/**
+ * 并用维基链接 beside 维基链接: another name of the group with a verb of the sentence in front of it
+ * (one document read the verb into the name). Not a name to list.
+ */
+function verbBefore(name: string, names: readonly string[]): boolean {
+  if (!/^[\u3400-\u9fff]{3,}$/.test(name)) return false;
+  const shorter = names.find((n) => n !== name && n.length >= 2 && name.endsWith(n));
+  if (!shorter) return false;
+  const head = tagZh(name.slice(0, name.length - shorter.length));
+  return head.length === 1 && head[0]!.tag === 'v';
 }
 
 const HAN_KEY = /^[\u3400-\u9fff]{3,12}$/;
