@@ -355,3 +355,20 @@ describe('extractEntities: the name before a translation', () => {
     expect(found.find((e) => e.surface === '反向链接')?.aliases).toContain('backlinks');
   });
 });
+
+describe('extractEntities: a section heading of everyday words', () => {
+  it('is not a stressed name, where a heading naming a term is', () => {
+    const md = [
+      '架构设计',
+      '',
+      '这一节讲整体结构。AI不擅长架构设计和复杂逻辑，所以架构设计文档由人来写。',
+      '',
+      '关卡编辑器',
+      '',
+      '关卡编辑器用来摆放图块。关卡编辑器支持撤销。',
+    ].join('\n');
+    const found = extractEntities(md, 'x');
+    expect(found.find((e) => e.surface === '架构设计')?.salient).toBe(false);
+    expect(found.find((e) => e.surface === '关卡编辑器')?.salient).toBe(true);
+  });
+});

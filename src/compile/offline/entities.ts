@@ -401,9 +401,23 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
         c.strong ||
         (c.count >= 3 &&
           [surface, ...c.surfaces.keys(), ...c.aliases].some((n) => inHeading(n)) &&
-          !isCommonCompound(surface)),
+          !isCommonCompound(surface) &&
+          !isSectionLabel(surface)),
     };
   });
+}
+
+/**
+ * A Chinese name made of everyday words only (架构/设计, 版本/控制): a heading of that is the name of
+ * a section (架构设计, 使用方法), not a term the text stresses. A four-character dictionary word
+ * counts as its two halves when both are everyday words.
+ */
+function isSectionLabel(name: string): boolean {
+  if (!/^[\u3400-\u9fff]{4,}$/.test(name)) return false;
+  const words = tokenizeZh(name).flatMap((t) =>
+    t.word.length === 4 && !isEverydayWord(t.word) ? [t.word.slice(0, 2), t.word.slice(2)] : [t.word],
+  );
+  return words.length > 1 && words.every((w) => w.length > 1 && isEverydayWord(w));
 }
 
 /**
