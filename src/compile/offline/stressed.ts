@@ -2,6 +2,7 @@ import { HAN } from '../../text/script.js';
 import { foldText } from '../../text/fold.js';
 import { ZH_STOP } from '../../text/stopwords.js';
 import { isCodeLine } from './en-terms.js';
+import { isHeadingLine } from '../../text/layout.js';
 import { isCommonCompound, isCommonZh, tokenizeZh } from './zh-terms.js';
 
 /** A name a document stresses by the way it is laid out, not by how often it is written. */
@@ -19,19 +20,11 @@ const HEADING_NOUN = new Set(['n', 'nz', 'l', 'j']);
 const NOUN_PART = new Set(['n', 'nz', 'nt', 'ns', 'l', 'j', 'vn', 'an']);
 const HAN_RUN = /^[\u3400-\u9fff]+$/;
 
-/** Markdown headings, and in plain text a short line without sentence punctuation between blank lines. */
-function headingAt(lines: string[], i: number): boolean {
-  const t = lines[i]!;
-  if (/^#{1,6}\s/.test(t)) return true;
-  const alone = !lines[i - 1] && !lines[i + 1] && t.length >= 4 && t.length <= 40 && !/\t/.test(t);
-  return alone && !/[。.!?！？；;，,：:]$|[，。；]/.test(t);
-}
-
 /** The text without its headings, Markdown's and plain text's: what a document says is in its sentences. */
 export function withoutHeadings(markdown: string): string {
   const lines = markdown.split('\n');
   const trimmed = lines.map((l) => l.trim());
-  return lines.map((l, i) => (trimmed[i] && headingAt(trimmed, i) ? '' : l)).join('\n');
+  return lines.map((l, i) => (trimmed[i] && isHeadingLine(trimmed, i) ? '' : l)).join('\n');
 }
 
 /**
@@ -42,7 +35,7 @@ export function withoutHeadings(markdown: string): string {
  */
 export function headingTerms(markdown: string): StressedName[] {
   const lines = markdown.split('\n').map((l) => l.trim());
-  const heads = lines.map((_l, i) => i).filter((i) => lines[i] && headingAt(lines, i));
+  const heads = lines.map((_l, i) => i).filter((i) => lines[i] && isHeadingLine(lines, i));
   const out: StressedName[] = [];
   heads.forEach((at, h) => {
     const body = lines.slice(at + 1, heads[h + 1] ?? lines.length);
