@@ -512,6 +512,9 @@ interface Sentence {
   lower: string;
 }
 
+const LIST_LABEL =
+  /^\s*(?:related|see also|links?|references?|sources?|further reading|相关|另见|参见|参考|参考资料|链接|延伸阅读)\s*[:：]/i;
+
 function pickSnippets(sents: Sentence[], names: string[]): string[] {
   const keys = [...new Set(names.filter(Boolean))];
   const defining = keys.map((n) => new RegExp(`^${escapeRe(n)}\\b.*\\b(is|are|was|means|refers)\\b`, 'i'));
@@ -522,6 +525,8 @@ function pickSnippets(sents: Sentence[], names: string[]): string[] {
     if (s.length < 12 || !keys.some((n) => lower.includes(n)) || !mention.test(lower)) return;
     // A table row, a line of a box drawing, or code: not a sentence.
     if (/^\s*;|\s;\s.*\s;\s|[\u2500-\u257f]/.test(s) || isCodeLine(s)) return;
+    // A labelled list of links or references ("Related: A, B, C."), not a statement about them.
+    if (LIST_LABEL.test(s)) return;
     let score = 0;
     if (defining.some((re) => re.test(lower))) score += 3;
     if (/是|指|即|称为/.test(s)) score += 1;

@@ -93,4 +93,15 @@ describe('extractEntities: a plain-text heading is quoted nowhere', () => {
     expect(e!.snippets).not.toContain('数据流架构：从 raw/ 到 wiki/ 的编译管线');
     expect(e!.snippets.filter((s) => s.includes('│'))).toEqual([]);
   });
+
+  it('quotes no labelled list of links ("Related: …") as what a source says of a name', () => {
+    const text = [
+      'Zettelkasten is a method of linked notes. Each Zettelkasten card holds one idea written in your own words.',
+      '',
+      'Related: [[Zettelkasten]], [[Obsidian, Wikilinks and Backlinks]], [[Linked notes]].',
+    ].join('\n');
+    const e = extractEntities(text, 'x').find((f) => f.surface === 'Zettelkasten');
+    expect(e).toBeDefined();
+    expect(e!.snippets.filter((s) => /^Related/.test(s))).toEqual([]);
+  });
 });
