@@ -136,6 +136,28 @@ function integrity(root: string): string {
   }
 }
 
+describe('an upgraded offline compiler', () => {
+  it('compiles again the documents an older one compiled, and only once', async () => {
+    const root = fixture({
+      'raw/a.md': '# Alpha notes\n\nAlpha is a retrieval method that uses BM25 and embeddings together.\n',
+      'raw/b.md': '# Beta notes\n\nBeta compares BM25 with embeddings for Chinese text.\n',
+    });
+    age(root);
+    const first = await runKb(['compile'], { cwd: root });
+    expect(first.code, first.stderr).toBe(0);
+    // What an older kb left behind: raw/a.md compiled by an earlier offline compiler.
+    const db = new Database(join(root, 'wiki', 'embeddings.db'));
+    sqliteVec.load(db);
+    db.prepare(`UPDATE documents SET compiler = 'offline-v0' WHERE raw_path IN ('raw/a.md', 'a.md')`).run();
+    db.close();
+    const r = await runKb(['compile'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^0 new, 1 updated, 1 unchanged/m);
+    const again = await runKb(['compile'], { cwd: root });
+    expect(again.stdout).toMatch(/^0 new, 0 updated, 2 unchanged/m);
+  });
+});
+
 function storeRows<T>(root: string, sql: string): T[] {
   const db = new Database(join(root, 'wiki', 'embeddings.db'), { readonly: true });
   try {

@@ -6,7 +6,12 @@ import { clip, extractSummary } from './summary.js';
 import { PLACE_HEADING, readsText } from '../../ingest/detect.js';
 import { withoutClosingHashes } from '../../ingest/markdown.js';
 
-export const OFFLINE_COMPILER = 'offline-v1';
+/**
+ * The offline compiler's name, stored with every document it compiled. Bump it when what it
+ * extracts or writes changes: compile then redoes the documents an older one compiled (their
+ * entities are kept per document and would otherwise stay as the older code found them).
+ */
+export const OFFLINE_COMPILER = 'offline-v2';
 
 /** A concept entry quotes at most this many sources (a page of 1,000 quotes helps nobody). */
 const MAX_STATED_SOURCES = 40;
