@@ -42,6 +42,20 @@ export function zhKeywords(text: string, topK: number, pos: string[]): { keyword
 }
 
 /**
+ * Each line of one of jieba's tables (`word value…`) without splitting the whole table: its start,
+ * its first space (only when on that line) and its end.
+ */
+function eachLine(text: string, fn: (at: number, sp: number, end: number) => void): void {
+  for (let at = 0; at < text.length; ) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl;
+    const sp = text.indexOf(' ', at);
+    if (sp > at && sp < end) fn(at, sp, end);
+    at = end + 1;
+  }
+}
+
+/**
  * Inverse document frequency of a word in jieba's corpus when it is below 9 (a word in everyday
  * use: 模型 6.8, 受到 4.9); undefined for rarer words and words jieba has not seen.
  */
@@ -50,15 +64,11 @@ export function idfOf(word: string): number | undefined {
     const { idf } = require('@node-rs/jieba/dict') as { idf: Uint8Array };
     idfMap = new Map();
     const text = Buffer.from(idf).toString('utf8');
-    for (let at = 0; at < text.length; ) {
-      const nl = text.indexOf('\n', at);
-      const end = nl < 0 ? text.length : nl;
-      const sp = text.indexOf(' ', at);
-      // Values below 9 (one digit before the point) are kept; the rare words, most of the table, are skipped.
-      if (sp > at && sp < end && text.charCodeAt(sp + 2) === 46 && text.charCodeAt(sp + 1) < 57)
-        idfMap.set(text.slice(at, sp), Number(text.slice(sp + 1, end)));
-      at = end + 1;
-    }
+    // Values below 9 (one digit before the point) are kept; the rare words, most of the table, are skipped.
+    eachLine(text, (at, sp, end) => {
+      if (text.charCodeAt(sp + 2) === 46 && text.charCodeAt(sp + 1) < 57)
+        idfMap!.set(text.slice(at, sp), Number(text.slice(sp + 1, end)));
+    });
   }
   return idfMap.get(word);
 }
@@ -76,19 +86,14 @@ export function isEverydayWord(word: string): boolean {
     const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
     everyday = new Set();
     const text = Buffer.from(dict).toString('utf8');
-    for (let at = 0; at < text.length; ) {
-      const nl = text.indexOf('\n', at);
-      const end = nl < 0 ? text.length : nl;
-      const sp = text.indexOf(' ', at);
-      // Only multi-character words with a three-digit count or more: most of the table is skipped unparsed.
-      if (sp > at + 1 && sp < end) {
-        const sp2 = text.indexOf(' ', sp + 1);
-        const digits = (sp2 < 0 || sp2 > end ? end : sp2) - sp - 1;
-        if (digits >= 3 && Number(text.slice(sp + 1, sp + 1 + digits)) >= EVERYDAY_FREQ)
-          everyday.add(text.slice(at, sp));
-      }
-      at = end + 1;
-    }
+    // Only multi-character words with a three-digit count or more: most of the table is skipped unparsed.
+    eachLine(text, (at, sp, end) => {
+      if (sp <= at + 1) return;
+      const sp2 = text.indexOf(' ', sp + 1);
+      const digits = (sp2 < 0 || sp2 > end ? end : sp2) - sp - 1;
+      if (digits >= 3 && Number(text.slice(sp + 1, sp + 1 + digits)) >= EVERYDAY_FREQ)
+        everyday!.add(text.slice(at, sp));
+    });
   }
   return everyday.has(word);
 }
