@@ -1,4 +1,5 @@
 import { tagEnglish, type EnToken } from '../../text/english.js';
+import { isCommonEnglishWord } from '../../text/english-words.js';
 import { CAP_STOP, EN_STOP, GENERIC, GENERIC_ADJ } from '../../text/stopwords.js';
 
 /** What the English side of a text names, counted. */
@@ -95,9 +96,21 @@ export function englishTerms(text: string): EnglishFound {
   return found;
 }
 
+/**
+ * A capitalised word inside a sentence that another capitalised word follows opens a name, even a
+ * content word of the stop lists: "New York", "a Time Lord", "the First Minister" ("York" is no name of
+ * its own). A word opening the sentence ("New" is '^'-marked) or a function word ("With The API") does not.
+ */
+function opensName(run: EnToken[]): boolean {
+  const [a, b] = run;
+  const content = /^(?:NOUN|PROPN|ADJ|NUM)$/.test(a?.pos ?? '');
+  return Boolean(a && b && content && /^[A-Z]/.test(a.text) && /^[A-Z]/.test(b.text));
+}
+
 function chunk(run: EnToken[], _sentence: EnToken[], found: EnglishFound): void {
   while (
     run.length &&
+    !opensName(run) &&
     (EN_STOP.has(run[0]!.text.toLowerCase()) ||
       CAP_STOP.has(run[0]!.text.toLowerCase()) ||
       (run[0]!.pos.startsWith('ADJ') && GENERIC_ADJ.has(run[0]!.text.toLowerCase())))
@@ -144,4 +157,23 @@ function chunk(run: EnToken[], _sentence: EnToken[], found: EnglishFound): void 
     if (words.some((w) => EN_STOP.has(w) || w.length < 2)) continue;
     bump(found.phrases, words.join(' '));
   }
+}
+
+/**
+ * A common word written as a name that the same text also writes as the last word of a longer
+ * name ("Parliament" after "European Parliament", "Lord" beside "Time Lord") is that name said short:
+ * its mentions count for the longer one. Where two longer names end in it ("European Parliament",
+ * "Kenyan Parliament") it names neither for sure, and is dropped. A place is no short form of the
+ * places named after it ("Australia" beside "Western Australia"); abbreviations stay as they are.
+ */
+export function foldShortNames(names: ReadonlyMap<string, number>): Map<string, number> {
+  const out = new Map(names);
+  for (const [name, n] of names) {
+    if (name.includes(' ') || /[A-Z].*[A-Z]/.test(name) || !isCommonEnglishWord(name)) continue;
+    const longer = [...names.keys()].filter((l) => l.endsWith(` ${name}`));
+    if (!longer.length) continue;
+    out.delete(name);
+    if (longer.length === 1) out.set(longer[0]!, (out.get(longer[0]!) ?? 0) + n);
+  }
+  return out;
 }

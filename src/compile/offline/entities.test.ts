@@ -372,3 +372,41 @@ describe('extractEntities: a section heading of everyday words', () => {
     expect(found.find((e) => e.surface === '关卡编辑器')?.salient).toBe(true);
   });
 });
+
+describe('extractEntities: English names and their short forms', () => {
+  it('keeps a capitalised stop-list word that opens a name inside a sentence', () => {
+    const md =
+      'He moved to New York in 1990 and stayed in New York. As a Time Lord, the Doctor can regenerate; another Time Lord is the Master.';
+    const found = names(md);
+    expect(found).toEqual(expect.arrayContaining(['New York', 'Time Lord']));
+    expect(found).not.toContain('York');
+    expect(found).not.toContain('Lord');
+  });
+
+  it('counts a common word written as a name for the one longer name ending in it, and drops it beside two', () => {
+    const one = 'The European Parliament votes on laws. Parliament can amend a proposal, and Parliament can veto it.';
+    expect(names(one)).toContain('European Parliament');
+    expect(names(one)).not.toContain('Parliament');
+    const two =
+      'The European Parliament and the Scottish Parliament differ. Parliament sits in Edinburgh; Parliament also sits in Brussels.';
+    expect(names(two)).not.toContain('Parliament');
+    // A place is no short form of the places named after it.
+    const place = 'Western Australia is large. Iron ore comes from Australia, and coal comes from Australia too.';
+    expect(names(place)).toContain('Australia');
+  });
+
+  it("takes no second subject from the work's own title", () => {
+    const of = (md: string, title: string) => extractEntities(md, title).map((e) => e.surface);
+    expect(of('The Indian War ended in 1763. The Indian War changed the map.', 'French and Indian War')).not.toContain(
+      'Indian War',
+    );
+    expect(
+      of('Victoria is a state. Victoria has a coast. Victoria grows wheat.', 'Victoria (Australia)'),
+    ).not.toContain('Victoria');
+    expect(of('Fresno lies in a valley. Fresno grows. Fresno is hot.', 'Fresno, California')).not.toContain('Fresno');
+    expect(of('Luther wrote theses. Luther was a monk.', 'Martin Luther')).not.toContain('Luther');
+    // What the title qualifies is another thing.
+    const eu = of('The European Union has courts. The European Union makes law.', 'European Union law');
+    expect(eu).toContain('European Union');
+  });
+});

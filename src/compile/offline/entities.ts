@@ -5,7 +5,7 @@ import { cutComments } from '../../text/comments.js';
 import { EN_STOP, ZH_STOP, CAP_STOP, GENERIC } from '../../text/stopwords.js';
 import { entityKey } from '../../entry/names.js';
 import { isCommonEnglishWord } from '../../text/english-words.js';
-import { englishTerms, isCodeLine } from './en-terms.js';
+import { englishTerms, foldShortNames, isCodeLine } from './en-terms.js';
 import { definedTypes, headingTerms, withoutHeadings } from './stressed.js';
 import { openCode, sealCode } from './code-spans.js';
 import {
@@ -102,12 +102,12 @@ function englishNameOk(name: string): boolean {
 export function extractEntities(markdown: string, title: string): FoundEntity[] {
   const text = stripMarkdown(withoutTableHeads(markdown));
   const cands = new Map<string, Candidate>();
-  const titleKey = entityKey(title);
+  const ofTitle = titleParts(title);
   const add = (name: string, strong: boolean, n = 1): Candidate | undefined => {
     const surface = clean(name);
     if (!validName(surface)) return undefined;
     const key = entityKey(surface);
-    if (!key || key === titleKey) return undefined;
+    if (!key || ofTitle(key)) return undefined;
     let c = cands.get(key);
     if (!c) {
       c = { surfaces: new Map(), count: 0, aliases: new Set(), strong: false };
@@ -118,7 +118,7 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
     c.strong ||= strong;
     return c;
   };
-  pairedNames(text, add, titleKey);
+  pairedNames(text, add, ofTitle);
   const emphasised: string[] = [];
   for (const m of markdown.matchAll(EMPHASIS)) {
     const t = clean(m.slice(1).find(Boolean) ?? '');
@@ -131,7 +131,7 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
   for (const t of emphasised)
     if (t.includes(' ') || HAN.test(t) || !(en.lowerWords.has(t.toLowerCase()) || shouted(t))) add(t, true, 0);
   if (han) for (const [name, n] of zhCounts(han, en.names)) if (n >= 2) add(name, false, n);
-  for (const [name, n] of en.names) {
+  for (const [name, n] of foldShortNames(en.names)) {
     // A capitalised word the text also writes in lowercase is a common word at a sentence's start.
     if (!name.includes(' ') && !/[A-Z].*[A-Z]/.test(name) && en.lowerWords.has(name.toLowerCase())) continue;
     // "SKILL" (from SKILL.md) is a word in capitals; two letters (AI, UI, DB) say too little alone.
@@ -147,6 +147,29 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
     c.context = s.context;
   }
   return finish(cands, text, markdown, title);
+}
+
+/**
+ * Names that are the work's own subject: its title; the title without its qualifier ("Victoria" for
+ * "Victoria (Australia)", "Fresno" for "Fresno, California"); the last word of a name of two or three
+ * words, as a person is named by surname ("Luther" in "Martin Luther"); and a name of several words
+ * that ends the title ("Indian War" in "French and Indian War" is a piece of it, not a second
+ * subject). A name the title opens with is what it qualifies, another thing ("European Union" in
+ * "European Union law"); a list of names ("Obsidian, Wikilinks and Backlinks") has no qualifier.
+ */
+function titleParts(title: string): (key: string) => boolean {
+  const whole = entityKey(title);
+  const place = /^([^,]+), [A-Z][\w.]*(?: [A-Z][\w.]*)?$/.exec(title);
+  const words = title.split(' ');
+  const named = words.length >= 2 && words.length <= 3 && words.every((w) => /^[A-Z][a-z]+$/.test(w));
+  const keys = new Set([
+    whole,
+    entityKey(title.replace(/\s*[(（][^()（）]*[)）]\s*$/, '')),
+    ...(place ? [entityKey(place[1]!)] : []),
+    ...(named ? [entityKey(words.at(-1)!)] : []),
+  ]);
+  const spaced = ` ${whole} `;
+  return (key) => keys.has(key) || (key.includes(' ') && spaced.endsWith(` ${key} `));
 }
 
 /** A table's rule row, blanks taken out (`|---|:--:|`). */
@@ -169,7 +192,7 @@ export function withoutTableHeads(markdown: string): string {
 function pairedNames(
   text: string,
   add: (name: string, strong: boolean, n?: number) => Candidate | undefined,
-  titleKey: string,
+  ofTitle: (key: string) => boolean,
 ): void {
   const pairAlias = (main: string, alias: string) => {
     const a = clean(alias);
@@ -177,7 +200,7 @@ function pairedNames(
     // 卡片盒笔记法（Zettelkasten） in the work titled 卡片盒笔记法: the title is the source entry's
     // name, not a concept; the other name stays a stressed name of the text, so its concept page
     // (Zettelkasten, from other works) quotes this one too.
-    if (entityKey(main) === titleKey) {
+    if (ofTitle(entityKey(main))) {
       add(a, true, 0);
       return;
     }
