@@ -82,6 +82,15 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     expect(all[0]).toEqual(expect.arrayContaining(['所有權規則', '所有权规则']));
   });
 
+  it('merges a Taiwan word and the Mainland word for one thing (程式碼審查 / 代码审查)', () => {
+    const all = pages({
+      'tw.md': '我們討論程式碼審查。程式碼審查很重要，程式碼審查需要測試。',
+      'cn.md': '我们讨论代码审查。代码审查很重要，代码审查需要测试。',
+    });
+    expect(pageOf(all, '代码审查')).toHaveLength(1);
+    expect(pageOf(all, '代码审查')[0]).toContain('程式碼審查');
+  });
+
   it('merges an English name with the dictionary translation of a Chinese one', () => {
     const docs = {
       'zh1.md': '知识库是个人笔记的中心。知识库由模型维护。',

@@ -3,7 +3,7 @@ import { byRawPath } from './works.js';
 import type { DocumentRow, EntityRow } from '../store/store.js';
 import type { LoadedEntry } from '../entry/wiki.js';
 import { entityKey, makeEntryId } from '../entry/names.js';
-import { hasTraditional } from '../text/fold.js';
+import { hasTraditional, mainlandWord } from '../text/fold.js';
 import { isCommonEnglishWord } from '../text/english-words.js';
 import { baseForm } from '../text/lexicon.js';
 import { tagZh } from '../text/jieba.js';
@@ -121,7 +121,12 @@ export function groupConcepts(
       surfaces.set(ak, sa);
     }
   }
-  for (const k of surfaces.keys()) {
+  for (const [k, written] of surfaces) {
+    // 智慧體 and 智能体, 上下文視窗 and 上下文窗口: Taiwan and Mainland words for one thing.
+    for (const w of written.keys()) {
+      const mainland = /[\u3400-\u9fff]/.test(w) && hasTraditional(w) ? entityKey(mainlandWord(w)) : k;
+      if (mainland !== k && surfaces.has(mainland)) uf.union(k, mainland);
+    }
     const vendor = VENDOR.exec(k)?.[1];
     if (vendor && surfaces.has(vendor)) uf.union(k, vendor);
     const zh = dict && /^[a-z][a-z -]{3,}$/.test(k) ? dict.chinese(k) : undefined;

@@ -59,3 +59,25 @@ export function foldText(text: string): string {
   }
   return convert(text);
 }
+
+let toMainland: Converter | undefined;
+let variants: Converter | undefined;
+
+/**
+ * A word as Mainland Chinese writes it. A word holding a Traditional character goes through OpenCC's
+ * Taiwan phrases and then its characters (程式碼 → 代码, 開源專案 → 开源项目, 智慧體 → 智能体,
+ * 上下文視窗 → 上下文窗口); any other only through Taiwan's character variants (意味著 → 意味着:
+ * 著 is a Simplified character too, so the word reads as Simplified).
+ * For telling everyday words and one idea's two spellings, never for keys or search: the phrase
+ * table is vocabulary, and would turn the Simplified 向量 into 矢量 (so it is not run on one).
+ */
+export function mainlandWord(word: string): string {
+  if (!HAN_ANY.test(word)) return word;
+  const { ConverterFactory, Locale } = tables();
+  if (!hasTraditional(word)) {
+    variants ??= ConverterFactory(Locale.from['tw'], Locale.to['cn']);
+    return variants(word);
+  }
+  toMainland ??= ConverterFactory(Locale.from['twp'], Locale.to['cn']);
+  return toMainland(word.normalize('NFKC'));
+}

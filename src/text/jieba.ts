@@ -1,3 +1,4 @@
+import { mainlandWord } from './fold.js';
 import { createRequire } from 'node:module';
 import type { Jieba as JiebaT, TaggedWord, TfIdf as TfIdfT } from '@node-rs/jieba';
 
@@ -82,6 +83,8 @@ const EVERYDAY_FREQ = 100;
  * 知识库 34, 脚手架 27, 评估器 3): a word anyone writes, a term only where a text stresses it.
  */
 export function isEverydayWord(word: string): boolean {
+  // Traditional and Taiwan spellings are judged as Mainland ones (程式碼 as 代码): the table is Simplified.
+  if (/[^\x00-\x7f]/.test(word)) word = mainlandWord(word);
   if (!everyday) {
     const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
     everyday = new Set();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countTokens } from './tokens.js';
 import { searchTerms } from './search.js';
+import { mainlandWord } from './fold.js';
 import { detectLang } from './script.js';
 import { segmentWords, sentenceSpans, sentences } from './segment.js';
 
@@ -43,6 +44,17 @@ describe('searchTerms', () => {
     expect(searchTerms('臺灣的大熊貓')).toEqual(searchTerms('台湾的大熊猫'));
     // Simplified and English text come through as they are.
     expect(searchTerms('大熊猫 giant panda')).toEqual(['大', '熊', '猫', '大熊', '熊猫', 'giant', 'panda']);
+  });
+
+  it('reads a Taiwan word as Mainland Chinese writes it, for judging words, and leaves Simplified words alone', () => {
+    expect(mainlandWord('程式碼')).toBe('代码');
+    expect(mainlandWord('開源專案')).toBe('开源项目');
+    expect(mainlandWord('智慧體')).toBe('智能体');
+    // 著 is a Simplified character too: only Taiwan's character variants apply.
+    expect(mainlandWord('意味著')).toBe('意味着');
+    // No vocabulary change in a Simplified word (the phrase table would make 向量 矢量).
+    expect(mainlandWord('向量')).toBe('向量');
+    expect(mainlandWord('context window')).toBe('context window');
   });
 
   it('finds a Chinese word inside a longer run (the query and the text share bigrams)', () => {

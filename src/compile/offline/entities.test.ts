@@ -410,3 +410,17 @@ describe('extractEntities: English names and their short forms', () => {
     expect(eu).toContain('European Union');
   });
 });
+
+describe('extractEntities: Taiwan Chinese', () => {
+  it('judges everyday words as Mainland Chinese writes them (程式碼 is 代码, 意味著 is 意味着)', () => {
+    const md = [
+      '程式碼審查之前，先讀程式碼。程式碼要有測試，程式碼也要有文件。',
+      '這意味著每次改動都要跑測試，也意味著知識庫要重新編譯。',
+      '知識庫是筆記的中心。知識庫由模型維護。',
+    ].join('\n\n');
+    const found = names(md);
+    expect(found).not.toContain('程式碼');
+    expect(found).not.toContain('意味著');
+    expect(found).toContain('知識庫');
+  });
+});

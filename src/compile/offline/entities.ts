@@ -401,7 +401,14 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
     // Weak single mentions are noise; a lone everyday Chinese word (模型, 成本) is no concept.
     .filter(([_key, c]) => c.strong || c.count >= 2 || [...c.surfaces.keys()].some(isAcronym))
     // A word of everyday Chinese (上下文, 新世界) too, unless the text gives it a translation or stresses it.
-    .filter(([key, c]) => !(/^[\u3400-\u9fff]+$/.test(key) && (isCommonZh(key) || (!c.strong && isEverydayWord(key)))))
+    // Judged as written (a Taiwan word, 程式碼, is the everyday 代码), not by the key's folded characters.
+    .filter(
+      ([key, c]) =>
+        !(
+          /^[\u3400-\u9fff]+$/.test(key) &&
+          [key, ...c.surfaces.keys()].some((s) => isCommonZh(s) || (!c.strong && isEverydayWord(s)))
+        ),
+    )
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
     .slice(0, 60);
   // What a document says about a name is in its sentences, not in its headings.

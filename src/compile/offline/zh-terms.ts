@@ -1,7 +1,7 @@
 import { HAN } from '../../text/script.js';
 import { isCommonEnglishWord } from '../../text/english-words.js';
 import { idfOf, tagZh } from '../../text/jieba.js';
-import { foldText } from '../../text/fold.js';
+import { foldText, mainlandWord } from '../../text/fold.js';
 import { ZH_STOP } from '../../text/stopwords.js';
 
 /** A word as jieba tagged it, with where it sits in the original text. */
@@ -76,7 +76,7 @@ const ZH_GENERIC = new Set(
 
 /** An everyday word or a classifier glued to one: no concept of its own. */
 export function isCommonZh(word: string): boolean {
-  const folded = foldText(word);
+  const folded = mainlandWord(word);
   if (isCommonWord(folded) || ZH_GENERIC.has(folded)) return true;
   if (GENERIC_SUFFIX.test(folded) && folded.length <= 3) return true;
   return folded.length === 3 && CLASSIFIER.has(folded[0]!) && isCommonWord(folded.slice(1));
@@ -89,7 +89,7 @@ export function isCommonZh(word: string): boolean {
  */
 export function isCommonCompound(term: string): boolean {
   if (!HAN_ONLY.test(term)) return false;
-  const words = tokenizeZh(term).map((t) => foldText(t.word));
+  const words = tokenizeZh(mainlandWord(term)).map((t) => t.word);
   return words.length > 1 && words[words.length - 1]!.length > 1 && words.every(isCommonWord);
 }
 
@@ -100,7 +100,7 @@ export function isCommonCompound(term: string): boolean {
 export function looseWords(words: string[]): string[] | undefined {
   const head = words[words.length - 1]!;
   if (words.length < 2 || head.length === 1) return undefined;
-  const common = (w: string) => isCommonWord(foldText(w));
+  const common = (w: string) => isCommonWord(mainlandWord(w));
   if (words.every(common)) return words;
   return common(head) ? [head] : undefined;
 }
@@ -121,7 +121,7 @@ export function chineseTerms(
     const t = tokens[i]!;
     const folded = foldText(t.word);
     if ((SINGLE.has(t.tag) || (PERSON.has(t.tag) && hanLength(t.word) >= 3)) && HAN_ONLY.test(t.word)) {
-      if (hanLength(t.word) >= 3 && !ZH_STOP.has(folded) && !isCommonZh(folded)) bump(t.word);
+      if (hanLength(t.word) >= 3 && !ZH_STOP.has(folded) && !isCommonZh(t.word)) bump(t.word);
     }
     const first =
       termPart(t, true) || (t.tag === 'eng' && /^[A-Z][A-Za-z0-9]+$/.test(t.word) && tokens[i + 1]?.word === ' ');
@@ -201,7 +201,7 @@ export function termBefore(tokens: ZhToken[], minWords = 1): string | undefined 
   while (
     parts.length > Math.max(1, minWords) &&
     !NOUNISH.has(parts[0]!.tag) &&
-    (idfOf(foldText(parts[0]!.word)) ?? 9) < 6.5
+    (idfOf(mainlandWord(parts[0]!.word)) ?? 9) < 6.5
   )
     parts.shift();
   while (parts.length > 1 && parts[0]!.word.length === 1) parts.shift();
