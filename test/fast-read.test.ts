@@ -190,4 +190,41 @@ describe('status and lint from the scan cache', () => {
     const line = readFileSync(join(root, 'wiki', linked!.path), 'utf8').split('\n')[broken[0]!.line - 1];
     expect(line?.slice(broken[0]!.column - 1)).toMatch(/^\[\[Gamma[\]|#]/);
   });
+
+  it("take an entry's own links from the cache apart from its Backlinks section, as a full parse does", async () => {
+    const root = fixture({ ...RAW, 'kb.config.json': JSON.stringify({ wiki: { backlinksSection: true } }) });
+    expect((await runKb(['compile', '--offline'], { cwd: root })).code).toBe(0);
+    age(root, 120);
+    writeFile(root, 'raw/gamma.md', `${RAW['raw/gamma.md']}\nGamma adds a line about BM25.\n`);
+    expect((await runKb(['compile', '--offline'], { cwd: root })).code).toBe(0);
+    const db = new Database(join(root, 'wiki', 'embeddings.db'), { readonly: true });
+    const rows = db.prepare(`SELECT path, links, own_links FROM wiki_files`).all() as {
+      path: string;
+      links: string;
+      own_links: string;
+    }[];
+    db.close();
+    // An entry others link to has a Backlinks section: its own links are recorded apart from it.
+    const sectioned = rows.filter((r) => r.own_links && r.own_links !== '=');
+    expect(sectioned.length).toBeGreaterThan(0);
+    for (const r of sectioned) expect(JSON.parse(r.own_links).length).toBeLessThan(JSON.parse(r.links).length);
+    // A person writes an entry linking to a source: the source's Backlinks section lists it, though
+    // the source does not link to it. Later, status and lint take the source from the cache by size
+    // and mtime: its section is still no link of its own, and lint says what a full parse says.
+    writeFile(
+      root,
+      'wiki/concepts/Hand Written.md',
+      '---\nid: concept/hand-written\nkind: concept\ntitle: Hand Written\nsummary: Written by a person.\n---\n# Hand Written\n\nIt builds on [[Alpha]].\n',
+    );
+    writeFile(root, 'raw/gamma.md', `${RAW['raw/gamma.md']}\nGamma adds another line about BM25.\n`);
+    expect((await runKb(['compile', '--offline'], { cwd: root })).code).toBe(0);
+    const alpha = readFileSync(join(root, 'wiki', 'sources', 'Alpha.md'), 'utf8');
+    expect(alpha.slice(alpha.indexOf('<!-- kb:backlinks -->'))).toContain('[[Hand Written]]');
+    age(root, 120);
+    const use = cacheUse(root);
+    expect([...use.byMtime, ...use.byContent]).toContain('sources/Alpha.md');
+    const findings = await lint(root);
+    expect(findings).toEqual(await lint(parsedCopy(root)));
+    expect(status(root)).toEqual(status(`${root}-parsed`));
+  });
 });

@@ -6,7 +6,14 @@ import { message, type KbMessage } from '../diagnostics/message.js';
 import { withoutBacklinks } from '../entry/backlinks.js';
 import { bodyHash, parseEntryFile, setFrontmatterKey } from '../entry/frontmatter.js';
 import { schemaErrors, type entryValidator } from '../entry/validate.js';
-import { bodyLinkTargets, removeEntryFile, writeEntry, type LoadedEntry, type ScanCache } from '../entry/wiki.js';
+import {
+  bodyLinkTargets,
+  ownLinkTargets,
+  removeEntryFile,
+  writeEntry,
+  type LoadedEntry,
+  type ScanCache,
+} from '../entry/wiki.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { sha256 } from '../util/hash.js';
 import type { Final, Finals } from './types.js';
@@ -53,12 +60,14 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
   const record = (f: Final, hash: string, text?: string) => {
     if (!input.recordScan) return;
     const st = statSync(join(wikiDir, f.path));
+    const links = bodyLinkTargets(f.body);
     const row: CacheRow = {
       mtimeMs: st.mtimeMs,
       size: st.size,
       fm: structuredClone(f.fm),
       bodyHash: hash,
-      links: bodyLinkTargets(f.body),
+      links,
+      ownLinks: ownLinkTargets(f.body, links),
     };
     if (text !== undefined) row.textHash = sha256(text);
     out.cacheRows.push([f.path, row]);

@@ -10,6 +10,7 @@ import type { ValidateFunction } from 'ajv';
 import { writeFileAtomic } from '../util/atomic.js';
 import { KbError } from '../diagnostics/errors.js';
 import { extractWikiLinks } from '../parse/links.js';
+import { findSection } from './markers.js';
 
 /** An entry file as found on disk. */
 export interface LoadedEntry {
@@ -21,6 +22,11 @@ export interface LoadedEntry {
   text: string;
   /** The targets of the body's wiki links when the scan cache knew them (the body was not read). */
   links?: string[];
+  /**
+   * The targets of the links outside kb's Backlinks section, when the scan cache knew them; the
+   * same array as `links` when the body has no such section.
+   */
+  ownLinks?: string[];
 }
 
 export interface WikiScan {
@@ -58,6 +64,8 @@ export interface ScanRow {
   textHash?: string | undefined;
   /** The targets of the body's wiki links, in order (`bodyLinkTargets`); absent when unknown. */
   links?: string[] | undefined;
+  /** The targets outside the Backlinks section (`ownLinkTargets`): `links` itself when there is none. */
+  ownLinks?: string[] | undefined;
 }
 
 export interface ScanCache {
@@ -79,6 +87,22 @@ function loadEntry(text: string): { fm: EntryFrontmatter; body: string } | { rea
 /** The targets of a body's wiki links, in order ('' for a link to a heading of the same entry). */
 export function bodyLinkTargets(body: string): string[] {
   return extractWikiLinks(body).map((l) => l.target);
+}
+
+/**
+ * The targets of a body's links outside kb's Backlinks section (links there are kb's list of who
+ * links here, not the entry's own): `links` itself when the body has no such section.
+ */
+export function ownLinkTargets(body: string, links: string[]): string[] {
+  const span = findSection(body, 'backlinks');
+  return span ? bodyLinkTargets(body.slice(0, span.start) + body.slice(span.end)) : links;
+}
+
+/** Link targets recorded for a cached entry. */
+function withLinks(e: LoadedEntry, row: ScanRow): LoadedEntry {
+  if (row.links) e.links = row.links;
+  if (row.links && row.ownLinks) e.ownLinks = row.ownLinks;
+  return e;
 }
 
 /**
@@ -105,9 +129,9 @@ export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
       }
       const hit = cache.get(f);
       if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) {
-        const e = lazyEntry(abs, f as WikiPath, migrateDates(hit.fm), hit.bodyHash !== hit.fm.content_hash);
-        if (hit.links) e.links = hit.links;
-        entries.push(e);
+        entries.push(
+          withLinks(lazyEntry(abs, f as WikiPath, migrateDates(hit.fm), hit.bodyHash !== hit.fm.content_hash), hit),
+        );
         continue;
       }
     }
@@ -116,14 +140,18 @@ export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
     if (hit?.textHash && st && hit.size === st.size && sha256(text) === hit.textHash) {
       // Written too recently for its mtime to be trusted (or only touched): the same bytes as recorded.
       cache!.put(f, { ...hit, mtimeMs: st.mtimeMs });
-      entries.push({
-        path: f as WikiPath,
-        fm: hit.fm,
-        body: entryBody(text),
-        humanEdited: hit.bodyHash !== hit.fm.content_hash,
-        text,
-        ...(hit.links ? { links: hit.links } : {}),
-      });
+      entries.push(
+        withLinks(
+          {
+            path: f as WikiPath,
+            fm: hit.fm,
+            body: entryBody(text),
+            humanEdited: hit.bodyHash !== hit.fm.content_hash,
+            text,
+          },
+          hit,
+        ),
+      );
       continue;
     }
     const loaded = loadEntry(text);
@@ -134,7 +162,16 @@ export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
     const h = bodyHash(loaded.body);
     if (cache && st) {
       const links = bodyLinkTargets(loaded.body);
-      cache.put(f, { mtimeMs: st.mtimeMs, size: st.size, fm: loaded.fm, bodyHash: h, textHash: sha256(text), links });
+      const ownLinks = ownLinkTargets(loaded.body, links);
+      cache.put(f, {
+        mtimeMs: st.mtimeMs,
+        size: st.size,
+        fm: loaded.fm,
+        bodyHash: h,
+        textHash: sha256(text),
+        links,
+        ownLinks,
+      });
     }
     entries.push({
       path: f as WikiPath,

@@ -99,8 +99,9 @@ export function linkGraph(input: LintInput): { out: Map<string, Set<string>>; in
     const inn = new Map<string, Set<string>>();
     for (const e of input.entries) {
       const set = new Set<string>();
-      for (const l of ownLinks(e)) {
-        const t = r.entry(l.target);
+      // The scan cache knows the targets of an unchanged entry: its body is not parsed for them.
+      for (const target of e.ownLinks ?? ownLinks(e).map((l) => l.target)) {
+        const t = r.entry(target);
         if (t && t.fm.id !== e.fm.id) set.add(t.fm.id);
       }
       out.set(e.fm.id, set);
@@ -110,6 +111,15 @@ export function linkGraph(input: LintInput): { out: Map<string, Set<string>>; in
   });
 }
 const graphCache = new WeakMap<LintInput, { out: Map<string, Set<string>>; in: Map<string, Set<string>> }>();
+
+/**
+ * Link targets listed in an entry's backlinks section, as link keys; null without the section.
+ * An entry the scan cache knows to have none (its own links are all its links) is not read.
+ */
+export function entryBacklinkTargets(e: LoadedEntry): string[] | null {
+  if (e.ownLinks && e.ownLinks === e.links) return null;
+  return backlinkSectionTargets(e.body);
+}
 
 /** Link targets listed in the backlinks section, as link keys. */
 export function backlinkSectionTargets(body: string): string[] | null {

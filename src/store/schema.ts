@@ -84,7 +84,8 @@ CREATE TABLE IF NOT EXISTS wiki_files (
   fm TEXT NOT NULL,
   body_hash TEXT NOT NULL,
   text_hash TEXT NOT NULL DEFAULT '',  -- sha256 of the whole file: a file written too recently to trust its mtime is checked by content
-  links TEXT NOT NULL DEFAULT ''       -- JSON list of the body's [[link]] targets, in order; '' when not known
+  links TEXT NOT NULL DEFAULT '',      -- JSON list of the body's [[link]] targets, in order; '' when not known
+  own_links TEXT NOT NULL DEFAULT ''   -- the same outside the Backlinks section; '=' when it is links itself, '' not known
 );
 
 -- What each concept page was last rendered from (a hash of its inputs) and a hash of what that

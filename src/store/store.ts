@@ -151,6 +151,7 @@ export class Store {
     );
     if (!columns.has('text_hash')) db.exec(`ALTER TABLE wiki_files ADD COLUMN text_hash TEXT NOT NULL DEFAULT ''`);
     if (!columns.has('links')) db.exec(`ALTER TABLE wiki_files ADD COLUMN links TEXT NOT NULL DEFAULT ''`);
+    if (!columns.has('own_links')) db.exec(`ALTER TABLE wiki_files ADD COLUMN own_links TEXT NOT NULL DEFAULT ''`);
     this.setMeta('store_version', STORE_VERSION);
     const old = this.getMeta('fingerprint');
     let reset = false;
@@ -699,13 +700,15 @@ export class Store {
       body_hash: string;
       text_hash: string;
       links: string;
+      own_links: string;
     };
     const rows = new Map<string, Row>();
     for (const r of this.stmt(`SELECT * FROM wiki_files`).all() as Row[]) rows.set(r.path, r);
-    const put = this.stmt(`INSERT INTO wiki_files (path, mtime_ms, size, fm, body_hash, text_hash, links)
-      VALUES (?, ?, ?, ?, ?, ?, ?)
+    const put = this.stmt(`INSERT INTO wiki_files (path, mtime_ms, size, fm, body_hash, text_hash, links, own_links)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT(path) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size, fm = excluded.fm,
-        body_hash = excluded.body_hash, text_hash = excluded.text_hash, links = excluded.links`);
+        body_hash = excluded.body_hash, text_hash = excluded.text_hash, links = excluded.links,
+        own_links = excluded.own_links`);
     return {
       get: (path) => {
         const r = rows.get(path);
@@ -716,7 +719,7 @@ export class Store {
             fm: JSON.parse(r.fm) as EntryFrontmatter,
             bodyHash: r.body_hash,
             textHash: r.text_hash || undefined,
-            links: r.links ? (JSON.parse(r.links) as string[]) : undefined,
+            ...linkLists(r.links, r.own_links),
           }
         );
       },
@@ -726,6 +729,8 @@ export class Store {
         // (coarse file systems): it is not trusted by mtime and size, the next scan reads it again.
         const racy = row.mtimeMs >= Date.now() - 2000;
         const links = row.links ? JSON.stringify(row.links) : '';
+        // '=' : the same targets (no Backlinks section); '' : not known (a row from before the column).
+        const own = !row.links || !row.ownLinks ? '' : row.ownLinks === row.links ? '=' : JSON.stringify(row.ownLinks);
         put.run(
           path,
           racy ? -1 : row.mtimeMs,
@@ -734,6 +739,7 @@ export class Store {
           row.bodyHash,
           row.textHash ?? '',
           links,
+          own,
         );
       },
     };
@@ -796,4 +802,12 @@ function storeVersion(db: Database.Database): string | undefined {
   if (!hasMeta) return undefined;
   return (db.prepare(`SELECT value FROM meta WHERE key = 'store_version'`).get() as { value: string } | undefined)
     ?.value;
+}
+
+/** A scan-cache row's link lists: `ownLinks` is `links` itself when the row says '='. */
+function linkLists(links: string, own: string): { links?: string[]; ownLinks?: string[] } {
+  if (!links) return {};
+  const all = JSON.parse(links) as string[];
+  if (!own) return { links: all };
+  return { links: all, ownLinks: own === '=' ? all : (JSON.parse(own) as string[]) };
 }

@@ -1,4 +1,4 @@
-import { backlinkSectionTargets, exampleEntry, keyPlace, linkGraph, resolver, wikiFile } from '../entry-info.js';
+import { entryBacklinkTargets, exampleEntry, keyPlace, linkGraph, resolver, wikiFile } from '../entry-info.js';
 import type { FindingDraft, LintRule } from '../types.js';
 
 export const missingBacklink: LintRule = {
@@ -27,7 +27,7 @@ export const missingBacklink: LintRule = {
     for (const e of input.entries) {
       const expected = [...(g.in.get(e.fm.id) ?? [])].sort();
       const have = Array.isArray(e.fm.backlinks) ? [...e.fm.backlinks].map(String).sort() : [];
-      const section = backlinkSectionTargets(e.body);
+      const section = entryBacklinkTargets(e);
       const sectionIds = (section ?? []).map((k) => r.entry(k)?.fm.id ?? `?${k}`).sort();
       const fmOk = JSON.stringify(have) === JSON.stringify(expected);
       const listed = JSON.stringify([...new Set(sectionIds)]) === JSON.stringify(expected);
