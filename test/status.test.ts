@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture, runKb, writeFile } from './helpers.js';
@@ -127,4 +127,24 @@ describe('kb status', () => {
     expect(s.lastCompile).toBeNull();
     expect(s.healBranches).toBeNull();
   }, 30_000);
+
+  it('reads a raw file only where compile would: same size and time as compiled is compiled, as compile skips it', async () => {
+    const root = fixture({
+      'raw/a.md': '# Alpha\n\nAlpha talks about Vector Databases and embeddings.\n',
+      'raw/b.md': '# Beta\n\nBeta also talks about Vector Databases.\n',
+    });
+    // Files settled well before the compile (not within its racy two seconds).
+    const hourAgo = new Date(Date.now() - 3600_000);
+    for (const f of ['a.md', 'b.md']) utimesSync(join(root, 'raw', f), hourAgo, hourAgo);
+    expect((await runKb(['compile', '--offline'], { cwd: root })).code).toBe(0);
+    // b.md rewritten in place, same size, its time put back: compile will not read it, and status agrees.
+    const b = join(root, 'raw/b.md');
+    writeFileSync(b, readFileSync(b, 'utf8').replace('Beta also', 'Beta even'));
+    utimesSync(b, hourAgo, hourAgo);
+    writeFile(root, 'raw/a.md', '# Alpha\n\nAlpha changed after the compile.\n');
+    const s = JSON.parse((await runKb(['status', '--json'], { cwd: root })).stdout) as KbStatus;
+    expect(s.sources, JSON.stringify(s.sources)).toMatchObject({ compiled: 1, stale: 1, stalePaths: ['a.md'] });
+    const c = await runKb(['compile', '--offline'], { cwd: root });
+    expect(c.stdout + c.stderr).toMatch(/0 new, 1 updated, 1 unchanged/);
+  });
 });

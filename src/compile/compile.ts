@@ -1,3 +1,4 @@
+import { statSame } from '../ingest/stat-same.js';
 import { readFileSync } from 'node:fs';
 import type { KbContext } from '../kb/context.js';
 import type { KbMessage } from '../diagnostics/message.js';
@@ -145,17 +146,9 @@ async function scanFile(
       return undefined;
     }
   };
-  // Same size and modification time as when compiled: unchanged, without reading it (as git and
-  // make do). A file modified within two seconds of that compile is read anyway (racy timestamps).
-  const statSame =
-    prev &&
-    !opts.force &&
-    !reread &&
-    prev.size === file.size &&
-    prev.mtime_ms === file.mtimeMs &&
-    file.mtimeMs < prev.compiled_at * 1000 - 2000;
+  // Same size and modification time as when compiled: unchanged, without reading it.
   let s: Scanned;
-  if (statSame) s = { file, hash: prev.hash as ContentHash };
+  if (prev && !opts.force && !reread && statSame(prev, file)) s = { file, hash: prev.hash as ContentHash };
   else if (file.size > maxBytesFor(file.path, config.ingest))
     s = { file, hash: sha256(`too-large:${file.size}:${file.mtimeMs}`), tooLarge: true };
   else {

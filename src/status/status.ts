@@ -1,3 +1,4 @@
+import { statSame } from '../ingest/stat-same.js';
 import { epochSeconds } from '../entry/dates.js';
 import { fileRow } from '../store/store.js';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -133,7 +134,9 @@ function sourceStatus(ctx: KbContext): KbStatus['sources'] {
       continue;
     }
     let hash: string;
-    if (f.size > maxBytesFor(f.path, config.ingest)) hash = sha256(`too-large:${f.size}:${f.mtimeMs}`);
+    // What compile would skip unread (same size and time as compiled) is not read here either.
+    if (statSame(doc, f)) hash = doc.hash;
+    else if (f.size > maxBytesFor(f.path, config.ingest)) hash = sha256(`too-large:${f.size}:${f.mtimeMs}`);
     else {
       try {
         hash = sha256(readFileSync(f.absPath));
@@ -164,7 +167,7 @@ function sourceStatus(ctx: KbContext): KbStatus['sources'] {
 }
 
 /**
- * `kb status`: where the knowledge base stands. Reads raw/ (hashing every file, as compile does),
+ * `kb status`: where the knowledge base stands. Reads raw/ (hashing a file compile would read),
  * the store, the wiki files and git; changes nothing.
  */
 export function computeStatus(ctx: KbContext): KbStatus {
