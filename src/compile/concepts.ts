@@ -124,7 +124,7 @@ export function groupConcepts(
   for (const [k, written] of surfaces) {
     // 智慧體 and 智能体, 上下文視窗 and 上下文窗口: Taiwan and Mainland words for one thing.
     for (const w of written.keys()) {
-      const mainland = /[\u3400-\u9fff]/.test(w) && hasTraditional(w) ? entityKey(mainlandWord(w)) : k;
+      const mainland = hasTraditional(w) ? entityKey(mainlandWord(w)) : k;
       if (mainland !== k && surfaces.has(mainland)) uf.union(k, mainland);
     }
     const vendor = VENDOR.exec(k)?.[1];

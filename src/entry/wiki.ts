@@ -101,7 +101,7 @@ export function ownLinkTargets(body: string, links: string[]): string[] {
 /** Link targets recorded for a cached entry. */
 function withLinks(e: LoadedEntry, row: ScanRow): LoadedEntry {
   if (row.links) e.links = row.links;
-  if (row.links && row.ownLinks) e.ownLinks = row.ownLinks;
+  if (row.ownLinks) e.ownLinks = row.ownLinks;
   return e;
 }
 

@@ -84,7 +84,7 @@ const EVERYDAY_FREQ = 100;
  */
 export function isEverydayWord(word: string): boolean {
   // Traditional and Taiwan spellings are judged as Mainland ones (程式碼 as 代码): the table is Simplified.
-  if (/[\u3400-\u9fff\uf900-\ufaff]/.test(word)) word = mainlandWord(word);
+  word = mainlandWord(word);
   if (!everyday) {
     const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
     everyday = new Set();
