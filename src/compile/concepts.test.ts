@@ -16,7 +16,7 @@ function doc(path: string): DocumentRow {
     status: 'ok',
     error: null,
     compiled_at: 0,
-    compiler: 'offline-v3',
+    compiler: 'offline-v4',
   };
 }
 
@@ -119,6 +119,20 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     const merged = pages(docs, dict);
     expect(merged).toHaveLength(1);
     expect(merged[0]).toEqual(expect.arrayContaining(['精灵编辑器', 'sprite editor']));
+  });
+
+  it('reads an adjective the dictionary gives for a Chinese word as its noun too (焦虑: anxious, anxiety)', () => {
+    const docs = {
+      'zh1.md': '模型会出现上下文焦虑，提前收尾。上下文焦虑很常见。',
+      'zh2.md': '上下文焦虑在长任务里更明显。新模型的上下文焦虑少了。',
+      'en1.md': 'Some models show context anxiety near the limit. Context anxiety makes them stop early.',
+      'en2.md': 'Context anxiety was gone in the new model. We measured context anxiety twice.',
+    };
+    const dict = dictionary({ 上下文: ['context'], 焦虑: ['anxious', 'worried', 'apprehensive'] });
+    expect(pages(docs)).toHaveLength(2);
+    const merged = pages(docs, dict);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]!.map((n) => n.toLowerCase())).toEqual(expect.arrayContaining(['上下文焦虑', 'context anxiety']));
   });
 
   it('merges a name with the Chinese compound that translates, word by word, the name a text glosses it with', () => {

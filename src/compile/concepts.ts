@@ -273,6 +273,29 @@ function verbBefore(name: string, names: readonly string[]): boolean {
   return head.length === 1 && head[0]!.tag === 'v';
 }
 
+/**
+ * Adjective endings and the noun endings of the same word: a Chinese word is often both (焦虑 is
+ * glossed "anxious", 一致 "consistent", 可用 "usable"), so "context anxiety", "consistency" and
+ * "usability" must translate it too.
+ */
+const NOUN_OF_ADJECTIVE: readonly [string, string[]][] = [
+  ['ious', ['iety']],
+  ['ent', ['ence', 'ency']],
+  ['ant', ['ance', 'ancy']],
+  ['able', ['ability']],
+  ['ible', ['ibility']],
+  ['ive', ['ivity']],
+  ['al', ['ality']],
+];
+
+/** A gloss word with the nouns of the same adjective (anxious → anxiety, latent → latence, latency). */
+function wordFamily(w: string): string[] {
+  const out = [w];
+  for (const [adj, nouns] of NOUN_OF_ADJECTIVE)
+    if (w.length >= adj.length + 3 && w.endsWith(adj)) out.push(...nouns.map((n) => w.slice(0, -adj.length) + n));
+  return out;
+}
+
 const HAN_KEY = /^[\u3400-\u9fff]{3,12}$/;
 const EN_PHRASE = /^[a-z][a-z-]*(?: [a-z][a-z-]*){1,3}$/;
 
@@ -291,7 +314,8 @@ function wordByWord(keys: readonly string[], dict: Dictionary): [string, string]
   }
   if (!byHead.size) return [];
   const glosses = new Map<string, Set<string>>();
-  const gloss = (w: string) => glosses.get(w) ?? glosses.set(w, new Set(dict.english(w).map(baseForm))).get(w)!;
+  const gloss = (w: string) =>
+    glosses.get(w) ?? glosses.set(w, new Set(dict.english(w).flatMap((g) => wordFamily(baseForm(g))))).get(w)!;
   const out: [string, string][] = [];
   for (const k of keys) {
     if (!HAN_KEY.test(k)) continue;

@@ -84,16 +84,37 @@ export function englishTerms(text: string): EnglishFound {
         /^[A-Z]/.test(t.text) &&
         sentence[i + 1]?.pos === 'PROPN' &&
         /^[A-Z]/.test(sentence[i + 1]!.text);
+      const plural = pluralNoun(sentence, i, run);
       const ok =
-        joins || before || (isWord(t) && (NOUN.has(t.pos) || (t.pos === 'ADJ' && !run.some((r) => NOUN.has(r.pos)))));
+        joins ||
+        before ||
+        plural ||
+        (isWord(t) && (NOUN.has(t.pos) || (t.pos === 'ADJ' && !run.some((r) => NOUN.has(r.pos)))));
       // "Chapter 3", "Round 2", "Listing 4": a label before a number names nothing.
       const label = !run.length && /^\d/.test(sentence[i + 1]?.text ?? '') && /^[A-Z]/.test(t.text);
-      if (ok && !label) run.push({ ...t, pos: i === 0 ? `${t.pos}^` : t.pos });
+      if (ok && !label) run.push({ ...t, pos: plural ? 'NOUN' : i === 0 ? `${t.pos}^` : t.pos });
       else flush();
     });
     flush();
   }
   return found;
+}
+
+/**
+ * A plural the tagger read as a verb after a noun ("context resets", "memory leaks"): it is a noun
+ * where a verb cannot stand — before were/are ("Context resets were key"), or between the object of
+ * a verb or preposition and a preposition or the end ("drop context resets from", "across context
+ * resets.").
+ */
+function pluralNoun(sentence: EnToken[], i: number, run: EnToken[]): boolean {
+  const t = sentence[i]!;
+  const last = run[run.length - 1];
+  if (t.pos !== 'VERB' || !/^[a-z]{2,}[^s]s$/.test(t.text) || !last || !NOUN.has(last.pos.replace('^', '')))
+    return false;
+  const next = sentence[i + 1];
+  if (next?.pos === 'AUX') return true;
+  const opener = sentence[i - run.length - 1]?.pos ?? '';
+  return (!next || /^(?:ADP|PUNCT|CCONJ)$/.test(next.pos)) && /^(?:ADP|VERB)$/.test(opener);
 }
 
 /**

@@ -61,6 +61,15 @@ describe('extractEntities: noise words', () => {
     expect(names(md)).toContain('ClipGenius');
   });
 
+  it('reads a plural the tagger took for a verb as a noun only where no verb can stand', () => {
+    const md =
+      'Context resets were a key unlock. We used context resets between sessions, and the harness drops context resets from the loop.';
+    expect(keys(md)).toContain('context reset');
+    // "the agent resets the state": a verb with its object, after a determiner.
+    const verb = 'The agent resets the state. Then the agent resets the clock. The agent resets everything.';
+    expect(keys(verb)).not.toContain('agent reset');
+  });
+
   it('counts a short name only as a whole word', () => {
     const md =
       'A critical review (CR) found two issues. The CR was short. It is critical that circles around a Round table stay round.';
