@@ -141,13 +141,29 @@ describe('offlineAnswer', () => {
     expect(a.text).toContain('[[Tides]]');
   });
 
-  it('ends a lead-in as a sentence when the list it leads into is left out', () => {
+  it('quotes a lead-in with the list items or the sentence it leads into', () => {
     const e = entry('source/xml', 'XML 标签隔离法', [
       '采用 XML 标签隔离法可以显著提升 Agent 的定位精度：\n- 标签之间的内容互不干扰\n- 模型只读取被标注的部分\n\n通过 XML 标签隔离，可以强制模型只关注 summary 标签内容。',
     ]);
     const a = offlineAnswer('XML 标签隔离法有什么用？', packed(e), 2);
-    expect(a.text).toContain('XML 标签隔离法可以显著提升 Agent 的定位精度。');
+    expect(a.text).toContain(
+      'XML 标签隔离法可以显著提升 Agent 的定位精度：标签之间的内容互不干扰；模型只读取被标注的部分。',
+    );
     expect(a.text).not.toMatch(/：\s*\[\[|：通过/);
+    const prose = entry('source/clip', 'ClipGenius', [
+      '从切换 Ubuntu 到开发 ClipGenius，这个过程让我深刻体会到：\n\n有时候，限制反而是创造的起点。\n\n后来我又做了很多别的事情。',
+    ]);
+    const b = offlineAnswer('开发 ClipGenius 的过程让你体会到什么？', packed(prose), 1);
+    expect(b.text).toContain('这个过程让我深刻体会到：有时候，限制反而是创造的起点。');
+    expect(b.text).not.toContain('后来');
+  });
+
+  it('ends a line of plain text with no end mark before the next statement', () => {
+    const e = entry('source/tools', 'Tools', [
+      '剪贴板工具 ClipGenius 支持云端同步\nClipGenius 的剪贴板历史保存在 IndexedDB 里。',
+    ]);
+    const a = offlineAnswer('ClipGenius 剪贴板同步保存在哪里？', packed(e), 2);
+    expect(a.text).toContain('支持云端同步。ClipGenius 的剪贴板历史');
   });
 
   it('answers 什么是 X / What is X with the sentence that says what X is', () => {

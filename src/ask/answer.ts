@@ -47,7 +47,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 5;
+export const ANSWER_VERSION = 6;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -253,23 +253,67 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
   if (!picked.length) return { text: NOTHING, citations: [], mode: 'offline' };
   picked.sort((a, b) => a.at[0] - b.at[0] || a.at[1] - b.at[1] || a.at[2] - b.at[2]);
   const paragraphs: string[] = [];
+  // Statements a lead-in took along (`at` joined), not to be quoted again.
+  const consumed = new Set<string>();
   for (let i = 0; i < picked.length; ) {
     const e = picked[i]!.entry;
     const run: string[] = [];
     for (; i < picked.length && picked[i]!.entry === e; i++) {
       const x = picked[i]!;
+      if (consumed.has(x.at.join())) continue;
       const next = picked[i + 1];
       const followed = next?.entry === e && next.at[1] === x.at[1] && next.at[2] === x.at[2] + 1;
-      // A lead-in whose list is left out ends as a sentence.
-      run.push(followed ? x.text : x.text.replace(/：$/u, '。').replace(/:$/, '.'));
+      if (followed || !/[:：]$/u.test(x.text)) {
+        run.push(x.text);
+        continue;
+      }
+      // A lead-in says nothing without what it leads into: the sentence or the list items after it.
+      const after = leadInFollowers(x, consumed);
+      run.push(after ? `${x.text}${after}` : x.text.replace(/：$/u, '。').replace(/:$/, '.'));
     }
-    const joined = run.reduce(
-      (acc, s) => (acc ? `${acc}${/[\u3000-\u303f\uff00-\uffef\p{Script=Han}]$/u.test(acc) ? '' : ' '}${s}` : s),
-      '',
-    );
-    paragraphs.push(`${joined} ${cite(e)}`);
+    paragraphs.push(`${joinStatements(run)} ${cite(e)}`);
   }
   return { text: paragraphs.join('\n\n'), citations: uniqueCitations(picked.map((x) => x.entry)), mode: 'offline' };
+}
+
+const ENDED = /[。！？!?.…」』”"）)]$/u;
+const CJK_END = /[\u3000-\u303f\uff00-\uffef\p{Script=Han}]$/u;
+
+/**
+ * Statements in reading order as one paragraph: a statement with no end mark (a list item, a line
+ * of plain text) gets one, so it is not read as the start of the next.
+ */
+function joinStatements(run: string[]): string {
+  return run.reduce((acc, s) => {
+    if (!acc) return s;
+    const closed = ENDED.test(acc) || /[:：；;]$/u.test(acc) ? acc : `${acc}${CJK_END.test(acc) ? '。' : '.'}`;
+    return `${closed}${CJK_END.test(closed) ? '' : ' '}${s}`;
+  }, '');
+}
+
+/**
+ * What a lead-in (`…两个工具：`) leads into, from the same text: the sentence after it, or up to
+ * five list items (statements with no end mark) joined as one sentence; each is marked used so it
+ * is not quoted twice. undefined when the text has nothing after it.
+ */
+function leadInFollowers(x: ScoredStatement, consumed: Set<string>): string | undefined {
+  const texts = [x.entry.summary, ...x.entry.passages.map((p) => p.text)];
+  const after = statements(texts[x.at[1]] ?? '').slice(x.at[2] + 1);
+  const first = after[0];
+  if (!first) return undefined;
+  const mark = (k: number) => consumed.add([x.at[0], x.at[1], x.at[2] + 1 + k].join());
+  if (ENDED.test(first) || first.length > 120) {
+    mark(0);
+    return first;
+  }
+  const items: string[] = [];
+  for (const [k, s] of after.entries()) {
+    if (k >= 5 || ENDED.test(s) || items.join('').length + s.length > 240) break;
+    items.push(s);
+    mark(k);
+  }
+  const han = CJK_END.test(x.text);
+  return `${items.join(han ? '；' : '; ')}${han ? '。' : '.'}`;
 }
 
 function uniqueCitations(entries: PackedEntry[]): Citation[] {

@@ -230,7 +230,10 @@ export async function retrieve(
       const bucket = t.weight >= 0.75 ? 1 : t.weight >= 0.4 ? 0.5 : 0.25;
       const w = tune.translationWeight * bucket * (ownLanguage ? 0.5 : 1);
       (groups.get(w) ?? groups.set(w, []).get(w)!).push(t.match);
-      for (const part of t.parts) weights[part] = Math.max(weights[part] ?? 0, idf(total, n) * t.weight);
+      // A translation's parts share its weight (its character pairs are one word, not four): a
+      // sentence holding 上下文焦虑 must not outweigh one holding the question's own "context anxiety".
+      const share = (idf(total, n) * t.weight) / Math.sqrt(t.parts.length);
+      for (const part of t.parts) weights[part] = Math.max(weights[part] ?? 0, share);
     }
     const fused = new Map<number, number>();
     for (const [w, g] of groups)
