@@ -321,3 +321,56 @@ describe('groupConcepts: abbreviations that are no concept', () => {
     expect(titles).toContain('Retrieval-Augmented Generation');
   });
 });
+
+describe('groupConcepts: versions of one work count once', () => {
+  const row = (raw_path: string, surface: string, count = 2): EntityRow => ({
+    raw_path,
+    key: surface.toLowerCase(),
+    surface,
+    aliases: [],
+    count,
+    snippets: [],
+    salient: false,
+  });
+  const docOf = (path: string, lang: string, title = `Doc ${path}`): DocumentRow => ({ ...doc(path), lang, title });
+  /** Names an article and its translation share (the same things, by the same names). */
+  const shared = ['RetroForge', 'Playwright MCP', 'FastAPI', 'DAW', 'Claude Opus', 'Claude Sonnet', 'React', 'Vite'];
+  const others = ['d.md', 'e.md', 'f.md'].flatMap((p, i) => [row(p, `Topic ${i}`, 3), row(p, `Other ${i}`, 3)]);
+
+  it('gives no page to a name only an article and its translations share, unless they keep coming back to it', () => {
+    const entities = [
+      ...shared.flatMap((n) => [row('en.md', n), row('zh.md', n)]),
+      row('en.md', 'mixer'),
+      row('zh.md', 'mixer'),
+      row('en.md', 'context reset', 5),
+      row('zh.md', 'context reset', 5),
+      ...others,
+    ];
+    const docs = [docOf('en.md', 'en'), docOf('zh.md', 'zh'), ...['d.md', 'e.md', 'f.md'].map((p) => docOf(p, 'en'))];
+    const titles = groupConcepts(entities, docs, 2, 100, []).map((c) => c.title);
+    expect(titles).not.toContain('mixer');
+    expect(titles).not.toContain('FastAPI');
+    expect(titles).toContain('context reset');
+    // Two notes in one language that share as many names, each with names of its own, are two
+    // works (10 of 14 names): each shared name gets its page.
+    const own = ['a', 'b', 'c', 'd'].flatMap((x) => [row('en.md', `Own ${x}`), row('zh.md', `Mine ${x}`)]);
+    const same = [docOf('en.md', 'en'), docOf('zh.md', 'en'), ...docs.slice(2)];
+    const two = groupConcepts([...entities, ...own], same, 2, 100, []).map((c) => c.title);
+    expect(two).toEqual(expect.arrayContaining(['mixer', 'FastAPI']));
+  });
+
+  it('keeps a name the versions of a work carry in their title', () => {
+    const entities = [
+      ...shared.flatMap((n) => [row('en.md', n), row('zh.md', n)]),
+      row('en.md', 'ADK', 3),
+      row('zh.md', 'ADK', 3),
+      ...others,
+    ];
+    const docs = [
+      docOf('en.md', 'en', 'Skill patterns every ADK developer should know'),
+      docOf('zh.md', 'zh', '每个ADK开发者都该知道的设计模式'),
+      ...['d.md', 'e.md', 'f.md'].map((p) => docOf(p, 'en')),
+    ];
+    expect(groupConcepts(entities, docs, 2, 100, []).map((c) => c.title)).toContain('ADK');
+  });
+});

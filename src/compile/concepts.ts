@@ -90,7 +90,8 @@ function ambiguousAbbreviations(entities: EntityRow[]): Set<string> {
  * abbreviation a text gives in parentheses, the dictionary translation (`dict`: of the whole name or word by word), a role
  * name and the same name with 智能体/agent after it, a vendor's
  * name left off — never because one name is part of a longer one. A group mentioned by at least
- * `minSources` documents becomes a concept, and so does one a single document introduces or stresses
+ * `minSources` works becomes a concept (versions of one work, such as an article and its
+ * translation, count once: versionsOfWorks), and so does one a single work introduces or stresses
  * (salient) and keeps coming back to. Existing concept entries keep their title and id.
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: merging names into groups, then titles, aliases and mentions for each group, over shared union-find tables
@@ -143,6 +144,7 @@ export function groupConcepts(
     for (const k of keys.slice(1)) if (surfaces.has(k) && surfaces.has(keys[0]!)) uf.union(keys[0]!, k);
   }
 
+  const workOf = versionsOfWorks(entities, okDocs, (k) => uf.find(k));
   const groups = new Map<string, { keys: Set<string>; byDoc: Map<string, EntityRow[]> }>();
   for (const e of entities) {
     if (!okDocs.has(e.raw_path)) continue;
@@ -161,12 +163,13 @@ export function groupConcepts(
 
   // A name that is already a source entry's title needs no concept entry: links go to the source.
   const sourceTitles = new Set(docs.map((d) => entityKey(d.title)));
-  const works = (byDoc: Map<string, EntityRow[]>) => byDoc.size;
+  // Versions of one work (an article and its translations) count once.
+  const works = (byDoc: Map<string, EntityRow[]>) => new Set([...byDoc.keys()].map((p) => workOf.get(p) ?? p)).size;
   const out: { c: Omit<PlannedConcept, 'mentions'>; byDoc: Map<string, EntityRow[]>; total: number }[] = [];
   for (const g of groups.values()) {
     // A single document's own topics get pages only in a knowledge base of several documents.
     const n = works(g.byDoc);
-    if (n < minSources && !(okDocs.size >= 5 && stressed(g.byDoc, n, minSources))) continue;
+    if (n < minSources && !(okDocs.size >= 5 && stressed(g.byDoc, n, minSources, okDocs))) continue;
     // A work's title given with another name (卡片盒笔记法（Zettelkasten）) leaves the other name its
     // page when other works use it; the title itself stays the source's (links go there).
     const titled = [...g.keys].filter((k) => sourceTitles.has(k));
@@ -372,10 +375,84 @@ function passingAbbreviation(byDoc: Map<string, EntityRow[]>): boolean {
 }
 
 /** A single document introduces or stresses the name and mentions it three times or more. */
-function stressed(byDoc: Map<string, EntityRow[]>, works: number, minSources: number): boolean {
+function stressed(
+  byDoc: Map<string, EntityRow[]>,
+  works: number,
+  minSources: number,
+  docs: Map<string, DocumentRow>,
+): boolean {
   if (minSources > 2 || works !== 1) return false;
-  const rows = [...byDoc.values()][0]!;
-  return rows.some((r) => r.salient) && rows.reduce((n, r) => n + r.count, 0) >= 3;
+  for (const [path, rows] of byDoc) {
+    const count = rows.reduce((n, r) => n + r.count, 0);
+    if (rows.some((r) => r.salient) && count >= 3) return true;
+    // Versions of one work (an article and its translation) that all name it, and keep coming back
+    // to it or name it in their title too.
+    if (byDoc.size === 1) continue;
+    const title = docs.get(path)?.title.toLowerCase() ?? '';
+    if (count >= VERSIONS_RETURN || (count >= 3 && rows.some((r) => title.includes(r.surface.toLowerCase()))))
+      return true;
+  }
+  return false;
+}
+
+/** How often a version of a work must name a term that every version names for the term to get a page. */
+const VERSIONS_RETURN = 4;
+
+/** Names shared by more documents than this say nothing about two being one work. */
+const VERSION_MAX_SHARED = 20;
+/** Versions of one work share at least this many names… */
+const VERSION_MIN_SHARED = 8;
+/** …and this share of the names of the one with fewer: in two languages (a translation names the
+ * same things in other words, so fewer merge)… */
+const TRANSLATION_SHARE = 0.4;
+/** …or in one (two notes on one topic in one language share many names and are two works). */
+const SAME_LANGUAGE_SHARE = 0.75;
+
+/**
+ * Documents that are versions of one work — an article and its translations, a post saved and
+ * then edited — by the names they share once merged across languages (the by-name roots of
+ * `root`): two documents are one work when at least VERSION_MIN_SHARED names, and a share of the
+ * names of the one with fewer, are the same. Names that many documents hold are left out.
+ * Returns raw path → the first version's raw path, for documents that have another version.
+ */
+function versionsOfWorks(
+  entities: readonly EntityRow[],
+  okDocs: Map<string, DocumentRow>,
+  root: (key: string) => string,
+): Map<string, string> {
+  const namesOf = new Map<string, Set<string>>();
+  for (const e of entities) {
+    if (!okDocs.has(e.raw_path)) continue;
+    const set = namesOf.get(e.raw_path) ?? namesOf.set(e.raw_path, new Set()).get(e.raw_path)!;
+    set.add(root(e.key));
+  }
+  const docsOf = new Map<string, string[]>();
+  for (const [path, names] of namesOf) for (const n of names) (docsOf.get(n) ?? docsOf.set(n, []).get(n)!).push(path);
+  const uf = new UnionFind();
+  for (const [path, names] of namesOf) {
+    const shared = new Map<string, number>();
+    for (const n of names) {
+      const docs = docsOf.get(n)!;
+      if (docs.length > VERSION_MAX_SHARED) continue;
+      for (const other of docs) if (other > path) shared.set(other, (shared.get(other) ?? 0) + 1);
+    }
+    for (const [other, n] of shared) {
+      const fewer = Math.min(names.size, namesOf.get(other)!.size);
+      const share = okDocs.get(path)!.lang === okDocs.get(other)!.lang ? SAME_LANGUAGE_SHARE : TRANSLATION_SHARE;
+      if (n >= VERSION_MIN_SHARED && n >= share * fewer) {
+        if (process.env['KB_DEBUG_VERSIONS']) console.error('versions:', path, other, n, fewer);
+        uf.union(path, other);
+      }
+    }
+  }
+  const members = new Map<string, string[]>();
+  for (const path of [...namesOf.keys()].sort()) {
+    const r = uf.find(path);
+    (members.get(r) ?? members.set(r, []).get(r)!).push(path);
+  }
+  const out = new Map<string, string>();
+  for (const paths of members.values()) if (paths.length > 1) for (const p of paths) out.set(p, paths[0]!);
+  return out;
 }
 
 /**
