@@ -135,6 +135,21 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     expect(merged[0]!.map((n) => n.toLowerCase())).toEqual(expect.arrayContaining(['上下文焦虑', 'context anxiety']));
   });
 
+  it('takes no everyday word a text puts beside a name as a gloss for its translation', () => {
+    const docs = {
+      'a.md': '本地变更立即上传到 Firestore（云端）。Firestore 的读写很快，Firestore 也很稳。',
+      'b.md': 'We keep the documents in Firestore. The app syncs Firestore across devices.',
+      'c.md': 'Pipeline（流水线）模式按顺序执行。Pipeline 模式有检查点。',
+      'd.md': 'The Pipeline pattern runs steps in order. A Pipeline stops at a gate.',
+    };
+    const dict = dictionary({ 云端: ['clouds', 'cloud'], 流水线: ['pipeline', 'assembly line'] });
+    const all = pages(docs, dict);
+    expect(pageOf(all, 'Firestore')[0]).not.toContain('云端');
+    expect(pageOf(all, 'Pipeline')[0]).toContain('流水线');
+    // Without the dictionary nothing tells the gloss from a translation.
+    expect(pageOf(pages(docs), 'Firestore')[0]).toContain('云端');
+  });
+
   it('merges a name with the Chinese compound that translates, word by word, the name a text glosses it with', () => {
     const docs = {
       'en1.md':

@@ -96,7 +96,7 @@ function ambiguousAbbreviations(entities: EntityRow[]): Set<string> {
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: merging names into groups, then titles, aliases and mentions for each group, over shared union-find tables
 export function groupConcepts(
-  entities: EntityRow[],
+  found: EntityRow[],
   docs: DocumentRow[],
   minSources: number,
   maxConcepts: number,
@@ -104,6 +104,7 @@ export function groupConcepts(
   dict?: Dictionary,
 ): PlannedConcept[] {
   const okDocs = firstCopies(docs);
+  const entities = dict ? found.map((e) => withoutGlosses(e, dict)) : found;
   const uf = new UnionFind();
   const surfaces = new Map<string, Map<string, number>>();
   const ambiguous = ambiguousAbbreviations(entities);
@@ -332,6 +333,29 @@ function wordByWord(keys: readonly string[], dict: Dictionary): [string, string]
       }
   }
   return out;
+}
+
+const HAN = /\p{Script=Han}/u;
+
+/**
+ * A name's aliases without the everyday Chinese words a text put beside it as a gloss, not as its
+ * name: `Firestore（云端）` says where Firestore is (云端: cloud), and the dictionary's senses of
+ * 云端 hold no word of "Firestore". A pair the dictionary does not know either side of
+ * (卡帕西, Andrej Karpathy; 数字音频工作站, DAW) stays a pair.
+ */
+function withoutGlosses(e: EntityRow, dict: Dictionary): EntityRow {
+  const aliases = e.aliases.filter((a) => {
+    const [zh, en] = HAN.test(a) ? [a, e.surface] : [e.surface, a];
+    if (!HAN.test(zh) || HAN.test(en) || !/^[\p{Script=Han}]{2,4}$/u.test(zh) || dict.words(zh).length !== 1)
+      return true;
+    const senses = new Set(dict.english(zh).flatMap((g) => wordFamily(baseForm(g))));
+    if (!senses.size) return true;
+    return en
+      .toLowerCase()
+      .split(/[\s-]+/)
+      .some((w) => senses.has(baseForm(w)));
+  });
+  return aliases.length === e.aliases.length ? e : { ...e, aliases };
 }
 
 /** Role names (an agent noun: 评估器, 规划者, evaluator, planner) and the class noun that can follow them. */
