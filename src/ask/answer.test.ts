@@ -158,6 +158,18 @@ describe('offlineAnswer', () => {
     expect(b.text).not.toContain('后来');
   });
 
+  it('quotes a sentence once when two translations of one article say it in other words', () => {
+    const a = entry('source/a', '长期应用开发的Harness设计', [
+      '一些模型还表现出"上下文焦虑”，即当它们接近自己认为的上下文限制时，会过早地开始收尾工作。',
+    ]);
+    const b = entry('source/b', '面向长时间运行应用程序开发的harness设计', [
+      '某些模型还会表现出"上下文焦虑"，即当接近其自认为的上下文容量极限时，会过早地开始收尾工作。上下文焦虑可以用上下文重置来缓解。',
+    ]);
+    const text = offlineAnswer('什么是上下文焦虑？', packed(a, b), 3).text;
+    expect(text.match(/过早地开始收尾工作/g)).toHaveLength(1);
+    expect(text).toContain('上下文重置来缓解');
+  });
+
   it('ends a line of plain text with no end mark before the next statement', () => {
     const e = entry('source/tools', 'Tools', [
       '剪贴板工具 ClipGenius 支持云端同步\nClipGenius 的剪贴板历史保存在 IndexedDB 里。',

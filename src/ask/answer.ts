@@ -241,12 +241,15 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
  */
 export function offlineAnswer(question: string, packed: PackedContext, maxSentences = 3): DraftAnswer {
   const picked: ScoredStatement[] = [];
-  const seen: string[] = [];
+  const seen: { key: string; pairs: Set<string> }[] = [];
   for (const x of rankStatements(question, packed)) {
     const key = norm(x.text);
-    // The same sentence twice (overlapping chunks, a summary quoting its source) counts once.
-    if (seen.some((k) => k.includes(key) || key.includes(k))) continue;
-    seen.push(key);
+    const pairs = charPairs(key);
+    // The same sentence twice (overlapping chunks, a summary quoting its source) counts once, and
+    // so does a Chinese one said again in other words (two translations of one article).
+    if (seen.some((k) => k.key.includes(key) || key.includes(k.key) || overlap(k.pairs, pairs) >= SAME_SENTENCE))
+      continue;
+    seen.push({ key, pairs });
     picked.push(x);
     if (picked.length >= maxSentences) break;
   }
@@ -274,6 +277,26 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
     paragraphs.push(`${joinStatements(run)} ${cite(e)}`);
   }
   return { text: paragraphs.join('\n\n'), citations: uniqueCitations(picked.map((x) => x.entry)), mode: 'offline' };
+}
+
+/** Two statements sharing this share of their character pairs say the same thing. */
+const SAME_SENTENCE = 0.5;
+
+/** The character pairs of a Chinese statement (none for one in Latin letters: its words are no pairs). */
+function charPairs(key: string): Set<string> {
+  const chars = Array.from(key);
+  const han = chars.filter((c) => /\p{Script=Han}/u.test(c)).length;
+  if (han * 2 < chars.length) return new Set();
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < chars.length; i++) out.add(chars[i]! + chars[i + 1]!);
+  return out;
+}
+
+/** Jaccard overlap of two sets. */
+function overlap(a: Set<string>, b: Set<string>): number {
+  let n = 0;
+  for (const x of a) if (b.has(x)) n++;
+  return a.size && b.size ? n / (a.size + b.size - n) : 0;
 }
 
 const ENDED = /[。！？!?.…」』”"）)]$/u;
