@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LocalEmbedder } from '../embed/index.js';
 import { InterruptedError } from '../diagnostics/errors.js';
 import type { ContentHash, RawPath } from '../types.js';
-import { preparePool } from './pool.js';
+import { preparePool, threadsWanted } from './pool.js';
 
 const cfg = {
   ingest: {
@@ -36,4 +36,15 @@ describe('preparePool', () => {
     await expect(pool.run(file(3), bytes, 'h3' as ContentHash)).rejects.toBeInstanceOf(InterruptedError);
     await pool.close();
   }, 120_000);
+});
+
+describe('threadsWanted', () => {
+  it('leaves one core to the main thread, takes at most 4, and follows KB_THREADS', () => {
+    expect(threadsWanted(2, {})).toBe(1);
+    expect(threadsWanted(1, {})).toBe(1);
+    expect(threadsWanted(16, {})).toBe(4);
+    expect(threadsWanted(2, { KB_THREADS: '0' })).toBe(0);
+    expect(threadsWanted(2, { KB_THREADS: '2' })).toBe(2);
+    expect(threadsWanted(2, { KB_THREADS: 'many' })).toBe(1);
+  });
 });

@@ -52,6 +52,16 @@ function workerEntry(): { path: string; bundled: boolean } | undefined {
  * worker entry, run inline — unless some are big or slow to ingest (`heavy`: PDF, Office, OCR),
  * which then run off the main thread however few they are.
  */
+/**
+ * Worker threads for a compile: one core left to the main thread, at most 4 — or `KB_THREADS`
+ * (0: none, every document on the main thread; N: N threads, for a machine with memory to spare).
+ */
+export function threadsWanted(cores: number, env: NodeJS.ProcessEnv = process.env): number {
+  const set = env['KB_THREADS'];
+  if (set !== undefined && /^\d+$/.test(set.trim())) return Number(set);
+  return Math.min(Math.max(1, cores - 1), 4);
+}
+
 export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder, opts: PoolOptions = {}): PreparePool {
   const localDims = embedder instanceof LocalEmbedder ? embedder.dims : null;
   const inline: PreparePool = {
@@ -63,11 +73,11 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
   // each thread loads its own language models (jieba and wink, ~130 MB), so fewer threads keep a
   // compile's memory down (a 1,000-document compile on 2 cores: 320 MB with one thread, 460 with two).
   const cores = availableParallelism();
-  const threads = Math.min(Math.max(1, cores - 1), 4, jobs);
+  const threads = Math.min(threadsWanted(cores), jobs);
   const slow = opts.heavy === true || (opts.bytes ?? 0) >= MIN_BYTES_FOR_THREADS;
   const worth = slow ? threads >= 1 : jobs >= MIN_JOBS_FOR_THREADS && cores >= 2;
   const entry = workerEntry();
-  if (!worth || !entry || process.env['KB_THREADS'] === '0') return inline;
+  if (!worth || !entry || threads === 0) return inline;
   const { signal } = opts;
 
   const workers: Worker[] = [];
