@@ -156,6 +156,13 @@ describe('offlineAnswer', () => {
     const b = offlineAnswer('开发 ClipGenius 的过程让你体会到什么？', packed(prose), 1);
     expect(b.text).toContain('这个过程让我深刻体会到：有时候，限制反而是创造的起点。');
     expect(b.text).not.toContain('后来');
+    // A code listing's line numbers after a lead-in are no list.
+    const listing = entry('source/xml2', 'XML', [
+      '采用 XML 标签隔离法可以显著提升 Agent 的定位精度：\n1\n2\n3\n\n通过 XML 标签隔离，可以强制模型只关注 summary 标签内容。',
+    ]);
+    const c = offlineAnswer('XML 标签隔离法有什么用？', packed(listing), 1).text;
+    expect(c).toContain('显著提升 Agent 的定位精度。');
+    expect(c).not.toMatch(/1；2/);
   });
 
   it('quotes a sentence once when two translations of one article say it in other words', () => {

@@ -47,7 +47,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 6;
+export const ANSWER_VERSION = 7;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -300,6 +300,8 @@ function overlap(a: Set<string>, b: Set<string>): number {
 }
 
 const ENDED = /[。！？!?.…」』”"）)]$/u;
+/** Two letters or Han characters in a row: a statement that says something. */
+const WORDY = /\p{L}{2}/u;
 const CJK_END = /[\u3000-\u303f\uff00-\uffef\p{Script=Han}]$/u;
 
 /**
@@ -325,13 +327,15 @@ function leadInFollowers(x: ScoredStatement, consumed: Set<string>): string | un
   const first = after[0];
   if (!first) return undefined;
   const mark = (k: number) => consumed.add([x.at[0], x.at[1], x.at[2] + 1 + k].join());
+  if (!WORDY.test(first)) return undefined;
   if (ENDED.test(first) || first.length > 120) {
     mark(0);
     return first;
   }
   const items: string[] = [];
   for (const [k, s] of after.entries()) {
-    if (k >= 5 || ENDED.test(s) || items.join('').length + s.length > 240) break;
+    // A line that says nothing (a code listing's line number, a lone mark) ends the list.
+    if (k >= 5 || ENDED.test(s) || !WORDY.test(s) || items.join('').length + s.length > 240) break;
     items.push(s);
     mark(k);
   }
