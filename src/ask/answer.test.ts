@@ -177,6 +177,24 @@ describe('offlineAnswer', () => {
     expect(text).toContain('上下文重置来缓解');
   });
 
+  it('weighs no character pair that straddles two words of the question (工作|的)', () => {
+    const e = entry('source/heal', '知识库', [
+      '团队工作的节奏很快，大家分工明确。Heal 是在发现冲突时自动补齐数据的流程。',
+    ]);
+    // Weights as retrieval gives them: 作的 is rare in the wiki, so it weighs as much as the name.
+    const weights = { heal: 3.4, 是: 0.6, 工: 0.9, 作: 0.9, 的: 0.3, 工作: 1.3, 作的: 3.2 };
+    expect(offlineAnswer('Heal 是怎么工作的？', { ...packed(e), weights }, 1).text).toContain('自动补齐数据');
+  });
+
+  it('quotes no line of code or shell command', () => {
+    const e = entry('source/git', 'Heal', [
+      'git commit -m "[Heal] 统一 RAG 定义"\n\nHeal 会在单独的分支上修改文件并提交。',
+    ]);
+    const text = offlineAnswer('Heal 怎么提交修改？', packed(e), 2).text;
+    expect(text).not.toContain('git commit');
+    expect(text).toContain('单独的分支');
+  });
+
   it('ends a line of plain text with no end mark before the next statement', () => {
     const e = entry('source/tools', 'Tools', [
       '剪贴板工具 ClipGenius 支持云端同步\nClipGenius 的剪贴板历史保存在 IndexedDB 里。',

@@ -2,7 +2,9 @@ import type { ModelClient, ModelUsage } from '../model/client.js';
 import { loadTemplate, renderTemplate, splitTemplate } from '../model/templates.js';
 import { linkKey } from '../entry/names.js';
 import { linkMarkup } from '../entry/links.js';
-import { sentences } from '../text/segment.js';
+import { sentences, words } from '../text/segment.js';
+import { foldText } from '../text/fold.js';
+import { isCodeLine } from '../text/code-line.js';
 import { mendQuotes } from '../text/quotes.js';
 import { searchTerms } from '../text/search.js';
 import { HEADER_LABEL, isHeadingLine } from '../text/layout.js';
@@ -142,6 +144,7 @@ function definesRe(question: string): RegExp | undefined {
 }
 
 function looksLikeCode(s: string): boolean {
+  if (isCodeLine(s)) return true;
   const symbols = (s.match(/[{}();=<>$\\[\]`|&]/g) ?? []).length;
   return symbols >= 4 && symbols / s.length > 0.08;
 }
@@ -165,6 +168,24 @@ export interface ScoredStatement {
 }
 
 /**
+ * The character pairs of a Chinese question that straddle two of its words (工作|的 gives 作的,
+ * 是|怎么 gives 是怎): the index holds them, but a statement holding one says nothing the question
+ * asks — and a rare one (作的) would outweigh the words themselves.
+ */
+function crossingPairs(question: string): Set<string> {
+  const q = foldText(question);
+  const pairs = new Set(searchTerms(q).filter((t) => t.length === 2 && HAN_PAIR.test(t)));
+  if (!pairs.size) return pairs;
+  for (const w of words(q)) {
+    const chars = Array.from(w);
+    for (let i = 0; i + 1 < chars.length; i++) pairs.delete(chars[i]! + chars[i + 1]!);
+  }
+  return pairs;
+}
+
+const HAN_PAIR = /^\p{Script=Han}{2}$/u;
+
+/**
  * The statements of the packed context that may answer the question, best first: scored by the
  * question's terms they hold (weighted by how rare they are in the wiki), with a nudge for a
  * number when the question asks for one and for the higher-ranked entries; never a heading, a
@@ -172,7 +193,10 @@ export interface ScoredStatement {
  */
 export function rankStatements(question: string, packed: PackedContext): ScoredStatement[] {
   // The question's terms, and its translations when retrieval searched with them.
-  const terms = new Set([...queryTerms([question]), ...Object.keys(packed.weights ?? {})]);
+  const crossing = crossingPairs(question);
+  const terms = new Set(
+    [...queryTerms([question]), ...Object.keys(packed.weights ?? {})].filter((t) => !crossing.has(t)),
+  );
   if (terms.size === 0 || packed.entries.length === 0) return [];
   const titles = new Set([norm(question), ...packed.entries.map((e) => norm(e.title))]);
   const cands: Candidate[] = [];

@@ -1,6 +1,9 @@
 import { tagEnglish, type EnToken } from '../../text/english.js';
 import { isCommonEnglishWord } from '../../text/english-words.js';
 import { CAP_STOP, EN_STOP, GENERIC, GENERIC_ADJ } from '../../text/stopwords.js';
+import { CODE_LINE } from '../../text/code-line.js';
+
+export { isCodeLine } from '../../text/code-line.js';
 
 /** What the English side of a text names, counted. */
 export interface EnglishFound {
@@ -19,18 +22,6 @@ const CONNECTOR = new Set(['of', 'upon', 'de', 'la', 'von', 'van', 'du', 'del'])
 const WORD = /^[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*$/;
 /** Identifiers from code: lowerCamelCase, snake_case, dotted names. */
 const CODE_TOKEN = /^[a-z]+[A-Z]|_|\.\w/;
-/**
- * A line of code in a plain-text file: punctuation that prose does not use, a `key: value` line of
- * YAML (`pattern: inversion`) or a shell command (`git checkout -b heal/…`).
- */
-const CODE_LINE =
-  /[{};=]\s*$|^\s*(?:const|let|var|function|def|class|import|from|return|if|for|while|async|await|export|SELECT|INSERT|UPDATE|CREATE)\b|=>|\)\s*\{|^\s*[}\])]|^\s*[a-z_][\w.-]*:(?:\s+[\w./-]*)?\s*$|^\s*(?:git|npm|npx|pnpm|yarn|pip|docker|curl|cd|mkdir|python3?|node)\s+[a-z-]/;
-
-/** A line of code, or one with a code comment (`version: number; // 每次 Heal 递增`): no sentence to quote. */
-export function isCodeLine(line: string): boolean {
-  return CODE_LINE.test(line) || /;\s*\/\/|\s\/\/\s/.test(line);
-}
-
 function isWord(t: EnToken): boolean {
   return WORD.test(t.text) && !CODE_TOKEN.test(t.text);
 }
