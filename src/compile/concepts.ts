@@ -409,8 +409,8 @@ function stressed(
   for (const [path, rows] of byDoc) {
     const count = rows.reduce((n, r) => n + r.count, 0);
     if (rows.some((r) => r.salient) && count >= 3) return true;
-    // Versions of one work (an article and its translation) that all name it, and keep coming back
-    // to it or name it in their title too.
+    // Two or more versions of one work (an article and its translation) name it, and one keeps
+    // coming back to it or names it in its title too.
     if (byDoc.size === 1) continue;
     const title = docs.get(path)?.title.toLowerCase() ?? '';
     if (count >= VERSIONS_RETURN || (count >= 3 && rows.some((r) => title.includes(r.surface.toLowerCase()))))
@@ -463,10 +463,7 @@ function versionsOfWorks(
     for (const [other, n] of shared) {
       const fewer = Math.min(names.size, namesOf.get(other)!.size);
       const share = okDocs.get(path)!.lang === okDocs.get(other)!.lang ? SAME_LANGUAGE_SHARE : TRANSLATION_SHARE;
-      if (n >= VERSION_MIN_SHARED && n >= share * fewer) {
-        if (process.env['KB_DEBUG_VERSIONS']) console.error('versions:', path, other, n, fewer);
-        uf.union(path, other);
-      }
+      if (n >= VERSION_MIN_SHARED && n >= share * fewer) uf.union(path, other);
     }
   }
   const members = new Map<string, string[]>();
