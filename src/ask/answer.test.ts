@@ -195,6 +195,21 @@ describe('offlineAnswer', () => {
     expect(text).toContain('单独的分支');
   });
 
+  it('quotes one of a sentence and its translation, the one in the question’s language', () => {
+    const zh = entry('source/zh', '长期应用开发的Harness设计', [
+      '受生成对抗网络（GAN）的启发，我设计了一个包含 generator 与 evaluator 的多 agent 结构。',
+    ]);
+    const en = entry('source/en', 'Harness Design', [
+      'Taking inspiration from GANs, I designed a multi-agent structure with a generator and evaluator agent. The evaluator grades each sprint.',
+    ]);
+    const english = offlineAnswer('What does the evaluator agent do?', packed(zh, en), 3).text;
+    expect(english).not.toContain('受生成对抗网络');
+    expect(english).toContain('Taking inspiration from GANs');
+    const chinese = offlineAnswer('evaluator agent 结构是怎么设计的？', packed(en, zh), 3).text;
+    expect(chinese).toContain('受生成对抗网络');
+    expect(chinese).not.toContain('Taking inspiration');
+  });
+
   it('ends a line of plain text with no end mark before the next statement', () => {
     const e = entry('source/tools', 'Tools', [
       '剪贴板工具 ClipGenius 支持云端同步\nClipGenius 的剪贴板历史保存在 IndexedDB 里。',

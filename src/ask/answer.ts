@@ -5,6 +5,7 @@ import { linkMarkup } from '../entry/links.js';
 import { sentences, words } from '../text/segment.js';
 import { foldText } from '../text/fold.js';
 import { isCodeLine } from '../text/code-line.js';
+import { baseForm } from '../text/lexicon.js';
 import { mendQuotes } from '../text/quotes.js';
 import { searchTerms } from '../text/search.js';
 import { HEADER_LABEL, isHeadingLine } from '../text/layout.js';
@@ -49,7 +50,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 7;
+export const ANSWER_VERSION = 8;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -264,6 +265,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
  * sentence counted once, in reading order, each run of them followed by the entry it came from.
  */
 export function offlineAnswer(question: string, packed: PackedContext, maxSentences = 3): DraftAnswer {
+  const asksInChinese = HAN_CHAR.test(question);
   const picked: ScoredStatement[] = [];
   const seen: { key: string; pairs: Set<string> }[] = [];
   for (const x of rankStatements(question, packed)) {
@@ -274,6 +276,12 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
     if (seen.some((k) => k.key.includes(key) || key.includes(k.key) || overlap(k.pairs, pairs) >= SAME_SENTENCE))
       continue;
     seen.push({ key, pairs });
+    // A translation of a statement already picked: the one in the question's language is kept.
+    const twin = picked.findIndex((y) => translationPair(x.text, y.text));
+    if (twin >= 0) {
+      if (inChinese(x.text) === asksInChinese && inChinese(picked[twin]!.text) !== asksInChinese) picked[twin] = x;
+      continue;
+    }
     picked.push(x);
     if (picked.length >= maxSentences) break;
   }
@@ -301,6 +309,34 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
     paragraphs.push(`${joinStatements(run)} ${cite(e)}`);
   }
   return { text: paragraphs.join('\n\n'), citations: uniqueCitations(picked.map((x) => x.entry)), mode: 'offline' };
+}
+
+const HAN_CHAR = /\p{Script=Han}/u;
+
+/** Mostly Han characters. */
+function inChinese(s: string): boolean {
+  const han = (s.match(/\p{Script=Han}/gu) ?? []).length;
+  return han * 3 > (s.match(/[a-z]/gi) ?? []).length;
+}
+
+/** The words in Latin letters of a statement, lowercase and singular. */
+function latinWords(s: string): Set<string> {
+  return new Set((s.toLowerCase().match(/[a-z][a-z0-9]+/g) ?? []).map(baseForm));
+}
+
+/**
+ * A Chinese statement and an English one that say the same thing: every name in Latin letters the
+ * Chinese one keeps (at least two: 受生成对抗网络（GAN）的启发，…包含 generator 与 evaluator 的多 agent 结构)
+ * stands in the English one.
+ */
+function translationPair(a: string, b: string): boolean {
+  if (inChinese(a) === inChinese(b)) return false;
+  const [zh, en] = inChinese(a) ? [a, b] : [b, a];
+  const names = latinWords(zh);
+  if (names.size < 2) return false;
+  const words = latinWords(en);
+  for (const n of names) if (!words.has(n)) return false;
+  return true;
 }
 
 /** Two statements sharing this share of their character pairs say the same thing. */
