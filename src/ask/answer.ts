@@ -222,11 +222,8 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   const wantsNumber = WANTS_NUMBER.test(question);
   const defines = definesRe(question);
   // Sentences in the question's language first: the asker reads it, and a mixed wiki says most things twice.
-  const asksInChinese = /\p{Script=Han}/u.test(question);
-  const otherLanguage = (s: string) => {
-    const han = (s.match(/\p{Script=Han}/gu) ?? []).length;
-    return asksInChinese ? han === 0 : han * 3 > (s.match(/[a-z]/gi) ?? []).length;
-  };
+  const asksInChinese = HAN_CHAR.test(question);
+  const otherLanguage = (s: string) => (asksInChinese ? !HAN_CHAR.test(s) : inChinese(s));
   const own = cands.map((c) => {
     let score = 0;
     let novel = 0;
