@@ -4,7 +4,7 @@ import type { LoadedEntry } from '../entry/wiki.js';
 import { entityKey, makeEntryId } from '../entry/names.js';
 import { isHeavy, readsText } from '../ingest/index.js';
 import { preparePool } from './pool.js';
-import { embedText, type Prepared, type PreparedPart } from './prepare.js';
+import { chunkPart, embedText, type Prepared, type PreparedPart } from './prepare.js';
 import { checkAbort, contentOf, type Scanned, type ScanState } from './scan.js';
 import type { Catalog, CompileOptions, SourceDraft } from './types.js';
 import { workKeyOf } from './works.js';
@@ -155,7 +155,7 @@ async function ingestOne(
       if (work) written.set(work, draft);
     }
   }
-  const chunks = res.chunks;
+  const chunks = res.chunks ?? chunkPart(doc, ctx.config);
   const vectors =
     res.vectors && res.fingerprint === ctx.embedder.fingerprint
       ? res.vectors

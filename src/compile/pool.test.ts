@@ -3,6 +3,7 @@ import { LocalEmbedder } from '../embed/index.js';
 import { InterruptedError } from '../diagnostics/errors.js';
 import type { ContentHash, RawPath } from '../types.js';
 import { preparePool, threadsWanted } from './pool.js';
+import { chunkPart, prepare } from './prepare.js';
 
 const cfg = {
   ingest: {
@@ -47,4 +48,30 @@ describe('threadsWanted', () => {
     expect(threadsWanted(2, { KB_THREADS: '2' })).toBe(2);
     expect(threadsWanted(2, { KB_THREADS: 'many' })).toBe(1);
   });
+});
+
+describe('one thread', () => {
+  it('leaves a short work’s chunks and vectors to the main thread, and they come out as the thread’s would', async () => {
+    const before = process.env['KB_THREADS'];
+    process.env['KB_THREADS'] = '1';
+    try {
+      const embedder = new LocalEmbedder(64);
+      // Counted as big, so a thread runs whatever the machine's cores.
+      const pool = preparePool(30, cfg, embedder, { bytes: 2 * 1024 * 1024 });
+      const text = '# 知识库\n\n检索增强生成把向量数据库和中文分词放在一起。\n\nA note on hybrid search and BM25.\n';
+      const bytes = Buffer.from(text);
+      const file = { path: 'short.md' as RawPath, absPath: '/nowhere/short.md', size: bytes.length, mtimeMs: 0 };
+      const threaded = await pool.run(file, bytes, 'h' as ContentHash);
+      await pool.close();
+      const inline = await prepare(file, bytes, 'h' as ContentHash, cfg, embedder);
+      const part = threaded.parts![0]!;
+      expect(part.chunks).toBeUndefined();
+      expect(part.vectors).toBeUndefined();
+      expect(part.offline).toEqual(inline.parts![0]!.offline);
+      expect(chunkPart(part.doc, cfg)).toEqual(inline.parts![0]!.chunks);
+    } finally {
+      if (before === undefined) delete process.env['KB_THREADS'];
+      else process.env['KB_THREADS'] = before;
+    }
+  }, 60_000);
 });

@@ -34,6 +34,9 @@ export interface PoolOptions {
   signal?: AbortSignal;
 }
 
+/** Characters of a work the main thread chunks and embeds in a few milliseconds. */
+const LEAVE_CHUNKS_BELOW = 64 * 1024;
+
 /** Images OCR reads go to one worker: the OCR models take ~250 MB in each thread that loads them. */
 const IMAGE = /\.(?:png|jpe?g|webp|gif|tiff?)$/i;
 
@@ -91,7 +94,9 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
   >();
   let next = 0;
   for (let i = 0; i < threads; i++) {
-    const w = new Worker(entry.path, { workerData: { cfg, localDims } });
+    // With one thread the main thread chunks and embeds short works, or it would mostly wait.
+    const leave = threads === 1 ? { leaveChunksBelow: LEAVE_CHUNKS_BELOW } : {};
+    const w = new Worker(entry.path, { workerData: { cfg: { ...cfg, ...leave }, localDims } });
     w.on('message', (m: { id: number; result?: Prepared; error?: string; progress?: [number, number] }) => {
       const p = waiting.get(m.id);
       if (!p) return;

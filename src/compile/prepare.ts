@@ -19,7 +19,8 @@ export interface Prepared {
 export interface PreparedPart {
   doc: RawDocument;
   offline: SourceDraft;
-  chunks: Chunk[];
+  /** None when the thread left chunking (and embedding) to the main thread (`PrepareConfig.leaveChunksBelow`). */
+  chunks?: Chunk[];
   /** Present when the embedder ran here (the local one runs in worker threads). */
   vectors?: Float32Array[];
   fingerprint?: string;
@@ -28,6 +29,12 @@ export interface PreparedPart {
 export type PrepareConfig = Pick<KbConfig, 'ingest' | 'chunk'> & {
   /** `.kb/ingest`: converted documents and OCR text by content hash. */
   ingestCache?: string;
+  /**
+   * Leave chunking and embedding of a work shorter than this (characters) to the main thread: with
+   * one worker thread on two cores, the main thread, which stores what the thread prepares, has the
+   * time to spare. A long work is still chunked on the thread, where a signal can stop it at once.
+   */
+  leaveChunksBelow?: number;
 };
 
 /** What gets embedded for a chunk: the document title and heading path give the passage its topic. */
@@ -56,12 +63,8 @@ export async function prepare(
 
 async function preparePart(doc: RawDocument, cfg: PrepareConfig, embedder?: Embedder): Promise<PreparedPart> {
   const offline = offlineSource(doc);
-  const chunks = chunkMarkdown(doc.markdown, cfg.chunk);
-  for (const c of chunks) {
-    c.fts = chunkSearchText(c);
-    // A post's lines are lines of its file (its markdown starts below the posts before it).
-    if (doc.post) c.line += doc.post.line;
-  }
+  if (doc.markdown.length < (cfg.leaveChunksBelow ?? 0)) return { doc, offline };
+  const chunks = chunkPart(doc, cfg);
   const out: PreparedPart = { doc, offline, chunks };
   if (embedder) {
     out.vectors = chunks.length
@@ -70,4 +73,15 @@ async function preparePart(doc: RawDocument, cfg: PrepareConfig, embedder?: Embe
     out.fingerprint = embedder.fingerprint;
   }
   return out;
+}
+
+/** A work's chunks with their search text. */
+export function chunkPart(doc: RawDocument, cfg: Pick<PrepareConfig, 'chunk'>): Chunk[] {
+  const chunks = chunkMarkdown(doc.markdown, cfg.chunk);
+  for (const c of chunks) {
+    c.fts = chunkSearchText(c);
+    // A post's lines are lines of its file (its markdown starts below the posts before it).
+    if (doc.post) c.line += doc.post.line;
+  }
+  return chunks;
 }
