@@ -16,7 +16,7 @@ function doc(path: string): DocumentRow {
     status: 'ok',
     error: null,
     compiled_at: 0,
-    compiler: 'offline-v4',
+    compiler: 'offline-v5',
   };
 }
 

@@ -12,9 +12,15 @@ export function hasHan(text: string): boolean {
 
 /** Dominant language by character counts: Han characters vs Latin letters. */
 export function detectLang(text: string): 'en' | 'zh' | 'mixed' {
-  const sample = text.length > 20000 ? text.slice(0, 20000) : text;
-  const han = (sample.match(HAN_G) ?? []).length;
-  const latin = (sample.match(/[A-Za-z]/g) ?? []).length;
+  const n = Math.min(text.length, 20000);
+  let han = 0;
+  let latin = 0;
+  // Counted by code unit: the ranges of HAN all lie in the Basic Multilingual Plane.
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) latin++;
+    else if ((c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) han++;
+  }
   // A Han character carries about as much as a 3-4 letter word.
   const hanWeight = han * 3;
   if (hanWeight === 0 && latin === 0) return 'en';

@@ -1,6 +1,7 @@
 import { mendQuotes } from '../../text/quotes.js';
 import { HAN } from '../../text/script.js';
-import { sentences, words } from '../../text/segment.js';
+import { sentences } from '../../text/segment.js';
+import { cutZh } from '../../text/jieba.js';
 import { EN_STOP, ZH_STOP } from '../../text/stopwords.js';
 import { stripMarkdown } from './entities.js';
 import { openCode, sealCode } from './code-spans.js';
@@ -10,10 +11,12 @@ export interface Extract {
   keyPoints: string[];
 }
 
+const WORDLIKE = /[\p{L}\p{N}]/u;
+
 function contentTerms(sentence: string): string[] {
   const lower = sentence.toLowerCase();
-  // The ICU segmenter is only needed for Han text; Latin words split on their own.
-  const ws = HAN.test(lower) ? words(lower) : (lower.match(/[\p{L}\p{N}_'-]+/gu) ?? []);
+  // Han text is cut by jieba (three times as fast as ICU's dictionary here); Latin words split on their own.
+  const ws = HAN.test(lower) ? cutZh(lower).filter((w) => WORDLIKE.test(w)) : (lower.match(/[\p{L}\p{N}_'-]+/gu) ?? []);
   return ws.filter((w) => (HAN.test(w) ? !ZH_STOP.has(w) : w.length > 2 && !EN_STOP.has(w)));
 }
 
