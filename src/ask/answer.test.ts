@@ -313,3 +313,61 @@ describe('queryTerms', () => {
     expect(a.text).toContain('演员兼模特儿');
   });
 });
+
+describe('offlineAnswer for a question asking for a list', () => {
+  const clip = [
+    '但随着开发的深入，我逐渐加入了：',
+    'ClipGenius能做什么？',
+    '1. 智能内容分类',
+    'ClipGenius会自动识别你复制的内容类型，分为6种。',
+    '2. AI自动分析',
+    '登录后启用自动分析，AI会为每条内容生成智能文件名。',
+    '3. 多模态AI聊天',
+    '这是我最喜欢的功能之一。',
+    '4. 特色功能：FB广告视频一键下载',
+  ];
+  const whole = (e: PackedEntry, text: string) => (id: string) => (id === e.id ? text : undefined);
+
+  it('quotes the numbered lines that list it, with the line that leads into them, from the whole text', () => {
+    // The packed passage holds one item; the entry's whole text holds them all.
+    const e = entry('s1', 'ClipGenius', [clip.slice(0, 4).join('\n')]);
+    const a = offlineAnswer('ClipGenius 有哪些功能？', packed(e), 3, whole(e, clip.join('\n')));
+    expect(a.text.split('\n')[0]).toBe(
+      'ClipGenius能做什么？1. 智能内容分类；2. AI自动分析；3. 多模态AI聊天；4. 特色功能：FB广告视频一键下载。 [[ClipGenius]]',
+    );
+    expect(offlineAnswer('ClipGenius 是什么？', packed(e), 3, whole(e, clip.join('\n'))).text).not.toContain('2. AI自动分析');
+  });
+
+  it('takes the run counted in what the question counts: steps for 哪几步, not the sections of the work', () => {
+    const text = [
+      '一、知识库方法的核心观点',
+      '正文。',
+      '二、知识库方法的架构',
+      '三、知识库方法的实施',
+      '第一步：导入数据',
+      '把文章放进 raw/ 目录。',
+      '第二步：前端查看数据',
+      '第三步：使用与循环优化',
+    ].join('\n');
+    const e = entry('k', '知识库方法', [text]);
+    expect(offlineAnswer('知识库方法有哪几步？', packed(e)).text.split('\n')[0]).toBe(
+      '第一步：导入数据；第二步：前端查看数据；第三步：使用与循环优化。 [[知识库方法]]',
+    );
+  });
+
+  it('matches English words in their singular, and a numbered list inside an item does not break the run', () => {
+    const text = [
+      'Pattern 1: The Tool Wrapper',
+      'A Tool Wrapper gives your agent context for a library.',
+      '1. Load the conventions reference',
+      '2. Check the code against each convention',
+      '3. Suggest the fix',
+      'Pattern 2: The Generator',
+      'Pattern 3: The Reviewer',
+    ].join('\n');
+    const e = entry('p', 'Skill patterns', [text]);
+    expect(offlineAnswer('What are the skill design patterns?', packed(e)).text.split('\n')[0]).toBe(
+      'Pattern 1: The Tool Wrapper; Pattern 2: The Generator; Pattern 3: The Reviewer. [[Skill patterns]]',
+    );
+  });
+});

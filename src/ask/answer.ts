@@ -11,6 +11,7 @@ import { searchTerms } from '../text/search.js';
 import { HEADER_LABEL, isHeadingLine } from '../text/layout.js';
 import { queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
+import { type Enumeration, enumerationFor, type TextOf } from './enumerate.js';
 
 export interface Citation {
   id: string;
@@ -50,7 +51,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 8;
+export const ANSWER_VERSION = 9;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -186,6 +187,12 @@ function crossingPairs(question: string): Set<string> {
 
 const HAN_PAIR = /^\p{Script=Han}{2}$/u;
 
+/** The question's terms, and its translations when retrieval searched with them. */
+function questionTerms(question: string, packed: PackedContext): Set<string> {
+  const crossing = crossingPairs(question);
+  return new Set([...queryTerms([question]), ...Object.keys(packed.weights ?? {})].filter((t) => !crossing.has(t)));
+}
+
 /**
  * The statements of the packed context that may answer the question, best first: scored by the
  * question's terms they hold (weighted by how rare they are in the wiki), with a nudge for a
@@ -193,11 +200,7 @@ const HAN_PAIR = /^\p{Script=Han}{2}$/u;
  * title (an entry's, a saved answer's, or the question itself), code, or a list of links.
  */
 export function rankStatements(question: string, packed: PackedContext): ScoredStatement[] {
-  // The question's terms, and its translations when retrieval searched with them.
-  const crossing = crossingPairs(question);
-  const terms = new Set(
-    [...queryTerms([question]), ...Object.keys(packed.weights ?? {})].filter((t) => !crossing.has(t)),
-  );
+  const terms = questionTerms(question, packed);
   if (terms.size === 0 || packed.entries.length === 0) return [];
   const titles = new Set([norm(question), ...packed.entries.map((e) => norm(e.title))]);
   const cands: Candidate[] = [];
@@ -259,12 +262,43 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
 
 /**
  * The offline answer: the best statements of the packed context (rankStatements), the same
- * sentence counted once, in reading order, each run of them followed by the entry it came from.
+ * sentence counted once, in reading order, each run of them followed by the entry it came from;
+ * for a question asking for a list, the numbered lines that list it first (`textOf` gives an
+ * entry's whole text, where they are looked for).
  */
-export function offlineAnswer(question: string, packed: PackedContext, maxSentences = 3): DraftAnswer {
+export function offlineAnswer(question: string, packed: PackedContext, maxSentences = 3, textOf?: TextOf): DraftAnswer {
+  // A question asking for a list is answered first with the numbered lines that list it.
+  const weight = (t: string) => packed.weights?.[t] ?? 1;
+  const list = enumerationFor(question, packed.entries, questionTerms(question, packed), weight, textOf);
+  const listed = list ? [list.leadIn ?? '', ...list.items].filter(Boolean) : [];
+  const said = statementsAnswer(question, packed, list ? maxSentences - 1 : maxSentences, listed);
+  if (!list) return said;
+  const text = `${listText(list)} ${cite(list.entry)}`;
+  return {
+    text: said.citations.length ? `${text}\n\n${said.text}` : text,
+    citations: [...new Map([...uniqueCitations([list.entry]), ...said.citations].map((c) => [c.id, c])).values()],
+    mode: 'offline',
+  };
+}
+
+/** A numbered list as one sentence: its lead-in, then the items. */
+function listText(list: Enumeration): string {
+  const zh = inChinese(list.items.join(''));
+  const lead = list.leadIn ? (/[:：?？]$/u.test(list.leadIn) ? list.leadIn : `${list.leadIn}${zh ? '：' : ':'}`) : '';
+  const items = list.items.map((i) => i.replace(/[。.;；]$/u, '')).join(zh ? '；' : '; ');
+  return `${lead}${lead && !zh ? ' ' : ''}${items}${zh ? '。' : '.'}`;
+}
+
+/** The answer made of the best statements, none that says again what `listed` (lines quoted already) says. */
+function statementsAnswer(
+  question: string,
+  packed: PackedContext,
+  maxSentences: number,
+  listed: string[] = [],
+): DraftAnswer {
   const asksInChinese = HAN_CHAR.test(question);
   const picked: ScoredStatement[] = [];
-  const seen: { key: string; pairs: Set<string> }[] = [];
+  const seen = listed.map((l) => ({ key: norm(l), pairs: charPairs(norm(l)) }));
   for (const x of rankStatements(question, packed)) {
     const key = norm(x.text);
     const pairs = charPairs(key);

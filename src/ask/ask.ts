@@ -77,14 +77,19 @@ export async function ask(
     const packed = packContext(ctx.store, retrieval, { budget });
     const t4 = performance.now();
     let draft: DraftAnswer;
+    const textOf = (id: string) =>
+      ctx.store
+        .chunksOfEntry(id)
+        .map((c) => c.text)
+        .join('\n');
     try {
       draft = opts.model
         ? await modelAnswer(opts.model, ctx.paths.root, question, packed, opts.signal)
-        : offlineAnswer(question, packed);
+        : offlineAnswer(question, packed, 3, textOf);
     } catch (err) {
       if (opts.signal?.aborted) throw err;
       warnings.push(`The model failed (${(err as Error).message}); this is the extractive answer.`);
-      draft = offlineAnswer(question, packed);
+      draft = offlineAnswer(question, packed, 3, textOf);
     }
     if (draft.malformed) warnings.push(`The model's reply ${draft.malformed}.`);
     const t5 = performance.now();

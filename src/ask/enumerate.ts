@@ -1,0 +1,161 @@
+import type { PackedEntry } from './pack.js';
+import { searchTerms } from '../text/search.js';
+import { HAN } from '../text/script.js';
+import { baseForm } from '../text/lexicon.js';
+
+/**
+ * Numbered lines in the packed context, for a question that asks for a list ("ClipGenius 有哪些功能？",
+ * "ADK 有哪五种技能设计模式？", "What are the steps…"): a work often answers it with numbered sections
+ * (`1. 智能内容分类`, `Pattern 2: The Generator`, `模式三：Reviewer（审查器）`, `第一步：导入数据`), whose lines
+ * are labels, no statements, so the sentences around them never say what the items are.
+ */
+
+/** A question that asks for several things. */
+const ASKS_LIST =
+  /有哪些|有哪几|哪几[种个类步条项点]|几[种个类步条项点大]|[两二三四五六七八九十\d]+\s*[种个类步条项点大](?!.*[吗么])|列出|列举|\bwhat are (?:the|some)\b|\bwhich (?:are|\w+s)\b|\blist (?:the|all)\b|\bname the\b|\bhow many (?:\w+ )?(?:steps|types|kinds|patterns|parts|stages)\b/iu;
+
+/** The word a question counts with (步 of 哪几步, 种 of 五种, step of "what are the steps"). */
+function counterAsked(question: string): string | undefined {
+  return (
+    /[哪几两二三四五六七八九十\d]\s*([种个类步条项点层])/u.exec(question)?.[1] ??
+    /\b(step|pattern|part|phase|stage|tip|rule|lesson|principle)s\b/i.exec(question)?.[1]?.toLowerCase()
+  );
+}
+
+/** The count a question names ("哪五种" → 5, "five patterns", "3 steps"). */
+function countAsked(question: string): number | undefined {
+  const m =
+    /([两二三四五六七八九十]|\d{1,2})\s*[种个类步条项点大]/u.exec(question) ??
+    /\b(three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+\w+/i.exec(question);
+  return m ? numberOf(m[1]!) : undefined;
+}
+
+const ZH_DIGITS = '一二三四五六七八九十';
+const EN_DIGITS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+
+function numberOf(s: string): number | undefined {
+  if (/^\d+$/.test(s)) return Number(s);
+  if (s === '两') return 2;
+  const zh = ZH_DIGITS.indexOf(s);
+  if (zh >= 0) return zh + 1;
+  const en = EN_DIGITS.indexOf(s.toLowerCase());
+  return en >= 0 ? en + 1 : undefined;
+}
+
+/**
+ * A numbered line: an optional word for what is counted (Pattern, Step, 模式, 第…步), the number, a
+ * separator, and a short label.
+ */
+const NUMBERED =
+  /^(?:((?:pattern|step|part|phase|stage|tip|rule|lesson|principle|模式|步骤|方法|原则|技巧|阶段|第)\s*))?(\d{1,2}|[一二三四五六七八九十])\s*([步层点个条种类]?)\s*([.、:：)）]|[，,](?=\S))\s*(\S.{0,60})$/iu;
+
+interface Item {
+  n: number;
+  line: string;
+  /** The passage and the line in it, for reading order. */
+  at: number;
+}
+
+/** The whole text of an entry, in reading order. */
+export type TextOf = (entryId: string) => string | undefined;
+
+export interface Enumeration {
+  entry: PackedEntry;
+  leadIn: string | undefined;
+  items: string[];
+  score: number;
+}
+
+/**
+ * Numbered runs of one entry: items of one style (prefix, separator) whose numbers go up from 1.
+ * Read in its whole text when `textOf` gives it (the packed passages seldom hold every item).
+ */
+interface Run {
+  leadIn: string | undefined;
+  /** The word counted in its numbers (步 of 第一步, pattern of Pattern 1), lowercase. */
+  counts: string;
+  items: Item[];
+}
+
+function runsOf(entry: PackedEntry, textOf?: TextOf): Run[] {
+  const whole = textOf?.(entry.id);
+  const passages = whole ? [{ text: whole }] : [...entry.passages].sort((a, b) => a.line - b.line);
+  const open = new Map<string, Run>();
+  const runs: Run[] = [];
+  const seen = new Set<string>();
+  let at = 0;
+  for (const p of passages) {
+    let before: string | undefined;
+    for (const raw of p.text.split('\n')) {
+      const line = raw.trim();
+      at++;
+      if (!line) continue;
+      const m = NUMBERED.exec(line);
+      if (!m) {
+        before = line.replace(/^#+\s*/, '');
+        continue;
+      }
+      // Overlapping chunks hold some lines twice.
+      if (seen.has(line)) continue;
+      seen.add(line);
+      const style = `${(m[1] ?? '').trim().toLowerCase()}|${m[3]}|${m[4]}`;
+      const n = numberOf(m[2]!)!;
+      const run = open.get(style);
+      const last = run?.items[run.items.length - 1]?.n ?? 0;
+      if (n === 1 || !run) {
+        if (n !== 1) continue;
+        // The line before the first item leads into the list when it asks or announces it (…能做什么？, …steps:).
+        const leadIn = before && /[:：?？]$/u.test(before) ? before : undefined;
+        const fresh = { leadIn, counts: (m[3] || (m[1] ?? '').trim()).toLowerCase(), items: [{ n, line, at }] };
+        open.set(style, fresh);
+        runs.push(fresh);
+      } else if (n > last && n <= last + 3) run.items.push({ n, line, at });
+      before = undefined;
+    }
+  }
+  return runs.filter((r) => r.items.length >= 3);
+}
+
+/**
+ * The numbered run that best answers a question asking for a list: scored by the question's terms
+ * in its lead-in and items, and by holding as many items as the question counts. undefined when the
+ * question asks for no list or no run holds a term of it.
+ */
+export function enumerationFor(
+  question: string,
+  entries: readonly PackedEntry[],
+  terms: ReadonlySet<string>,
+  weight: (term: string) => number,
+  textOf?: TextOf,
+): Enumeration | undefined {
+  if (!ASKS_LIST.test(question)) return undefined;
+  const count = countAsked(question);
+  const counter = counterAsked(question);
+  const chinese = HAN.test(question);
+  // English words match in their singular (patterns, pattern).
+  const asked = new Map<string, string>();
+  for (const t of terms) asked.set(baseForm(t), t);
+  let best: (Enumeration & { counted: boolean }) | undefined;
+  entries.forEach((entry, rank) => {
+    for (const run of runsOf(entry, textOf)) {
+      const text = [run.leadIn ?? '', ...run.items.map((i) => i.line)].join('\n');
+      let score = 0;
+      for (const t of new Set(searchTerms(text).map(baseForm))) {
+        const q = asked.get(t);
+        if (q !== undefined) score += weight(q);
+      }
+      // A run counted in what the question counts (哪几步 and 第一步…, "the steps" and Step 1…) lists
+      // what it asks for, before any other run (the sections of the work, say).
+      const counted = counter !== undefined && run.counts === counter;
+      if (score <= 0 && !counted) continue;
+      if (count !== undefined) score *= run.items.length === count ? 1.5 : 0.7;
+      if (HAN.test(run.items.join('')) !== chinese) score *= 0.6; // items in the asker's language first
+      score /= 1 + 0.3 * rank;
+      if (!best || (counted && !best.counted) || (counted === best.counted && score > best.score))
+        best = { entry, leadIn: run.leadIn, items: run.items.map((i) => i.line), score, counted };
+    }
+  });
+  if (!best) return undefined;
+  const { counted: _counted, ...found } = best;
+  return found;
+}
