@@ -335,7 +335,9 @@ describe('offlineAnswer for a question asking for a list', () => {
     expect(a.text.split('\n')[0]).toBe(
       'ClipGenius能做什么？1. 智能内容分类；2. AI自动分析；3. 多模态AI聊天；4. 特色功能：FB广告视频一键下载。 [[ClipGenius]]',
     );
-    expect(offlineAnswer('ClipGenius 是什么？', packed(e), 3, whole(e, clip.join('\n'))).text).not.toContain('2. AI自动分析');
+    expect(offlineAnswer('ClipGenius 是什么？', packed(e), 3, whole(e, clip.join('\n'))).text).not.toContain(
+      '2. AI自动分析',
+    );
   });
 
   it('takes the run counted in what the question counts: steps for 哪几步, not the sections of the work', () => {
