@@ -373,3 +373,15 @@ describe('offlineAnswer for a question asking for a list', () => {
     );
   });
 });
+
+describe('offlineAnswer and a statement that points back', () => {
+  it('quotes the sentence a short statement points back to ("flips this dynamic")', () => {
+    const text =
+      'Agents inherently want to guess and generate immediately. The Inversion pattern flips this dynamic. ' +
+      'Tool wrappers load conventions on demand.';
+    const a = offlineAnswer('What is the Inversion pattern?', packed(entry('p', 'Patterns', [text])), 1).text;
+    expect(a).toBe(
+      'Agents inherently want to guess and generate immediately. The Inversion pattern flips this dynamic. [[Patterns]]',
+    );
+  });
+});

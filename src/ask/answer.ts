@@ -327,6 +327,10 @@ function statementsAnswer(
     for (; i < picked.length && picked[i]!.entry === e; i++) {
       const x = picked[i]!;
       if (consumed.has(x.at.join())) continue;
+      const prev = picked[i - 1];
+      const preceded = prev?.entry === e && prev.at[1] === x.at[1] && prev.at[2] === x.at[2] - 1;
+      const before = preceded ? undefined : pointedAt(x, consumed);
+      if (before) run.push(before);
       const next = picked[i + 1];
       const followed = next?.entry === e && next.at[1] === x.at[1] && next.at[2] === x.at[2] + 1;
       if (followed || !/[:：]$/u.test(x.text)) {
@@ -412,6 +416,27 @@ function joinStatements(run: string[]): string {
  * five list items (statements with no end mark) joined as one sentence; each is marked used so it
  * is not quoted twice. undefined when the text has nothing after it.
  */
+/** A short statement that points back ("The Inversion pattern flips this dynamic.", "这种做法…"). */
+const POINTS_BACK =
+  /\b(?:this|these|those|such)\s+[a-z]{3,}|^(?:it|they|this|these)\b|^(?:它|其|该|此)|这(?:种|个|些|样|一)/iu;
+
+/**
+ * The sentence a short statement points back to ("Agents inherently want to guess…" before "The
+ * Inversion pattern flips this dynamic."), from the same text; marked used. undefined when the
+ * statement stands alone, or the one before it is no sentence or was quoted already.
+ */
+function pointedAt(x: ScoredStatement, consumed: Set<string>): string | undefined {
+  const short = inChinese(x.text) ? Array.from(x.text).length <= 30 : x.text.split(/\s+/).length <= 12;
+  if (!short || !POINTS_BACK.test(x.text) || x.at[2] === 0) return undefined;
+  const key = [x.at[0], x.at[1], x.at[2] - 1].join();
+  if (consumed.has(key)) return undefined;
+  const texts = [x.entry.summary, ...x.entry.passages.map((p) => p.text)];
+  const before = statements(texts[x.at[1]] ?? '')[x.at[2] - 1];
+  if (!before || !ENDED.test(before) || !WORDY.test(before) || /[:：]$/u.test(before)) return undefined;
+  consumed.add(key);
+  return before;
+}
+
 function leadInFollowers(x: ScoredStatement, consumed: Set<string>): string | undefined {
   const texts = [x.entry.summary, ...x.entry.passages.map((p) => p.text)];
   const after = statements(texts[x.at[1]] ?? '').slice(x.at[2] + 1);
