@@ -385,3 +385,11 @@ describe('offlineAnswer and a statement that points back', () => {
     );
   });
 });
+
+describe('offlineAnswer and a lead-in', () => {
+  it('ends the list it leads into at the next lead-in', () => {
+    const text = ['XML 标签法的工程优势：', '边界清晰', '字段可解析', '使用方式：', '<summary>…</summary>'].join('\n');
+    const a = offlineAnswer('XML 标签法有什么优势？', packed(entry('x', 'XML', [text])), 1).text;
+    expect(a).toBe('XML 标签法的工程优势：边界清晰；字段可解析。 [[XML]]');
+  });
+});

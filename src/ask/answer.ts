@@ -451,7 +451,8 @@ function leadInFollowers(x: ScoredStatement, consumed: Set<string>): string | un
   const items: string[] = [];
   for (const [k, s] of after.entries()) {
     // A line that says nothing (a code listing's line number, a lone mark) ends the list.
-    if (k >= 5 || ENDED.test(s) || !WORDY.test(s) || items.join('').length + s.length > 240) break;
+    // So does a new lead-in (`使用方式：`), which leads into something else.
+    if (k >= 5 || ENDED.test(s) || !WORDY.test(s) || /[:：]$/u.test(s) || items.join('').length + s.length > 240) break;
     items.push(s);
     mark(k);
   }

@@ -6,7 +6,9 @@ export function mendQuotes(list: string[]): string[] {
   const out: string[] = [];
   for (const s of list) {
     const prev = out[out.length - 1];
-    if (prev !== undefined && quotedInside(prev) && /^[\p{Script=Han}a-z，、,]/u.test(s)) {
+    // A quoted question that opens an English sentence (`“Is this design beautiful?” is hard to…`) goes on in lower case.
+    const opensSentence = prev !== undefined && /[?!][”"’]$/u.test(prev) && /^[a-z]/.test(s);
+    if (prev !== undefined && (opensSentence || quotedInside(prev)) && /^[\p{Script=Han}a-z，、,]/u.test(s)) {
       out[out.length - 1] = /\p{Script=Han}/u.test(s[0]!) || /^[，、]/.test(s) ? prev + s : `${prev} ${s}`;
       continue;
     }

@@ -3,6 +3,7 @@ import { countTokens } from './tokens.js';
 import { searchTerms } from './search.js';
 import { mainlandWord } from './fold.js';
 import { detectLang } from './script.js';
+import { mendQuotes } from './quotes.js';
 import { segmentWords, sentenceSpans, sentences } from './segment.js';
 
 describe('countTokens', () => {
@@ -100,5 +101,13 @@ describe('segmentWords on punctuation', () => {
       const want = [...icu.segment(s)].map((x) => ({ text: x.segment, index: x.index, isWord: x.isWordLike === true }));
       expect(segmentWords(s), JSON.stringify(s)).toEqual(want);
     }
+  });
+});
+
+describe('mendQuotes', () => {
+  it('joins an English sentence that opens with a quoted question and goes on in lower case', () => {
+    expect(
+      mendQuotes(['“Is this design beautiful?”', 'is hard to answer consistently.', '“Why?”', 'He asked.']),
+    ).toEqual(['“Is this design beautiful?” is hard to answer consistently.', '“Why?”', 'He asked.']);
   });
 });
