@@ -393,3 +393,14 @@ describe('offlineAnswer and a lead-in', () => {
     expect(a).toBe('XML 标签法的工程优势：边界清晰；字段可解析。 [[XML]]');
   });
 });
+
+describe('statements: links and images', () => {
+  it('reads a Markdown link as its text and an image as nothing (its `!` ends no sentence)', () => {
+    expect(
+      statements('See [the primer](https://example.com/a_b) for more. An image: ![RAG diagram](x.png) here.'),
+    ).toEqual(['See the primer for more.', 'An image: here.']);
+    expect(
+      statements('(Same image as a normal Markdown link: ![RAG pipeline diagram](../images/rag-pipeline.png))'),
+    ).toEqual([]);
+  });
+});

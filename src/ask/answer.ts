@@ -91,6 +91,11 @@ export function statements(text: string): string[] {
     if (CONCEPT_SCAFFOLD.test(line)) continue;
     line = line.replace(/\s+—\s+\[\[[^\]]*\]\]$/, '');
     line = line.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/^…\s*|\s*…$/g, '');
+    // A Markdown link reads as its text; an image is no statement (its `!` is no end of a sentence).
+    const imageless = line.replace(/\s*!\[[^\]\n]*\]\([^)\s]*\)/g, '');
+    // What is left of a line around an image (`(Same image as a link: ![…](…))`) may say nothing.
+    if (imageless !== line && !WORDY.test(imageless.replace(/[(（][^)）]*[:：]\s*[)）]/gu, ''))) continue;
+    line = imageless.replace(/\[([^\]\n]+)\]\([^)\s]*\)/g, '$1');
     line = withoutEmphasis(line);
     for (const part of line.split(/\s+…\s+/)) out.push(...mendQuotes(sentences(part)));
   }

@@ -47,7 +47,7 @@ function numberOf(s: string): number | undefined {
  * separator, and a short label.
  */
 const NUMBERED =
-  /^(?:((?:pattern|step|part|phase|stage|tip|rule|lesson|principle|模式|步骤|方法|原则|技巧|阶段|第)\s*))?(\d{1,2}|[一二三四五六七八九十])\s*([步层点个条种类]?)\s*([.、:：)）]|[，,](?=\S))\s*(\S.{0,60})$/iu;
+  /^(?:((?:pattern|step|part|phase|stage|tip|rule|lesson|principle|模式|步骤|方法|原则|技巧|阶段|第)\s*))?(\d{1,2}|[一二三四五六七八九十])\s*([步层点个条种类]?)\s*([.、:：)）]|[，,](?=\S))\s*(\S.{0,200})$/iu;
 
 interface Item {
   n: number;
@@ -72,6 +72,8 @@ export interface Enumeration {
  */
 interface Run {
   leadIn: string | undefined;
+  /** The heading the run stands under (its words count, it is not quoted). */
+  section: string;
   /** The word counted in its numbers (步 of 第一步, pattern of Pattern 1), lowercase. */
   counts: string;
   items: Item[];
@@ -86,13 +88,15 @@ function runsOf(entry: PackedEntry, textOf?: TextOf): Run[] {
   let at = 0;
   for (const p of passages) {
     let before: string | undefined;
+    let section = '';
     for (const raw of p.text.split('\n')) {
       const line = raw.trim();
       at++;
       if (!line) continue;
       const m = NUMBERED.exec(line);
       if (!m) {
-        before = line.replace(/^#+\s*/, '');
+        if (/^#{1,6}\s/.test(line)) section = line.replace(/^#+\s*/, '');
+        before = line.replace(/^#+\s*/, '').replace(/^[*_]+|[*_]+$/g, '');
         continue;
       }
       // Overlapping chunks hold some lines twice.
@@ -106,7 +110,12 @@ function runsOf(entry: PackedEntry, textOf?: TextOf): Run[] {
         if (n !== 1) continue;
         // The line before the first item leads into the list when it asks or announces it (…能做什么？, …steps:).
         const leadIn = before && /[:：?？]$/u.test(before) ? before : undefined;
-        const fresh = { leadIn, counts: (m[3] || (m[1] ?? '').trim()).toLowerCase(), items: [{ n, line, at }] };
+        const fresh = {
+          leadIn,
+          section,
+          counts: (m[3] || (m[1] ?? '').trim()).toLowerCase(),
+          items: [{ n, line, at }],
+        };
         open.set(style, fresh);
         runs.push(fresh);
       } else if (n > last && n <= last + 3) run.items.push({ n, line, at });
@@ -135,27 +144,64 @@ export function enumerationFor(
   // English words match in their singular (patterns, pattern).
   const asked = new Map<string, string>();
   for (const t of terms) asked.set(baseForm(t), t);
-  let best: (Enumeration & { counted: boolean }) | undefined;
+  const holds = (text: string, local: (t: string) => number) => {
+    let score = 0;
+    for (const t of new Set(searchTerms(text).map(baseForm))) {
+      // One Han character says too little about a list (片 of 卡片 in 图片).
+      if (t.length === 1 && HAN.test(t)) continue;
+      const q = asked.get(t);
+      if (q !== undefined) score += weight(q) * local(t);
+    }
+    return score;
+  };
+  // A quarter of the question's heaviest term, in an entry that holds it on few of its lines.
+  const enough = 0.25 * Math.max(0, ...[...terms].map(weight));
+  let best: (Enumeration & { key: number[] }) | undefined;
   entries.forEach((entry, rank) => {
-    for (const run of runsOf(entry, textOf)) {
-      const text = [run.leadIn ?? '', ...run.items.map((i) => i.line)].join('\n');
-      let score = 0;
-      for (const t of new Set(searchTerms(text).map(baseForm))) {
-        const q = asked.get(t);
-        if (q !== undefined) score += weight(q);
-      }
+    const runs = runsOf(entry, textOf);
+    if (!runs.length) return;
+    const local = localWeights(textOf?.(entry.id) ?? entry.passages.map((p) => p.text).join('\n'));
+    for (const run of runs) {
       // A run counted in what the question counts (哪几步 and 第一步…, "the steps" and Step 1…) lists
       // what it asks for, before any other run (the sections of the work, say).
-      const counted = counter !== undefined && run.counts === counter;
-      if (score <= 0 && !counted) continue;
+      // So is one whose items are numbered by a word the question names (模式一… for 哪五种设计模式).
+      const counted =
+        (counter !== undefined && run.counts === counter) ||
+        (run.counts.length > 1 && (question.includes(run.counts) || asked.has(baseForm(run.counts))));
+      // Otherwise what leads into it, or most of its items, must speak of what the question asks
+      // about — by a term the entry does not hold all over (its topic is in every section of it).
+      const items = run.items.map((i) => holds(i.line, local));
+      const head = holds(`${run.section}\n${run.leadIn ?? ''}`, local);
+      const about = head >= enough || items.filter((x) => x >= enough).length * 2 >= items.length;
+      if (!counted && !about) continue;
+      let score = head + holds(run.items.map((i) => i.line).join('\n'), local);
       if (count !== undefined) score *= run.items.length === count ? 1.5 : 0.7;
-      if (HAN.test(run.items.join('')) !== chinese) score *= 0.6; // items in the asker's language first
       score /= 1 + 0.3 * rank;
-      if (!best || (counted && !best.counted) || (counted === best.counted && score > best.score))
-        best = { entry, leadIn: run.leadIn, items: run.items.map((i) => i.line), score, counted };
+      // Counted runs first, then runs in the asker's language, then the best score.
+      const key = [counted ? 1 : 0, HAN.test(run.items.join('')) === chinese ? 1 : 0, score];
+      if (!best || before(best.key, key))
+        best = { entry, leadIn: run.leadIn, items: run.items.map((i) => i.line), score, key };
     }
   });
   if (!best) return undefined;
-  const { counted: _counted, ...found } = best;
+  const { key: _key, ...found } = best;
   return found;
+}
+
+/**
+ * How rare a term is among the lines of an entry: 0 for a term on most of its lines (the entry's
+ * topic), up to ~1 for a term on few.
+ */
+function localWeights(text: string): (term: string) => number {
+  const lines = text.split('\n').filter((l) => l.trim());
+  const df = new Map<string, number>();
+  for (const l of lines) for (const t of new Set(searchTerms(l).map(baseForm))) df.set(t, (df.get(t) ?? 0) + 1);
+  const n = Math.max(lines.length, 1);
+  return (t) => Math.max(0, Math.log(n / (df.get(t) ?? 1)) / Math.log(n + 1));
+}
+
+/** Whether key a comes before key b: compared term by term. */
+function before(a: number[], b: number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+  return false;
 }
