@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type Dictionary, groupConcepts, type Translate } from './concepts.js';
 import { extractEntities } from './offline/entities.js';
 import type { DocumentRow, EntityRow } from '../store/store.js';
+import type { LoadedEntry } from '../entry/wiki.js';
 
 function doc(path: string): DocumentRow {
   return {
@@ -387,5 +388,33 @@ describe('groupConcepts: versions of one work count once', () => {
       ...['d.md', 'e.md', 'f.md'].map((p) => docOf(p, 'en')),
     ];
     expect(groupConcepts(entities, docs, 2, 100, []).map((c) => c.title)).toContain('ADK');
+  });
+});
+
+describe('aliases an existing page has', () => {
+  const row = (raw_path: string, surface: string): EntityRow => ({
+    raw_path,
+    key: surface.toLowerCase(),
+    surface,
+    aliases: [],
+    count: 3,
+    snippets: [],
+    salient: true,
+  });
+  const page = (humanEdited: boolean): LoadedEntry =>
+    ({
+      path: 'concepts/Firestore.md',
+      fm: { id: 'concept/firestore', kind: 'concept', title: 'Firestore', aliases: ['云端'] },
+      humanEdited,
+    }) as unknown as LoadedEntry;
+  const entities = [row('a.md', 'Firestore'), row('b.md', 'Firestore'), row('a.md', '云端'), row('b.md', '云端')];
+
+  it('drops kb’s own alias that the sources no longer give (an older kb’s mistake), keeps a person’s', () => {
+    const docs = ['a.md', 'b.md'].map(doc);
+    const unedited = groupConcepts(entities, docs, 2, 100, [page(false)]).map((c) => [c.title, ...c.aliases]);
+    expect(unedited.find((p) => p[0] === 'Firestore')).toEqual(['Firestore']);
+    expect(unedited.some((p) => p[0] === '云端')).toBe(true);
+    const edited = groupConcepts(entities, docs, 2, 100, [page(true)]).map((c) => [c.title, ...c.aliases]);
+    expect(edited.find((p) => p[0] === 'Firestore')).toEqual(['Firestore', '云端']);
   });
 });

@@ -39,7 +39,9 @@ export function planRenders(input: RenderInput, names: NamePlan): RenderPlan {
       .join('\n');
     const oldRefs = [...(old?.fm.source_ref ?? [])].sort().join('\n');
     const had = new Set((old?.fm.aliases ?? []).map((a) => a.toLowerCase()));
-    const aliasesChanged = g.aliases.some((a) => !had.has(a.toLowerCase()));
+    // An alias gone counts as much as one added: the page must stop naming it, and links by it go.
+    const now = new Set(g.aliases.map((a) => a.toLowerCase()));
+    const aliasesChanged = g.aliases.some((a) => !had.has(a.toLowerCase())) || [...had].some((a) => !now.has(a));
     const retitled = !old || old.fm.title !== g.title;
     if (retitled || aliasesChanged) for (const k of g.keys) shifted.add(k);
     const mentionsChanged = g.mentions.some((m) => changedDocs.has(m.rawPath));

@@ -225,3 +225,8 @@ export function removeEntryFile(wikiDir: string, path: string): void {
   const abs = join(wikiDir, path);
   if (existsSync(abs)) rmSync(abs);
 }
+
+/** The aliases a person gave an entry: all of them when they edited it, none when kb wrote it as it is. */
+export function ownAliases(e: LoadedEntry): string[] {
+  return e.humanEdited ? (e.fm.aliases ?? []) : [];
+}
