@@ -433,3 +433,26 @@ describe('extractEntities: Taiwan Chinese', () => {
     expect(found).toContain('知識庫');
   });
 });
+
+describe('extractEntities: a phrase inside a longer one', () => {
+  const names = (md: string) => extractEntities(md, 'Notes').map((e) => e.surface);
+
+  it('keeps a phrase the text also uses on its own ("knowledge base" beside "personal knowledge base")', () => {
+    const md = [
+      'A personal knowledge base is small by web standards.',
+      'Every personal knowledge base grows by notes.',
+      'The model answers from the knowledge base alone.',
+      'Retrieval finds the passages in the knowledge base quickly.',
+    ].join('\n\n');
+    expect(names(md)).toEqual(expect.arrayContaining(['personal knowledge base', 'knowledge base']));
+  });
+
+  it('drops one that only ever stands inside the longer one', () => {
+    const md = [
+      'A personal knowledge base is small by web standards.',
+      'Every personal knowledge base grows by notes.',
+    ].join('\n\n');
+    expect(names(md)).toContain('personal knowledge base');
+    expect(names(md)).not.toContain('knowledge base');
+  });
+});

@@ -43,6 +43,8 @@ interface Candidate {
   boost?: number;
   /** Sentences about it when none names it (stressed.ts). */
   context?: string[];
+  /** Times the text uses it as a noun phrase of its own, not part of a longer one. */
+  alone?: number;
 }
 
 /*
@@ -139,7 +141,11 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
     if ((en.modifiers.get(name) ?? 0) * 2 >= n && /(?:an|ish|ese|ch|i)$/.test(name)) continue;
     if (n >= 2 || isAcronym(name)) add(name, false, n);
   }
-  for (const [phrase, n] of en.phrases) if (n >= 2) add(phrase, false, n);
+  for (const [phrase, n] of en.phrases) {
+    const c = n >= 2 ? add(phrase, false, n) : undefined;
+    // Noun phrases standing on their own ("the knowledge base"), not inside a longer one.
+    if (c) c.alone = (c.alone ?? 0) + n;
+  }
   for (const s of [...headingTerms(markdown), ...definedTypes(markdown)]) {
     const c = add(s.name, true, 0);
     if (!c) continue;
@@ -475,7 +481,9 @@ function dropContained(cands: Map<string, Candidate>, title: { key: string; coun
   const keys = [...cands.keys()];
   for (const k of keys) {
     const c = cands.get(k)!;
-    if (c.strong || c.aliases.size) continue;
+    // A phrase the text also uses on its own, twice, is a term of its own ("knowledge base" beside
+    // "personal knowledge base").
+    if (c.strong || c.aliases.size || (c.alone ?? 0) >= 2) continue;
     for (const other of [...keys, title.key]) {
       if (other === k || other.length <= k.length) continue;
       const o = other === title.key ? title : cands.get(other);
