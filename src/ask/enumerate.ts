@@ -52,8 +52,6 @@ const NUMBERED =
 interface Item {
   n: number;
   line: string;
-  /** The passage and the line in it, for reading order. */
-  at: number;
 }
 
 /** The whole text of an entry, in reading order. */
@@ -66,10 +64,6 @@ export interface Enumeration {
   score: number;
 }
 
-/**
- * Numbered runs of one entry: items of one style (prefix, separator) whose numbers go up from 1.
- * Read in its whole text when `textOf` gives it (the packed passages seldom hold every item).
- */
 interface Run {
   leadIn: string | undefined;
   /** The heading the run stands under (its words count, it is not quoted). */
@@ -79,19 +73,21 @@ interface Run {
   items: Item[];
 }
 
+/**
+ * Numbered runs of one entry: items of one style (prefix, separator) whose numbers go up from 1.
+ * Read in its whole text when `textOf` gives it (the packed passages seldom hold every item).
+ */
 function runsOf(entry: PackedEntry, textOf?: TextOf): Run[] {
   const whole = textOf?.(entry.id);
   const passages = whole ? [{ text: whole }] : [...entry.passages].sort((a, b) => a.line - b.line);
   const open = new Map<string, Run>();
   const runs: Run[] = [];
   const seen = new Set<string>();
-  let at = 0;
   for (const p of passages) {
     let before: string | undefined;
     let section = '';
     for (const raw of p.text.split('\n')) {
       const line = raw.trim();
-      at++;
       if (!line) continue;
       const m = NUMBERED.exec(line);
       if (!m) {
@@ -114,11 +110,11 @@ function runsOf(entry: PackedEntry, textOf?: TextOf): Run[] {
           leadIn,
           section,
           counts: (m[3] || (m[1] ?? '').trim()).toLowerCase(),
-          items: [{ n, line, at }],
+          items: [{ n, line }],
         };
         open.set(style, fresh);
         runs.push(fresh);
-      } else if (n > last && n <= last + 3) run.items.push({ n, line, at });
+      } else if (n > last && n <= last + 3) run.items.push({ n, line });
       before = undefined;
     }
   }

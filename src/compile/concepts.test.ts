@@ -21,6 +21,11 @@ function doc(path: string): DocumentRow {
   };
 }
 
+/** The row of a salient name a document mentions three times. */
+function named(raw_path: string, surface: string): EntityRow {
+  return { raw_path, key: surface.toLowerCase(), surface, aliases: [], count: 3, snippets: [], salient: true };
+}
+
 /** Entities of small documents as the compiler stores them. */
 function compiled(docs: Record<string, string>): { entities: EntityRow[]; rows: DocumentRow[] } {
   const entities: EntityRow[] = [];
@@ -196,15 +201,7 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
   });
 
   it('merges a role name with the same role followed by 智能体 or "agent", and nothing else', () => {
-    const row = (raw_path: string, surface: string): EntityRow => ({
-      raw_path,
-      key: surface.toLowerCase(),
-      surface,
-      aliases: [],
-      count: 3,
-      snippets: [],
-      salient: true,
-    });
+    const row = named;
     const entities = [
       row('a.md', '评估器'),
       row('b.md', '评估器'),
@@ -392,15 +389,7 @@ describe('groupConcepts: versions of one work count once', () => {
 });
 
 describe('aliases an existing page has', () => {
-  const row = (raw_path: string, surface: string): EntityRow => ({
-    raw_path,
-    key: surface.toLowerCase(),
-    surface,
-    aliases: [],
-    count: 3,
-    snippets: [],
-    salient: true,
-  });
+  const row = named;
   const page = (humanEdited: boolean): LoadedEntry =>
     ({
       path: 'concepts/Firestore.md',
