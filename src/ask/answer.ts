@@ -416,11 +416,6 @@ function joinStatements(run: string[]): string {
   }, '');
 }
 
-/**
- * What a lead-in (`…两个工具：`) leads into, from the same text: the sentence after it, or up to
- * five list items (statements with no end mark) joined as one sentence; each is marked used so it
- * is not quoted twice. undefined when the text has nothing after it.
- */
 /** A short statement that points back ("The Inversion pattern flips this dynamic.", "这种做法…"). */
 const POINTS_BACK =
   /\b(?:this|these|those|such)\s+[a-z]{3,}|^(?:it|they|this|these)\b|^(?:它|其|该|此)|这(?:种|个|些|样|一)/iu;
@@ -442,6 +437,11 @@ function pointedAt(x: ScoredStatement, consumed: Set<string>): string | undefine
   return before;
 }
 
+/**
+ * What a lead-in (`…两个工具：`) leads into, from the same text: the sentence after it, or up to
+ * five list items (statements with no end mark) joined as one sentence; each is marked used so it
+ * is not quoted twice. undefined when the text has nothing after it.
+ */
 function leadInFollowers(x: ScoredStatement, consumed: Set<string>): string | undefined {
   const texts = [x.entry.summary, ...x.entry.passages.map((p) => p.text)];
   const after = statements(texts[x.at[1]] ?? '').slice(x.at[2] + 1);
