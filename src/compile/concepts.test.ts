@@ -390,20 +390,32 @@ describe('groupConcepts: versions of one work count once', () => {
 
 describe('aliases an existing page has', () => {
   const row = named;
-  const page = (humanEdited: boolean): LoadedEntry =>
+  const page = (humanEdited: boolean, compiledBy = 'offline-v4'): LoadedEntry =>
     ({
       path: 'concepts/Firestore.md',
-      fm: { id: 'concept/firestore', kind: 'concept', title: 'Firestore', aliases: ['云端'] },
+      fm: {
+        id: 'concept/firestore',
+        kind: 'concept',
+        title: 'Firestore',
+        aliases: ['云端'],
+        compiled_by: compiledBy,
+      },
       humanEdited,
     }) as unknown as LoadedEntry;
   const entities = [row('a.md', 'Firestore'), row('b.md', 'Firestore'), row('a.md', '云端'), row('b.md', '云端')];
 
-  it('drops kb’s own alias that the sources no longer give (an older kb’s mistake), keeps a person’s', () => {
+  it('drops the offline compiler’s alias that the sources no longer give (an older kb’s mistake), keeps a person’s', () => {
     const docs = ['a.md', 'b.md'].map(doc);
     const unedited = groupConcepts(entities, docs, 2, 100, [page(false)]).map((c) => [c.title, ...c.aliases]);
     expect(unedited.find((p) => p[0] === 'Firestore')).toEqual(['Firestore']);
     expect(unedited.some((p) => p[0] === '云端')).toBe(true);
     const edited = groupConcepts(entities, docs, 2, 100, [page(true)]).map((c) => [c.title, ...c.aliases]);
     expect(edited.find((p) => p[0] === 'Firestore')).toEqual(['Firestore', '云端']);
+    // A model's alias stays too: kb does not make it again from the sources.
+    const model = groupConcepts(entities, docs, 2, 100, [page(false, 'claude-sonnet-4-5')]).map((c) => [
+      c.title,
+      ...c.aliases,
+    ]);
+    expect(model.find((p) => p[0] === 'Firestore')).toEqual(['Firestore', '云端']);
   });
 });

@@ -1,7 +1,7 @@
 import type { EntryId } from '../types.js';
 import { byRawPath } from './works.js';
 import type { DocumentRow, EntityRow } from '../store/store.js';
-import { type LoadedEntry, ownAliases } from '../entry/wiki.js';
+import { type LoadedEntry, keptAliases } from '../entry/wiki.js';
 import { entityKey, makeEntryId } from '../entry/names.js';
 import { hasTraditional, mainlandWord } from '../text/fold.js';
 import { isCommonEnglishWord } from '../text/english-words.js';
@@ -136,13 +136,13 @@ export function groupConcepts(
   }
   if (dict) for (const [zh, en] of wordByWord([...surfaces.keys()], dict)) uf.union(zh, en);
   for (const [named, role] of roleAgents(surfaces)) uf.union(role, named);
-  // Existing concept entries tie their aliases together too, so a person's alias merges names. The
-  // aliases of an entry no person edited are kb's own, made again from the sources each run: an older
-  // kb's mistake (云端 as a name of Firestore) is not kept.
+  // Existing concept entries tie their aliases together too, so a person's (or a model's) alias merges
+  // names; the offline compiler's own are made again from the sources each run, so an older kb's
+  // mistake (云端 as a name of Firestore) is not kept.
   const existingByKey = new Map<string, LoadedEntry>();
   for (const c of existing) {
     if (c.fm.kind !== 'concept') continue;
-    const keys = [c.fm.title, ...ownAliases(c)].map(entityKey);
+    const keys = [c.fm.title, ...keptAliases(c)].map(entityKey);
     for (const k of keys) existingByKey.set(k, c);
     for (const k of keys.slice(1)) if (surfaces.has(k) && surfaces.has(keys[0]!)) uf.union(keys[0]!, k);
   }
@@ -219,7 +219,7 @@ export function groupConcepts(
       seenKeys.add(k);
       aliases.push(name);
     }
-    for (const a of prior ? ownAliases(prior) : []) {
+    for (const a of prior ? keptAliases(prior) : []) {
       if (seenKeys.has(spellingKey(a))) continue;
       seenKeys.add(spellingKey(a));
       aliases.push(a);

@@ -39,9 +39,12 @@ export function planRenders(input: RenderInput, names: NamePlan): RenderPlan {
       .join('\n');
     const oldRefs = [...(old?.fm.source_ref ?? [])].sort().join('\n');
     const had = new Set((old?.fm.aliases ?? []).map((a) => a.toLowerCase()));
-    // An alias gone counts as much as one added: the page must stop naming it, and links by it go.
+    // An alias gone from a page kb wrote offline counts as much as one added: the page must stop
+    // naming it. (A model's page has the model's aliases too, which kb does not plan: not that test.)
     const now = new Set(g.aliases.map((a) => a.toLowerCase()));
-    const aliasesChanged = g.aliases.some((a) => !had.has(a.toLowerCase())) || [...had].some((a) => !now.has(a));
+    const offline = String(old?.fm.compiled_by ?? '').startsWith('offline');
+    const aliasesChanged =
+      g.aliases.some((a) => !had.has(a.toLowerCase())) || (offline && [...had].some((a) => !now.has(a)));
     const retitled = !old || old.fm.title !== g.title;
     if (retitled || aliasesChanged) for (const k of g.keys) shifted.add(k);
     const mentionsChanged = g.mentions.some((m) => changedDocs.has(m.rawPath));

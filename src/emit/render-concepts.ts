@@ -1,6 +1,6 @@
 import { entryTags } from '../entry/tags.js';
 import type { EntryFrontmatter } from '../types.js';
-import { ownAliases, type WikiScan } from '../entry/wiki.js';
+import { keptAliases, type WikiScan } from '../entry/wiki.js';
 import { autolink, resolveLinks } from './linker.js';
 import type { LinkContext } from './link-table.js';
 import { draftBody, mergeAliases, oneLine } from './render-common.js';
@@ -37,7 +37,7 @@ export function renderConcepts(
       id: g.id,
       kind: 'concept',
       title: g.title,
-      aliases: mergeAliases(draft.aliases, old ? ownAliases(old) : []),
+      aliases: mergeAliases(draft.aliases, old ? keptAliases(old) : []),
       summary: oneLine(draft.summary) || g.title,
       source_ref: g.mentions.map((m) => `raw/${m.rawPath}`),
       entities: [],

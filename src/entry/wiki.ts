@@ -226,7 +226,12 @@ export function removeEntryFile(wikiDir: string, path: string): void {
   if (existsSync(abs)) rmSync(abs);
 }
 
-/** The aliases a person gave an entry: all of them when they edited it, none when kb wrote it as it is. */
-export function ownAliases(e: LoadedEntry): string[] {
-  return e.humanEdited ? (e.fm.aliases ?? []) : [];
+/**
+ * The aliases an entry keeps from one compile to the next: a person's (they edited it) or a model's
+ * (it wrote them); those of the offline compiler are made again from the sources every run, so an
+ * older kb's mistake does not stay.
+ */
+export function keptAliases(e: LoadedEntry): string[] {
+  const offline = String(e.fm.compiled_by ?? '').startsWith('offline');
+  return e.humanEdited || !offline ? (e.fm.aliases ?? []) : [];
 }
