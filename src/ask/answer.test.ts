@@ -357,6 +357,21 @@ describe('offlineAnswer for a question asking for a list', () => {
     );
   });
 
+  it('weighs the question’s own words before its translations, and reads items without emphasis', () => {
+    // The second list names 检索增强生成, whose five character pairs the translation weighs.
+    const sketch = entry('s', 'The RAG pipeline', [
+      '# The RAG pipeline\n\nIndexing:\n1. **DOCS** — notes\n2. **CHUNK** — by heading\n3. **EMBED** — locally',
+    ]);
+    const graph = entry('g', 'Knowledge graphs', [
+      'A simple pipeline:\n1. Ask for entities\n2. Merge 检索增强生成 and RAG\n3. Keep the shared ones',
+    ]);
+    const weights = { rag: 2, pipeline: 2, steps: 1, 检索: 1, 索增: 1, 增强: 1, 强生: 1, 生成: 1 };
+    const a = offlineAnswer('What are the steps of a RAG pipeline?', { ...packed(sketch, graph), weights }).text;
+    expect(a.split('\n')[0]).toBe(
+      'Indexing: 1. DOCS — notes; 2. CHUNK — by heading; 3. EMBED — locally. [[The RAG pipeline]]',
+    );
+  });
+
   it('matches English words in their singular, and a numbered list inside an item does not break the run', () => {
     const text = [
       'Pattern 1: The Tool Wrapper',

@@ -274,7 +274,11 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
 export function offlineAnswer(question: string, packed: PackedContext, maxSentences = 3, textOf?: TextOf): DraftAnswer {
   // A question asking for a list is answered first with the numbered lines that list it.
   const weight = (t: string) => packed.weights?.[t] ?? 1;
-  const list = enumerationFor(question, packed.entries, questionTerms(question, packed), weight, textOf);
+  // By the question's own words first: a translation's many character pairs would outweigh them.
+  const own = new Set(queryTerms([question]).filter((t) => !crossingPairs(question).has(t)));
+  const list =
+    enumerationFor(question, packed.entries, own, weight, textOf) ??
+    enumerationFor(question, packed.entries, questionTerms(question, packed), weight, textOf);
   const listed = list ? [list.leadIn ?? '', ...list.items].filter(Boolean) : [];
   const said = statementsAnswer(question, packed, list ? maxSentences - 1 : maxSentences, listed);
   if (!list) return said;
@@ -290,7 +294,9 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
 function listText(list: Enumeration): string {
   const zh = inChinese(list.items.join(''));
   const lead = list.leadIn ? (/[:：?？]$/u.test(list.leadIn) ? list.leadIn : `${list.leadIn}${zh ? '：' : ':'}`) : '';
-  const items = list.items.map((i) => i.replace(/[。.;；]$/u, '')).join(zh ? '；' : '; ');
+  // Read as the statements are: no emphasis marks, a link as its text.
+  const plain = (l: string) => withoutEmphasis(l.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2'));
+  const items = list.items.map((i) => plain(i).replace(/[。.;；]$/u, '')).join(zh ? '；' : '; ');
   return `${lead}${lead && !zh ? ' ' : ''}${items}${zh ? '。' : '.'}`;
 }
 
