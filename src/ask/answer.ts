@@ -192,10 +192,10 @@ function crossingPairs(question: string): Set<string> {
 
 const HAN_PAIR = /^\p{Script=Han}{2}$/u;
 
-/** The question's terms, and its translations when retrieval searched with them. */
-function questionTerms(question: string, packed: PackedContext): Set<string> {
+/** The question's terms, and its translations (`translated`: those retrieval searched with). */
+function questionTerms(question: string, translated: string[] = []): Set<string> {
   const crossing = crossingPairs(question);
-  return new Set([...queryTerms([question]), ...Object.keys(packed.weights ?? {})].filter((t) => !crossing.has(t)));
+  return new Set([...queryTerms([question]), ...translated].filter((t) => !crossing.has(t)));
 }
 
 /**
@@ -205,7 +205,7 @@ function questionTerms(question: string, packed: PackedContext): Set<string> {
  * title (an entry's, a saved answer's, or the question itself), code, or a list of links.
  */
 export function rankStatements(question: string, packed: PackedContext): ScoredStatement[] {
-  const terms = questionTerms(question, packed);
+  const terms = questionTerms(question, Object.keys(packed.weights ?? {}));
   if (terms.size === 0 || packed.entries.length === 0) return [];
   const titles = new Set([norm(question), ...packed.entries.map((e) => norm(e.title))]);
   const cands: Candidate[] = [];
@@ -275,10 +275,9 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
   // A question asking for a list is answered first with the numbered lines that list it.
   const weight = (t: string) => packed.weights?.[t] ?? 1;
   // By the question's own words first: a translation's many character pairs would outweigh them.
-  const own = new Set(queryTerms([question]).filter((t) => !crossingPairs(question).has(t)));
-  const list =
-    enumerationFor(question, packed.entries, own, weight, textOf) ??
-    enumerationFor(question, packed.entries, questionTerms(question, packed), weight, textOf);
+  const own = questionTerms(question);
+  const all = questionTerms(question, Object.keys(packed.weights ?? {}));
+  const list = enumerationFor(question, packed.entries, [own, all], weight, textOf);
   const listed = list ? [list.leadIn ?? '', ...list.items].filter(Boolean) : [];
   const said = statementsAnswer(question, packed, list ? maxSentences - 1 : maxSentences, listed);
   if (!list) return said;

@@ -75,10 +75,9 @@ interface Run {
 
 /**
  * Numbered runs of one entry: items of one style (prefix, separator) whose numbers go up from 1.
- * Read in its whole text when `textOf` gives it (the packed passages seldom hold every item).
+ * Read in its whole text when there is one (the packed passages seldom hold every item).
  */
-function runsOf(entry: PackedEntry, textOf?: TextOf): Run[] {
-  const whole = textOf?.(entry.id);
+function runsOf(entry: PackedEntry, whole: string | undefined): Run[] {
   const passages = whole ? [{ text: whole }] : [...entry.passages].sort((a, b) => a.line - b.line);
   const open = new Map<string, Run>();
   const runs: Run[] = [];
@@ -123,17 +122,38 @@ function runsOf(entry: PackedEntry, textOf?: TextOf): Run[] {
 
 /**
  * The numbered run that best answers a question asking for a list: scored by the question's terms
- * in its lead-in and items, and by holding as many items as the question counts. undefined when the
- * question asks for no list or no run holds a term of it.
+ * in its lead-in and items, and by holding as many items as the question counts. `termSets` are
+ * tried in order (the question's own words, then with their translations): the first that finds a
+ * run wins. undefined when the question asks for no list or no run holds a term of it.
  */
 export function enumerationFor(
   question: string,
   entries: readonly PackedEntry[],
-  terms: ReadonlySet<string>,
+  termSets: readonly ReadonlySet<string>[],
   weight: (term: string) => number,
   textOf?: TextOf,
 ): Enumeration | undefined {
   if (!ASKS_LIST.test(question)) return undefined;
+  // Each entry is read once, whatever the term sets tried.
+  const read = entries.map((entry) => {
+    const whole = textOf?.(entry.id);
+    const runs = runsOf(entry, whole);
+    const local = runs.length ? localWeights(whole ?? entry.passages.map((p) => p.text).join('\n')) : () => 0;
+    return { entry, runs, local };
+  });
+  for (const terms of termSets) {
+    const found = bestRun(question, read, terms, weight);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function bestRun(
+  question: string,
+  read: { entry: PackedEntry; runs: Run[]; local: (t: string) => number }[],
+  terms: ReadonlySet<string>,
+  weight: (term: string) => number,
+): Enumeration | undefined {
   const count = countAsked(question);
   const counter = counterAsked(question);
   const chinese = HAN.test(question);
@@ -153,10 +173,7 @@ export function enumerationFor(
   // A quarter of the question's heaviest term, in an entry that holds it on few of its lines.
   const enough = 0.25 * Math.max(0, ...[...terms].map(weight));
   let best: (Enumeration & { key: number[] }) | undefined;
-  entries.forEach((entry, rank) => {
-    const runs = runsOf(entry, textOf);
-    if (!runs.length) return;
-    const local = localWeights(textOf?.(entry.id) ?? entry.passages.map((p) => p.text).join('\n'));
+  read.forEach(({ entry, runs, local }, rank) => {
     for (const run of runs) {
       // A run counted in what the question counts (哪几步 and 第一步…, "the steps" and Step 1…) lists
       // what it asks for, before any other run (the sections of the work, say).

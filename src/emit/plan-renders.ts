@@ -1,4 +1,4 @@
-import type { WikiScan } from '../entry/wiki.js';
+import { compiledOffline, type WikiScan } from '../entry/wiki.js';
 import { entityKey } from '../entry/names.js';
 import type { EntityRow } from '../store/store.js';
 import type { ConceptPlan, NamePlan, RenderPlan, SourcePlan } from './types.js';
@@ -42,7 +42,7 @@ export function planRenders(input: RenderInput, names: NamePlan): RenderPlan {
     // An alias gone from a page kb wrote offline counts as much as one added: the page must stop
     // naming it. (A model's page has the model's aliases too, which kb does not plan: not that test.)
     const now = new Set(g.aliases.map((a) => a.toLowerCase()));
-    const offline = String(old?.fm.compiled_by ?? '').startsWith('offline');
+    const offline = old !== undefined && compiledOffline(old);
     const aliasesChanged =
       g.aliases.some((a) => !had.has(a.toLowerCase())) || (offline && [...had].some((a) => !now.has(a)));
     const retitled = !old || old.fm.title !== g.title;

@@ -232,6 +232,10 @@ export function removeEntryFile(wikiDir: string, path: string): void {
  * older kb's mistake does not stay.
  */
 export function keptAliases(e: LoadedEntry): string[] {
-  const offline = String(e.fm.compiled_by ?? '').startsWith('offline');
-  return e.humanEdited || !offline ? (e.fm.aliases ?? []) : [];
+  return e.humanEdited || !compiledOffline(e) ? (e.fm.aliases ?? []) : [];
+}
+
+/** Whether the offline compiler wrote the entry. */
+export function compiledOffline(e: Pick<LoadedEntry, 'fm'>): boolean {
+  return String(e.fm.compiled_by ?? '').startsWith('offline');
 }
