@@ -102,6 +102,18 @@ describe('extractEntities: words in capitals, misread word ends, examples in par
     expect(found.find((e) => e.key === 'fuse')?.salient ?? false).toBe(false);
   });
 
+  it('reads a bold label with a qualifier as the name before it, never half a parenthesis', () => {
+    const md = [
+      '**Indexing (offline):** documents are split and embedded.',
+      '**Querying (online):** the question is embedded and searched.',
+      '**Reciprocal Rank Fusion (RRF):** merges the lists.',
+    ].join('\n\n');
+    const surfaces = extractEntities(md, 'Sketch').map((e) => e.surface);
+    expect(surfaces.filter((s) => /[(（]/.test(s) !== /[)）]/.test(s))).toEqual([]);
+    expect(surfaces).toContain('Indexing');
+    expect(surfaces).toContain('Reciprocal Rank Fusion');
+  });
+
   it('drops a term where jieba took a suffix into the next word (智能/体会 for 智能体/会)', () => {
     const md = [
       '评估器智能体读取生成器的输出。每个智能体都有自己的上下文，智能体之间通过文件通信。',

@@ -81,6 +81,8 @@ function validName(name: string): boolean {
   if (!/[A-Za-z]{2}|[\u3400-\u9fff]{2}/.test(name)) return false;
   if (/^[\d\s/.:-]+[a-z\d]*$/i.test(name) && /\d/.test(name)) return false;
   if (/^[\p{P}\p{S}\s]+$/u.test(name)) return false;
+  // Half a parenthesis (`Indexing (offline`) is a cut, not a name.
+  if ((name.match(/[(（]/g)?.length ?? 0) !== (name.match(/[)）]/g)?.length ?? 0)) return false;
   if (/https?:|www\.|\.(?:com|org|io|md|png)$/i.test(name)) return false;
   const k = name.toLowerCase();
   if (EN_STOP.has(k) || ZH_STOP.has(name) || GENERIC.has(k) || CAP_STOP.has(k)) return false;
@@ -123,7 +125,8 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
   pairedNames(text, add, ofTitle);
   const emphasised: string[] = [];
   for (const m of markdown.matchAll(EMPHASIS)) {
-    const t = clean(m.slice(1).find(Boolean) ?? '');
+    // **Indexing (offline):** is a label with a qualifier: the name is what comes before it.
+    const t = clean((m.slice(1).find(Boolean) ?? '').replace(/\s*[(（][^()（）]*[)）]\s*[:：]?\s*$/u, ''));
     if (HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) emphasised.push(t);
   }
   const { latin, han } = byScript(text);
