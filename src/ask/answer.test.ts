@@ -389,6 +389,49 @@ describe('offlineAnswer for a question asking for a list', () => {
   });
 });
 
+describe('offlineAnswer for the parts of one listed item', () => {
+  const text = [
+    'Pattern 1: The Tool Wrapper',
+    'A Tool Wrapper gives your agent context for a library.',
+    'Pattern 2: Inversion',
+    'The agent interviews you before acting.',
+    '## Phase 1 — Problem Discovery (one question at a time)',
+    '- Q1: "What problem does this project solve?"',
+    '## Phase 2 — Technical Constraints',
+    '## Phase 3 — Synthesis',
+    '1. Load the plan template',
+    '2. Fill in every section:',
+    '3. Present the plan',
+    'Pattern 3: The Pipeline',
+    'Step 1 — Parse the code',
+    'Step 2 — Write the docstrings',
+    'Step 3 — Assemble the docs',
+  ].join('\n');
+  const e = entry('p', 'Skill patterns', [text]);
+
+  it('lists the run under the item the question names, not the list that names it', () => {
+    expect(offlineAnswer('What are the steps of the Inversion pattern?', packed(e)).text.split('\n')[0]).toBe(
+      'Phase 1 — Problem Discovery (one question at a time); Phase 2 — Technical Constraints; Phase 3 — Synthesis. [[Skill patterns]]',
+    );
+    expect(offlineAnswer('What are the steps of the Pipeline pattern?', packed(e)).text.split('\n')[0]).toBe(
+      'Step 1 — Parse the code; Step 2 — Write the docstrings; Step 3 — Assemble the docs. [[Skill patterns]]',
+    );
+    expect(offlineAnswer('What are the skill patterns?', packed(e)).text.split('\n')[0]).toBe(
+      'Pattern 1: The Tool Wrapper; Pattern 2: Inversion; Pattern 3: The Pipeline. [[Skill patterns]]',
+    );
+  });
+
+  it('reads 第一阶段 — … as a numbered line, and a bare number before a dash as none', () => {
+    const zh = ['模式四：Inversion（反转）', '## 第一阶段 — 问题发现', '## 第二阶段 — 技术约束', '## 第三阶段 — 综合'];
+    const z = entry('z', '设计模式', [['模式三：Reviewer（审查器）', ...zh, '模式五：Pipeline（流水线）'].join('\n')]);
+    expect(offlineAnswer('Inversion 模式有哪几个阶段？', packed(z)).text.split('\n')[0]).toBe(
+      '第一阶段 — 问题发现；第二阶段 — 技术约束；第三阶段 — 综合。 [[设计模式]]',
+    );
+    const dashes = entry('d', 'Scores', ['Scores:\n1 - the first\n2 - the second\n3 - the third']);
+    expect(offlineAnswer('What are the scores?', packed(dashes)).text).not.toContain('1 - the first;');
+  });
+});
+
 describe('offlineAnswer and a statement that points back', () => {
   it('quotes the sentence a short statement points back to ("flips this dynamic")', () => {
     const text =

@@ -51,7 +51,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 9;
+export const ANSWER_VERSION = 10;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -295,7 +295,7 @@ function listText(list: Enumeration): string {
   const lead = list.leadIn ? (/[:：?？]$/u.test(list.leadIn) ? list.leadIn : `${list.leadIn}${zh ? '：' : ':'}`) : '';
   // Read as the statements are: no emphasis marks, a link as its text.
   const plain = (l: string) => withoutEmphasis(l.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2'));
-  const items = list.items.map((i) => plain(i).replace(/[。.;；]$/u, '')).join(zh ? '；' : '; ');
+  const items = list.items.map((i) => plain(i).replace(/[。.;；:：]$/u, '')).join(zh ? '；' : '; ');
   return `${lead}${lead && !zh ? ' ' : ''}${items}${zh ? '。' : '.'}`;
 }
 

@@ -47,11 +47,15 @@ function numberOf(s: string): number | undefined {
  * separator, and a short label.
  */
 const NUMBERED =
-  /^(?:((?:pattern|step|part|phase|stage|tip|rule|lesson|principle|模式|步骤|方法|原则|技巧|阶段|第)\s*))?(\d{1,2}|[一二三四五六七八九十])\s*([步层点个条种类]?)\s*([.、:：)）]|[，,](?=\S))\s*(\S.{0,200})$/iu;
+  /^(?:((?:pattern|step|part|phase|stage|tip|rule|lesson|principle|模式|步骤|方法|原则|技巧|阶段|第)\s*))?(\d{1,2}|[一二三四五六七八九十])\s*(阶段|部分|[步层点个条种类章节]?)\s*([.、:：)）]|[，,](?=\S)|[—–-](?=\s))\s*(\S.{0,200})$/iu;
 
 interface Item {
   n: number;
   line: string;
+  /** What follows the number: the item's name (`Inversion` of `Pattern 4: Inversion`). */
+  label: string;
+  /** Where it stands among the entry's lines. */
+  at: number;
 }
 
 /** The whole text of an entry, in reading order. */
@@ -82,15 +86,21 @@ function runsOf(entry: PackedEntry, whole: string | undefined): Run[] {
   const open = new Map<string, Run>();
   const runs: Run[] = [];
   const seen = new Set<string>();
+  let at = 0;
   for (const p of passages) {
     let before: string | undefined;
     let section = '';
     for (const raw of p.text.split('\n')) {
-      const line = raw.trim();
+      at++;
+      const heading = /^#{1,6}\s/.test(raw.trim());
+      // A numbered heading (`## Phase 1 — Problem Discovery`) is an item like a numbered line.
+      const line = raw.trim().replace(/^#{1,6}\s+/, '');
       if (!line) continue;
-      const m = NUMBERED.exec(line);
+      let m = NUMBERED.exec(line);
+      // A dash numbers only after a word for what is counted (`Phase 1 — …`), not after a bare number.
+      if (m && /^[—–-]$/.test(m[4]!) && !m[1]) m = null;
       if (!m) {
-        if (/^#{1,6}\s/.test(line)) section = line.replace(/^#+\s*/, '');
+        if (heading) section = line;
         before = line.replace(/^#+\s*/, '').replace(/^[*_]+|[*_]+$/g, '');
         continue;
       }
@@ -109,11 +119,11 @@ function runsOf(entry: PackedEntry, whole: string | undefined): Run[] {
           leadIn,
           section,
           counts: (m[3] || (m[1] ?? '').trim()).toLowerCase(),
-          items: [{ n, line }],
+          items: [{ n, line, label: m[5]!, at }],
         };
         open.set(style, fresh);
         runs.push(fresh);
-      } else if (n > last && n <= last + 3) run.items.push({ n, line });
+      } else if (n > last && n <= last + 3) run.items.push({ n, line, label: m[5]!, at });
       before = undefined;
     }
   }
@@ -174,7 +184,12 @@ function bestRun(
   const enough = 0.25 * Math.max(0, ...[...terms].map(weight));
   let best: (Enumeration & { key: number[] }) | undefined;
   read.forEach(({ entry, runs, local }, rank) => {
+    const { named, inside } = subjectItem(question, runs);
     for (const run of runs) {
+      // "What are the steps of the Inversion pattern?" asks inside one item of the list of patterns:
+      // that list is not the answer, a run under the item it names is.
+      if (named.has(run)) continue;
+      const within = inside(run);
       // A run counted in what the question counts (哪几步 and 第一步…, "the steps" and Step 1…) lists
       // what it asks for, before any other run (the sections of the work, say).
       // So is one whose items are numbered by a word the question names (模式一… for 哪五种设计模式).
@@ -186,12 +201,14 @@ function bestRun(
       const items = run.items.map((i) => holds(i.line, local));
       const head = holds(`${run.section}\n${run.leadIn ?? ''}`, local);
       const about = head >= enough || items.filter((x) => x >= enough).length * 2 >= items.length;
-      if (!counted && !about) continue;
+      if (!counted && !about && !within) continue;
       let score = head + holds(run.items.map((i) => i.line).join('\n'), local);
       if (count !== undefined) score *= run.items.length === count ? 1.5 : 0.7;
       score /= 1 + 0.3 * rank;
-      // Counted runs first, then runs in the asker's language, then the best score.
-      const key = [counted ? 1 : 0, HAN.test(run.items.join('')) === chinese ? 1 : 0, score];
+      // Runs under the item the question names first (the outermost of them), then counted runs,
+      // then runs in the asker's language, then the best score.
+      const lang = HAN.test(run.items.map((i) => i.line).join('')) === chinese ? 1 : 0;
+      const key = within ? [1, 0, 0, -run.items[0]!.at] : [0, counted ? 1 : 0, lang, score];
       if (!best || before(best.key, key))
         best = { entry, leadIn: run.leadIn, items: run.items.map((i) => i.line), score, key };
     }
@@ -199,6 +216,37 @@ function bestRun(
   if (!best) return undefined;
   const { key: _key, ...found } = best;
   return found;
+}
+
+/**
+ * The runs of which the question names exactly one item (`Inversion` of `Pattern 4: Inversion`), and
+ * a test for a run that stands under such an item (after it, before the run's next item).
+ */
+function subjectItem(question: string, runs: Run[]): { named: Set<Run>; inside: (r: Run) => boolean } {
+  const q = ` ${question.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+  const named = new Map<Run, [number, number]>();
+  for (const run of runs) {
+    const hits = run.items
+      .map((it, i) => ({ it, i, name: itemName(it.label) }))
+      .filter(({ name }) => name.length >= 3 && (HAN.test(name) ? q.includes(name) : q.includes(` ${name} `)));
+    if (hits.length !== 1) continue;
+    const { it, i } = hits[0]!;
+    named.set(run, [it.at, run.items[i + 1]?.at ?? Number.POSITIVE_INFINITY]);
+  }
+  const inside = (r: Run) =>
+    !named.has(r) && [...named.values()].some(([from, to]) => r.items[0]!.at > from && r.items[0]!.at < to);
+  return { named: new Set(named.keys()), inside };
+}
+
+/** An item's name: its label without an article, a gloss in parentheses or what follows a dash or colon. */
+function itemName(label: string): string {
+  return label
+    .replace(/[(（][^)）]*[)）]/gu, ' ')
+    .split(/\s[—–-]\s|[:：]/u)[0]!
+    .toLowerCase()
+    .replace(/^(?:the|a|an)\s+/, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 /**
