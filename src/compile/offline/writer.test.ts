@@ -57,6 +57,25 @@ describe('offlineConcept: the summary is a sentence', () => {
     expect(summary).toBe('每次运行的时候，编译管线把 raw/ 中的资料编译成 wiki/ 中的条目，每篇来源写一页摘要。');
   });
 
+  it('takes no dated log line and no formula for the summary', () => {
+    const book = offlineConcept(
+      group('卡片笔记写作法', [
+        ['2017 年 Sönke Ahrens 出版《How to Take Smart Notes》（中文版译名《卡片笔记写作法》）之后，这种方法流行开来。'],
+        ['2025-12-03 《卡片笔记写作法》（Sönke Ahrens 著，原书 How to Take Smart Notes，2017）'],
+      ]),
+    );
+    expect(book.summary).toMatch(/^2017 年/);
+    const idf = offlineConcept(
+      group('IDF', [
+        [
+          'IDF(q) f(q, D) (k1 + 1) / (f(q, D) + k1 (1 - b + b |D| / avgdl))',
+          'The "+ 1" keeps IDF positive even for terms in more than half of the documents.',
+        ],
+      ]),
+    );
+    expect(idf.summary).toMatch(/^The "\+ 1"/);
+  });
+
   it('says where a concept is discussed when no source has a sentence on it', () => {
     const { summary } = offlineConcept(group('编译管线', [['数据流架构：从 raw/ 到 wiki/ 的编译管线']]));
     expect(summary).toBe('编译管线：见于《Source 0》。');

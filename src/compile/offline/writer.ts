@@ -11,7 +11,7 @@ import { withoutClosingHashes } from '../../ingest/markdown.js';
  * extracts or writes changes: compile then redoes the documents an older one compiled (their
  * entities are kept per document and would otherwise stay as the older code found them).
  */
-export const OFFLINE_COMPILER = 'offline-v5';
+export const OFFLINE_COMPILER = 'offline-v6';
 
 /** A concept entry quotes at most this many sources (a page of 1,000 quotes helps nobody). */
 const MAX_STATED_SOURCES = 40;
@@ -227,6 +227,10 @@ function definingSentence(group: ConceptGroup): string | undefined {
       if (latinTitle === /^[\x00-\x7f“”’‘—–-]*$/.test(s.slice(0, 40))) score += 1.5;
       if (s.length < 40 || s.length > 320) score -= 1.5;
       if (/^[-*>|]|\?$|？$/.test(s)) score -= 2;
+      // A dated line that ends in no sentence mark is a log entry (`2025-12-03 《书名》（作者）`), and a
+      // line of more symbols than letters a formula.
+      if (/^\d{4}[-/.年]\d{1,2}/u.test(s) && !/[。！？.!?…][”"’'）)\]]*$/u.test(s.trim())) score -= 2;
+      if ((s.match(/\p{L}/gu)?.length ?? 0) * 2 < s.replace(/\s/g, '').length) score -= 4;
       if (!best || score > best.score) best = { s, score };
     }
   });
