@@ -60,7 +60,9 @@ describe('offlineConcept: the summary is a sentence', () => {
   it('takes no dated log line and no formula for the summary', () => {
     const book = offlineConcept(
       group('卡片笔记写作法', [
-        ['2017 年 Sönke Ahrens 出版《How to Take Smart Notes》（中文版译名《卡片笔记写作法》）之后，这种方法流行开来。'],
+        [
+          '2017 年 Sönke Ahrens 出版《How to Take Smart Notes》（中文版译名《卡片笔记写作法》）之后，这种方法流行开来。',
+        ],
         ['2025-12-03 《卡片笔记写作法》（Sönke Ahrens 著，原书 How to Take Smart Notes，2017）'],
       ]),
     );
