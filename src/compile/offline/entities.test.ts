@@ -102,6 +102,16 @@ describe('extractEntities: words in capitals, misread word ends, examples in par
     expect(found.find((e) => e.key === 'fuse')?.salient ?? false).toBe(false);
   });
 
+  it('reads a tab-separated row that names a thing and says what it is as one sentence', () => {
+    const md = [
+      '能力\t说明\t价值',
+      'Heal（自我修复）\t当检测到信息缺失或冲突时，自动补齐数据\t保持知识库的高保真度',
+      '多个 Agent 可能同时执行 Heal 操作。Heal 的结果写回知识库。',
+    ].join('\n');
+    const heal = extractEntities(md, 'Sketch').find((e) => e.key === 'heal');
+    expect(heal?.snippets).toContain('Heal（自我修复）：当检测到信息缺失或冲突时，自动补齐数据；保持知识库的高保真度。');
+  });
+
   it('reads a bold label with a qualifier as the name before it, never half a parenthesis', () => {
     const md = [
       '**Indexing (offline):** documents are split and embedded.',

@@ -421,7 +421,7 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
     .slice(0, 60);
   // What a document says about a name is in its sentences, not in its headings.
-  const sents = sentences(stripMarkdown(sealCode(withoutHeadings(markdown)))).map((s) => ({
+  const sents = sentences(stripMarkdown(sealCode(withoutHeadings(rowsAsSentences(markdown))))).map((s) => ({
     s,
     lower: s.toLowerCase(),
   }));
@@ -444,6 +444,27 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
           !isSectionLabel(surface)),
     };
   });
+}
+
+/**
+ * A row of a tab-separated table that names a thing in its first cell and says what it is in the
+ * next ones (`Heal（自我修复）⇥当检测到冲突时…⇥保持…`) read as a sentence (`Heal（自我修复）：当检测到冲突时…；保持…。`).
+ */
+function rowsAsSentences(markdown: string): string {
+  if (!markdown.includes('\t')) return markdown;
+  return markdown
+    .split('\n')
+    .map((line) => {
+      const cells = line
+        .split('\t')
+        .map((c) => c.trim())
+        .filter(Boolean);
+      if (cells.length < 2 || cells[0]!.length > 30 || cells.slice(1).join('').length < 12) return line;
+      const zh = HAN.test(line);
+      const end = /[。.!?！？]$/u.test(cells[cells.length - 1]!) ? '' : zh ? '。' : '.';
+      return `${cells[0]}${zh ? '：' : ': '}${cells.slice(1).join(zh ? '；' : '; ')}${end}`;
+    })
+    .join('\n');
 }
 
 /**
