@@ -109,7 +109,9 @@ describe('extractEntities: words in capitals, misread word ends, examples in par
       '多个 Agent 可能同时执行 Heal 操作。Heal 的结果写回知识库。',
     ].join('\n');
     const heal = extractEntities(md, 'Sketch').find((e) => e.key === 'heal');
-    expect(heal?.snippets).toContain('Heal（自我修复）：当检测到信息缺失或冲突时，自动补齐数据；保持知识库的高保真度。');
+    expect(heal?.snippets).toContain(
+      'Heal（自我修复）：当检测到信息缺失或冲突时，自动补齐数据；保持知识库的高保真度。',
+    );
   });
 
   it('reads a bold label with a qualifier as the name before it, never half a parenthesis', () => {
