@@ -76,6 +76,12 @@ describe('offlineConcept: the summary is a sentence', () => {
       ]),
     );
     expect(idf.summary).toMatch(/^The "\+ 1"/);
+    const md = offlineConcept(
+      group('Markdown', [
+        ['description: Generates structured technical reports in Markdown.', 'Notes are kept as Markdown files.'],
+      ]),
+    );
+    expect(md.summary).toBe('Notes are kept as Markdown files.');
   });
 
   it('says where a concept is discussed when no source has a sentence on it', () => {

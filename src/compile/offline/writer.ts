@@ -231,6 +231,8 @@ function definingSentence(group: ConceptGroup): string | undefined {
       // line of more symbols than letters a formula.
       if (/^\d{4}[-/.年]\d{1,2}/u.test(s) && !/[。！？.!?…][”"’'）)\]]*$/u.test(s.trim())) score -= 2;
       if ((s.match(/\p{L}/gu)?.length ?? 0) * 2 < s.replace(/\s/g, '').length) score -= 4;
+      // `description: Generates reports in Markdown.` is a line of a configuration file, not prose.
+      if (/^[a-z][\w-]*:\s/.test(s)) score -= 3;
       if (!best || score > best.score) best = { s, score };
     }
   });
