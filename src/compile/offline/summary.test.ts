@@ -24,6 +24,19 @@ describe('extractSummary', () => {
     expect(summary).not.toContain('技术 on Wodaixin');
   });
 
+  it('takes no row of a tab-separated table into the summary', () => {
+    const text = [
+      '卡帕西提出了一种基于AI的个人知识库构建方法，知识库能够自我更新和优化。',
+      '能力\t说明\t价值',
+      'Backlinks 优化\t模仿维基百科逻辑，AI 自动在不同概念间建立双向链接，强化知识库的连接密度\t提升检索时的路径联想能力',
+      'Heal 自我修复\t当检测到知识库信息缺失或冲突时，自动补齐数据并重写冲突条目\t保持知识库的实时性',
+      '知识库每次查询的结果都会被归档回知识库，形成知识积累的正向循环。',
+    ].join('\n');
+    const { summary } = extractSummary(text, { title: '知识库方法' });
+    expect(summary).toContain('卡帕西提出了');
+    expect(summary).not.toMatch(/Backlinks|Heal|双向链接/);
+  });
+
   it('joins English sentences with a space and end marks', () => {
     const text =
       'Source: Example Blog\n\nThis post explains how hybrid search fuses BM25 with vectors for better recall.\nHybrid search wins on both short and long queries in every test we ran.\n';

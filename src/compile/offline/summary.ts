@@ -74,12 +74,11 @@ export function extractSummary(
   markdown: string,
   opts: { maxChars?: number; keyPoints?: number; title?: string } = {},
 ): Extract {
-  // Headings name sections; they are not sentences of the summary.
+  // Headings name sections; they are not sentences of the summary, nor are the rows of a
+  // tab-separated table (cells run together read as no sentence).
   // A hard-wrapped line runs on into the next one (which goes on in lower case).
-  const text = stripMarkdown(sealCode(joinWrapped(markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, '')))).replace(
-    /([^\s.!?:;。！？])[ \t]*\n(?=[a-z])/g,
-    '$1 ',
-  );
+  const prose = markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, '').replace(/^.*\S\t+\S.*$/gm, '');
+  const text = stripMarkdown(sealCode(joinWrapped(prose))).replace(/([^\s.!?:;。！？])[ \t]*\n(?=[a-z])/g, '$1 ');
   const title = (opts.title ?? '').trim();
   // Each usable sentence with where it stands among all of them (what comes right after it in the text).
   const all = mendQuotes(sentences(text));
