@@ -44,7 +44,7 @@ const SCENE =
 const THESIS_CUE =
   /本文|这篇文章|文章(介绍|讨论|探讨|分析)|核心(思想|创新|观点)|关键是|提出了|介绍了|探讨了|this (post|article|paper|essay|guide)|we (show|present|describe|argue|propose|explain)|the key (idea|insight)|is about|in this (post|article)/iu;
 
-function leans(s: string): boolean {
+export function leans(s: string): boolean {
   return LEANS_BACK.test(s) || POINTS_BACK.test(s);
 }
 

@@ -2,7 +2,7 @@ import type { KbMessage } from '../../diagnostics/message.js';
 import type { RawDocument } from '../../types.js';
 import type { Catalog, ConceptDraft, ConceptGroup, EntryWriter, SourceDraft } from '../types.js';
 import { extractEntities } from './entities.js';
-import { clip, extractSummary } from './summary.js';
+import { clip, extractSummary, leans } from './summary.js';
 import { PLACE_HEADING, readsText } from '../../ingest/detect.js';
 import { withoutClosingHashes } from '../../ingest/markdown.js';
 
@@ -233,6 +233,8 @@ function definingSentence(group: ConceptGroup): string | undefined {
       if ((s.match(/\p{L}/gu)?.length ?? 0) * 2 < s.replace(/\s/g, '').length) score -= 4;
       // `description: Generates reports in Markdown.` is a line of a configuration file, not prose.
       if (/^[a-z][\w-]*:\s/.test(s)) score -= 3;
+      // 于是，ClipGenius就这样诞生了。/ This is why…: it reads only after the sentence before it.
+      if (leans(s)) score -= 2;
       if (!best || score > best.score) best = { s, score };
     }
   });
