@@ -82,6 +82,12 @@ describe('offlineConcept: the summary is a sentence', () => {
       ]),
     );
     expect(md.summary).toBe('Notes are kept as Markdown files.');
+    const clip = offlineConcept(
+      group('ClipGenius', [
+        ['于是，ClipGenius就这样诞生了。', 'ClipGenius无需登录即可使用，所有功能在本地都能正常工作。'],
+      ]),
+    );
+    expect(clip.summary).toBe('ClipGenius无需登录即可使用，所有功能在本地都能正常工作。');
   });
 
   it('says where a concept is discussed when no source has a sentence on it', () => {
