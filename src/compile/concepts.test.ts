@@ -88,6 +88,17 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     expect(all[0]).toEqual(expect.arrayContaining(['所有權規則', '所有权规则']));
   });
 
+  it('counts both scripts of a name together for the title: a Traditional copy does not hand it to the gloss', () => {
+    const all = pages({
+      'cn.md': '设计质量（design quality）决定评分。设计质量很重要。',
+      'tw.md': '設計質量（design quality）決定評分。設計質量很重要。',
+      'en.md': 'Design quality decides the score. Design quality matters most.',
+    });
+    expect(pageOf(all, '设计质量')).toHaveLength(1);
+    expect(pageOf(all, '设计质量')[0]![0]).toBe('设计质量');
+    expect(pageOf(all, '设计质量')[0]).toEqual(expect.arrayContaining(['設計質量']));
+  });
+
   it('merges a Taiwan word and the Mainland word for one thing (程式碼審查 / 代码审查)', () => {
     const all = pages({
       'tw.md': '我們討論程式碼審查。程式碼審查很重要，程式碼審查需要測試。',

@@ -3,7 +3,7 @@ import { byRawPath } from './works.js';
 import type { DocumentRow, EntityRow } from '../store/store.js';
 import { type LoadedEntry, keptAliases } from '../entry/wiki.js';
 import { entityKey, makeEntryId } from '../entry/names.js';
-import { hasTraditional, mainlandWord } from '../text/fold.js';
+import { foldText, hasTraditional, mainlandWord } from '../text/fold.js';
 import { isCommonEnglishWord } from '../text/english-words.js';
 import { baseForm } from '../text/lexicon.js';
 import { tagZh } from '../text/jieba.js';
@@ -181,21 +181,36 @@ export function groupConcepts(
     if (passingAbbreviation(g.byDoc)) continue;
     // The title: the name most documents use (a longer name wins a tie: "Retrieval-Augmented Generation" over "RAG").
     const votes = new Map<string, number>();
+    // A name's two scripts (設計質量 and 设计质量) also vote together, once a document: a work in
+    // Traditional script must not hand the title to another name.
+    const byKey = new Map<string, number>();
     for (const rows of g.byDoc.values()) {
       const seenHere = new Set<string>();
+      const keysHere = new Map<string, number>();
+      const vote = (name: string, v: number) => {
+        if (seenHere.has(name)) return;
+        seenHere.add(name);
+        votes.set(name, (votes.get(name) ?? 0) + v);
+        const k = foldText(name);
+        keysHere.set(k, Math.max(keysHere.get(k) ?? 0, v));
+      };
       for (const r of rows) {
-        if (!seenHere.has(r.surface)) votes.set(r.surface, (votes.get(r.surface) ?? 0) + 1);
-        seenHere.add(r.surface);
-        for (const a of r.aliases) {
-          if (seenHere.has(a)) continue;
-          votes.set(a, (votes.get(a) ?? 0) + 0.6);
-          seenHere.add(a);
-        }
+        vote(r.surface, 1);
+        for (const a of r.aliases) vote(a, 0.6);
       }
+      for (const [k, v] of keysHere) byKey.set(k, (byKey.get(k) ?? 0) + v);
     }
+    const together = (name: string) => byKey.get(foldText(name)) ?? 0;
     const ranked = [...votes.entries()]
       .filter(([name]) => !sourceTitles.has(entityKey(name)))
-      .sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || a[0].localeCompare(b[0]));
+      .sort(
+        (a, b) =>
+          together(b[0]) - together(a[0]) ||
+          b[1] - a[1] ||
+          Number(hasTraditional(a[0])) - Number(hasTraditional(b[0])) ||
+          b[0].length - a[0].length ||
+          a[0].localeCompare(b[0]),
+      );
     if (!ranked.length) continue;
     // An abbreviation is an alias: "Retrieval-Augmented Generation" is the title, "RAG" the alias.
     const top = ranked[0]![0];
