@@ -126,6 +126,15 @@ describe('extractEntities: words in capitals, misread word ends, examples in par
     expect(surfaces).toContain('Reciprocal Rank Fusion');
   });
 
+  it('keeps a run of a noun and a place word (上下文/窗口), its first word counted apart only outside other terms', () => {
+    const md = [
+      '首先，当上下文窗口填满时，模型往往会失去连贯性。',
+      '上下文重置——完全清除上下文窗口并启动一个新的智能体。',
+      '上下文焦虑让模型提前收尾。上下文焦虑很常见，上下文重置可以缓解上下文焦虑。上下文重置有成本。',
+    ].join('\n\n');
+    expect(keys(md)).toContain('上下文窗口');
+  });
+
   it('drops a term where jieba took a suffix into the next word (智能/体会 for 智能体/会)', () => {
     const md = [
       '评估器智能体读取生成器的输出。每个智能体都有自己的上下文，智能体之间通过文件通信。',

@@ -359,9 +359,15 @@ function zhCounts(text: string, names: Map<string, number>): Map<string, number>
   for (const [term, word] of suspect) if ((counts.get(word) ?? 0) >= (counts.get(term) ?? 0)) counts.delete(term);
   // 工作流程, 核心功能: a compound of everyday words is a term of the text only if the text keeps its
   // words together (所有权规则), not where it mostly uses them apart (工作 ×40, 工作流程 ×3).
+  // A word counts as used apart where it is in no other term of the text (上下文 of 上下文焦虑 and
+  // 上下文重置 is not used apart from 上下文窗口).
+  const inTerms = new Map<string, number>();
+  for (const [term, ws] of made)
+    for (const w of new Set(ws)) inTerms.set(w, (inTerms.get(w) ?? 0) + (counts.get(term) ?? 0));
   for (const [term, n] of counts) {
     const parts = made.has(term) ? looseWords(made.get(term)!) : undefined;
-    if (parts?.some((w) => (words.get(w) ?? 0) > 2 * n)) counts.delete(term);
+    const apart = (w: string) => (words.get(w) ?? 0) - (inTerms.get(w) ?? 0);
+    if (parts?.some((w) => apart(w) >= n)) counts.delete(term);
   }
   return counts;
 }

@@ -59,7 +59,9 @@ function hanLength(s: string): number {
 
 /** A word that can start or continue a Chinese term; a one-character word only ends one. */
 function termPart(t: ZhToken, first = false): boolean {
-  if (!NOUNISH.has(t.tag) || !HAN_ONLY.test(t.word)) return false;
+  // A place word ends a run after a noun (上下文/窗口), never opens one (本地/存储, 国内/市场).
+  const place = !first && t.tag === 's' && t.word.length > 1;
+  if ((!NOUNISH.has(t.tag) && !place) || !HAN_ONLY.test(t.word)) return false;
   return t.word.length > 1 || (!first && SUFFIX.has(t.word));
 }
 
