@@ -453,6 +453,12 @@ describe('offlineAnswer and a lead-in', () => {
 });
 
 describe('statements: links and images', () => {
+  it('takes no line kb wrote for a file it cannot read (Attachment: path, type, size)', () => {
+    expect(
+      statements('Attachment: `raw/images/rag-pipeline.png` (image/png, 1.9 KB, 420×200).\n\nThe diagram shows BM25.'),
+    ).toEqual(['The diagram shows BM25.']);
+  });
+
   it('reads a Markdown link as its text and an image as nothing (its `!` ends no sentence)', () => {
     expect(
       statements('See [the primer](https://example.com/a_b) for more. An image: ![RAG diagram](x.png) here.'),

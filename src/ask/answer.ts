@@ -51,11 +51,14 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 10;
+export const ANSWER_VERSION = 11;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
   /^(?:(?:sources?|backlinks?|references?|see also|related|links?|key points|definitions|来源|参考|参考资料|参考文献|相关|链接|另见|反向链接)\s*[:：]?\s*$|<!--|\|?\s*:?-{3,})/i;
+
+/** What kb says of a file it cannot read (ingest/attachment.ts): its path, type and size, no statement. */
+const ATTACHMENT_LINE = /^Attachment: `[^`]+` \([^)]*\)\.?$/;
 
 /** A concept page's list of sources: `[[Source]] (4 mentions)`, `[[Source]] mentions X.`, `…and 3 more sources below.` */
 const CONCEPT_SCAFFOLD = /^(?:\[\[[^\]]*\]\] (?:\(\d+ mentions?\)|mentions .*)|…and \d+ more sources? below\.)$/;
@@ -88,7 +91,7 @@ export function statements(text: string): string[] {
     if (/^(?:[^:：[\]]{1,24}[:：])?(\s*\[\[[^\]]*\]\][\s,;、，.。]*)+$/.test(line)) continue;
     // A concept page's own scaffolding (src/compile/offline/writer.ts): its list of sources, and the
     // attribution after each quote, which is a citation, not part of what was said.
-    if (CONCEPT_SCAFFOLD.test(line)) continue;
+    if (CONCEPT_SCAFFOLD.test(line) || ATTACHMENT_LINE.test(line)) continue;
     line = line.replace(/\s+—\s+\[\[[^\]]*\]\]$/, '');
     line = line.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/^…\s*|\s*…$/g, '');
     // A Markdown link reads as its text; an image is no statement (its `!` is no end of a sentence).
