@@ -101,7 +101,7 @@ function runsOf(entry: PackedEntry, whole: string | undefined): Run[] {
       if (m && /^[—–-]$/.test(m[4]!) && !m[1]) m = null;
       if (!m) {
         if (heading) section = line;
-        before = line.replace(/^#+\s*/, '').replace(/^[*_]+|[*_]+$/g, '');
+        before = line.replace(/^[*_]+|[*_]+$/g, '');
         continue;
       }
       // Overlapping chunks hold some lines twice.

@@ -59,7 +59,7 @@ function hanLength(s: string): number {
 
 /** A word that can start or continue a Chinese term; a one-character word only ends one. */
 function termPart(t: ZhToken, first = false): boolean {
-  // A place word ends a run after a noun (上下文/窗口), never opens one (本地/存储, 国内/市场).
+  // A place word may go on a run after a noun (上下文/窗口), never open one (本地/存储, 国内/市场).
   const place = !first && t.tag === 's' && t.word.length > 1;
   if ((!NOUNISH.has(t.tag) && !place) || !HAN_ONLY.test(t.word)) return false;
   return t.word.length > 1 || (!first && SUFFIX.has(t.word));
