@@ -432,6 +432,44 @@ describe('offlineAnswer for the parts of one listed item', () => {
   });
 });
 
+describe('offlineAnswer for a list given as `Label: what it is` lines after a lead-in', () => {
+  const text = [
+    'Generation and grading are separate.',
+    'With this in mind, I wrote four grading criteria that I gave to both agents in their prompts:',
+    'Design quality: Does the design feel like a coherent whole rather than a collection of parts?',
+    'Strong work here means the colors and layout combine into a distinct mood.',
+    'Originality: Is there evidence of custom decisions?',
+    'Craft: Technical execution: typography hierarchy, spacing consistency.',
+    'Functionality: Usability independent of aesthetics.',
+    'Step 2: Wire the evaluator.',
+  ].join('\n\n');
+  const e = entry('h', 'Harness design', [text]);
+  const whole = (id: string) => (id === 'h' ? text : undefined);
+
+  it('answers a list question with the labels, an item going on for a paragraph, up to a numbered section', () => {
+    expect(offlineAnswer('What are the four grading criteria?', packed(e), 1, whole).text).toBe(
+      'With this in mind, I wrote four grading criteria that I gave to both agents in their prompts: Design quality; Originality; Craft; Functionality. [[Harness design]]',
+    );
+  });
+
+  it('reads the labels in the whole text when the packed passage ends at the lead-in, and 支持哪些 asks for them', () => {
+    const zh = [
+      'AI分析支持两个提供商：',
+      'Gemini：支持文本、图片、视频（推荐）',
+      'Minimax：仅支持文本',
+      '3. 多模态AI聊天',
+    ].join('\n');
+    const z = entry('c', 'ClipGenius', ['AI分析支持两个提供商：']);
+    const a = offlineAnswer('ClipGenius 支持哪些 AI 提供商？', packed(z), 1, (id) => (id === 'c' ? zh : undefined));
+    expect(a.text).toBe('AI分析支持两个提供商：Gemini；Minimax。 [[ClipGenius]]');
+  });
+
+  it('keeps what each item says for a question that asks no list', () => {
+    const a = offlineAnswer('Why were the grading criteria written?', packed(e), 2, whole).text;
+    expect(a).not.toContain('Design quality; Originality');
+  });
+});
+
 describe('offlineAnswer and a statement that points back', () => {
   it('quotes the sentence a short statement points back to ("flips this dynamic")', () => {
     const text =

@@ -11,7 +11,7 @@ import { searchTerms } from '../text/search.js';
 import { HEADER_LABEL, isHeadingLine } from '../text/layout.js';
 import { queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
-import { type Enumeration, enumerationFor, type TextOf } from './enumerate.js';
+import { asksForList, type Enumeration, enumerationFor, type TextOf } from './enumerate.js';
 
 export interface Citation {
   id: string;
@@ -51,7 +51,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 11;
+export const ANSWER_VERSION = 18;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -282,7 +282,7 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
   const all = questionTerms(question, Object.keys(packed.weights ?? {}));
   const list = enumerationFor(question, packed.entries, [own, all], weight, textOf);
   const listed = list ? [list.leadIn ?? '', ...list.items].filter(Boolean) : [];
-  const said = statementsAnswer(question, packed, list ? maxSentences - 1 : maxSentences, listed);
+  const said = statementsAnswer(question, packed, list ? maxSentences - 1 : maxSentences, listed, textOf);
   if (!list) return said;
   const text = `${listText(list)} ${cite(list.entry)}`;
   return {
@@ -308,7 +308,10 @@ function statementsAnswer(
   packed: PackedContext,
   maxSentences: number,
   listed: string[] = [],
+  textOf?: TextOf,
 ): DraftAnswer {
+  // A question asking for several things reads a lead-in's `Label: …` lines as the list of their labels.
+  const labels = asksForList(question, true) ? (textOf ?? (() => undefined)) : undefined;
   const asksInChinese = HAN_CHAR.test(question);
   const picked: ScoredStatement[] = [];
   const seen = listed.map((l) => ({ key: norm(l), pairs: charPairs(norm(l)) }));
@@ -346,13 +349,21 @@ function statementsAnswer(
       if (before) run.push(before);
       const next = picked[i + 1];
       const followed = next?.entry === e && next.at[1] === x.at[1] && next.at[2] === x.at[2] + 1;
+      // A lead-in into `Label: …` lines, for a list question: the labels, whatever else was picked.
+      const named = /[:：]$/u.test(x.text) ? labelsAfter(x, consumed, labels) : undefined;
+      if (named) {
+        run.push(`${x.text}${/:$/.test(x.text) ? ' ' : ''}${named}`);
+        continue;
+      }
       if (followed || !/[:：]$/u.test(x.text)) {
         run.push(x.text);
         continue;
       }
       // A lead-in says nothing without what it leads into: the sentence or the list items after it.
       const after = leadInFollowers(x, consumed);
-      run.push(after ? `${x.text}${after}` : x.text.replace(/：$/u, '。').replace(/:$/, '.'));
+      run.push(
+        after ? `${x.text}${/:$/.test(x.text) ? ' ' : ''}${after}` : x.text.replace(/：$/u, '。').replace(/:$/, '.'),
+      );
     }
     paragraphs.push(`${joinStatements(run)} ${cite(e)}`);
   }
@@ -453,10 +464,10 @@ function pointedAt(x: ScoredStatement, consumed: Set<string>): string | undefine
 function leadInFollowers(x: ScoredStatement, consumed: Set<string>): string | undefined {
   const texts = [x.entry.summary, ...x.entry.passages.map((p) => p.text)];
   const after = statements(texts[x.at[1]] ?? '').slice(x.at[2] + 1);
-  const first = after[0];
-  if (!first) return undefined;
   const mark = (k: number) => consumed.add([x.at[0], x.at[1], x.at[2] + 1 + k].join());
-  if (!WORDY.test(first)) return undefined;
+  const han = CJK_END.test(x.text);
+  const first = after[0];
+  if (!first || !WORDY.test(first)) return undefined;
   if (ENDED.test(first) || first.length > 120) {
     mark(0);
     return first;
@@ -469,8 +480,61 @@ function leadInFollowers(x: ScoredStatement, consumed: Set<string>): string | un
     items.push(s);
     mark(k);
   }
-  const han = CJK_END.test(x.text);
   return `${items.join(han ? '；' : '; ')}${han ? '。' : '.'}`;
+}
+
+/**
+ * For a list question, what a lead-in leads into when it is `Label: what it is` lines (设计质量（Design
+ * quality）：…, Craft: …): their labels as one sentence, read in the passage or else in the entry's whole
+ * text (a packed passage may end at the lead-in). The statements they stand in are marked used.
+ */
+function labelsAfter(x: ScoredStatement, consumed: Set<string>, textOf: TextOf | undefined): string | undefined {
+  if (!textOf) return undefined;
+  const own = [x.entry.summary, ...x.entry.passages.map((p) => p.text)][x.at[1]] ?? '';
+  const labels = labelledItems(own, x.text) ?? labelledItems(textOf(x.entry.id) ?? '', x.text);
+  if (!labels) return undefined;
+  const after = statements(own).slice(x.at[2] + 1);
+  const last = labels[labels.length - 1]!;
+  const end = after.findIndex((s) => s.startsWith(last));
+  for (let k = 0; k <= end; k++) consumed.add([x.at[0], x.at[1], x.at[2] + 1 + k].join());
+  const han = CJK_END.test(x.text);
+  return `${labels.join(han ? '；' : '; ')}${han ? '。' : '.'}`;
+}
+
+/** A line of a list that names a thing and says what it is: `- 设计质量（Design quality）：…`, `Craft: …`. */
+const LABELLED = /^(?:[-*+•]\s+|\d{1,2}[.)]\s+)?(?:\*\*|__)?([^:：。.!?！？\n]{1,40}?)(?:\*\*|__)?\s*[:：]\s*\S/u;
+
+const SECTION_LABEL = /^(?:第[一二三四五六七八九十\d]+|(?:step|phase|part|stage|pattern|chapter)\s*\d)/iu;
+
+/**
+ * The labels of the `Label: what it is` lines right after a lead-in (`…四个评分标准…：`), at least
+ * two and at most eight; undefined when the lines after it are no such list.
+ */
+function labelledItems(text: string, leadIn: string): string[] | undefined {
+  const lines = text.split('\n');
+  const tail = leadIn.replace(/[:：]$/u, '').slice(-16);
+  // The lead-in may stand twice (overlapping chunks): the list follows one of them.
+  for (const [at, l] of lines.entries()) {
+    if (!l.includes(tail)) continue;
+    const labels: string[] = [];
+    // An item may go on for a paragraph or two (`Design quality: …` then `Strong work here means…`).
+    let gap = 0;
+    for (const raw of lines.slice(at + 1)) {
+      const line = raw.trim();
+      if (!line) continue;
+      const label = /^#/.test(line) ? undefined : LABELLED.exec(line)?.[1]?.trim();
+      // A numbered section (第三步：…, Step 2: …) is no item of the list.
+      if (label && SECTION_LABEL.test(label)) break;
+      if (!label || !WORDY.test(label) || label.split(/\s+/).length > 5) {
+        if (!labels.length || /^#/.test(line) || ++gap > 2) break;
+        continue;
+      }
+      gap = 0;
+      if (labels.push(label) >= 8) break;
+    }
+    if (labels.length >= 2) return labels;
+  }
+  return undefined;
 }
 
 function uniqueCitations(entries: PackedEntry[]): Citation[] {

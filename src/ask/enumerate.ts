@@ -14,6 +14,15 @@ import { baseForm } from '../text/lexicon.js';
 const ASKS_LIST =
   /有哪些|有哪几|哪几[种个类步条项点]|几[种个类步条项点大]|[两二三四五六七八九十\d]+\s*[种个类步条项点大](?!.*[吗么])|列出|列举|\bwhat are (?:the|some)\b|\bwhich (?:are|\w+s)\b|\blist (?:the|all)\b|\bname the\b|\bhow many (?:\w+ )?(?:steps|types|kinds|patterns|parts|stages)\b/iu;
 
+/**
+ * Whether a question asks for several things (有哪些, 哪几步, "what are the", "which …s"); `loosely`
+ * also takes any 哪些 (支持哪些…), which is enough to read a lead-in's labels but not to pick a
+ * numbered run, whose items must then speak of what is asked.
+ */
+export function asksForList(question: string, loosely = false): boolean {
+  return ASKS_LIST.test(question) || (loosely && question.includes('哪些'));
+}
+
 /** The word a question counts with (步 of 哪几步, 种 of 五种, step of "what are the steps"). */
 function counterAsked(question: string): string | undefined {
   return (
@@ -143,7 +152,7 @@ export function enumerationFor(
   weight: (term: string) => number,
   textOf?: TextOf,
 ): Enumeration | undefined {
-  if (!ASKS_LIST.test(question)) return undefined;
+  if (!asksForList(question)) return undefined;
   // Each entry is read once, whatever the term sets tried.
   const read = entries.map((entry) => {
     const whole = textOf?.(entry.id);
