@@ -447,7 +447,7 @@ describe('offlineAnswer for a list given as `Label: what it is` lines after a le
   const whole = (id: string) => (id === 'h' ? text : undefined);
 
   it('answers a list question with the labels, an item going on for a paragraph, up to a numbered section', () => {
-    expect(offlineAnswer('What are the four grading criteria?', packed(e), 1, whole).text).toBe(
+    expect(offlineAnswer('What are the four grading criteria?', packed(e), 1, whole).text.split('\n')[0]).toBe(
       'With this in mind, I wrote four grading criteria that I gave to both agents in their prompts: Design quality; Originality; Craft; Functionality. [[Harness design]]',
     );
   });
@@ -462,6 +462,80 @@ describe('offlineAnswer for a list given as `Label: what it is` lines after a le
     const z = entry('c', 'ClipGenius', ['AI分析支持两个提供商：']);
     const a = offlineAnswer('ClipGenius 支持哪些 AI 提供商？', packed(z), 1, (id) => (id === 'c' ? zh : undefined));
     expect(a.text).toBe('AI分析支持两个提供商：Gemini；Minimax。 [[ClipGenius]]');
+  });
+
+  it('takes the list whose lead-in says the question back, and bold labels before a dash', () => {
+    const z = entry('z', 'Zettelkasten', [
+      [
+        'Three features distinguished it from an ordinary card catalogue:',
+        '- **Fixed addresses**: every card has a number.',
+        '- **Links between cards**: a card names others.',
+        '- **A keyword index**: a few entry points.',
+        'Ahrens distinguishes three kinds of notes:',
+        '- **Fleeting notes** — quick captures, to be processed within a day or two.',
+        '- **Literature notes** — short notes on what a source says.',
+        '- **Permanent notes** — one idea per note.',
+      ].join('\n'),
+    ]);
+    expect(offlineAnswer('What are the three kinds of notes?', packed(z)).text.split('\n')[0]).toBe(
+      'Ahrens distinguishes three kinds of notes: Fleeting notes; Literature notes; Permanent notes. [[Zettelkasten]]',
+    );
+  });
+
+  it('lists a long numbered item by the name it opens with in bold', () => {
+    const long =
+      'optionally with an overlap of 10–20% so that a sentence split at a boundary appears whole in one chunk.';
+    const c = entry('c', 'Chunking', [
+      [
+        '## Common strategies',
+        `1. **Fixed-size windows.** Cut every N tokens (512 is a popular default), ${long}`,
+        `2. **Recursive splitting.** Try to split on the largest separator first, then paragraphs, ${long}`,
+        `3. **Semantic chunking.** Embed each sentence, and start a new chunk where similarity drops, ${long}`,
+      ].join('\n'),
+    ]);
+    expect(offlineAnswer('What are the chunking strategies?', packed(c)).text.split('\n')[0]).toBe(
+      '1. Fixed-size windows; 2. Recursive splitting; 3. Semantic chunking. [[Chunking]]',
+    );
+  });
+
+  it('takes the run of as many items as asked whose lead-in holds the question’s word, even the entry’s topic', () => {
+    const z = entry('z', '卡片盒笔记法', [
+      [
+        '卡片盒笔记法的核心是写笔记。笔记要用自己的话写。',
+        '卢曼的卡片盒里大约有 90,000 张卡片，有三个关键设计：',
+        '1. 固定编号。',
+        '2. 卡片之间互相引用。',
+        '3. 关键词索引。',
+        '书中把笔记分成三类：',
+        '- **闪念笔记**：随手记下，一两天内处理掉；',
+        '- **文献笔记**：用自己的话概括一篇资料；',
+        '- **永久笔记**：一条笔记只讲一个想法。',
+      ].join('\n\n'),
+    ]);
+    expect(offlineAnswer('卡片盒笔记法有哪三类笔记？', packed(z)).text.split('\n')[0]).toBe(
+      '书中把笔记分成三类：闪念笔记；文献笔记；永久笔记。 [[卡片盒笔记法]]',
+    );
+  });
+
+  it('counts no character pair of a longer question word (数据 of 向量数据库), no settings block, no code comment', () => {
+    const k = entry('k', '知识库方法', [
+      [
+        'git push origin main',
+        '# 触发 CI 重新构建索引',
+        '这样做的好处：',
+        '操作可追溯：每次修改都有提交记录',
+        '冲突可回滚：git revert 一键恢复',
+        'metadata:',
+        ' pattern: index',
+        ' interaction: multi-turn',
+        '第一步：导入数据',
+        '第二步：前端查看数据',
+        '第三步：使用与循环优化',
+      ].join('\n'),
+    ]);
+    expect(offlineAnswer('向量数据库有哪些索引？', packed(k)).text).not.toMatch(
+      /操作可追溯；|第一步：导入数据；|pattern; interaction/,
+    );
   });
 
   it('keeps what each item says for a question that asks no list', () => {
@@ -491,6 +565,12 @@ describe('offlineAnswer and a lead-in', () => {
 });
 
 describe('statements: links and images', () => {
+  it('takes no line of a drawing (├── index.json # 检索索引)', () => {
+    expect(
+      statements('wiki/\n├── index.json # 检索索引\n└── embeddings.db # 向量存储\n索引放在 wiki 目录里。'),
+    ).toEqual(['索引放在 wiki 目录里。']);
+  });
+
   it('takes no line kb wrote for a file it cannot read (Attachment: path, type, size)', () => {
     expect(
       statements('Attachment: `raw/images/rag-pipeline.png` (image/png, 1.9 KB, 420×200).\n\nThe diagram shows BM25.'),

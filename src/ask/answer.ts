@@ -11,7 +11,7 @@ import { searchTerms } from '../text/search.js';
 import { HEADER_LABEL, isHeadingLine } from '../text/layout.js';
 import { queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
-import { asksForList, type Enumeration, enumerationFor, type TextOf } from './enumerate.js';
+import { asksForList, type Enumeration, enumerationFor, labelledItems, type TextOf } from './enumerate.js';
 
 export interface Citation {
   id: string;
@@ -51,7 +51,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 18;
+export const ANSWER_VERSION = 32;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -81,7 +81,8 @@ export function statements(text: string): string[] {
     const row = tableRow(lines, i);
     if (row === null) continue;
     let line = row ?? raw.trim();
-    if (!line || /^#{1,6}(\s|$)/.test(line) || SCAFFOLD.test(line)) continue;
+    // A line of a drawing (`├── index.json # 检索索引`) is no statement either.
+    if (!line || /^#{1,6}(\s|$)/.test(line) || SCAFFOLD.test(line) || /^[\u2500-\u257f]/u.test(line)) continue;
     if (HEADER_LABEL.test(line) || isHeadingLine(lines, i)) continue;
     line = line.replace(/^(?:[-*+]\s+|\d{1,3}[.)]\s+|[•·▪●◦‣]\s*)(\[[ xX]\]\s+)?/u, '').replace(/^>\s*/, '');
     // A bullet typed inside a quoted line (`- • 设计质量：…`).
@@ -294,11 +295,18 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
 
 /** A numbered list as one sentence: its lead-in, then the items. */
 function listText(list: Enumeration): string {
-  const zh = inChinese(list.items.join(''));
+  // In the language of what leads into it (设计质量 (Design quality) is a Chinese list's item).
+  const zh = inChinese(list.leadIn ?? list.items.join(''));
   const lead = list.leadIn ? (/[:：?？]$/u.test(list.leadIn) ? list.leadIn : `${list.leadIn}${zh ? '：' : ':'}`) : '';
   // Read as the statements are: no emphasis marks, a link as its text.
   const plain = (l: string) => withoutEmphasis(l.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2'));
-  const items = list.items.map((i) => plain(i).replace(/[。.;；:：]$/u, '')).join(zh ? '；' : '; ');
+  // An item that opens with its name in bold and goes on to explain it (`1. **Fixed-size windows.** Cut
+  // every N tokens…`) is listed by its name.
+  const named = (l: string) =>
+    l.length > 120
+      ? (/^(\S+\s+)?(?:\*\*|__)([^*_\n]{2,60}?)[.:：。]?(?:\*\*|__)/u.exec(l)?.slice(1, 3).join('') ?? l)
+      : l;
+  const items = list.items.map((i) => plain(named(i)).replace(/[。.;；:：]$/u, '')).join(zh ? '；' : '; ');
   return `${lead}${lead && !zh ? ' ' : ''}${items}${zh ? '。' : '.'}`;
 }
 
@@ -499,42 +507,6 @@ function labelsAfter(x: ScoredStatement, consumed: Set<string>, textOf: TextOf |
   for (let k = 0; k <= end; k++) consumed.add([x.at[0], x.at[1], x.at[2] + 1 + k].join());
   const han = CJK_END.test(x.text);
   return `${labels.join(han ? '；' : '; ')}${han ? '。' : '.'}`;
-}
-
-/** A line of a list that names a thing and says what it is: `- 设计质量（Design quality）：…`, `Craft: …`. */
-const LABELLED = /^(?:[-*+•]\s+|\d{1,2}[.)]\s+)?(?:\*\*|__)?([^:：。.!?！？\n]{1,40}?)(?:\*\*|__)?\s*[:：]\s*\S/u;
-
-const SECTION_LABEL = /^(?:第[一二三四五六七八九十\d]+|(?:step|phase|part|stage|pattern|chapter)\s*\d)/iu;
-
-/**
- * The labels of the `Label: what it is` lines right after a lead-in (`…四个评分标准…：`), at least
- * two and at most eight; undefined when the lines after it are no such list.
- */
-function labelledItems(text: string, leadIn: string): string[] | undefined {
-  const lines = text.split('\n');
-  const tail = leadIn.replace(/[:：]$/u, '').slice(-16);
-  // The lead-in may stand twice (overlapping chunks): the list follows one of them.
-  for (const [at, l] of lines.entries()) {
-    if (!l.includes(tail)) continue;
-    const labels: string[] = [];
-    // An item may go on for a paragraph or two (`Design quality: …` then `Strong work here means…`).
-    let gap = 0;
-    for (const raw of lines.slice(at + 1)) {
-      const line = raw.trim();
-      if (!line) continue;
-      const label = /^#/.test(line) ? undefined : LABELLED.exec(line)?.[1]?.trim();
-      // A numbered section (第三步：…, Step 2: …) is no item of the list.
-      if (label && SECTION_LABEL.test(label)) break;
-      if (!label || !WORDY.test(label) || label.split(/\s+/).length > 5) {
-        if (!labels.length || /^#/.test(line) || ++gap > 2) break;
-        continue;
-      }
-      gap = 0;
-      if (labels.push(label) >= 8) break;
-    }
-    if (labels.length >= 2) return labels;
-  }
-  return undefined;
 }
 
 function uniqueCitations(entries: PackedEntry[]): Citation[] {

@@ -77,11 +77,12 @@ export async function ask(
     const packed = packContext(ctx.store, retrieval, { budget });
     const t4 = performance.now();
     let draft: DraftAnswer;
+    // Chunks end at paragraphs: a blank line between them keeps a heading at a chunk's start a heading.
     const textOf = (id: string) =>
       ctx.store
         .chunksOfEntry(id)
         .map((c) => c.text)
-        .join('\n');
+        .join('\n\n');
     try {
       draft = opts.model
         ? await modelAnswer(opts.model, ctx.paths.root, question, packed, opts.signal)

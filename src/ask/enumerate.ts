@@ -2,6 +2,7 @@ import type { PackedEntry } from './pack.js';
 import { searchTerms } from '../text/search.js';
 import { HAN } from '../text/script.js';
 import { baseForm } from '../text/lexicon.js';
+import { withoutInterrogatives } from '../text/stopwords.js';
 
 /**
  * Numbered lines in the packed context, for a question that asks for a list ("ClipGenius 有哪些功能？",
@@ -22,6 +23,9 @@ const ASKS_LIST =
 export function asksForList(question: string, loosely = false): boolean {
   return ASKS_LIST.test(question) || (loosely && question.includes('哪些'));
 }
+
+/** Words that ask rather than say what is asked about. */
+const ASKING = new Set('what which who are were the and for with how many does did list name there'.split(' '));
 
 /** The word a question counts with (步 of 哪几步, 种 of 五种, step of "what are the steps"). */
 function counterAsked(question: string): string | undefined {
@@ -56,7 +60,7 @@ function numberOf(s: string): number | undefined {
  * separator, and a short label.
  */
 const NUMBERED =
-  /^(?:((?:pattern|step|part|phase|stage|tip|rule|lesson|principle|模式|步骤|方法|原则|技巧|阶段|第)\s*))?(\d{1,2}|[一二三四五六七八九十])\s*(阶段|部分|[步层点个条种类章节]?)\s*([.、:：)）]|[，,](?=\S)|[—–-](?=\s))\s*(\S.{0,200})$/iu;
+  /^(?:((?:pattern|step|part|phase|stage|tip|rule|lesson|principle|模式|步骤|方法|原则|技巧|阶段|第)\s*))?(\d{1,2}|[一二三四五六七八九十])\s*(阶段|部分|[步层点个条种类章节]?)\s*([.、:：)）]|[，,](?=\S)|[—–-](?=\s))\s*(\S.{0,600})$/iu;
 
 interface Item {
   n: number;
@@ -78,6 +82,8 @@ export interface Enumeration {
 }
 
 interface Run {
+  /** `Label: what it is` lines after a lead-in rather than numbered ones: their labels are the items. */
+  labelled?: boolean;
   leadIn: string | undefined;
   /** The heading the run stands under (its words count, it is not quoted). */
   section: string;
@@ -87,8 +93,9 @@ interface Run {
 }
 
 /**
- * Numbered runs of one entry: items of one style (prefix, separator) whose numbers go up from 1.
- * Read in its whole text when there is one (the packed passages seldom hold every item).
+ * Numbered runs of one entry: items of one style (prefix, separator) whose numbers go up from 1; and
+ * lists of `Label: what it is` lines after a lead-in. Read in its whole text when there is one (the
+ * packed passages seldom hold every item).
  */
 function runsOf(entry: PackedEntry, whole: string | undefined): Run[] {
   const passages = whole ? [{ text: whole }] : [...entry.passages].sort((a, b) => a.line - b.line);
@@ -98,19 +105,41 @@ function runsOf(entry: PackedEntry, whole: string | undefined): Run[] {
   let at = 0;
   for (const p of passages) {
     let before: string | undefined;
-    let section = '';
-    for (const raw of p.text.split('\n')) {
+    let heading = '';
+    // Lines read since that heading: a run far below one is not what it names (in a plain text, a
+    // `# …` line may be a comment of a code sample).
+    let since = 0;
+    const lines = p.text.split('\n');
+    for (const [j, raw] of lines.entries()) {
       at++;
-      const heading = /^#{1,6}\s/.test(raw.trim());
+      // A heading stands after a blank line; a `# …` line right under another line is a comment in code.
+      const isHeading = /^#{1,6}\s/.test(raw.trim()) && !lines[j - 1]?.trim();
       // A numbered heading (`## Phase 1 — Problem Discovery`) is an item like a numbered line.
       const line = raw.trim().replace(/^#{1,6}\s+/, '');
       if (!line) continue;
+      since++;
+      const section = since <= 8 ? heading : '';
       let m = NUMBERED.exec(line);
       // A dash numbers only after a word for what is counted (`Phase 1 — …`), not after a bare number.
       if (m && /^[—–-]$/.test(m[4]!) && !m[1]) m = null;
       if (!m) {
-        if (heading) section = line;
+        if (isHeading) {
+          heading = line;
+          since = 0;
+        }
         before = line.replace(/^[*_]+|[*_]+$/g, '');
+        // A lead-in says something (`…三条原则：`); a bare key (`metadata:`) opens a block of settings.
+        const labelled = /[:：]$/u.test(line) && !/^[\w-]+[:：]$/u.test(line) ? labelsFrom(lines, j + 1) : undefined;
+        if (labelled && !seen.has(`${line}\n${labelled.labels.join('\n')}`)) {
+          seen.add(`${line}\n${labelled.labels.join('\n')}`);
+          const items = labelled.labels.map((label, k) => ({
+            n: k + 1,
+            line: label,
+            label,
+            at: at + labelled.at[k]! - j,
+          }));
+          runs.push({ labelled: true, leadIn: before, section, counts: '', items });
+        }
         continue;
       }
       // Overlapping chunks hold some lines twice.
@@ -136,7 +165,60 @@ function runsOf(entry: PackedEntry, whole: string | undefined): Run[] {
       before = undefined;
     }
   }
-  return runs.filter((r) => r.items.length >= 3);
+  return runs.filter((r) => r.items.length >= (r.labelled ? 2 : 3));
+}
+
+/**
+ * A line of a list that names a thing and says what it is: `- 设计质量（Design quality）：…`, `Craft: …`,
+ * `- **Fleeting notes** — …` (a numbered line is an item of a numbered run).
+ */
+const LABELLED =
+  /^(?:[-*+•]\s+)?(?:(?:\*\*|__)([^*_\n]{1,40}?)[.:：]?(?:\*\*|__)\s*(?:[:：—–-]\s*)?\S|([^:：。.!?！？\n]{1,40}?)\s*[:：]\s*\S)/u;
+
+/** A numbered section (第三步：…, Step 2: …): no item of a list of labels. */
+const SECTION_LABEL = /^(?:第[一二三四五六七八九十\d]+|(?:step|phase|part|stage|pattern|chapter)\s*\d)/iu;
+
+/**
+ * The labels of the `Label: what it is` lines from line `from` on, with the lines they stand on: at
+ * least two, at most eight; an item may go on for a paragraph or two (`Design quality: …` then `Strong
+ * work here means…`). undefined when the lines there are no such list.
+ */
+function labelsFrom(lines: readonly string[], from: number): { labels: string[]; at: number[] } | undefined {
+  const labels: string[] = [];
+  const at: number[] = [];
+  let gap = 0;
+  for (let j = from; j < lines.length; j++) {
+    const line = lines[j]!.trim();
+    if (!line) continue;
+    const m = /^#/.test(line) ? null : LABELLED.exec(line);
+    const label = (m?.[1] ?? m?.[2])?.trim();
+    if (label && SECTION_LABEL.test(label)) break;
+    if (!label || !/\p{L}{2}/u.test(label) || label.split(/\s+/).length > 5) {
+      if (!labels.length || /^#/.test(line) || /[:：]$/u.test(line) || ++gap > 2) break;
+      continue;
+    }
+    gap = 0;
+    labels.push(label);
+    at.push(j);
+    if (labels.length >= 8) break;
+  }
+  return labels.length >= 2 ? { labels, at } : undefined;
+}
+
+/**
+ * The labels of the `Label: what it is` lines right after a lead-in (`…四个评分标准…：`) in a text;
+ * undefined when the lines after it are no such list.
+ */
+export function labelledItems(text: string, leadIn: string): string[] | undefined {
+  const lines = text.split('\n');
+  const tail = leadIn.replace(/[:：]$/u, '').slice(-16);
+  // The lead-in may stand twice (overlapping chunks): the list follows one of them.
+  for (const [at, l] of lines.entries()) {
+    if (!l.includes(tail)) continue;
+    const found = labelsFrom(lines, at + 1);
+    if (found) return found.labels;
+  }
+  return undefined;
 }
 
 /**
@@ -176,14 +258,27 @@ function bestRun(
   const count = countAsked(question);
   const counter = counterAsked(question);
   const chinese = HAN.test(question);
+  // The question's own words as written, its everyday ones too ("kinds of notes"): a lead-in that
+  // says them back ("Ahrens distinguishes three kinds of notes:") is the list asked for.
+  const said = new Set((question.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !ASKING.has(w)).map(baseForm));
+  const saysBack = (text: string) =>
+    new Set((text.toLowerCase().match(/[a-z]{3,}/g) ?? []).map(baseForm).filter((w) => said.has(w))).size;
   // English words match in their singular (patterns, pattern).
   const asked = new Map<string, string>();
   for (const t of terms) asked.set(baseForm(t), t);
+  // The question's Chinese words: its runs of Han characters between interrogatives and particles
+  // (向量数据库有哪些索引 → 向量数据库, 索引).
+  const hanWords = withoutInterrogatives(question)
+    .split(/[^\p{Script=Han}]+|[有些的是了给和与在]|[一二三四五六七八九十两]+[个种类条项步点件大]?/u)
+    .filter((w) => w.length >= 2);
   const holds = (text: string, local: (t: string) => number) => {
     let score = 0;
     for (const t of new Set(searchTerms(text).map(baseForm))) {
-      // One Han character says too little about a list (片 of 卡片 in 图片).
+      // One Han character says too little about a list (片 of 卡片 in 图片), and so does a character
+      // pair of a longer word the text does not hold (数据 of 向量数据库 in 导入数据).
       if (t.length === 1 && HAN.test(t)) continue;
+      const of = HAN.test(t) ? hanWords.filter((w) => w.includes(t)) : [];
+      if (of.length && !of.some((w) => text.includes(w))) continue;
       const q = asked.get(t);
       if (q !== undefined) score += weight(q) * local(t);
     }
@@ -208,16 +303,21 @@ function bestRun(
       // Otherwise what leads into it, or most of its items, must speak of what the question asks
       // about — by a term the entry does not hold all over (its topic is in every section of it).
       const items = run.items.map((i) => holds(i.line, local));
-      const head = holds(`${run.section}\n${run.leadIn ?? ''}`, local);
-      const about = head >= enough || items.filter((x) => x >= enough).length * 2 >= items.length;
+      // A list of labels is about what its own lead-in says (a heading far above it may name anything).
+      const head = holds(`${run.labelled ? '' : run.section}\n${run.leadIn ?? ''}`, local);
+      // So does a run of as many items as the question counts whose lead-in holds one of its words
+      // (哪三类笔记 and 书中把笔记分成三类：, where 笔记 is on every line of the entry).
+      const fits = count !== undefined && run.items.length === count && head > 0;
+      const about = fits || head >= enough || items.filter((x) => x >= enough).length * 2 >= items.length;
       if (!counted && !about && !within) continue;
       let score = head + holds(run.items.map((i) => i.line).join('\n'), local);
       if (count !== undefined) score *= run.items.length === count ? 1.5 : 0.7;
       score /= 1 + 0.3 * rank;
-      // Runs under the item the question names first (the outermost of them), then counted runs,
-      // then runs in the asker's language, then the best score.
+      score *= 1 + 0.1 * saysBack(`${run.section}\n${run.leadIn ?? ''}`);
+      // Runs under the item the question names first (in the asker's language, the outermost of them),
+      // then counted runs, then runs in the asker's language, then the best score.
       const lang = HAN.test(run.items.map((i) => i.line).join('')) === chinese ? 1 : 0;
-      const key = within ? [1, 0, 0, -run.items[0]!.at] : [0, counted ? 1 : 0, lang, score];
+      const key = within ? [1, lang, 0, -run.items[0]!.at] : [0, counted ? 1 : 0, lang, score];
       if (!best || before(best.key, key))
         best = { entry, leadIn: run.leadIn, items: run.items.map((i) => i.line), score, key };
     }
