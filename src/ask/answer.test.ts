@@ -566,9 +566,9 @@ describe('offlineAnswer and a lead-in', () => {
 
 describe('statements: links and images', () => {
   it('takes no line of a drawing (├── index.json # 检索索引)', () => {
-    expect(
-      statements('wiki/\n├── index.json # 检索索引\n└── embeddings.db # 向量存储\n索引放在 wiki 目录里。'),
-    ).toEqual(['索引放在 wiki 目录里。']);
+    expect(statements('├── index.json # 检索索引\n└── embeddings.db # 向量存储\n索引放在 wiki 目录里。')).toEqual([
+      '索引放在 wiki 目录里。',
+    ]);
   });
 
   it('takes no line kb wrote for a file it cannot read (Attachment: path, type, size)', () => {
