@@ -124,3 +124,39 @@ describe('packContext: a statement over two sentences', () => {
     expect(text).toContain(answer);
   });
 });
+
+describe('packContext: the strongest sentences first', () => {
+  // Three long passages rank above the one that holds the answer, each on a common word of the
+  // question (fort) in every sentence; the fourth has the rare ones (rebuilt, 1964) in one short sentence.
+  const towns = ['Alder', 'Birch', 'Cedar'];
+  const ledger = (t: string) =>
+    Array.from(
+      { length: 20 },
+      (_, i) => `The ${t} town ledger for year ${1900 + i} lists the fort gates, roads and wells in its district.`,
+    ).join(' ');
+  const scored = (p: PassageHit, score: number): PassageHit => ({ ...p, score });
+  const r = {
+    entries: [...towns.map((t) => hit(`source/${t}`, t, '')), hit('source/f', 'Fort Caroline', '')],
+    passages: [
+      ...towns.map((t, i) => scored(passage(`source/${t}`, t, ledger(t)), 1 - i * 0.05)),
+      scored(
+        passage(
+          'source/f',
+          'Fort Caroline',
+          'Fort Caroline was rebuilt in 1964 on the river. Its first site is debated.',
+        ),
+        0.5,
+      ),
+    ],
+    terms: ['fort', 'rebuilt', '1964'],
+    weights: { fort: 0.5, rebuilt: 4, 1964: 5 },
+  };
+
+  it('gives a lower passage its best sentence before the stronger passages grow', () => {
+    const p = packContext(store, r, { budget: 300 });
+    expect(p.tokens).toBeLessThanOrEqual(300);
+    expect(unescapeXml(p.xml)).toContain('Fort Caroline was rebuilt in 1964 on the river.');
+    // Visited in rank order, the long passages' sentences fill the first share and then the rest.
+    expect(unescapeXml(packContext(store, r, { budget: 300, excerptOrder: 'rank' }).xml)).not.toContain('rebuilt');
+  });
+});

@@ -44,6 +44,12 @@ export interface PackOptions {
    * subject by a pronoun; measured, +4 on xquad-zh and +20 on cmrc2018 at 1k, -1 on xquad-en).
    */
   excerptContext?: number;
+  /**
+   * Order in which the first pass visits the top passages: 'rank' (retrieval order) or 'strength'
+   * (default: the score of a passage's best sentence times the passage's score; measured, xquad-zh
+   * answerRecall@1k 16 misses → 13, other sets unchanged).
+   */
+  excerptOrder?: 'rank' | 'strength';
   /** Passages the first pass looks at (default 12). */
   excerptPassages?: number;
   /** Entries whose summaries are added when there is room left (default 4). */
@@ -234,7 +240,7 @@ export function cutPassage(
 /**
  * Pack retrieved passages into `<kb_entry>` blocks within a token budget, so that a small budget
  * still holds the passage with the answer:
- * 1. the best sentence of each of the top passages, in rank order, up to a share of the budget
+ * 1. the best sentence of each of the top passages, strongest first, up to a share of the budget
  *    (a weaker passage's sentence is worth more than the rest of a stronger passage);
  * 2. then, in rank order, each passage grows to the whole of it, or to as many of its best
  *    sentences as fit, and passages not reached yet come in whole or cut;
@@ -322,7 +328,12 @@ export function packContext(
 
   // 1. The best sentence of each top passage.
   const firstLimit = budget * (opts.excerptShare ?? 0.6);
-  for (const c of cuts.slice(0, opts.excerptPassages ?? 12)) {
+  // Strongest first: a lower passage's sentence that holds the question (卡洛琳堡…1964年该堡…重建) comes
+  // before the sentences of passages ranked above it on common words, which would fill the share.
+  const strength = (c: Cut) => (c.best < 0 ? 0 : c.scores[c.best]! * c.hit.score);
+  const firstCuts = cuts.slice(0, opts.excerptPassages ?? 12);
+  if ((opts.excerptOrder ?? 'strength') === 'strength') firstCuts.sort((a, b) => strength(b) - strength(a));
+  for (const c of firstCuts) {
     if (c.best < 0) continue;
     const k = opts.excerptContext ?? 1;
     const around = c.spans
