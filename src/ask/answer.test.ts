@@ -41,6 +41,23 @@ describe('statements', () => {
     expect(statements(text)).toEqual(['Tides are caused by the Moon.', 'The Sun also pulls on the sea.']);
   });
 
+  it('reads a bold label that opens a line with what it names, and a bold lead-in alone as no statement', () => {
+    const text = [
+      '1. **Fixed-size windows.** Cut every N tokens. Overlap helps.',
+      '**最重要的一条规则：** 查询和文档必须用同一个嵌入模型。',
+      '**建索引（离线）：**',
+      '- **Fleeting notes** — quick jottings.',
+      '**RRF** merges two lists.',
+    ].join('\n');
+    expect(statements(text)).toEqual([
+      'Fixed-size windows: Cut every N tokens.',
+      'Overlap helps.',
+      '最重要的一条规则：查询和文档必须用同一个嵌入模型。',
+      'Fleeting notes — quick jottings.',
+      'RRF merges two lists.',
+    ]);
+  });
+
   it('leaves out a labelled list of links ("Related: [[A]], [[B]].", "另见：[[甲]]、[[乙]]")', () => {
     const text = [
       'Related: [[Zettelkasten]], [[Obsidian, Wikilinks and Backlinks]], [[SQLite]].',
@@ -584,5 +601,56 @@ describe('statements: links and images', () => {
     expect(
       statements('(Same image as a normal Markdown link: ![RAG pipeline diagram](../images/rag-pipeline.png))'),
     ).toEqual([]);
+  });
+});
+
+describe('offlineAnswer for the steps of a process', () => {
+  // The steps come as two lists under the heading of the process, each led in by its phase.
+  const rag = entry('source/rag', '检索增强生成入门', [
+    [
+      '# 检索增强生成入门',
+      '',
+      '检索增强生成（RAG）是"用大模型问答自己的笔记"最常见的做法。',
+      '',
+      '## 基本流程',
+      '',
+      '**建索引（离线）：**',
+      '',
+      '1. 读取文档。',
+      '2. 分块。',
+      '3. 为每一块计算嵌入向量。',
+      '',
+      '**查询（在线）：**',
+      '',
+      '1. 把问题转成向量。',
+      '2. 取出最近的若干块。',
+      '3. 把它们放进提示词。',
+    ].join('\n'),
+  ]);
+  // An English list that names the subject in passing, in Chinese.
+  const graph = entry('source/graph', 'Your Notes Are a Knowledge Graph', [
+    [
+      'A simple pipeline:',
+      '',
+      '1. For each source, ask the model for its entities.',
+      '2. Merge entities by alias — "Retrieval-Augmented Generation", "RAG" and "检索增强生成" are one node.',
+      '3. Write one page per entity.',
+    ].join('\n'),
+  ]);
+  const first = (q: string, ...es: PackedEntry[]) => offlineAnswer(q, packed(...es)).text.split('\n')[0];
+
+  it('lists the numbered runs under the process’s heading, each phase after its lead-in', () => {
+    const both =
+      '建索引（离线）：1. 读取文档；2. 分块；3. 为每一块计算嵌入向量。 查询（在线）：1. 把问题转成向量；2. 取出最近的若干块；3. 把它们放进提示词。 [[检索增强生成入门]]';
+    expect(first('检索增强生成有哪些步骤？', graph, rag)).toBe(both);
+    expect(first('RAG 的基本流程是什么？', rag)).toBe(both);
+  });
+
+  it('takes the phase the question names by a word of its own (查询 of 查询步骤)', () => {
+    expect(first('检索增强生成的查询步骤有哪些？', rag)).toMatch(/^查询（在线）：1\. 把问题转成向量；/);
+  });
+
+  it('gives no steps of something else (知识图谱的构建流程 is not the flow of RAG)', () => {
+    expect(first('知识图谱的构建流程是什么？', rag)).not.toContain('1. 读取文档');
   });
 });

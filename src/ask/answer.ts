@@ -9,6 +9,7 @@ import { baseForm } from '../text/lexicon.js';
 import { mendQuotes } from '../text/quotes.js';
 import { searchTerms } from '../text/search.js';
 import { HEADER_LABEL, isHeadingLine } from '../text/layout.js';
+import { inChinese } from '../text/script.js';
 import { queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
 import { asksForList, type Enumeration, enumerationFor, labelledItems, type TextOf } from './enumerate.js';
@@ -100,6 +101,13 @@ export function statements(text: string): string[] {
     // What is left of a line around an image (`(Same image as a link: ![…](…))`) may say nothing.
     if (imageless !== line && !WORDY.test(imageless.replace(/[(（][^)）]*[:：]\s*[)）]/gu, ''))) continue;
     line = imageless.replace(/\[([^\]\n]+)\]\([^)\s]*\)/g, '$1');
+    // A bold label that opens a line names what the rest says (`**Fixed-size windows.** Cut every N
+    // tokens…`): one statement with it, not a sentence of its own; alone with a colon, it leads into a list.
+    // (A longer bold sentence, `**Rare terms matter more.**`, says something itself.)
+    const label = /^(\*\*|__)([^*_\n]{1,80}?)([.。:：])\1\s*(.*)$/u.exec(line);
+    if (label && !label[4] && /[:：]/u.test(label[3]!)) continue;
+    if (label?.[4] && (/[:：]/u.test(label[3]!) || isName(label[2]!)))
+      line = `${label[2]}${/\p{Script=Han}/u.test(label[2]!) ? '：' : ': '}${label[4]}`;
     line = withoutEmphasis(line);
     for (const part of line.split(/\s+…\s+/)) out.push(...mendQuotes(sentences(part)));
   }
@@ -121,6 +129,11 @@ function tableRow(lines: string[], i: number): string | null | undefined {
   if (cells.length < 2) return cells[0] ?? null;
   const han = /\p{Script=Han}/u.test(cells.join(''));
   return `${cells[0]}${han ? '：' : ': '}${cells.slice(1).join(han ? '；' : '; ')}`;
+}
+
+/** A few words naming a thing (`Fixed-size windows`, `固定编号`) rather than saying something. */
+function isName(s: string): boolean {
+  return /\p{Script=Han}/u.test(s) ? Array.from(s.replace(/\s/g, '')).length <= 8 : s.trim().split(/\s+/).length <= 3;
 }
 
 /** `**bold**`, `__bold__`, `*italic*` and `_italic_` read as their words: a mark must not hang off a sentence. */
@@ -282,10 +295,11 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
   const own = questionTerms(question);
   const all = questionTerms(question, Object.keys(packed.weights ?? {}));
   const list = enumerationFor(question, packed.entries, [own, all], weight, textOf);
-  const listed = list ? [list.leadIn ?? '', ...list.items].filter(Boolean) : [];
+  const parts = list ? [list, ...(list.more ?? [])] : [];
+  const listed = parts.flatMap((l) => [l.leadIn ?? '', ...l.items]).filter(Boolean);
   const said = statementsAnswer(question, packed, list ? maxSentences - 1 : maxSentences, listed, textOf);
   if (!list) return said;
-  const text = `${listText(list)} ${cite(list.entry)}`;
+  const text = `${parts.map(listText).join(' ')} ${cite(list.entry)}`;
   return {
     text: said.citations.length ? `${text}\n\n${said.text}` : text,
     citations: [...new Map([...uniqueCitations([list.entry]), ...said.citations].map((c) => [c.id, c])).values()],
@@ -294,7 +308,7 @@ export function offlineAnswer(question: string, packed: PackedContext, maxSenten
 }
 
 /** A numbered list as one sentence: its lead-in, then the items. */
-function listText(list: Enumeration): string {
+function listText(list: Pick<Enumeration, 'leadIn' | 'items'>): string {
   // In the language of what leads into it (设计质量 (Design quality) is a Chinese list's item).
   const zh = inChinese(list.leadIn ?? list.items.join(''));
   const lead = list.leadIn ? (/[:：?？]$/u.test(list.leadIn) ? list.leadIn : `${list.leadIn}${zh ? '：' : ':'}`) : '';
@@ -381,11 +395,6 @@ function statementsAnswer(
 const HAN_CHAR = /\p{Script=Han}/u;
 
 /** Mostly Han characters. */
-function inChinese(s: string): boolean {
-  const han = (s.match(/\p{Script=Han}/gu) ?? []).length;
-  return han * 3 > (s.match(/[a-z]/gi) ?? []).length;
-}
-
 /** The words in Latin letters of a statement, lowercase and singular. */
 function latinWords(s: string): Set<string> {
   return new Set((s.toLowerCase().match(/[a-z][a-z0-9]+/g) ?? []).map(baseForm));

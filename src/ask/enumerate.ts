@@ -1,8 +1,9 @@
 import type { PackedEntry } from './pack.js';
 import { searchTerms } from '../text/search.js';
-import { HAN } from '../text/script.js';
+import { HAN, inChinese } from '../text/script.js';
 import { baseForm } from '../text/lexicon.js';
 import { withoutInterrogatives } from '../text/stopwords.js';
+import { cutZh } from '../text/jieba.js';
 
 /**
  * Numbered lines in the packed context, for a question that asks for a list ("ClipGenius 有哪些功能？",
@@ -13,7 +14,7 @@ import { withoutInterrogatives } from '../text/stopwords.js';
 
 /** A question that asks for several things. */
 const ASKS_LIST =
-  /有哪些|有哪几|哪几[种个类步条项点]|几[种个类步条项点大]|[两二三四五六七八九十\d]+\s*[种个类步条项点大](?!.*[吗么])|列出|列举|\bwhat are (?:the|some)\b|\bwhich (?:are|\w+s)\b|\blist (?:the|all)\b|\bname the\b|\bhow many (?:\w+ )?(?:steps|types|kinds|patterns|parts|stages)\b/iu;
+  /有哪些|(?:步骤|流程)(?:是什么|是怎样|如何)|有哪几|哪几[种个类步条项点]|几[种个类步条项点大]|[两二三四五六七八九十\d]+\s*[种个类步条项点大](?!.*[吗么])|列出|列举|\bwhat are (?:the|some)\b|\bwhich (?:are|\w+s)\b|\blist (?:the|all)\b|\bname the\b|\bhow many (?:\w+ )?(?:steps|types|kinds|patterns|parts|stages)\b/iu;
 
 /**
  * Whether a question asks for several things (有哪些, 哪几步, "what are the", "which …s"); `loosely`
@@ -23,6 +24,14 @@ const ASKS_LIST =
 export function asksForList(question: string, loosely = false): boolean {
   return ASKS_LIST.test(question) || (loosely && question.includes('哪些'));
 }
+
+/**
+ * A question for the steps of something (检索增强生成有哪些步骤, RAG 的基本流程是什么, "what are the steps
+ * of …"): a plainly numbered run (1. 2. 3.) is ordered like steps, so it lists what is asked.
+ */
+const ASKS_STEPS = /步骤|流程|\bsteps\b|\b(?:process|workflow|pipeline)\b/iu;
+/** The words of ASKS_STEPS as search terms (singular): they say a list is asked for, not of what. */
+const STEP_WORD = /^(?:步骤|流程|step|process|workflow|pipeline)$/u;
 
 /** Words that ask rather than say what is asked about. */
 const ASKING = new Set('what which who are were the and for with how many does did list name there'.split(' '));
@@ -78,6 +87,8 @@ export interface Enumeration {
   entry: PackedEntry;
   leadIn: string | undefined;
   items: string[];
+  /** Lists that go on with it: the other phases of the steps asked for, in reading order. */
+  more?: { leadIn: string | undefined; items: string[] }[];
   score: number;
 }
 
@@ -257,6 +268,9 @@ function bestRun(
 ): Enumeration | undefined {
   const count = countAsked(question);
   const counter = counterAsked(question);
+  const steps = ASKS_STEPS.test(question);
+  // 流程 of 知识图谱的构建流程 asks for steps; a run under 基本流程 is not about 知识图谱 for that.
+  const asking = steps ? STEP_WORD : undefined;
   const chinese = HAN.test(question);
   // The question's own words as written, its everyday ones too ("kinds of notes"): a lead-in that
   // says them back ("Ahrens distinguishes three kinds of notes:") is the list asked for.
@@ -271,14 +285,17 @@ function bestRun(
   const hanWords = withoutInterrogatives(question)
     .split(/[^\p{Script=Han}]+|[有些的是了给和与在]|[一二三四五六七八九十两]+[个种类条项步点件大]?/u)
     .filter((w) => w.length >= 2);
-  const holds = (text: string, local: (t: string) => number) => {
+  // …unless the pair is a word of its own there (查询 of 查询步骤, where 数据 of 向量数据库 is not).
+  const segmented = new Set(hanWords.flatMap(cutZh));
+  const holds = (text: string, local: (t: string) => number, skip?: RegExp) => {
     let score = 0;
     for (const t of new Set(searchTerms(text).map(baseForm))) {
+      if (skip?.test(t)) continue;
       // One Han character says too little about a list (片 of 卡片 in 图片), and so does a character
       // pair of a longer word the text does not hold (数据 of 向量数据库 in 导入数据).
       if (t.length === 1 && HAN.test(t)) continue;
       const of = HAN.test(t) ? hanWords.filter((w) => w.includes(t)) : [];
-      if (of.length && !of.some((w) => text.includes(w))) continue;
+      if (of.length && !segmented.has(t) && !of.some((w) => text.includes(w))) continue;
       const q = asked.get(t);
       if (q !== undefined) score += weight(q) * local(t);
     }
@@ -302,29 +319,48 @@ function bestRun(
         (run.counts.length > 1 && (question.includes(run.counts) || asked.has(baseForm(run.counts))));
       // Otherwise what leads into it, or most of its items, must speak of what the question asks
       // about — by a term the entry does not hold all over (its topic is in every section of it).
-      const items = run.items.map((i) => holds(i.line, local));
+      // Plain numbers (1. 2. 3.) order steps when steps are asked for: the steps of what the question
+      // names, when the run's heading or lead-in or its entry's title holds a word of it.
+      const stepped =
+        steps &&
+        !run.labelled &&
+        run.counts === '' &&
+        holds([run.section, run.leadIn, entry.title].join('\n'), () => 1, asking) > 0;
+      const items = run.items.map((i) => holds(i.line, local, asking));
       // A list of labels is about what its own lead-in says (a heading far above it may name anything).
-      const head = holds(`${run.labelled ? '' : run.section}\n${run.leadIn ?? ''}`, local);
+      const head = holds(`${run.labelled ? '' : run.section}\n${run.leadIn ?? ''}`, local, asking);
       // So does a run of as many items as the question counts whose lead-in holds one of its words
       // (哪三类笔记 and 书中把笔记分成三类：, where 笔记 is on every line of the entry).
       const fits = count !== undefined && run.items.length === count && head > 0;
       const about = fits || head >= enough || items.filter((x) => x >= enough).length * 2 >= items.length;
-      if (!counted && !about && !within) continue;
+      if (!counted && !stepped && !about && !within) continue;
       let score = head + holds(run.items.map((i) => i.line).join('\n'), local);
+      // Steps are those of what the question names: in the entry about it, the steps of its own process.
+      if (stepped) score += holds(entry.title, () => 1);
       if (count !== undefined) score *= run.items.length === count ? 1.5 : 0.7;
       score /= 1 + 0.3 * rank;
       score *= 1 + 0.1 * saysBack(`${run.section}\n${run.leadIn ?? ''}`);
       // Runs under the item the question names first (in the asker's language, the outermost of them),
       // then counted runs, then runs in the asker's language, then the best score.
-      const lang = HAN.test(run.items.map((i) => i.line).join('')) === chinese ? 1 : 0;
-      const key = within ? [1, lang, 0, -run.items[0]!.at] : [0, counted ? 1 : 0, lang, score];
-      if (!best || before(best.key, key))
+      const lang = inChinese(run.items.map((i) => i.line).join('')) === chinese ? 1 : 0;
+      const key = within ? [1, lang, 0, -run.items[0]!.at] : [0, counted ? 2 : stepped ? 1 : 0, lang, score];
+      if (!best || before(best.key, key)) {
         best = { entry, leadIn: run.leadIn, items: run.items.map((i) => i.line), score, key };
+        // The steps of a process often come as several lists under its heading, each led in by its
+        // phase (建索引（离线）：1…4, 查询（在线）：1…4 under 基本流程): the steps asked for are all of them.
+        const phases = stepped && run.leadIn && run.section ? runs.filter((r) => phaseOf(run, r)) : [];
+        if (phases.length) best.more = phases.map((r) => ({ leadIn: r.leadIn, items: r.items.map((i) => i.line) }));
+      }
     }
   });
   if (!best) return undefined;
   const { key: _key, ...found } = best;
   return found;
+}
+
+/** Another plainly numbered run led in under the same heading as `run`. */
+function phaseOf(run: Run, other: Run): boolean {
+  return other !== run && !other.labelled && other.counts === '' && !!other.leadIn && other.section === run.section;
 }
 
 /**

@@ -10,6 +10,12 @@ export function hasHan(text: string): boolean {
   return HAN.test(text);
 }
 
+/** Whether a piece of text reads as Chinese: a Han character weighs about three Latin letters. */
+export function inChinese(s: string): boolean {
+  const han = (s.match(/\p{Script=Han}/gu) ?? []).length;
+  return han * 3 > (s.match(/[a-z]/gi) ?? []).length;
+}
+
 /** Dominant language by character counts: Han characters vs Latin letters. */
 export function detectLang(text: string): 'en' | 'zh' | 'mixed' {
   const n = Math.min(text.length, 20000);
