@@ -654,3 +654,24 @@ describe('offlineAnswer for the steps of a process', () => {
     expect(first('知识图谱的构建流程是什么？', rag)).not.toContain('1. 读取文档');
   });
 });
+
+describe('offlineAnswer for a question that asks why', () => {
+  it('gives the reason that follows what it explains, before a sentence holding a question word in another sense', () => {
+    const e = entry('source/h', 'Harness design', [
+      [
+        'I started by removing the sprint construct entirely.',
+        'The sprint structure had helped to decompose work into chunks.',
+        'Given the improvements in the new model, there was good reason to believe it could handle the job without decomposition.',
+        '',
+        'With the sprint construct removed, the evaluator ran once at the end.',
+        '',
+        'I wanted an editor where I could construct a level and then play it.',
+      ].join('\n'),
+    ]);
+    const a = offlineAnswer('Why did they remove the sprint construct?', packed(e)).text;
+    expect(a).toContain('Given the improvements in the new model');
+    expect(a).not.toContain('construct a level');
+    // Asked what, not why, the same sentences answer without the reason.
+    expect(offlineAnswer('What happened to the sprint construct?', packed(e)).text).not.toContain('Given the');
+  });
+});

@@ -146,6 +146,11 @@ function withoutEmphasis(line: string): string {
 /** The question asks for a number, an amount or a date. */
 const WANTS_NUMBER =
   /多少|几|哪一?年|何年|何时|什么时候|年份|日期|百分之|比例|how (many|much|long|old|far|large|big|tall)|what (year|percentage|date)|when\b/i;
+/** The question asks for a reason. */
+const WANTS_REASON = /为什么|为何|何以|原因|\bwhy\b|\breason\b/i;
+/** A statement that gives a reason or a purpose. */
+const GIVES_REASON =
+  /因为|由于|所以|因此|因而|为了|以便|以免|否则|原因|导致|\b(?:because|since|given|due to|so that|in order to|as a result|therefore|thus|hence|reason)\b/i;
 const HAS_NUMBER = /[0-9０-９]|[一二三四五六七八九十百千万亿两]+(?:年|月|日|个|次|人|名|位|种|座|公里|米|倍|%|％)/;
 
 /** What a "什么是 X？" / "What is X?" question asks to have defined: X, or undefined. */
@@ -177,6 +182,10 @@ function looksLikeCode(s: string): boolean {
 const NEIGHBOUR_SHARE = 0.3;
 /** A statement that says what the subject of a "什么是 X？" question is counts this many times its score. */
 const DEFINITION_BOOST = 1.5;
+/** A statement that gives a reason counts this many times its score when the question asks why. */
+const REASON_BOOST = 1.2;
+/** Share of a matching statement's score that a reason two sentences away from it gets for a "why". */
+const REASON_SHARE = 0.8;
 /** A statement of the entry ranked r counts 1 / (1 + r × this). */
 const ENTRY_RANK_DECAY = 0.2;
 
@@ -245,6 +254,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   const wiki = packed.weights;
   const weight = wiki ? (t: string) => ((wiki[t] ?? 0) * local(t)) / Math.log(1 + cands.length) : local;
   const wantsNumber = WANTS_NUMBER.test(question);
+  const wantsReason = WANTS_REASON.test(question);
   const defines = definesRe(question);
   // Sentences in the question's language first: the asker reads it, and a mixed wiki says most things twice.
   const asksInChinese = HAN_CHAR.test(question);
@@ -259,6 +269,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     // A sentence that only says the question again holds no answer.
     if (novel < 2) score *= 0.3;
     if (wantsNumber && HAS_NUMBER.test(c.text)) score *= 1.15;
+    if (wantsReason && GIVES_REASON.test(c.text)) score *= REASON_BOOST;
     if (defines?.test(c.text)) score *= DEFINITION_BOOST;
     if (otherLanguage(c.text)) score *= 0.8;
     return score;
@@ -273,7 +284,17 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     .map((c, order) => {
       // The answer often sits next to the sentence that matches the question (which names what
       // it asks about, while its neighbour says the answer): a share of the better neighbour's score.
-      const score = own[order]! > 0 ? own[order]! + NEIGHBOUR_SHARE * Math.max(beside(order, -1), beside(order, 1)) : 0;
+      const near = Math.max(beside(order, -1), beside(order, 1));
+      // For a "why", a sentence that gives a reason within two of one that matches, whatever it
+      // holds: the reason follows what it explains (removing the sprint construct … Given the
+      // improvements in Opus 4.6, there was good reason to believe …).
+      const because = wantsReason && own[order] === 0 && GIVES_REASON.test(c.text) && !looksLikeCode(c.text);
+      const score =
+        own[order]! > 0
+          ? own[order]! + NEIGHBOUR_SHARE * near
+          : because
+            ? REASON_SHARE * Math.max(near, beside(order, -2), beside(order, 2))
+            : 0;
       // The higher an entry ranks, the likelier it holds the answer.
       return { c, order, score: score / (1 + ENTRY_RANK_DECAY * c.at[0]) };
     })
