@@ -127,6 +127,13 @@ describe('statements in tables', () => {
     const tabs = ['模块\t功能\t效果', 'Lint（扫描检测）\t定期遍历整个 Markdown 库\t自动发现逻辑冲突'].join('\n');
     expect(statements(tabs)).toEqual(['Lint（扫描检测）：定期遍历整个 Markdown 库；自动发现逻辑冲突']);
   });
+
+  it('reads a short figure with its column’s header', () => {
+    const tabs = ['Harness\tDuration\tCost', 'Solo\t20 min\t$9', 'Full harness\t6 hr\t$200'].join('\n');
+    expect(statements(tabs)).toEqual(['Solo: Duration 20 min; Cost $9', 'Full harness: Duration 6 hr; Cost $200']);
+    const md = ['| 模型 | 维度 |', '|---|---|', '| all-MiniLM-L6-v2 | 384 维 |'].join('\n');
+    expect(statements(md)).toEqual(['all-MiniLM-L6-v2：维度 384 维']);
+  });
 });
 
 describe('statements and quotations', () => {

@@ -125,10 +125,34 @@ function tableRow(lines: string[], i: number): string | null | undefined {
   const rule = (s = '') => /^\|?\s*:?-{3,}/.test(s.trim());
   if (md && (rule(t) || rule(lines[i + 1]))) return null;
   if (!md && !/\S\t+\S/.test(lines[i - 1] ?? '')) return null;
-  const cells = (md ? t.replace(/^\||\|$/g, '').split('|') : t.split(/\t+/)).map((c) => c.trim()).filter(Boolean);
+  const cellsOf = (row: string) =>
+    (md
+      ? row
+          .trim()
+          .replace(/^\||\|$/g, '')
+          .split('|')
+      : row.trim().split(/\t+/)
+    ).map((c) => c.trim());
+  const cells = cellsOf(t).filter(Boolean);
   if (cells.length < 2) return cells[0] ?? null;
   const han = /\p{Script=Han}/u.test(cells.join(''));
-  return `${cells[0]}${han ? '：' : ': '}${cells.slice(1).join(han ? '；' : '; ')}`;
+  // A short figure says what it is by its column's header: `Full harness: Duration 6 hr; Cost $200`, not
+  // `Full harness: 6 hr; $200`.
+  const header = headerRow(lines, i, md);
+  const head = header && cellsOf(header);
+  const named = cellsOf(t).map((c, k) =>
+    head?.[k] && k > 0 && /\d/.test(c) && Array.from(c).length <= 24 ? `${head[k]} ${c}` : c,
+  );
+  const rest = named.slice(1).filter(Boolean);
+  return `${named[0] || cells[0]}${han ? '：' : ': '}${rest.join(han ? '；' : '; ')}`;
+}
+
+/** The header row of the table that line `i` is a row of: the block's first row (the one above its rule). */
+function headerRow(lines: string[], i: number, md: boolean): string | undefined {
+  const isRow = (s = '') => (md ? s.trim().startsWith('|') : /\S\t+\S/.test(s.trim()));
+  let k = i;
+  while (k > 0 && isRow(lines[k - 1])) k--;
+  return k < i ? lines[k] : undefined;
 }
 
 /** A few words naming a thing (`Fixed-size windows`, `固定编号`) rather than saying something. */

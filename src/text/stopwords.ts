@@ -16,10 +16,11 @@ export const CAP_STOP = new Set(
 /**
  * Chinese interrogatives (什么, 哪, 谁, 多少, 如何, 几 …): a question's own words for what it asks,
  * which the sentence that answers it says otherwise (谁 → a name, 多少 → a number). Not 几乎,
- * 茶几, 几何, 任何, 吗啡.
+ * 茶几, 几何, 任何, 吗啡. With them the words that shape a question about several things (Lint 和
+ * Heal 分别做什么, 重置和压缩有什么区别): a sentence holding 分别 or 区别 is no closer to the answer.
  */
 const ZH_INTERROGATIVE =
-  /为什么|什么|怎么样|怎么|怎样|如何|为何|哪|多少|多久|谁|(?<![任如为])何[时地处种人年]|(?<!茶)几(?![乎何])|是否|吗(?!啡)|呢|啥/g;
+  /为什么|什么|怎么样|怎么|怎样|如何|为何|哪|多少|多久|谁|(?<![任如为])何[时地处种人年]|(?<!茶)几(?![乎何])|是否|吗(?!啡)|呢|啥|分别(?=[是做有为在指用能会叫]|\p{Script=Han}?[什哪多怎如])|各自|(?<=有什么|有何|的)(?:区别|差别|差异|不同)(?=[?？是在吗]|$)/gu;
 
 /** The question with its Chinese interrogatives blanked out (English ones are in EN_STOP). */
 export function withoutInterrogatives(question: string): string {

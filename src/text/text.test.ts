@@ -5,6 +5,7 @@ import { mainlandWord } from './fold.js';
 import { detectLang } from './script.js';
 import { mendQuotes } from './quotes.js';
 import { segmentWords, sentenceSpans, sentences } from './segment.js';
+import { withoutInterrogatives } from './stopwords.js';
 
 describe('countTokens', () => {
   it.each([
@@ -109,5 +110,15 @@ describe('mendQuotes', () => {
     expect(
       mendQuotes(['“Is this design beautiful?”', 'is hard to answer consistently.', '“Why?”', 'He asked.']),
     ).toEqual(['“Is this design beautiful?” is hard to answer consistently.', '“Why?”', 'He asked.']);
+  });
+});
+
+describe('withoutInterrogatives', () => {
+  it('blanks the words that shape a question about several things, not the same characters in a statement', () => {
+    const left = (q: string) => withoutInterrogatives(q).replace(/\s+/g, ' ').trim();
+    expect(left('Lint 和 Heal 分别做什么？')).toBe('Lint 和 Heal 做 ？');
+    expect(left('上下文重置和压缩有什么区别？')).toBe('上下文重置和压缩有 ？');
+    expect(left('他们各自负责什么？')).toBe('他们 负责 ？');
+    expect(left('区别对待的原则是什么')).toBe('区别对待的原则是');
   });
 });
