@@ -682,3 +682,32 @@ describe('offlineAnswer for a question that asks why', () => {
     expect(offlineAnswer('What happened to the sprint construct?', packed(e)).text).not.toContain('Given the');
   });
 });
+
+describe('offlineAnswer over meeting notes', () => {
+  const notes = entry('source/meeting', 'Meeting notes — search sync', [
+    [
+      'Meeting notes — search sync',
+      'Date: 2026-03-10',
+      '',
+      '1. Retrieval quality',
+      '   - Hybrid search is the default.',
+      '',
+      'Action items',
+      '   - Tomás: write rrf.ts as a standalone helper with tests.',
+      '   - Priya: compare jieba and trigram on the Chinese notes.',
+      '',
+      'Next meeting: 2026-03-17',
+    ].join('\n'),
+  ]);
+
+  it('reads a line alone that gives a figure for a label as a statement, not as a heading', () => {
+    expect(offlineAnswer('When is the next meeting?', packed(notes)).text).toMatch(/^Next meeting: 2026-03-17/);
+  });
+
+  it('lists the bullets under the title line the question names, and never quotes the title alone', () => {
+    expect(offlineAnswer('What are the action items?', packed(notes)).text.split('\n')[0]).toBe(
+      'Action items: Tomás: write rrf.ts as a standalone helper with tests; Priya: compare jieba and trigram on the Chinese notes. [[Meeting notes — search sync]]',
+    );
+    expect(statements(notes.passages[0]!.text)).not.toContain('Action items');
+  });
+});

@@ -59,6 +59,8 @@ const SCAFFOLD =
   /^(?:(?:sources?|backlinks?|references?|see also|related|links?|key points|definitions|来源|参考|参考资料|参考文献|相关|链接|另见|反向链接)\s*[:：]?\s*$|<!--|\|?\s*:?-{3,})/i;
 
 /** What kb says of a file it cannot read (ingest/attachment.ts): its path, type and size, no statement. */
+/** A line that is an item of a list: a bullet or a number. */
+const LIST_ITEM = /^\s*(?:[-*+•]\s|\d{1,3}[.)]\s)/u;
 const ATTACHMENT_LINE = /^Attachment: `[^`]+` \([^)]*\)\.?$/;
 
 /** A concept page's list of sources: `[[Source]] (4 mentions)`, `[[Source]] mentions X.`, `…and 3 more sources below.` */
@@ -84,7 +86,16 @@ export function statements(text: string): string[] {
     let line = row ?? raw.trim();
     // A line of a drawing (`├── index.json # 检索索引`) is no statement either.
     if (!line || /^#{1,6}(\s|$)/.test(line) || SCAFFOLD.test(line) || /^[\u2500-\u257f]/u.test(line)) continue;
-    if (HEADER_LABEL.test(line) || isHeadingLine(lines, i)) continue;
+    // A line alone that gives a figure for a label (`Next meeting: 2026-03-17`) says it: no heading.
+    if (HEADER_LABEL.test(line) || (isHeadingLine(lines, i) && !/^[^:：]{2,40}[:：]\s*\S*\d/u.test(line))) continue;
+    // A short line without a sentence's end that a list follows names the list (`Action items`).
+    if (
+      !/[。.!?！？；;：:]$/u.test(line) &&
+      line.length <= 40 &&
+      !LIST_ITEM.test(line) &&
+      LIST_ITEM.test(lines[i + 1] ?? '')
+    )
+      continue;
     line = line.replace(/^(?:[-*+]\s+|\d{1,3}[.)]\s+|[•·▪●◦‣]\s*)(\[[ xX]\]\s+)?/u, '').replace(/^>\s*/, '');
     // A bullet typed inside a quoted line (`- • 设计质量：…`).
     line = line.replace(/^[•·▪●◦‣]\s*/u, '');

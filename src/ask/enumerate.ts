@@ -95,6 +95,8 @@ export interface Enumeration {
 interface Run {
   /** `Label: what it is` lines after a lead-in rather than numbered ones: their labels are the items. */
   labelled?: boolean;
+  /** Bullets under a short title line: what the title names must be what is asked. */
+  titled?: boolean;
   leadIn: string | undefined;
   /** The heading the run stands under (its words count, it is not quoted). */
   section: string;
@@ -141,6 +143,13 @@ function runsOf(entry: PackedEntry, whole: string | undefined): Run[] {
         before = line.replace(/^[*_]+|[*_]+$/g, '');
         // A lead-in says something (`…三条原则：`); a bare key (`metadata:`) opens a block of settings.
         const labelled = /[:：]$/u.test(line) && !/^[\w-]+[:：]$/u.test(line) ? labelsFrom(lines, j + 1) : undefined;
+        // A list under a short title line (`Action items` and its bullets): its lines are the items.
+        const titled = !labelled && TITLE_LINE.test(line) ? bulletsFrom(lines, j + 1) : undefined;
+        if (titled && !seen.has(`${line}\n${titled.items.join('\n')}`)) {
+          seen.add(`${line}\n${titled.items.join('\n')}`);
+          const items = titled.items.map((l, k) => ({ n: k + 1, line: l, label: l, at: at + titled.at[k]! - j }));
+          runs.push({ titled: true, leadIn: before, section, counts: '', items });
+        }
         if (labelled && !seen.has(`${line}\n${labelled.labels.join('\n')}`)) {
           seen.add(`${line}\n${labelled.labels.join('\n')}`);
           const items = labelled.labels.map((label, k) => ({
@@ -176,7 +185,7 @@ function runsOf(entry: PackedEntry, whole: string | undefined): Run[] {
       before = undefined;
     }
   }
-  return runs.filter((r) => r.items.length >= (r.labelled ? 2 : 3));
+  return runs.filter((r) => r.items.length >= (r.labelled || r.titled ? 2 : 3));
 }
 
 /**
@@ -194,6 +203,22 @@ const SECTION_LABEL = /^(?:第[一二三四五六七八九十\d]+|(?:step|phase|
  * least two, at most eight; an item may go on for a paragraph or two (`Design quality: …` then `Strong
  * work here means…`). undefined when the lines there are no such list.
  */
+/** A short line that names what follows, without a sentence's end (`Action items`, `待办事项`). */
+const TITLE_LINE = /^(?![-*+•]\s|\d{1,3}[.)]\s)[^。.!?！？；;:：]{2,40}$/u;
+
+/** The bullet lines right after `from` (two or more, indented or not), without their bullets. */
+function bulletsFrom(lines: readonly string[], from: number): { items: string[]; at: number[] } | undefined {
+  const items: string[] = [];
+  const at: number[] = [];
+  for (let j = from; j < lines.length; j++) {
+    const m = /^\s*[-*+•]\s+(\S.*)$/u.exec(lines[j]!);
+    if (!m) break;
+    items.push(m[1]!.trim());
+    at.push(j);
+  }
+  return items.length >= 2 ? { items, at } : undefined;
+}
+
 function labelsFrom(lines: readonly string[], from: number): { labels: string[]; at: number[] } | undefined {
   const labels: string[] = [];
   const at: number[] = [];
@@ -324,15 +349,17 @@ function bestRun(
       const stepped =
         steps &&
         !run.labelled &&
+        !run.titled &&
         run.counts === '' &&
         holds([run.section, run.leadIn, entry.title].join('\n'), () => 1, asking) > 0;
       const items = run.items.map((i) => holds(i.line, local, asking));
       // A list of labels is about what its own lead-in says (a heading far above it may name anything).
-      const head = holds(`${run.labelled ? '' : run.section}\n${run.leadIn ?? ''}`, local, asking);
+      const head = holds(`${run.labelled || run.titled ? '' : run.section}\n${run.leadIn ?? ''}`, local, asking);
       // So does a run of as many items as the question counts whose lead-in holds one of its words
       // (哪三类笔记 and 书中把笔记分成三类：, where 笔记 is on every line of the entry).
       const fits = count !== undefined && run.items.length === count && head > 0;
-      const about = fits || head >= enough || items.filter((x) => x >= enough).length * 2 >= items.length;
+      const about =
+        fits || head >= enough || (!run.titled && items.filter((x) => x >= enough).length * 2 >= items.length);
       if (!counted && !stepped && !about && !within) continue;
       let score = head + holds(run.items.map((i) => i.line).join('\n'), local);
       // Steps are those of what the question names: in the entry about it, the steps of its own process.
@@ -360,7 +387,14 @@ function bestRun(
 
 /** Another plainly numbered run led in under the same heading as `run`. */
 function phaseOf(run: Run, other: Run): boolean {
-  return other !== run && !other.labelled && other.counts === '' && !!other.leadIn && other.section === run.section;
+  return (
+    other !== run &&
+    !other.labelled &&
+    !other.titled &&
+    other.counts === '' &&
+    !!other.leadIn &&
+    other.section === run.section
+  );
 }
 
 /**
