@@ -58,9 +58,10 @@ export const ANSWER_VERSION = 11;
 const SCAFFOLD =
   /^(?:(?:sources?|backlinks?|references?|see also|related|links?|key points|definitions|来源|参考|参考资料|参考文献|相关|链接|另见|反向链接)\s*[:：]?\s*$|<!--|\|?\s*:?-{3,})/i;
 
-/** What kb says of a file it cannot read (ingest/attachment.ts): its path, type and size, no statement. */
 /** A line that is an item of a list: a bullet or a number. */
 const LIST_ITEM = /^\s*(?:[-*+•]\s|\d{1,3}[.)]\s)/u;
+
+/** What kb says of a file it cannot read (ingest/attachment.ts): its path, type and size, no statement. */
 const ATTACHMENT_LINE = /^Attachment: `[^`]+` \([^)]*\)\.?$/;
 
 /** A concept page's list of sources: `[[Source]] (4 mentions)`, `[[Source]] mentions X.`, `…and 3 more sources below.` */
@@ -450,7 +451,6 @@ function statementsAnswer(
 
 const HAN_CHAR = /\p{Script=Han}/u;
 
-/** Mostly Han characters. */
 /** The words in Latin letters of a statement, lowercase and singular. */
 function latinWords(s: string): Set<string> {
   return new Set((s.toLowerCase().match(/[a-z][a-z0-9]+/g) ?? []).map(baseForm));

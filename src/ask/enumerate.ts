@@ -198,11 +198,6 @@ const LABELLED =
 /** A numbered section (第三步：…, Step 2: …): no item of a list of labels. */
 const SECTION_LABEL = /^(?:第[一二三四五六七八九十\d]+|(?:step|phase|part|stage|pattern|chapter)\s*\d)/iu;
 
-/**
- * The labels of the `Label: what it is` lines from line `from` on, with the lines they stand on: at
- * least two, at most eight; an item may go on for a paragraph or two (`Design quality: …` then `Strong
- * work here means…`). undefined when the lines there are no such list.
- */
 /** A short line that names what follows, without a sentence's end (`Action items`, `待办事项`). */
 const TITLE_LINE = /^(?![-*+•]\s|\d{1,3}[.)]\s)[^。.!?！？；;:：]{2,40}$/u;
 
@@ -219,6 +214,11 @@ function bulletsFrom(lines: readonly string[], from: number): { items: string[];
   return items.length >= 2 ? { items, at } : undefined;
 }
 
+/**
+ * The labels of the `Label: what it is` lines from line `from` on, with the lines they stand on: at
+ * least two, at most eight; an item may go on for a paragraph or two (`Design quality: …` then `Strong
+ * work here means…`). undefined when the lines there are no such list.
+ */
 function labelsFrom(lines: readonly string[], from: number): { labels: string[]; at: number[] } | undefined {
   const labels: string[] = [];
   const at: number[] = [];
