@@ -119,7 +119,7 @@ export function statements(text: string): string[] {
     const label = /^(\*\*|__)([^*_\n]{1,80}?)([.。:：])\1\s*(.*)$/u.exec(line);
     if (label && !label[4] && /[:：]/u.test(label[3]!)) continue;
     if (label?.[4] && (/[:：]/u.test(label[3]!) || isName(label[2]!)))
-      line = `${label[2]}${/\p{Script=Han}/u.test(label[2]!) ? '：' : ': '}${label[4]}`;
+      line = `${label[2]}${HAN_CHAR.test(label[2]!) ? '：' : ': '}${label[4]}`;
     line = withoutEmphasis(line);
     for (const part of line.split(/\s+…\s+/)) out.push(...mendQuotes(sentences(part)));
   }
@@ -145,14 +145,15 @@ function tableRow(lines: string[], i: number): string | null | undefined {
           .split('|')
       : row.trim().split(/\t+/)
     ).map((c) => c.trim());
-  const cells = cellsOf(t).filter(Boolean);
+  const row = cellsOf(t);
+  const cells = row.filter(Boolean);
   if (cells.length < 2) return cells[0] ?? null;
   const han = /\p{Script=Han}/u.test(cells.join(''));
   // A short figure says what it is by its column's header: `Full harness: Duration 6 hr; Cost $200`, not
   // `Full harness: 6 hr; $200`.
   const header = headerRow(lines, i, md);
   const head = header && cellsOf(header);
-  const named = cellsOf(t).map((c, k) =>
+  const named = row.map((c, k) =>
     head?.[k] && k > 0 && /\d/.test(c) && Array.from(c).length <= 24 ? `${head[k]} ${c}` : c,
   );
   const rest = named.slice(1).filter(Boolean);
@@ -169,7 +170,7 @@ function headerRow(lines: string[], i: number, md: boolean): string | undefined 
 
 /** A few words naming a thing (`Fixed-size windows`, `固定编号`) rather than saying something. */
 function isName(s: string): boolean {
-  return /\p{Script=Han}/u.test(s) ? Array.from(s.replace(/\s/g, '')).length <= 8 : s.trim().split(/\s+/).length <= 3;
+  return HAN_CHAR.test(s) ? Array.from(s.replace(/\s/g, '')).length <= 8 : s.trim().split(/\s+/).length <= 3;
 }
 
 /** `**bold**`, `__bold__`, `*italic*` and `_italic_` read as their words: a mark must not hang off a sentence. */
