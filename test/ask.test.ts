@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { compile } from '../src/compile/compile.js';
-import { retrieve } from '../src/ask/retrieve.js';
+import { charShares, retrieve } from '../src/ask/retrieve.js';
 import { packContext, unescapeXml } from '../src/ask/pack.js';
 import { offlineAnswer, parseQueries, resolveCitations } from '../src/ask/answer.js';
 import { ask } from '../src/ask/ask.js';
@@ -57,6 +57,40 @@ describe('retrieval', () => {
     expect(r.entries[0]?.title).toBe('大熊猫');
     const r2 = await retrieve(ctx, '长城全长多少公里');
     expect(r2.entries[0]?.title).toBe('长城');
+    ctx.store.close();
+  });
+
+  it('weighs a Han character by its uses outside the pairs the question holds', async () => {
+    const df = new Map([
+      ['颁', 6],
+      ['颁布', 6],
+      ['名', 80],
+      ['闻名', 8],
+      ['bamboo', 3],
+    ]);
+    const shares = charShares(['颁', '布', '颁布', '名', '闻', '闻名', 'bamboo'], df, 0.85);
+    expect(shares.get('颁')).toBeCloseTo(0.15);
+    expect(shares.get('名')).toBeCloseTo(1 - 0.85 * 0.1);
+    expect(shares.has('bamboo')).toBe(false);
+    expect(shares.has('布')).toBe(false); // no chunk holds it: no weight to share
+  });
+
+  it('ranks a passage holding two words of a Chinese question above one repeating a third', async () => {
+    // 信 and 息 are only ever seen as 信息: counted on top of it, they made 分组 (信息 four times)
+    // outrank 气候 (重建 and 支持, whose characters the other notes use in other words).
+    const other = ['重要的建筑', '坚持支付', '建筑很重要', '支付要坚持', '重大的建设', '支援和坚持', '建立重点'];
+    const { ctx } = await compiled({
+      'raw/分组.md':
+        '# 分组\n\n每个包包含完整的寻址信息。包头中需要更多信息。查找信息要花时间。交换机只看信息的前几个字节。\n',
+      'raw/气候.md': '# 气候\n\n后来重建的曲线支持了他。\n',
+      ...Object.fromEntries(other.map((t, i) => [`raw/杂记${i}.md`, `# 杂记${i}\n\n今天说的是${t}，别的没有。\n`])),
+    });
+    const top = async (charRedundancy: number) =>
+      (await retrieve(ctx, '有什么重建支持信息？', { vectors: false, hop: false, tuning: { charRedundancy } }))
+        .passages[0]?.rawPath;
+    expect(await top(0)).toBe('分组.md');
+    expect(await top(0.85)).toBe('气候.md');
+    expect((await retrieve(ctx, '有什么重建支持信息？', { vectors: false })).passages[0]?.rawPath).toBe('气候.md');
     ctx.store.close();
   });
 
