@@ -229,7 +229,7 @@ export async function retrieve(
       const w = Math.max(0.25, Math.round(tune.charWeight * (share.get(t) ?? 1) * 4) / 4);
       (groups.get(w) ?? groups.set(w, []).get(w)!).push(t);
     }
-    for (const t of terms) weights[t] = idf(total, df.get(t) ?? 0) * (share.get(t) ?? 1);
+    for (const t of terms) weights[t] = idf(total, df.get(t) ?? 0);
     for (const t of translated) {
       const n = df.get(t.match) ?? 0;
       if (n === 0 || n > total / 2) continue;
@@ -532,8 +532,10 @@ function bestChunkOf(store: Store, entryId: string, terms: string[]): ChunkRow |
  * as 颁布; 持 in 50, 30 of them as 支持), yet BM25 counts it on top of the pair, so a passage
  * repeating one of the question's words outranks one holding several of them. A character often
  * seen without the pair (名 of 闻名, matching 著名) keeps most of its weight. Measured, xquad-zh
- * answerRecall@1k misses at redundancy 0 / 0.5 / 0.65 / 0.75 / 0.85 / 0.9 / 1: 13 / 13 / 12 / 11 /
- * 10 / 10 / 12 (1 also lowers docHit5); cmrc2018 20 → 19 misses at 0.85, cross-language sets unchanged.
+ * answerRecall@1k misses at redundancy 0 / 0.5 / 0.65 / 0.75 / 0.85 / 0.9 / 1: 13 / 13 / 11 / 10 /
+ * 10 / 10 / 11 (1 also lowers docHit5); cmrc2018 20 → 17 misses at 0.85, other sets unchanged.
+ * It shapes the keyword search only: the weights that pick sentences keep each term's idf, so a
+ * sentence naming a rare word (冲刺结构) still outscores one holding common ones (same recall).
  */
 export function charShares(terms: string[], df: Map<string, number>, redundancy: number): Map<string, number> {
   const out = new Map<string, number>();
