@@ -660,6 +660,13 @@ describe('offlineAnswer for the steps of a process', () => {
   it('gives no steps of something else (知识图谱的构建流程 is not the flow of RAG)', () => {
     expect(first('知识图谱的构建流程是什么？', rag)).not.toContain('1. 读取文档');
   });
+
+  it('gives no steps for a question asking what there is (哪些索引 is not answered by 建索引)', () => {
+    const vdb = entry('source/vdb', '向量数据库笔记', ['最常见的 ANN 索引是 HNSW：它构建一个分层的图，召回率很高。']);
+    const a = offlineAnswer('向量数据库有哪些索引？', packed(rag, vdb)).text;
+    expect(a).not.toContain('1. 读取文档');
+    expect(a).toContain('HNSW');
+  });
 });
 
 describe('offlineAnswer for a question that asks why', () => {
@@ -709,5 +716,41 @@ describe('offlineAnswer over meeting notes', () => {
       'Action items: Tomás: write rrf.ts as a standalone helper with tests; Priya: compare jieba and trigram on the Chinese notes. [[Meeting notes — search sync]]',
     );
     expect(statements(notes.passages[0]!.text)).not.toContain('Action items');
+  });
+});
+
+describe('English word forms', () => {
+  it('matches a statement by the stems of the words of the question (samples → sample)', () => {
+    const p = packed(
+      entry('source/lab', 'Lab notes', [
+        'The stored results are copied to a server every night. Each sample is kept in a freezer at minus eighty degrees.',
+      ]),
+    );
+    p.weights = { samples: 3, stored: 1 };
+    const answer = offlineAnswer('How are the samples stored?', p, 1).text;
+    expect(answer).toContain('Each sample is kept in a freezer');
+  });
+});
+
+describe('offlineAnswer for "what is X?"', () => {
+  const chunking = entry('source/chunking', 'Chunking', [
+    'Each chunk carries its heading path, such as Zettelkasten > Folgezettel > Numbering. Headings split the text.',
+  ]);
+  const zettel = entry('source/zettel', 'Zettelkasten', [
+    'Luhmann numbered his cards by branching. This scheme, later called Folgezettel, let any card sprout a new line of thought.',
+  ]);
+  const zh = entry('source/zh', '卡片盒笔记法', ['这种做法后来被称为 Folgezettel，任何一张卡片都可以长出新的思路。']);
+
+  it('opens with what says what X is, before a passing mention in a higher-ranked entry', () => {
+    expect(offlineAnswer('What is Folgezettel?', packed(chunking, zettel)).text).toMatch(
+      /^This scheme, later called Folgezettel/,
+    );
+    expect(offlineAnswer('什么是 Folgezettel？', packed(chunking, zh)).text).toMatch(/^这种做法后来被称为 Folgezettel/);
+  });
+
+  it('does not read 指向 (points to) as 指 (means)', () => {
+    const link = entry('source/link', '维基链接', ['写作倒数排名融合；哪些卡片指向这张卡片由软件算出。']);
+    const rrf = entry('source/rrf', '混合检索', ['倒数排名融合的办法是干脆不看分数，只看名次。']);
+    expect(offlineAnswer('什么是倒数排名融合？', packed(link, rrf)).text).toMatch(/^倒数排名融合的办法/);
   });
 });

@@ -10,6 +10,7 @@ import { mendQuotes } from '../text/quotes.js';
 import { searchTerms } from '../text/search.js';
 import { HEADER_LABEL, isHeadingLine } from '../text/layout.js';
 import { inChinese } from '../text/script.js';
+import { stemWord } from '../text/english.js';
 import { queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
 import { asksForList, type Enumeration, enumerationFor, labelledItems, type TextOf } from './enumerate.js';
@@ -201,12 +202,18 @@ export function definedSubject(question: string): string | undefined {
   return subject && Array.from(subject).length >= 2 ? subject : undefined;
 }
 
-/** A statement that says what the subject is: it names the subject, then 是/指/is/refers to. */
+/**
+ * A statement that says what the subject is: it names the subject, then 是/指/is/refers to; or it
+ * names what is so called first ("This scheme, later called Folgezettel, let…", 这种做法后来被称为 Folgezettel).
+ */
 function definesRe(question: string): RegExp | undefined {
   const subject = definedSubject(question);
   if (!subject) return undefined;
   const name = subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s*');
-  return new RegExp(`${name}[^。.!?！？]{0,40}?(?:是|指|即|称为|\\b(?:is|are|means|refers to)\\b)`, 'iu');
+  return new RegExp(
+    `${name}[^。.!?！？]{0,40}?(?:是|指(?![向出导挥标定令数针责望])|即|称为|\\b(?:is|are|means|refers to)\\b)|(?:称为|叫做|叫作|\\b(?:called|known as|termed|dubbed)\\b)\\s*["“「『(（]?${name}`,
+    'iu',
+  );
 }
 
 function looksLikeCode(s: string): boolean {
@@ -268,7 +275,13 @@ function questionTerms(question: string, translated: string[] = []): Set<string>
  * title (an entry's, a saved answer's, or the question itself), code, or a list of links.
  */
 export function rankStatements(question: string, packed: PackedContext): ScoredStatement[] {
-  const terms = questionTerms(question, Object.keys(packed.weights ?? {}));
+  // English words match by their stems (meeting, meetings); a stem weighs as the heaviest word of the question it stems.
+  const asked = new Map<string, string>();
+  const heavier = (a: string, b: string | undefined) =>
+    b === undefined || (packed.weights?.[a] ?? 0) > (packed.weights?.[b] ?? 0);
+  for (const t of questionTerms(question, Object.keys(packed.weights ?? {})))
+    if (heavier(t, asked.get(stemWord(t)))) asked.set(stemWord(t), t);
+  const terms = new Set(asked.keys());
   if (terms.size === 0 || packed.entries.length === 0) return [];
   const titles = new Set([norm(question), ...packed.entries.map((e) => norm(e.title))]);
   const cands: Candidate[] = [];
@@ -278,7 +291,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
       statements(t).forEach((s, si) => {
         const key = norm(s);
         if (Array.from(key).length < 6 || titles.has(key) || looksLikeCode(s)) return;
-        cands.push({ text: s, entry: e, at: [rank, ti, si], terms: new Set(searchTerms(s)) });
+        cands.push({ text: s, entry: e, at: [rank, ti, si], terms: new Set(searchTerms(s).map(stemWord)) });
       });
     });
   });
@@ -289,7 +302,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   for (const c of cands) for (const t of c.terms) if (terms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
   const local = (t: string) => Math.log(1 + cands.length / (df.get(t) ?? 1));
   const wiki = packed.weights;
-  const weight = wiki ? (t: string) => ((wiki[t] ?? 0) * local(t)) / Math.log(1 + cands.length) : local;
+  const weight = wiki ? (t: string) => ((wiki[asked.get(t) ?? t] ?? 0) * local(t)) / Math.log(1 + cands.length) : local;
   const wantsNumber = WANTS_NUMBER.test(question);
   const wantsReason = WANTS_REASON.test(question);
   const defines = definesRe(question);
@@ -413,7 +426,15 @@ function statementsAnswer(
     if (picked.length >= maxSentences) break;
   }
   if (!picked.length) return { text: NOTHING, citations: [], mode: 'offline' };
-  picked.sort((a, b) => a.at[0] - b.at[0] || a.at[1] - b.at[1] || a.at[2] - b.at[2]);
+  // For "what is X?", the entries saying what X is come first (This scheme, later called Folgezettel…
+  // before a passing mention in a higher-ranked entry); then reading order.
+  const defines = definesRe(question);
+  const lead = new Map<PackedEntry, number>();
+  for (const x of picked) if (defines?.test(x.text)) lead.set(x.entry, 1);
+  for (const x of picked) if (!lead.has(x.entry)) lead.set(x.entry, 0);
+  picked.sort(
+    (a, b) => lead.get(b.entry)! - lead.get(a.entry)! || a.at[0] - b.at[0] || a.at[1] - b.at[1] || a.at[2] - b.at[2],
+  );
   const paragraphs: string[] = [];
   // Statements a lead-in took along (`at` joined), not to be quoted again.
   const consumed = new Set<string>();

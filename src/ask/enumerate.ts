@@ -352,6 +352,12 @@ function bestRun(
         !run.titled &&
         run.counts === '' &&
         holds([run.section, run.leadIn, entry.title].join('\n'), () => 1, asking) > 0;
+      // Numbered steps under a heading or lead-in naming a process (基本流程, "Pipeline") answer a
+      // question asking for steps, not one asking what there is (向量数据库有哪些索引 is not
+      // answered by 建索引（离线）：1. 读取文档…).
+      const procedure =
+        !run.labelled && !run.titled && run.counts === '' && ASKS_STEPS.test(`${run.section}\n${run.leadIn ?? ''}`);
+      if (!steps && procedure && !counted && !within) continue;
       const items = run.items.map((i) => holds(i.line, local, asking));
       // A list of labels is about what its own lead-in says (a heading far above it may name anything).
       const head = holds(`${run.labelled || run.titled ? '' : run.section}\n${run.leadIn ?? ''}`, local, asking);

@@ -45,3 +45,22 @@ export function tagEnglish(text: string): EnToken[][] {
     });
   return out;
 }
+
+let porter: ((word: string) => string) | undefined;
+const stems = new Map<string, string>();
+
+/**
+ * The Porter2 stem of a lowercase English word (meetings → meet, attended → attend), from the
+ * stemmer wink's English model ships; anything else as it is. Cached: a wiki repeats its words.
+ */
+export function stemWord(word: string): string {
+  if (word.length < 4 || !/^[a-z]+$/.test(word)) return word;
+  let s = stems.get(word);
+  if (s === undefined) {
+    porter ??= require('wink-eng-lite-web-model/dist/porter-stemmer.js') as (w: string) => string;
+    s = porter(word);
+    if (stems.size > 50_000) stems.clear();
+    stems.set(word, s);
+  }
+  return s;
+}

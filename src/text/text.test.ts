@@ -6,6 +6,7 @@ import { detectLang } from './script.js';
 import { mendQuotes } from './quotes.js';
 import { segmentWords, sentenceSpans, sentences } from './segment.js';
 import { withoutInterrogatives } from './stopwords.js';
+import { stemWord } from './english.js';
 
 describe('countTokens', () => {
   it.each([
@@ -120,5 +121,14 @@ describe('withoutInterrogatives', () => {
     expect(left('上下文重置和压缩有什么区别？')).toBe('上下文重置和压缩有 ？');
     expect(left('他们各自负责什么？')).toBe('他们 负责 ？');
     expect(left('区别对待的原则是什么')).toBe('区别对待的原则是');
+  });
+});
+
+describe('stemWord', () => {
+  it('gives the forms of an English word one stem and leaves other text alone', () => {
+    expect(stemWord('meetings')).toBe(stemWord('meeting'));
+    expect(stemWord('attended')).toBe('attend');
+    expect(stemWord('stored')).toBe(stemWord('store'));
+    for (const w of ['the', '分词', 'x86', 'gpt4o']) expect(stemWord(w)).toBe(w);
   });
 });
