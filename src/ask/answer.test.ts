@@ -754,3 +754,17 @@ describe('offlineAnswer for "what is X?"', () => {
     expect(offlineAnswer('什么是倒数排名融合？', packed(link, rrf)).text).toMatch(/^倒数排名融合的办法/);
   });
 });
+
+describe('offlineAnswer reading order', () => {
+  it('quotes an entry in the order of the note, not the order its passages were ranked in', () => {
+    const e = entry('source/seg', '中文分词与全文检索', [
+      '代码目录里的 bm25.py 在没有分词器时会退回到二元切分，但不需要任何依赖。',
+      '对搜索引擎来说，中文分词是建立倒排索引之前必须解决的问题。',
+    ]);
+    e.passages[0]!.line = 47;
+    e.passages[1]!.line = 10;
+    const a = offlineAnswer('为什么中文需要分词？', packed(e)).text;
+    expect(a.indexOf('对搜索引擎来说')).toBeGreaterThanOrEqual(0);
+    expect(a.indexOf('对搜索引擎来说')).toBeLessThan(a.indexOf('代码目录里'));
+  });
+});

@@ -432,8 +432,15 @@ function statementsAnswer(
   const lead = new Map<PackedEntry, number>();
   for (const x of picked) if (defines?.test(x.text)) lead.set(x.entry, 1);
   for (const x of picked) if (!lead.has(x.entry)) lead.set(x.entry, 0);
+  // An entry's passages come packed by rank: read them in the order of the note (summary first).
+  const line = (x: ScoredStatement) => (x.at[1] === 0 ? -1 : (x.entry.passages[x.at[1] - 1]?.line ?? 0));
   picked.sort(
-    (a, b) => lead.get(b.entry)! - lead.get(a.entry)! || a.at[0] - b.at[0] || a.at[1] - b.at[1] || a.at[2] - b.at[2],
+    (a, b) =>
+      lead.get(b.entry)! - lead.get(a.entry)! ||
+      a.at[0] - b.at[0] ||
+      line(a) - line(b) ||
+      a.at[1] - b.at[1] ||
+      a.at[2] - b.at[2],
   );
   const paragraphs: string[] = [];
   // Statements a lead-in took along (`at` joined), not to be quoted again.
