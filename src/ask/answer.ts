@@ -429,14 +429,12 @@ function statementsAnswer(
   // For "what is X?", the entries saying what X is come first (This scheme, later called Folgezettel…
   // before a passing mention in a higher-ranked entry); then reading order.
   const defines = definesRe(question);
-  const lead = new Map<PackedEntry, number>();
-  for (const x of picked) if (defines?.test(x.text)) lead.set(x.entry, 1);
-  for (const x of picked) if (!lead.has(x.entry)) lead.set(x.entry, 0);
+  const defining = new Set(picked.filter((x) => defines?.test(x.text)).map((x) => x.entry));
   // An entry's passages come packed by rank: read them in the order of the note (summary first).
   const line = (x: ScoredStatement) => (x.at[1] === 0 ? -1 : (x.entry.passages[x.at[1] - 1]?.line ?? 0));
   picked.sort(
     (a, b) =>
-      lead.get(b.entry)! - lead.get(a.entry)! ||
+      Number(defining.has(b.entry)) - Number(defining.has(a.entry)) ||
       a.at[0] - b.at[0] ||
       line(a) - line(b) ||
       a.at[1] - b.at[1] ||
