@@ -768,3 +768,35 @@ describe('offlineAnswer reading order', () => {
     expect(a.indexOf('对搜索引擎来说')).toBeLessThan(a.indexOf('代码目录里'));
   });
 });
+
+describe('offlineAnswer for a list asked as "what …s does X have"', () => {
+  const clip = entry('source/clip', '找不到好用的Linux剪贴板', [
+    ['ClipGenius能做什么？', '', '1. 智能内容分类', '', '2. AI自动分析', '', '3. 多模态AI聊天'].join('\n'),
+  ]);
+  const report = entry('source/report', 'Agent Skill Design Patterns', [
+    [
+      'You are a technical report generator. Follow these steps exactly:',
+      '',
+      'Step 1: Load the style guide.',
+      'Step 2: Load the report template.',
+      'Step 3: Fill the template.',
+    ].join('\n'),
+  ]);
+  const planner = entry('source/harness', 'Harness design', [
+    'I created a planner agent that took a simple prompt and expanded it into a full product spec.',
+  ]);
+
+  it('lists the numbered items for "What features does ClipGenius have?"', () => {
+    expect(offlineAnswer('What features does ClipGenius have?', packed(clip)).text).toMatch(
+      /^ClipGenius能做什么？1\. 智能内容分类；2\. AI自动分析；3\. 多模态AI聊天。/,
+    );
+  });
+
+  it('takes no counted steps from an entry that names nothing the question asks about', () => {
+    for (const q of ['What are the steps the planner takes?', 'What steps does the planner take?'])
+      expect(offlineAnswer(q, packed(report, planner)).text).not.toContain('Step 2');
+    expect(offlineAnswer('What are the steps of the report generator?', packed(report, planner)).text).toContain(
+      'Step 1: Load the style guide',
+    );
+  });
+});

@@ -14,7 +14,7 @@ import { cutZh } from '../text/jieba.js';
 
 /** A question that asks for several things. */
 const ASKS_LIST =
-  /有哪些|(?:步骤|流程)(?:是什么|是怎样|如何)|有哪几|哪几[种个类步条项点]|几[种个类步条项点大]|[两二三四五六七八九十\d]+\s*[种个类步条项点大](?!.*[吗么])|列出|列举|\bwhat are (?:the|some)\b|\bwhich (?:are|\w+s)\b|\blist (?:the|all)\b|\bname the\b|\bhow many (?:\w+ )?(?:steps|types|kinds|patterns|parts|stages)\b/iu;
+  /有哪些|(?:步骤|流程)(?:是什么|是怎样|如何)|有哪几|哪几[种个类步条项点]|几[种个类步条项点大]|[两二三四五六七八九十\d]+\s*[种个类步条项点大](?!.*[吗么])|列出|列举|\bwhat are (?:the|some)\b|\bwhich (?:are|\w+s)\b|\blist (?:the|all)\b|\bname the\b|\bhow many (?:\w+ )?(?:steps|types|kinds|patterns|parts|stages)\b|\bwhat (?:\w+ )?\w+s (?:does|do|did|can|could|will|would)\b/iu;
 
 /**
  * Whether a question asks for several things (有哪些, 哪几步, "what are the", "which …s"); `loosely`
@@ -32,6 +32,10 @@ export function asksForList(question: string, loosely = false): boolean {
 const ASKS_STEPS = /步骤|流程|\bsteps\b|\b(?:process|workflow|pipeline)\b/iu;
 /** The words of ASKS_STEPS as search terms (singular): they say a list is asked for, not of what. */
 const STEP_WORD = /^(?:步骤|流程|step|process|workflow|pipeline)$/u;
+
+/** Words that count or ask for steps (STEP_WORD, what a question counts in: step, pattern, 种, 步…, and numbers). */
+const COUNTING =
+  /^(?:步骤|流程|steps?|process|workflow|pipeline|patterns?|parts?|phases?|stages?|tips?|rules?|lessons?|principles?|[种个类步条项点层]|\d+|[两一二三四五六七八九十]|one|two|three|four|five|six|seven|eight|nine|ten)$/u;
 
 /** Words that ask rather than say what is asked about. */
 const ASKING = new Set('what which who are were the and for with how many does did list name there'.split(' '));
@@ -326,6 +330,8 @@ function bestRun(
     }
     return score;
   };
+  // Whether the question names what it asks about, besides what it counts (not only 有哪几步？).
+  const subject = [...terms].some((t) => !COUNTING.test(t) && !ASKING.has(t) && !(t.length === 1 && HAN.test(t)));
   // A quarter of the question's heaviest term, in an entry that holds it on few of its lines.
   const enough = 0.25 * Math.max(0, ...[...terms].map(weight));
   let best: (Enumeration & { key: number[] }) | undefined;
@@ -339,9 +345,17 @@ function bestRun(
       // A run counted in what the question counts (哪几步 and 第一步…, "the steps" and Step 1…) lists
       // what it asks for, before any other run (the sections of the work, say).
       // So is one whose items are numbered by a word the question names (模式一… for 哪五种设计模式).
+      // Either must stand where something names what the question asks about, when it names anything
+      // (the steps of a report generator do not answer "What are the steps the planner takes?").
       const counted =
-        (counter !== undefined && run.counts === counter) ||
-        (run.counts.length > 1 && (question.includes(run.counts) || asked.has(baseForm(run.counts))));
+        ((counter !== undefined && run.counts === counter) ||
+          (run.counts.length > 1 && (question.includes(run.counts) || asked.has(baseForm(run.counts))))) &&
+        (!subject ||
+          holds(
+            [entry.title, run.section, run.leadIn ?? '', ...run.items.map((i) => i.line)].join('\n'),
+            () => 1,
+            COUNTING,
+          ) > 0);
       // Otherwise what leads into it, or most of its items, must speak of what the question asks
       // about — by a term the entry does not hold all over (its topic is in every section of it).
       // Plain numbers (1. 2. 3.) order steps when steps are asked for: the steps of what the question
