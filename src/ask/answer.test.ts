@@ -786,10 +786,11 @@ describe('offlineAnswer for a list asked as "what …s does X have"', () => {
     'I created a planner agent that took a simple prompt and expanded it into a full product spec.',
   ]);
 
-  it('lists the numbered items for "What features does ClipGenius have?"', () => {
-    expect(offlineAnswer('What features does ClipGenius have?', packed(clip)).text).toMatch(
-      /^ClipGenius能做什么？1\. 智能内容分类；2\. AI自动分析；3\. 多模态AI聊天。/,
-    );
+  it('lists the numbered items for "What features does ClipGenius have?" and ClipGenius 支持哪些功能？', () => {
+    for (const q of ['What features does ClipGenius have?', 'ClipGenius 支持哪些功能？'])
+      expect(offlineAnswer(q, packed(clip)).text).toMatch(
+        /^ClipGenius能做什么？1\. 智能内容分类；2\. AI自动分析；3\. 多模态AI聊天。/,
+      );
   });
 
   it('takes no counted steps from an entry that names nothing the question asks about', () => {

@@ -14,12 +14,12 @@ import { cutZh } from '../text/jieba.js';
 
 /** A question that asks for several things. */
 const ASKS_LIST =
-  /有哪些|(?:步骤|流程)(?:是什么|是怎样|如何)|有哪几|哪几[种个类步条项点]|几[种个类步条项点大]|[两二三四五六七八九十\d]+\s*[种个类步条项点大](?!.*[吗么])|列出|列举|\bwhat are (?:the|some)\b|\bwhich (?:are|\w+s)\b|\blist (?:the|all)\b|\bname the\b|\bhow many (?:\w+ )?(?:steps|types|kinds|patterns|parts|stages)\b|\bwhat (?:\w+ )?\w+s (?:does|do|did|can|could|will|would)\b/iu;
+  /(?:有|支持|包括|包含|提供)哪些|(?:步骤|流程)(?:是什么|是怎样|如何)|有哪几|哪几[种个类步条项点]|几[种个类步条项点大]|[两二三四五六七八九十\d]+\s*[种个类步条项点大](?!.*[吗么])|列出|列举|\bwhat are (?:the|some)\b|\bwhich (?:are|\w+s)\b|\blist (?:the|all)\b|\bname the\b|\bhow many (?:\w+ )?(?:steps|types|kinds|patterns|parts|stages)\b|\bwhat (?:\w+ )?\w+s (?:does|do|did|can|could|will|would)\b/iu;
 
 /**
- * Whether a question asks for several things (有哪些, 哪几步, "what are the", "which …s"); `loosely`
- * also takes any 哪些 (支持哪些…), which is enough to read a lead-in's labels but not to pick a
- * numbered run, whose items must then speak of what is asked.
+ * Whether a question asks for several things (有哪些, 支持哪些, 哪几步, "what are the", "which …s",
+ * "what features does"); `loosely` also takes any other 哪些 (还有哪些重建也支持…), which is enough to
+ * read a lead-in's labels but not to pick a numbered run, whose items must then speak of what is asked.
  */
 export function asksForList(question: string, loosely = false): boolean {
   return ASKS_LIST.test(question) || (loosely && question.includes('哪些'));
