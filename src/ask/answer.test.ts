@@ -719,6 +719,23 @@ describe('offlineAnswer over meeting notes', () => {
   });
 });
 
+describe('offlineAnswer over the attendees of a meeting', () => {
+  it('answers who attended from the Attendees line (attendees and attended share a stem)', () => {
+    const n = entry('source/m2', 'Meeting notes — sync', [
+      [
+        'Meeting notes — sync',
+        'Date: 2026-03-10',
+        'Attendees: Mira Chen, Tomás Reyes, Priya Natarajan',
+        '',
+        'The team reviewed the retrieval figures.',
+      ].join('\n'),
+    ]);
+    expect(offlineAnswer('Who attended the meeting?', packed(n)).text).toContain(
+      'Attendees: Mira Chen, Tomás Reyes, Priya Natarajan',
+    );
+  });
+});
+
 describe('English word forms', () => {
   it('matches a statement by the stems of the words of the question (samples → sample)', () => {
     const p = packed(

@@ -58,7 +58,9 @@ export function stemWord(word: string): string {
   let s = stems.get(word);
   if (s === undefined) {
     porter ??= require('wink-eng-lite-web-model/dist/porter-stemmer.js') as (w: string) => string;
-    s = porter(word);
+    // Who a verb's action falls on, or who does it (attendee, employee, trainee), stems as the verb.
+    const agent = /^([a-z]{4,}[^aeiou\W])ees?$/.exec(word)?.[1];
+    s = porter(agent && !/([^aeiou])\1$/.test(agent) ? agent : word);
     if (stems.size > 50_000) stems.clear();
     stems.set(word, s);
   }

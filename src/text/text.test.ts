@@ -130,5 +130,9 @@ describe('stemWord', () => {
     expect(stemWord('attended')).toBe('attend');
     expect(stemWord('stored')).toBe(stemWord('store'));
     for (const w of ['the', '分词', 'x86', 'gpt4o']) expect(stemWord(w)).toBe(w);
+    // Who does or undergoes the action stems as the verb (attendees, attended); not a doubled consonant's word.
+    expect(stemWord('attendees')).toBe(stemWord('attended'));
+    expect(stemWord('employee')).toBe(stemWord('employed'));
+    expect(stemWord('committee')).not.toBe(stemWord('commit'));
   });
 });
