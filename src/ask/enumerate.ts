@@ -33,10 +33,6 @@ const ASKS_STEPS = /步骤|流程|\bsteps\b|\b(?:process|workflow|pipeline)\b/iu
 /** The words of ASKS_STEPS as search terms (singular): they say a list is asked for, not of what. */
 const STEP_WORD = /^(?:步骤|流程|step|process|workflow|pipeline)$/u;
 
-/** Words that count or ask for steps (STEP_WORD, what a question counts in: step, pattern, 种, 步…, and numbers). */
-const COUNTING =
-  /^(?:步骤|流程|steps?|process|workflow|pipeline|patterns?|parts?|phases?|stages?|tips?|rules?|lessons?|principles?|[种个类步条项点层]|\d+|[两一二三四五六七八九十]|one|two|three|four|five|six|seven|eight|nine|ten)$/u;
-
 /** Words that ask rather than say what is asked about. */
 const ASKING = new Set('what which who are were the and for with how many does did list name there'.split(' '));
 
@@ -44,7 +40,7 @@ const ASKING = new Set('what which who are were the and for with how many does d
 function counterAsked(question: string): string | undefined {
   return (
     /[哪几两二三四五六七八九十\d]\s*([种个类步条项点层])/u.exec(question)?.[1] ??
-    /\b(step|pattern|part|phase|stage|tip|rule|lesson|principle)s\b/i.exec(question)?.[1]?.toLowerCase()
+    COUNTER_WORD.exec(question)?.[1]?.toLowerCase()
   );
 }
 
@@ -58,6 +54,16 @@ function countAsked(question: string): number | undefined {
 
 const ZH_DIGITS = '一二三四五六七八九十';
 const EN_DIGITS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+
+/** What an English question counts in ("the steps", "five patterns"). */
+const COUNTERS = 'step|pattern|part|phase|stage|tip|rule|lesson|principle';
+const COUNTER_WORD = new RegExp(`\\b(${COUNTERS})s\\b`, 'i');
+
+/** Words that count or ask for steps: STEP_WORD's, the counters (step, pattern, 种, 步…) and numbers. */
+const COUNTING = new RegExp(
+  `^(?:步骤|流程|process|workflow|pipeline|(?:${COUNTERS})s?|[种个类步条项点层]|\\d+|[两${ZH_DIGITS}]|${EN_DIGITS.join('|')})$`,
+  'u',
+);
 
 function numberOf(s: string): number | undefined {
   if (/^\d+$/.test(s)) return Number(s);
