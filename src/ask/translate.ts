@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Store } from '../store/store.js';
-import { baseForm, Lexicon, sharedLexiconPath } from '../text/lexicon.js';
+import { baseForm, type Lexicon } from '../text/lexicon.js';
+
+export { closeLexicons, lexiconFor } from '../text/lexicon.js';
 import { foldText } from '../text/fold.js';
 import { EN_STOP } from '../text/stopwords.js';
 
@@ -33,41 +33,6 @@ const ZH_QUESTION = new Set(
     ' ',
   ),
 );
-
-const lexicons = new Map<string, Lexicon>();
-
-/**
- * The lexicon, shared within the process. It depends on kb's dictionary only, not on a knowledge
- * base: it is built once per user (XDG cache folder, seconds of work) and kept there by version;
- * where that folder cannot be written, in the knowledge base's .kb/.
- */
-export function lexiconFor(stateDir: string, env: NodeJS.ProcessEnv = process.env): Lexicon {
-  return openLexicon(sharedLexiconPath(env), false) ?? openLexicon(join(stateDir, 'lexicon.db'), true)!;
-}
-
-function openLexicon(path: string, mustOpen: boolean): Lexicon | undefined {
-  let lex = lexicons.get(path);
-  // A lexicon found damaged in use is set aside (renamed): the next look-up builds a new one.
-  if (lex && !existsSync(path)) {
-    lex.close();
-    lex = undefined;
-  }
-  if (!lex) {
-    try {
-      lex = Lexicon.open(path);
-    } catch (err) {
-      if (mustOpen) throw err;
-      return undefined;
-    }
-    lexicons.set(path, lex);
-  }
-  return lex;
-}
-
-export function closeLexicons(): void {
-  for (const l of lexicons.values()) l.close();
-  lexicons.clear();
-}
 
 function zhTerm(word: string, weight: number): TranslatedTerm {
   const chars = Array.from(word);

@@ -10,6 +10,8 @@
  * checks the scanner against remark-parse + remark-gfm on a table of documents.
  */
 
+import { withoutAttributes } from '../text/layout.js';
+
 export type BlockKind =
   | 'frontmatter'
   | 'heading'
@@ -280,7 +282,8 @@ function interruptsParagraph(lines: Lines, i: number, tables = true): boolean {
 }
 
 /** Plain text of a heading: closing #s, emphasis, code ticks and link syntax removed. */
-export function headingText(raw: string): string {
+export function headingText(heading: string): string {
+  const raw = withoutAttributes(heading);
   if (!/[#*`_[\]~\\]|\s\s/.test(raw)) return raw.trim();
   return (
     raw

@@ -1,7 +1,6 @@
-import { fileOfRow } from '../store/store.js';
+import { fileOfRow, type EntityRow } from '../store/store.js';
 import { splitPosts } from '../ingest/posts.js';
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { KbContext } from '../kb/context.js';
 import type { ContentHash, EntryId } from '../types.js';
 import { ingestFile, INGEST_VERSION, type RawFile } from '../ingest/index.js';
@@ -12,7 +11,7 @@ import { emitWiki, planNames, planRenders, type SourcePlan } from '../emit/emit.
 import { buildLinkTable } from '../emit/link-table.js';
 import { keepUnchangedConcepts } from '../emit/render-keys.js';
 import { groupConcepts, withConceptIds, type Dictionary } from './concepts.js';
-import { Lexicon, sharedLexiconPath } from '../text/lexicon.js';
+import { lexiconFor } from '../text/lexicon.js';
 import { writeDrafts } from './drafts.js';
 import { ingestChanged, type Ingested, type WikiState } from './ingest-changed.js';
 import { buildCatalog } from './model/plan.js';
@@ -78,7 +77,7 @@ async function planAndEmit(
   const allDocs = store.allDocuments().filter((d) => d.status === 'ok' || d.status === 'pending');
   const entities = store.allEntities();
   const { minConceptSources, maxConcepts } = config.compile;
-  const planned = withDictionary(ctx.paths.state, (dict) =>
+  const planned = withDictionary(ctx.paths.state, entities, (dict) =>
     groupConcepts(entities, allDocs, minConceptSources, maxConcepts, scan.entries, dict),
   );
   const concepts = withConceptIds(planned, scan.entries, run.wiki.takenIds);
@@ -175,26 +174,22 @@ function sourcePlans(
 }
 
 /**
- * CC-CEDICT from the lexicon `kb ask` builds (once per user, or in .kb/) — when it is there:
- * building it takes half a minute, too long for a compile to pay on its own.
+ * CC-CEDICT (src/text/lexicon.ts), built once per user when missing (seconds of work), whenever a
+ * name in Han script may need it: what compile writes depends on raw/, config and kb's version
+ * only, never on whether some earlier command happened to build the lexicon.
  */
-function withDictionary<T>(stateDir: string, f: (d: Dictionary | undefined) => T): T {
-  const lex = [sharedLexiconPath(process.env), join(stateDir, 'lexicon.db')]
-    .map((p) => Lexicon.openExisting(p))
-    .find(Boolean);
-  if (!lex) return f(undefined);
-  try {
-    return f({
-      chinese: (key) => {
-        const best = lex.chinese(key)[0];
-        return best && best.weight === 1 && Array.from(best.term).length >= 2 ? best.term : undefined;
-      },
-      english: (word) => lex.english(word).map((t) => t.term),
-      words: (run) => lex.words(run),
-    });
-  } finally {
-    lex.close();
-  }
+function withDictionary<T>(stateDir: string, entities: readonly EntityRow[], f: (d: Dictionary | undefined) => T): T {
+  const han = /\p{Script=Han}/u;
+  if (!entities.some((e) => han.test(e.key) || e.aliases.some((a) => han.test(a)))) return f(undefined);
+  const lex = lexiconFor(stateDir);
+  return f({
+    chinese: (key) => {
+      const best = lex.chinese(key)[0];
+      return best && best.weight === 1 && Array.from(best.term).length >= 2 ? best.term : undefined;
+    },
+    english: (word) => lex.english(word).map((t) => t.term),
+    words: (run) => lex.words(run),
+  });
 }
 
 export { embedText };

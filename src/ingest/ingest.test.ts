@@ -78,6 +78,24 @@ const docCases: DocCase[] = [
     expect: { type: 'markdown', title: 'no heading here' },
   },
   {
+    name: 'a text that opens with a heading of another level is titled by it',
+    path: 'docs/getting-started.md',
+    content: '## Getting Started with `Rc<T>`\n\nSome text.\n\n### Details\n',
+    expect: { type: 'markdown', title: 'Getting Started with Rc<T>' },
+  },
+  {
+    name: 'a heading keeps no attribute block',
+    path: 'docs/anchored.md',
+    content: '# Installation {#installation}\n\nText.\n',
+    expect: { type: 'markdown', title: 'Installation' },
+  },
+  {
+    name: 'a level-1 heading wins over an earlier heading of another level',
+    path: 'docs/later.md',
+    content: '### Note\n\n# The Real Title\n\nText.\n',
+    expect: { type: 'markdown', title: 'The Real Title' },
+  },
+  {
     name: 'mdx is markdown',
     path: 'page.mdx',
     content: '# MDX Page\n\n<Component />\n',

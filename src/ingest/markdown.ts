@@ -2,6 +2,7 @@ import matter from 'gray-matter';
 import yaml from 'js-yaml';
 import { message, type KbMessage } from '../diagnostics/message.js';
 import type { Converted } from './types.js';
+import { withoutAttributes } from '../text/layout.js';
 
 /**
  * YAML with the JSON schema only: dates stay strings, and no `!!js/function` tags. The JavaScript
@@ -98,12 +99,19 @@ function metaUrl(meta: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-/** Text of the first level-1 heading (ATX `# x` or setext `x\n===`) outside code fences. */
-export function firstHeading(markdown: string): string | undefined {
+/**
+ * Text of the first level-1 heading (ATX `# x` or setext `x\n===`) outside code fences; in a text
+ * with none that opens with a heading of another level (`## Title`), of that heading.
+ */
+export function firstHeading(markdown: string, opts: { levelOne?: boolean } = {}): string | undefined {
   const lines = markdown.split('\n', 2000);
   let fence: string | undefined;
+  let other: string | undefined;
+  let opened = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
+    const first = !opened && /\S/.test(line);
+    if (first) opened = true;
     const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
     if (f) {
       const marks = f[1] as string;
@@ -112,16 +120,17 @@ export function firstHeading(markdown: string): string | undefined {
       continue;
     }
     if (fence) continue;
-    const atx = /^ {0,3}#[ \t]+(\S.*)$/.exec(line);
-    const setext =
-      !atx && /^ {0,3}=+[ \t]*$/.test(lines[i + 1] ?? '') && /\S/.test(line) && !/^ {0,3}[-*>#]/.test(line);
-    const raw = atx ? withoutClosingHashes(atx[1] as string) : setext ? line : undefined;
-    if (raw) {
-      const title = plainInline(raw);
-      if (title) return title;
-    }
+    const atx = /^ {0,3}(#{1,6})[ \t]+(\S.*)$/.exec(line);
+    const next = lines[i + 1] ?? '';
+    const setext = !atx && /^ {0,3}(?:=+|-{2,})[ \t]*$/.test(next) && /\S/.test(line) && !/^ {0,3}[-*>#|]/.test(line);
+    const raw = atx ? withoutClosingHashes(atx[2] as string) : setext ? line : undefined;
+    if (!raw) continue;
+    const title = plainInline(withoutAttributes(raw));
+    if (!title) continue;
+    if ((atx && atx[1] === '#') || (setext && next.trim().startsWith('='))) return title;
+    if (first) other = title;
   }
-  return undefined;
+  return opts.levelOne ? undefined : other;
 }
 
 /**

@@ -167,7 +167,7 @@ async function convertWithOfficeParser(
   if (typeof m.description === 'string' && m.description.trim()) meta['description'] = m.description.trim();
   const metaTitle = typeof m.title === 'string' && m.title.trim() ? oneLine(m.title) : undefined;
   const converted: Converted = {
-    title: metaTitle ?? firstHeading(markdown) ?? slideTitle(markdown) ?? fallbackTitle,
+    title: metaTitle ?? officeTitle(markdown) ?? fallbackTitle,
     markdown: `${markdown}\n`,
     meta,
   };
@@ -201,6 +201,11 @@ function nodeText(node: OfficeContentNode): string {
 
 function slideTitle(markdown: string): string | undefined {
   return /^## Slide \d+: (.+)$/m.exec(markdown)?.[1];
+}
+
+/** A document's `# ` heading, a deck's first slide title, else its first heading of any level. */
+function officeTitle(markdown: string): string | undefined {
+  return firstHeading(markdown, { levelOne: true }) ?? slideTitle(markdown) ?? firstHeading(markdown);
 }
 
 function oneLine(s: string): string {

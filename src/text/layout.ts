@@ -17,3 +17,8 @@ export function isHeadingLine(lines: string[], i: number): boolean {
   const alone = !lines[i - 1]?.trim() && !lines[i + 1]?.trim() && t.length >= 4 && t.length <= 40 && !/\t/.test(t);
   return alone && !/[。.!?！？；;，,：:]$|[，。；]/.test(t);
 }
+
+/** A heading without the attribute block docs toolchains put after it (`Title {#anchor}`, `{: .class}`, `{.unnumbered}`). */
+export function withoutAttributes(heading: string): string {
+  return heading.replace(/[ \t]*\{[:#.][^{}\n]{0,200}\}[ \t]*$/, '');
+}

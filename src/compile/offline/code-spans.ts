@@ -13,18 +13,21 @@ const SEAL: Record<string, string> = {
   _: '\ue004',
   '~': '\ue005',
   '|': '\ue006',
+  // Generics and tags written as code (`Rc<T>`, `<script setup>`) are code, not HTML to drop.
+  '<': '\ue007',
+  '>': '\ue008',
 };
 const OPEN = new Map(Object.entries(SEAL).map(([k, v]) => [v, k]));
 
 /** Inline code spans (one line, single backticks) sealed against Markdown stripping. */
 export function sealCode(md: string): string {
   return md.replace(/(?<!`)`([^`\n]{1,200})`(?!`)/g, (_m, body: string) => {
-    const sealed = body.replace(/[`[\]*_~|]/g, (c) => SEAL[c]!);
+    const sealed = body.replace(/[`[\]*_~|<>]/g, (c) => SEAL[c]!);
     return `${SEAL['`']}${sealed}${SEAL['`']}`;
   });
 }
 
 /** A sealed text as Markdown again. */
 export function openCode(s: string): string {
-  return s.replace(/[\ue000-\ue006]/g, (c) => OPEN.get(c)!);
+  return s.replace(/[\ue000-\ue008]/g, (c) => OPEN.get(c)!);
 }

@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { extractSummary } from './summary.js';
 
 describe('extractSummary', () => {
+  it('keeps generics and tags inside inline code as written', () => {
+    const text =
+      'The smart pointer `Rc<T>` counts the references to a value, and `<script setup>` declares a component. A <b>bold</b> tag is markup.\n';
+    const { summary } = extractSummary(text, { title: 'Smart pointers' });
+    expect(summary).toContain('`Rc<T>`');
+    expect(summary).toContain('`<script setup>`');
+    expect(summary).not.toContain('<b>');
+  });
+
   it('never glues the title or a header line to the first sentence', () => {
     const text = [
       '官方文章 · 发布日期：2026年3月24日',

@@ -5,6 +5,7 @@ import { extractEntities } from './entities.js';
 import { clip, extractSummary, leans } from './summary.js';
 import { PLACE_HEADING, readsText } from '../../ingest/detect.js';
 import { withoutClosingHashes } from '../../ingest/markdown.js';
+import { withoutAttributes } from '../../text/layout.js';
 
 /**
  * The offline compiler's name, stored with every document it compiled. Bump it when what it
@@ -54,7 +55,7 @@ function outline(markdown: string): string[] {
     if (/^\s*(```|~~~)/.test(line)) fence = !fence;
     if (fence) continue;
     const m = /^(#{2,3})[ \t]+(\S.*)$/.exec(line);
-    const text = m ? withoutClosingHashes(m[2]!) : '';
+    const text = m ? withoutAttributes(withoutClosingHashes(m[2]!)) : '';
     if (text && !PLACE_HEADING.test(text))
       heads.push(`${m![1]!.length === 3 ? '  ' : ''}- ${clip(text.replace(/[[\]]/g, ''), 200)}`);
   }
