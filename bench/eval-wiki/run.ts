@@ -11,7 +11,8 @@ import { readLabels } from './labels.js';
 import { readWiki } from './read-wiki.js';
 
 export const CORPORA = resolve(import.meta.dirname, '..', 'corpora', 'wiki');
-const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'kb.js');
+/** The kb to judge: this checkout's, or another's (`KB_EVAL_BIN`) for a before/after table in one run. */
+const BIN = process.env['KB_EVAL_BIN'] || resolve(import.meta.dirname, '..', '..', 'bin', 'kb.js');
 
 export function corpusNames(): string[] {
   return readdirSync(CORPORA, { withFileTypes: true })
