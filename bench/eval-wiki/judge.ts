@@ -191,7 +191,10 @@ export function judgeWiki(labels: CorpusLabels, pages: readonly WikiPage[]): Cor
     });
     const summary = entry?.summary ?? '';
     const sk = nameKey(summary);
-    const ok = readLength(summary) >= 12 && !SCRAP.test(summary) && names.some((n) => n && sk.includes(nameKey(n)));
+    const ok =
+      readLength(summary) >= 12 &&
+      !SCRAP.test(summary.replace(/`[^`\n]*`/g, '')) &&
+      names.some((n) => n && sk.includes(nameKey(n)));
     if (ok) summariesRight++;
     else badSummaries.push({ path: s.path, summary });
   }
