@@ -3,14 +3,20 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultConfigText } from '../src/init/init.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const KB_BIN = join(REPO, 'bin', 'kb.js');
 
-/** A temporary knowledge base holding the given files (paths relative to its root). */
-export function fixture(files: Record<string, string | Buffer> = {}): string {
+/**
+ * A temporary knowledge base holding the given files (paths relative to its root), with the
+ * kb.config.json `kb init` writes unless `files` has its own. `{ config: false }`: a folder
+ * holding raw/ only, which its first `kb compile` makes a knowledge base.
+ */
+export function fixture(files: Record<string, string | Buffer> = {}, opts: { config?: boolean } = {}): string {
   const root = mkdtempSync(join(tmpdir(), 'kb-test-'));
   mkdirSync(join(root, 'raw'), { recursive: true });
+  if (opts.config !== false) writeFile(root, 'kb.config.json', defaultConfigText());
   for (const [p, content] of Object.entries(files)) writeFile(root, p, content);
   return root;
 }

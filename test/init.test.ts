@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -66,7 +66,7 @@ describe('kb init', () => {
     const before = listTree(dir);
     const r = await runKb(['init'], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/already a knowledge base \(it has raw\/\); nothing was changed/);
+    expect(r.stderr).toMatch(/already holds raw\/ \(but no kb\.config\.json\); nothing was changed/);
     expect(listTree(dir)).toEqual(before);
 
     const again = tmp();
@@ -74,6 +74,16 @@ describe('kb init', () => {
     const r2 = await runKb(['init', 'k'], { cwd: again });
     expect(r2.code).toBe(1);
     expect(r2.stderr).toContain('kb.config.json');
+  });
+
+  it.skipIf(!existsSync('/proc/self'))('a folder that cannot be made ends at once with a clear error', async () => {
+    const started = Date.now();
+    const r = await runKb(['init', '/proc/kb-cannot-be-here', '--no-git'], { cwd: tmp(), timeoutMs: 20_000 });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^kb: Cannot create \/proc\/kb-cannot-be-here \(ENOENT: [^)]*\).*pick a folder you can write to\.\n$/,
+    );
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('a new knowledge base is found from a subfolder and compiles', async () => {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { DEFAULT_CONFIG } from '../config/defaults.js';
 import { KbError } from '../diagnostics/errors.js';
 import { packagePath } from '../kb/package-root.js';
@@ -40,7 +40,27 @@ Nothing compiled yet. Drop documents into \`raw/\` (Markdown, text, HTML, code, 
 then run \`kb compile\`, or leave \`kb watch\` running and it compiles as you add them.
 `;
 
-/** What marks a folder as a knowledge base already (the same things `findKbRoot` looks for). */
+/** The kb.config.json `kb init` writes: every setting at its default. */
+export function defaultConfigText(): string {
+  return `${JSON.stringify({ $schema: './schemas/kb-config.schema.json', ...DEFAULT_CONFIG }, null, 2)}\n`;
+}
+
+/**
+ * Make a folder holding raw/ a knowledge base, as its first `kb compile` does: write the
+ * kb.config.json `kb init` writes (never over one already there). Returns the file written.
+ */
+export function adoptKb(root: string): string {
+  const { config } = kbPaths(root);
+  try {
+    writeFileSync(config, defaultConfigText(), { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return config;
+    throw new KbError(`Cannot write ${config}: ${(err as Error).message}`, 1, { cause: err });
+  }
+  return config;
+}
+
+/** What `kb init` will not scaffold over: a knowledge base, or a folder holding raw/ or wiki/ already. */
 export function existingKbMarker(root: string): string | undefined {
   const p = kbPaths(root);
   if (existsSync(p.config)) return 'kb.config.json';
@@ -79,9 +99,15 @@ function shippedFiles(folder: string, exts: string[]): string[] {
 export function initKb(dir: string, opts: InitOptions = {}): InitReport {
   const root = resolve(dir);
   const marker = existsSync(root) ? existingKbMarker(root) : undefined;
+  if (marker === 'kb.config.json') {
+    throw new KbError(
+      `${root} is already a knowledge base (it has kb.config.json); nothing was changed. Use it as it is (\`kb status --kb ${dir}\`), or pick another folder.`,
+      1,
+    );
+  }
   if (marker) {
     throw new KbError(
-      `${root} is already a knowledge base (it has ${marker}); nothing was changed. Use it as it is (\`kb status --kb ${dir}\`), or pick another folder.`,
+      `${root} already holds ${marker} (but no kb.config.json); nothing was changed. ${marker === 'raw/' ? `Run \`kb compile --kb ${dir}\` to make it a knowledge base as it is, or pick` : 'Pick'} another folder.`,
       1,
     );
   }
@@ -90,37 +116,65 @@ export function initKb(dir: string, opts: InitOptions = {}): InitReport {
   const paths = kbPaths(root);
   const files: string[] = [];
   const write = (abs: string, text: string) => {
-    mkdirSync(join(abs, '..'), { recursive: true });
+    makeFolder(dirname(abs));
     writeFileSync(abs, text, { flag: 'wx' });
     files.push(relative(root, abs).split('\\').join('/'));
   };
   const copy = (src: string, abs: string) => {
-    mkdirSync(join(abs, '..'), { recursive: true });
+    makeFolder(dirname(abs));
     copyFileSync(src, abs);
     files.push(relative(root, abs).split('\\').join('/'));
   };
 
-  for (const d of [paths.raw, paths.wiki, paths.changelog, paths.schemas, paths.templates])
-    mkdirSync(d, { recursive: true });
-  // Git keeps no empty folders: these make raw/ and changelog/ part of the first commit (kb skips hidden files).
-  write(join(paths.raw, '.gitkeep'), '');
-  write(join(paths.changelog, '.gitkeep'), '');
-  for (const name of shippedFiles('schemas', ['.json'])) copy(packagePath('schemas', name), join(paths.schemas, name));
-  for (const name of shippedFiles('templates', ['.md']))
-    copy(packagePath('templates', name), join(paths.templates, name));
-  if (!files.some((f) => f.startsWith('templates/'))) write(join(paths.templates, '.gitkeep'), '');
-  write(
-    paths.config,
-    `${JSON.stringify({ $schema: './schemas/kb-config.schema.json', ...DEFAULT_CONFIG }, null, 2)}\n`,
-  );
-  write(join(root, '.gitignore'), GITIGNORE);
-  write(join(paths.wiki, 'index.md'), INDEX_MD);
-  for (const [name, text] of Object.entries(obsidianFileTexts())) write(join(paths.wiki, '.obsidian', name), text);
+  try {
+    for (const d of [paths.raw, paths.wiki, paths.changelog, paths.schemas, paths.templates]) makeFolder(d);
+    // Git keeps no empty folders: these make raw/ and changelog/ part of the first commit (kb skips hidden files).
+    write(join(paths.raw, '.gitkeep'), '');
+    write(join(paths.changelog, '.gitkeep'), '');
+    for (const name of shippedFiles('schemas', ['.json']))
+      copy(packagePath('schemas', name), join(paths.schemas, name));
+    for (const name of shippedFiles('templates', ['.md']))
+      copy(packagePath('templates', name), join(paths.templates, name));
+    if (!files.some((f) => f.startsWith('templates/'))) write(join(paths.templates, '.gitkeep'), '');
+    write(paths.config, defaultConfigText());
+    write(join(root, '.gitignore'), GITIGNORE);
+    write(join(paths.wiki, 'index.md'), INDEX_MD);
+    for (const [name, text] of Object.entries(obsidianFileTexts())) write(join(paths.wiki, '.obsidian', name), text);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (!e.code) throw err;
+    throw new KbError(
+      `Cannot create ${e.path ?? root} (${e.code}: ${e.message.replace(/^\w+: /, '').replace(/,.*$/, '')}), so no knowledge base in ${root}; pick a folder you can write to.`,
+      1,
+      { cause: err },
+    );
+  }
   files.sort();
 
   const report: InitReport = { root, files, git: 'skipped' };
   if (opts.git === false) return report;
   return { ...report, ...firstCommit(root, opts.env ?? process.env) };
+}
+
+/**
+ * `mkdir -p`, one level at a time: Node's recursive mkdir never returns where the kernel answers
+ * "no such file" for a parent that exists (a folder under /proc); this fails at the first level.
+ */
+function makeFolder(dir: string): void {
+  const missing: string[] = [];
+  for (let d = dir; !existsSync(d); ) {
+    missing.unshift(d);
+    const up = dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
 }
 
 function firstCommit(root: string, env: NodeJS.ProcessEnv): Pick<InitReport, 'git' | 'commit' | 'gitNote'> {

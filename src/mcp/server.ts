@@ -4,7 +4,7 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { KbContext } from '../kb/context.js';
+import { storeOnDisk, type KbContext } from '../kb/context.js';
 import { boundedText, citesSchema, contentSchema, MCP_LIMITS, titleSchema } from './limits.js';
 import { askTool, contextTool, modelFor, readTool, saveTool, searchTool, statusTool } from './tools.js';
 
@@ -18,9 +18,11 @@ const text = (s: string): CallToolResult['content'] => [{ type: 'text', text: s 
 
 /** Run a tool; any failure becomes a tool error the agent can read and act on, never a crash. */
 async function reply(
+  ctx: KbContext,
   work: () => Promise<{ text: string; structured?: Record<string, unknown> }>,
 ): Promise<CallToolResult> {
   try {
+    storeOnDisk(ctx);
     const r = await work();
     return { content: text(r.text), ...(r.structured ? { structuredContent: r.structured } : {}) };
   } catch (err) {
@@ -67,7 +69,7 @@ function registerFindTools(server: McpServer, ctx: KbContext, opts: McpOptions):
       },
       annotations: RO,
     },
-    (args, extra) => reply(async () => json(await searchTool(ctx, args, extra.signal))),
+    (args, extra) => reply(ctx, async () => json(await searchTool(ctx, args, extra.signal))),
   );
 
   server.registerTool(
@@ -89,7 +91,7 @@ function registerFindTools(server: McpServer, ctx: KbContext, opts: McpOptions):
       annotations: { ...RO, idempotentHint: false, openWorldHint: !opts.offline },
     },
     (args, extra) =>
-      reply(async () => {
+      reply(ctx, async () => {
         const r = await askTool(ctx, args, model(), extra.signal);
         const cites = r.citations.map((c) => `- [[${c.file}]] (${c.id})`).join('\n');
         return {
@@ -113,7 +115,7 @@ function registerFindTools(server: McpServer, ctx: KbContext, opts: McpOptions):
       annotations: RO,
     },
     (args) =>
-      reply(async () => {
+      reply(ctx, async () => {
         const r = readTool(ctx, args);
         return { text: r.text, structured: r };
       }),
@@ -141,7 +143,7 @@ function registerWorkTools(server: McpServer, ctx: KbContext): void {
       annotations: RO,
     },
     (args, extra) =>
-      reply(async () => {
+      reply(ctx, async () => {
         const r = await contextTool(ctx, args, extra.signal);
         return { text: r.xml || '<!-- the wiki has nothing on this topic yet -->', structured: r };
       }),
@@ -163,7 +165,7 @@ function registerWorkTools(server: McpServer, ctx: KbContext): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, extra) =>
-      reply(async () => {
+      reply(ctx, async () => {
         const r = await saveTool(ctx, args, extra.signal);
         const replaced = r.replaced ? `; it replaces version ${r.replaced.version} (by ${r.replaced.by})` : '';
         return { text: `${r.updated ? 'Updated' : 'Saved'} ${r.path} (${r.id})${replaced}.`, structured: r };
@@ -179,7 +181,7 @@ function registerWorkTools(server: McpServer, ctx: KbContext): void {
       inputSchema: {},
       annotations: RO,
     },
-    () => reply(async () => json(statusTool(ctx))),
+    () => reply(ctx, async () => json(statusTool(ctx))),
   );
 }
 
@@ -207,12 +209,14 @@ function registerResources(server: McpServer, ctx: KbContext): void {
     'entry',
     new ResourceTemplate('kb://entry/{kind}/{slug}', {
       list: async () => ({
-        resources: ctx.store.allEntries().map((e) => ({
-          uri: entryUri(e.id),
-          name: e.title,
-          mimeType: 'text/markdown',
-          ...(e.summary ? { description: e.summary.slice(0, 300) } : {}),
-        })),
+        resources: storeOnDisk(ctx)
+          .allEntries()
+          .map((e) => ({
+            uri: entryUri(e.id),
+            name: e.title,
+            mimeType: 'text/markdown',
+            ...(e.summary ? { description: e.summary.slice(0, 300) } : {}),
+          })),
       }),
     }),
     {
@@ -222,6 +226,7 @@ function registerResources(server: McpServer, ctx: KbContext): void {
     },
     async (uri, vars) => {
       const id = `${decodeURIComponent(String(vars['kind']))}/${decodeURIComponent(String(vars['slug']))}`;
+      storeOnDisk(ctx);
       const r = readTool(ctx, { entry: id });
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: r.text }] };
     },

@@ -1,10 +1,11 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeKb, openKb, type KbContext } from '../kb/context.js';
+import { closeKb, openKb, storeOnDisk, type KbContext } from '../kb/context.js';
 import { LocalEmbedder } from '../embed/index.js';
-import { findEntry } from './tools.js';
+import { defaultConfigText } from '../init/init.js';
+import { findEntry, saveTool, searchTool, statusTool } from './tools.js';
 
 let ctx: KbContext | undefined;
 afterEach(() => {
@@ -43,5 +44,29 @@ describe('findEntry', () => {
       ['nothing', undefined],
     ];
     for (const [name, id] of table) expect([name, findEntry(ctx, name)?.id]).toEqual([name, id]);
+  });
+});
+
+describe('a server opened read-only', () => {
+  it('makes no store while it only reads; the first save makes it, and a store made meanwhile is read', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'kb-mcp-ro-'));
+    mkdirSync(join(root, 'raw'));
+    writeFileSync(join(root, 'kb.config.json'), defaultConfigText());
+    const db = join(root, 'wiki', 'embeddings.db');
+    ctx = openKb(root, { embedder: new LocalEmbedder(64), readOnly: true });
+    const other = openKb(root, { embedder: new LocalEmbedder(64), readOnly: true });
+    expect((await searchTool(ctx, { query: 'anything' })).entries).toEqual([]);
+    expect(statusTool(ctx).entries.total).toBe(0);
+    expect(existsSync(join(root, 'wiki'))).toBe(false);
+
+    const saved = await saveTool(ctx, { title: 'What is kept?', content: 'What a person saves.' });
+    expect(saved.path).toBe('wiki/answers/What is kept.md');
+    expect(existsSync(db)).toBe(true);
+    expect(ctx.store.getEntry(saved.id)?.title).toBe('What is kept?');
+
+    // Another reader, opened before the store existed, reads it once it is there.
+    expect(other.store.ephemeral).toBe(true);
+    expect(storeOnDisk(other).getEntry(saved.id)?.title).toBe('What is kept?');
+    closeKb(other);
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KbContext } from '../kb/context.js';
+import { writableStore, type KbContext } from '../kb/context.js';
 import type { EntryRow } from '../store/store.js';
 import { fileBaseName, linkKey } from '../entry/names.js';
 import { retrieve } from '../ask/retrieve.js';
@@ -170,6 +170,7 @@ export async function saveTool(
     throw new KbError(
       `Cannot cite ${unknown.map((u) => `"${u}"`).join(', ')}: no such entry. Cite entries by id or title (the search tool lists them), or leave them out.`,
     );
+  writableStore(ctx);
   const r = await saveAnswer(
     ctx,
     { question: args.title, answer: args.content, citations, by: 'mcp' },

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Chunk, EntryFrontmatter } from '../types.js';
 import type { ScanCache } from '../entry/wiki.js';
@@ -106,6 +106,11 @@ export interface StoreOptions {
   fingerprint: string;
   dims: number;
   readonly?: boolean;
+  /**
+   * false for commands that only read: where no store file is, they get an empty store held in
+   * memory, and neither the file nor its folder is made.
+   */
+  create?: boolean;
 }
 
 type Stmt = Database.Statement<unknown[], unknown>;
@@ -123,8 +128,12 @@ export class Store {
   /** Set when the file was damaged: it was set aside, and this store starts empty. */
   readonly recovered: Recovery | undefined;
   private readonly stmts = new Map<string, Stmt>();
+  /** Held in memory only: there was no store file, and this open made none (`create: false`). */
+  readonly ephemeral: boolean;
 
   constructor(path: string, opts: StoreOptions) {
+    this.ephemeral = opts.create === false && path !== ':memory:' && !existsSync(path);
+    if (this.ephemeral) path = ':memory:';
     if (path !== ':memory:') {
       mkdirSync(dirname(path), { recursive: true });
       // Damage found later, in use, is handled by the CLI (it checks again and reruns the command).

@@ -8,7 +8,7 @@ export function defineAsk(program: Command, rt: CliRuntime): void {
     .command('ask')
     .description('answer a question from the wiki, citing entries as [[Title]]')
     .argument('<question...>', 'the question')
-    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
+    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward holding kb.config.json)')
     .option('--budget <tokens>', 'context budget in tokens (default: ask.budget in kb.config.json, 4000)')
     .option(...PROVIDER_OPTION)
     .option(...MODEL_OPTION)

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { closeKb, openKb } from '../../kb/context.js';
 import { acquireLock } from '../../kb/lock.js';
-import { findKbRoot } from '../../kb/paths.js';
+import { rootToCompile } from '../compile-root.js';
 import { paint, printMessages } from '../io.js';
 import { progressBar, type Progress } from '../progress.js';
 import type { CliRuntime } from '../runtime.js';
@@ -49,9 +49,10 @@ function showWaiting(rt: CliRuntime, bar: Progress, verbose: boolean, w: ModelWa
 }
 
 export async function runCompile(flags: CompileFlags, rt: CliRuntime): Promise<number> {
-  const root = findKbRoot(flags.kb);
   const maxCost = parseMaxCost(flags.maxCost);
-  const ctx = openKb(root);
+  // An estimate only looks: it makes no knowledge base, no wiki/ and no store.
+  const root = rootToCompile(flags.kb, rt, { write: !flags.estimate });
+  const ctx = openKb(root, { readOnly: Boolean(flags.estimate) });
   if (flags.estimate) {
     try {
       const est = await estimateKb(ctx, { force: Boolean(flags.force) });

@@ -7,7 +7,7 @@ export function defineCompile(program: Command, rt: CliRuntime): void {
   program
     .command('compile')
     .description('compile what changed in raw/ into wiki/')
-    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
+    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward holding kb.config.json)')
     .option('--force', 'recompile every document, changed or not')
     .option(...PROVIDER_OPTION)
     .option(...MODEL_OPTION)

@@ -7,7 +7,7 @@ export function defineDoctor(program: Command, rt: CliRuntime): void {
   program
     .command('doctor')
     .description('check the configured model provider(s) and embedder with one tiny call each: what works, and why not')
-    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
+    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward holding kb.config.json)')
     .option(...PROVIDER_OPTION)
     .option(...MODEL_OPTION)
     .option('--json', 'print the checks as JSON')

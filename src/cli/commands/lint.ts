@@ -7,7 +7,7 @@ export function defineLint(program: Command, rt: CliRuntime): void {
   program
     .command('lint')
     .description('find what is wrong with the wiki; --heal repairs it on git branches with a report in changelog/')
-    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
+    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward holding kb.config.json)')
     .option('--rule <ids...>', 'run only these rules (repeat or separate with commas)')
     .option('--json', 'print findings (or the heal report) as JSON')
     .option('--frail', 'exit 1 on warnings too, not only on errors')

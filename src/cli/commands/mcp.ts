@@ -9,7 +9,7 @@ export function defineMcp(program: Command, rt: CliRuntime): void {
     .description(
       'serve the knowledge base to agents over MCP on stdio (tools: search, ask, read, context, save, status)',
     )
-    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
+    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward holding kb.config.json)')
     .option(...PROVIDER_OPTION)
     .option(...MODEL_OPTION)
     .option('--offline', 'never call the model, even when ANTHROPIC_API_KEY is set')

@@ -10,7 +10,7 @@ export async function runSearch(words: string, flags: SearchFlags, rt: CliRuntim
   const query = questionOf(words);
   const limit = positiveInt('--limit', flags.limit, 10);
   const passages = positiveInt('--passages', flags.passages, 5);
-  const ctx = openKb(findKbRoot(flags.kb));
+  const ctx = openKb(findKbRoot(flags.kb), { readOnly: true });
   try {
     const stale = staleVectorsWarning(ctx.store);
     if (stale) rt.io.err(paint(rt.io, 'dim', stale));

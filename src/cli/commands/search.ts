@@ -7,7 +7,7 @@ export function defineSearch(program: Command, rt: CliRuntime): void {
     .command('search')
     .description('ranked entries and passages with scores (keywords + vectors + one link hop), no model')
     .argument('<query...>', 'what to look for')
-    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
+    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward holding kb.config.json)')
     .option('-n, --limit <n>', 'entries to show', '10')
     .option('--passages <n>', 'passages to show', '5')
     .option('--json', 'print the results as JSON')

@@ -8,7 +8,7 @@ import type { CliRuntime } from '../runtime.js';
 import type { StatusFlags } from '../flags.js';
 
 export async function runStatus(flags: StatusFlags, rt: CliRuntime): Promise<number> {
-  const ctx = openKb(findKbRoot(flags.kb));
+  const ctx = openKb(findKbRoot(flags.kb), { readOnly: true });
   try {
     const status = computeStatus(ctx);
     if (flags.json) rt.io.out(JSON.stringify(status, null, 2));

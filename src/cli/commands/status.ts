@@ -8,7 +8,7 @@ export function defineStatus(program: Command, rt: CliRuntime): void {
     .description(
       'sources compiled, pending, stale and failed; entries, links, last compile and heal, store, model spend',
     )
-    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward with kb.config.json, raw/ or wiki/)')
+    .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward holding kb.config.json)')
     .option('--json', 'print the status as JSON')
     .option('-v, --verbose', 'list every pending, stale and failed source and every broken link')
     .action(async (opts: StatusFlags) => {

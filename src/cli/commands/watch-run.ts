@@ -1,6 +1,6 @@
 import { shownPath } from './init-run.js';
 import { closeKb, openKb } from '../../kb/context.js';
-import { findKbRoot } from '../../kb/paths.js';
+import { rootToCompile } from '../compile-root.js';
 import { UsageError } from '../../diagnostics/errors.js';
 import { watchKb, type WatchEvent } from '../../watch/watch.js';
 import { paint, printMessages } from '../io.js';
@@ -20,7 +20,7 @@ export async function runWatch(flags: WatchFlags, rt: CliRuntime): Promise<numbe
   const lockWaitMs = Number(flags.lockWait ?? 10_000);
   if (!Number.isFinite(lockWaitMs) || lockWaitMs < 0)
     throw new UsageError(`Unexpected --lock-wait ${flags.lockWait}, expected a number of milliseconds`);
-  const root = findKbRoot(flags.kb);
+  const root = rootToCompile(flags.kb, rt, { write: true });
   const ctx = openKb(root);
   const { io } = rt;
   // The model compiler when ANTHROPIC_API_KEY is set (as `kb compile`); one for the whole watch.
