@@ -10,10 +10,43 @@ export interface Io {
   color: boolean;
 }
 
+let stdoutGone = false;
+let watching = false;
+const goneListeners = new Set<() => void>();
+
+/**
+ * The reader of stdout went away (`kb search … | head -1`): what is left to print is dropped, and
+ * `fn` hears of it once, to stop the command quietly. Writing to a closed pipe fails after the
+ * write returns, so the listener on stdout stays for the life of the process.
+ */
+export function onStdoutGone(fn: () => void): () => void {
+  if (!watching) {
+    watching = true;
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+      if (stdoutGone) return;
+      stdoutGone = true;
+      for (const l of goneListeners) l();
+    });
+  }
+  goneListeners.add(fn);
+  if (stdoutGone) fn();
+  return () => goneListeners.delete(fn);
+}
+
+export function isStdoutGone(): boolean {
+  return stdoutGone;
+}
+
+/** Print to stdout unless its reader went away. */
+export function writeOut(text: string): void {
+  if (!stdoutGone) process.stdout.write(text);
+}
+
 export function processIo(): Io {
   const isTTY = Boolean(process.stderr.isTTY);
   return {
-    out: (l) => process.stdout.write(`${l}\n`),
+    out: (l) => writeOut(`${l}\n`),
     err: (l) => process.stderr.write(`${l}\n`),
     isTTY,
     color: isTTY && !process.env['NO_COLOR'] && process.env['TERM'] !== 'dumb',

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { KbError } from '../diagnostics/errors.js';
-import { printMessages, processIo } from './io.js';
+import { isStdoutGone, onStdoutGone, printMessages, processIo, writeOut } from './io.js';
 import type { CliRuntime } from './runtime.js';
 import { isCorruption, onRecovery, recoverOpened, recoveryMessage } from '../store/recover.js';
 import { COMMANDS } from './commands/index.js';
@@ -14,7 +14,7 @@ function program(rt: CliRuntime): Command {
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({ writeOut, writeErr: (s) => process.stderr.write(s) });
   for (const define of COMMANDS) define(program, rt);
   program.hook('preAction', (_program, command) => applyModelOptions(command.opts()));
   return program;
@@ -47,6 +47,8 @@ export async function main(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSigint);
   const rt: CliRuntime = { io, signal: abort.signal, setExit: (c) => (exit = Math.max(exit, c)) };
   const stopRecoveries = onRecovery((r) => printMessages(io, [recoveryMessage(r)]));
+  // The end of a pipe closed (`| head -1`): the reader has what it wanted; stop as after Ctrl-C, but quietly.
+  const stopOnGone = onStdoutGone(() => abort.abort());
   try {
     try {
       await program(rt).parseAsync(argv, { from: 'user' });
@@ -62,6 +64,7 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       return err.exitCode === 0 ? 0 : 2;
     }
+    if (isStdoutGone() && abort.signal.aborted && !stoppedBy) return 0;
     if (err instanceof KbError) {
       if (err.exitCode !== 130 || abort.signal.aborted) io.err(`kb: ${err.message}`);
       return err.exitCode === 130 && stoppedBy ? interruptedExit(stoppedBy) : err.exitCode;
@@ -70,9 +73,11 @@ export async function main(argv: string[]): Promise<number> {
     io.err(`kb: unexpected error: ${(err as Error).stack ?? String(err)}`);
     return 1;
   } finally {
+    stopOnGone();
     stopRecoveries();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }
+  if (abort.signal.aborted && !stoppedBy && isStdoutGone()) return exit;
   return abort.signal.aborted ? interruptedExit(stoppedBy) : exit;
 }
