@@ -86,6 +86,20 @@ describe('kb init', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 
+  it("its Next: hint is `kb …` when kb is on PATH, else `npx kb-wiki …` (never `npx kb`, npm's other package)", async () => {
+    const dir = tmp();
+    const withKb = join(dir, 'bin');
+    mkdirSync(withKb);
+    writeFileSync(join(withKb, 'kb'), '#!/bin/sh\n');
+    const [on, off] = await Promise.all([
+      runKb(['init', 'a', '--no-git'], { cwd: dir, env: { PATH: withKb } }),
+      runKb(['init', 'b', '--no-git'], { cwd: dir, env: { PATH: join(dir, 'nothing') } }),
+    ]);
+    expect(on.stdout).toContain('\n  kb watch         compile every document you drop into raw/\n');
+    expect(off.stdout).toContain('\n  npx kb-wiki watch    compile every document you drop into raw/\n');
+    expect(off.stdout).toContain('\n  npx kb-wiki ask "…"  ask the wiki a question\n');
+  });
+
   it('a new knowledge base is found from a subfolder and compiles', async () => {
     const dir = tmp();
     expect((await runKb(['init', 'k', '--no-git', '--json'], { cwd: dir })).code).toBe(0);
