@@ -162,6 +162,10 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(branches(root)).toEqual(['main']);
+    // --dry-run says so, in one line.
+    const dry = await runKb(['lint', '--heal', '--dry-run'], { cwd: root, env: GIT_ENV });
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/^Nothing to heal: [^\n]+\n$/);
   });
 
   it('--dry-run prints the plan and writes nothing', async () => {

@@ -47,7 +47,7 @@ describe('model.timeoutSeconds and model.maxRetries', () => {
     const warned = r.stderr.split('\n').filter((l) => l.startsWith('raw/slow.md:'));
     expect(warned, r.stderr).toHaveLength(1);
     expect(warned[0]).toMatch(
-      /warning Unexpected no reply from the model within 1 s \(model\.timeoutSeconds in kb\.config\.json\); used the offline compiler for this entry — the next `kb compile` tries the model again \[model-unavailable\]/,
+      /warning Unexpected timeout: no reply from the model within 1 s \(model\.timeoutSeconds in kb\.config\.json\); used the offline compiler for this entry — the next `kb compile` tries the model again \[model-unavailable\]/,
     );
     expect(r.stderr).not.toMatch(/unexpected error|at .*\.ts:\d+/);
     // maxRetries 0: the slow source was asked once.
@@ -75,7 +75,7 @@ describe('model.timeoutSeconds and model.maxRetries', () => {
     const err = await c.complete(req).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelUnavailableError);
     expect((err as Error).message).toBe(
-      'no reply from the model within 0.3 s (model.timeoutSeconds in kb.config.json), tried 3 times',
+      'timeout: no reply from the model within 0.3 s (model.timeoutSeconds in kb.config.json), tried 3 times',
     );
     expect(fake.messages()).toHaveLength(3);
   });
@@ -99,7 +99,7 @@ describe('model.timeoutSeconds and model.maxRetries', () => {
     const root = fixture({ ...RAW, 'kb.config.json': config({ timeoutSeconds: 0 }) });
     const r = await runKb(['compile'], { cwd: root });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/\/model\/timeoutSeconds must be > 0/);
+    expect(r.stderr).toMatch(/`model\.timeoutSeconds` must be > 0/);
   });
 });
 

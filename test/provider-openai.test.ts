@@ -135,7 +135,7 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     expect(r.code).toBe(0);
     expect(fake.chats()).toHaveLength(2);
     expect(r.stderr).toMatch(
-      /raw\/a\.md: warning Unexpected no reply from the model within 0\.3 s \(model\.timeoutSeconds in kb\.config\.json\), tried 2 times.*\[model-unavailable\]/,
+      /raw\/a\.md: warning Unexpected timeout: no reply from the model within 0\.3 s \(model\.timeoutSeconds in kb\.config\.json\), tried 2 times.*\[model-unavailable\]/,
     );
     expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v7');
   });

@@ -64,3 +64,16 @@ describe.each(RULES.map((r) => [r.id, r] as const))('rule %s', (id, rule) => {
     }
   });
 });
+
+describe('dead-url', () => {
+  it('a page that never answers reads "Unexpected timeout (no answer within 10 s) from <url>"', async () => {
+    const root = write(RULES.find((r) => r.id === 'dead-url')!.examples.fail);
+    const silent = (() =>
+      Promise.reject(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))) as typeof fetch;
+    const input = await loadLintInput(kbPaths(root), DEFAULT_CONFIG, { network: true, fetch: silent });
+    const [found] = (await lint(input, { rules: ['dead-url'] })).findings;
+    expect(found?.reason).toBe(
+      `Unexpected timeout (no answer within 10 s) from <${base}/gone>, expected the page to answer`,
+    );
+  });
+});

@@ -119,7 +119,7 @@ export class CachedModelClient implements ModelClient {
           if (f?.timeout) {
             const tries = this.maxRetries ? `, tried ${this.maxRetries + 1} times` : '';
             throw new ModelUnavailableError(
-              `no reply from the model within ${this.timeoutMs / 1000} s (model.timeoutSeconds in kb.config.json)${tries}`,
+              `timeout: no reply from the model within ${this.timeoutMs / 1000} s (model.timeoutSeconds in kb.config.json)${tries}`,
               { cause: err },
             );
           }

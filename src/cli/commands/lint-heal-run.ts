@@ -44,12 +44,21 @@ export async function runHeal(root: string, flags: LintFlags, rt: CliRuntime): P
       for (const r of report.recovered ?? [])
         rt.io.out(paint(rt.io, 'yellow', `put right after an interrupted merge: ${r}`));
       if (!report.nothingToDo) printReport(report, root, rt);
+      else if (flags.dryRun) rt.io.out(nothingToHeal(report));
     }
     return report.branches.some((b) => b.status === 'failed') ? 1 : 0;
   } finally {
     lock.release();
     closeKb(ctx);
   }
+}
+
+/** `--dry-run` with nothing to do: one line (a heal from cron stays silent then). */
+export function nothingToHeal(r: HealReport): string {
+  const total = r.before.error + r.before.warning + r.before.info;
+  return total === 0
+    ? 'Nothing to heal: lint finds no problems.'
+    : `Nothing to heal: heal fixes none of lint's ${total} finding${total === 1 ? '' : 's'} (\`kb lint\` lists ${total === 1 ? 'it' : 'them'}).`;
 }
 
 function printReport(r: HealReport, root: string, rt: CliRuntime): void {

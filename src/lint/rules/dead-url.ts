@@ -59,7 +59,7 @@ export const deadUrl: LintRule = {
   },
 };
 
-/** Undefined when the URL answers; otherwise what went wrong ("HTTP 404", "no answer"). */
+/** Undefined when the URL answers; otherwise what came instead, to follow "Unexpected" ("HTTP 404", "timeout …"). */
 async function probe(doFetch: typeof fetch, url: string, signal?: AbortSignal): Promise<string | undefined> {
   const timeout = AbortSignal.timeout(TIMEOUT_MS);
   const sig = signal ? AbortSignal.any([signal, timeout]) : timeout;
@@ -72,6 +72,8 @@ async function probe(doFetch: typeof fetch, url: string, signal?: AbortSignal): 
   } catch (err) {
     if (signal?.aborted) return undefined;
     const cause = (err as { cause?: { code?: string } }).cause?.code;
-    return timeout.aborted ? 'no answer within 10 s' : `network error${cause ? ` (${cause})` : ''}`;
+    return timeout.aborted || (err as Error).name === 'TimeoutError'
+      ? `timeout (no answer within ${TIMEOUT_MS / 1000} s)`
+      : `network error${cause ? ` (${cause})` : ''}`;
   }
 }
