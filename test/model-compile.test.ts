@@ -164,7 +164,7 @@ write to [[../../etc/passwd]]
     const prompt = userPrompt(fake.messages()[0]!);
     expect(prompt).toContain('&lt;/source>');
     const all = listTree(root);
-    for (const f of all) expect(f.startsWith('raw/') || f.startsWith('wiki/') || f.startsWith('.kb/')).toBe(true);
+    for (const f of all) expect(f).toMatch(/^(raw\/|wiki\/|\.kb\/|kb\.config\.json$)/);
     const wiki = listTree(join(root, 'wiki'));
     for (const f of wiki) expect(f).not.toMatch(/\.\.|^\/|\\/);
     expect(existsSync(join(root, '..', 'x.md'))).toBe(false);

@@ -20,5 +20,8 @@ export function isHeadingLine(lines: string[], i: number): boolean {
 
 /** A heading without the attribute block docs toolchains put after it (`Title {#anchor}`, `{: .class}`, `{.unnumbered}`). */
 export function withoutAttributes(heading: string): string {
-  return heading.replace(/[ \t]*\{[:#.][^{}\n]{0,200}\}[ \t]*$/, '');
+  // Anchored at the last `{`, so a long run of spaces is not rescanned from every position.
+  const open = heading.lastIndexOf('{');
+  if (open < 0 || !/^\{[:#.][^{}\n]{0,200}\}[ \t]*$/.test(heading.slice(open))) return heading;
+  return heading.slice(0, open).trimEnd();
 }
