@@ -84,6 +84,14 @@ describe('judgeWiki', () => {
     expect(s.missing.central).toEqual(['merge']);
   });
 
+  it('takes a note titled by a concept for its page', () => {
+    const note = page({ id: 's/m', kind: 'source', title: 'Merge', summary: 'Merging joins two branches.', sourceRef: [] });
+    const withNote = judgeWiki(labels, [...pages, note]);
+    expect(withNote.centralWithPage).toBe(3);
+    expect(withNote.missing.central).toEqual([]);
+    expect(withNote.conceptPages).toBe(6);
+  });
+
   it('counts a concept split over two pages as a duplicate and an unmerged pair', () => {
     expect(s.duplicates).toBe(1);
     expect(s.namedPairs).toBe(2);

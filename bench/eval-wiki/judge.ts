@@ -134,8 +134,12 @@ export function judgeWiki(labels: CorpusLabels, pages: readonly WikiPage[]): Cor
     .filter((p) => named.get(p.id)!.size > 1)
     .map((p) => `${p.title}: ${[...named.get(p.id)!].join(', ')}`);
 
+  // A note titled by the concept it is about (a vault's `CUDA stream.md`) is that concept's page:
+  // links to the name lead there, and no concept entry is made beside it.
+  const notePage = new Set<string>();
+  for (const p of sources) for (const id of byKey.get(nameKey(p.title)) ?? []) notePage.add(id);
   const central = labels.concepts.filter((c) => c.central);
-  const missingCentral = central.filter((c) => !pagesOf.has(c.id)).map((c) => c.id);
+  const missingCentral = central.filter((c) => !pagesOf.has(c.id) && !notePage.has(c.id)).map((c) => c.id);
 
   const langOf = new Map(labels.sources.map((s) => [s.path, s.lang]));
   const pageLangs = (p: WikiPage) => new Set(p.sourceRef.map((r) => langOf.get(refPath(r))));

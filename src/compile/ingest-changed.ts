@@ -313,6 +313,7 @@ function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entit
     count: n.count ?? 1,
     snippets: n.snippets ?? [],
     salient: n.salient ?? false,
+    ...(n.subject ? { subject: true } : {}),
   });
   for (const n of offline) byKey.set(entityKey(n.name), row(entityKey(n.name), n));
   if (named !== offline) {
@@ -333,4 +334,5 @@ interface EntityRowInput {
   count: number;
   snippets: string[];
   salient: boolean;
+  subject?: boolean;
 }

@@ -5,7 +5,15 @@ import type { EntryDraft } from '../emit/types.js';
 /** What a writer (offline compiler or model) makes of one raw document. */
 export interface SourceDraft extends EntryDraft {
   /** Concepts/entities the document mentions, with other names seen for them. */
-  entities: { name: string; aliases: string[]; count?: number; snippets?: string[]; salient?: boolean }[];
+  entities: {
+    name: string;
+    aliases: string[];
+    count?: number;
+    snippets?: string[];
+    salient?: boolean;
+    /** Named by the work's title and again and again in its text. */
+    subject?: boolean;
+  }[];
 }
 
 /** Everything the sources say about one concept, gathered across documents. */

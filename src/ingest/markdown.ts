@@ -58,6 +58,14 @@ export function convertMarkdown(
     }
   }
 
+  if (!open || !close) {
+    const header = metadataHeader(text);
+    if (header) {
+      meta = header.meta;
+      body = header.body;
+    }
+  }
+
   const converted: Converted = {
     title: metaTitle(meta) ?? firstHeading(body) ?? fallbackTitle,
     markdown: body,
@@ -66,6 +74,31 @@ export function convertMarkdown(
   const url = metaUrl(meta);
   if (url) converted.url = url;
   return { converted, messages };
+}
+
+/** A MultiMarkdown / Pelican metadata line: `Title: …`, `Date: …`, `Tags: …`. */
+const META_LINE = /^([A-Za-z][A-Za-z_-]{0,24})[ \t]*:[ \t]+(\S.*)$/;
+/** Keys such a header holds: a title and another of them, so prose that opens with `Note: …` is no header. */
+const META_KEYS = new Set(['title', 'date', 'author', 'authors', 'tags', 'category', 'slug', 'summary', 'modified']);
+
+/**
+ * The metadata block a MultiMarkdown or Pelican text opens with instead of YAML frontmatter: two or
+ * more `Key: value` lines from the first line to a blank line, one of them a title. Keys lowercased.
+ */
+export function metadataHeader(text: string): { meta: Record<string, unknown>; body: string } | undefined {
+  const end = text.search(/\n[ \t]*(?:\n|$)/);
+  if (end < 0 || end > 4000) return undefined;
+  const lines = text.slice(0, end).split('\n');
+  if (lines.length < 2) return undefined;
+  const meta: Record<string, unknown> = {};
+  for (const line of lines) {
+    const m = META_LINE.exec(line.replace(/\r$/, ''));
+    if (!m) return undefined;
+    meta[m[1]!.toLowerCase()] = m[2]!.trim();
+  }
+  if (typeof meta['title'] !== 'string' || Object.keys(meta).filter((k) => META_KEYS.has(k)).length < 2)
+    return undefined;
+  return { meta, body: text.slice(end).replace(/^\s*\n/, '') };
 }
 
 function frontmatterError(file: string, err: unknown): KbMessage {

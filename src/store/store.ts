@@ -66,6 +66,8 @@ export interface EntityRow {
   snippets: string[];
   /** The document introduces or stresses it (a translation or abbreviation, emphasis, a heading). */
   salient?: boolean;
+  /** The work's title names it and its text keeps coming back to it: what the work is about. */
+  subject?: boolean;
 }
 
 export interface EntryRow {
@@ -335,7 +337,7 @@ export class Store {
         JSON.stringify(r.aliases),
         r.count,
         JSON.stringify(r.snippets),
-        r.salient ? 1 : 0,
+        r.subject ? 2 : r.salient ? 1 : 0,
       );
   }
 
@@ -348,7 +350,8 @@ export class Store {
       ...r,
       aliases: JSON.parse(r.aliases) as string[],
       snippets: JSON.parse(r.snippets) as string[],
-      ...(salient === 1 ? { salient: true } : {}),
+      ...(salient >= 1 ? { salient: true } : {}),
+      ...(salient === 2 ? { subject: true } : {}),
     }));
   }
 

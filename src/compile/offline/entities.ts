@@ -8,6 +8,8 @@ import { isCommonEnglishWord } from '../../text/english-words.js';
 import { englishTerms, foldShortNames, isCodeLine } from './en-terms.js';
 import { definedTypes, headingTerms, withoutHeadings } from './stressed.js';
 import { openCode, sealCode } from './code-spans.js';
+import { titleSubjects } from './subject.js';
+import { parseBlocks } from '../../chunk/blocks.js';
 import {
   chineseTerms,
   looseWords,
@@ -32,6 +34,8 @@ export interface FoundEntity {
   snippets: string[];
   /** Given with a translation or abbreviation, emphasised, or in a heading: what the document is about. */
   salient: boolean;
+  /** Named by the work's title and named again and again in its text: the work's subject. */
+  subject?: boolean;
 }
 
 interface Candidate {
@@ -45,6 +49,8 @@ interface Candidate {
   context?: string[];
   /** Times the text uses it as a noun phrase of its own, not part of a longer one. */
   alone?: number;
+  /** A term of the title the text keeps returning to (subject.ts). */
+  subject?: boolean;
 }
 
 /*
@@ -103,7 +109,9 @@ function englishNameOk(name: string): boolean {
  * noun phrases and proper nouns for English, acronyms, terms given with a translation or an
  * abbreviation in parentheses, and emphasised terms that are noun phrases.
  */
-export function extractEntities(markdown: string, title: string): FoundEntity[] {
+export function extractEntities(source: string, title: string): FoundEntity[] {
+  // Code indented as a block (a shell session, a listing) is read as code is, not as sentences.
+  const markdown = withoutIndentedCode(source);
   const text = stripMarkdown(withoutTableHeads(markdown));
   const cands = new Map<string, Candidate>();
   const ofTitle = titleParts(title);
@@ -149,11 +157,17 @@ export function extractEntities(markdown: string, title: string): FoundEntity[] 
     // Noun phrases standing on their own ("the knowledge base"), not inside a longer one.
     if (c) c.alone = (c.alone ?? 0) + n;
   }
-  for (const s of [...headingTerms(markdown), ...definedTypes(markdown)]) {
+  for (const s of [...headingTerms(markdown), ...definedTypes(source)]) {
     const c = add(s.name, true, 0);
     if (!c) continue;
     c.boost = (c.boost ?? 0) + s.weight;
     c.context = s.context;
+  }
+  for (const s of titleSubjects(title, text)) {
+    const c = add(s.name, true, 0);
+    if (!c) continue;
+    c.count = Math.max(c.count, s.count);
+    c.subject = true;
   }
   return finish(cands, text, markdown, title);
 }
@@ -170,7 +184,12 @@ function titleParts(title: string): (key: string) => boolean {
   const whole = entityKey(title);
   const place = /^([^,]+), [A-Z][\w.]*(?: [A-Z][\w.]*)?$/.exec(title);
   const words = title.split(' ');
-  const named = words.length >= 2 && words.length <= 3 && words.every((w) => /^[A-Z][a-z]+$/.test(w));
+  // "Martin Luther", not "Git Branching": a surname is no everyday word.
+  const named =
+    words.length >= 2 &&
+    words.length <= 3 &&
+    words.every((w) => /^[A-Z][a-z]+$/.test(w)) &&
+    !isCommonEnglishWord(words.at(-1)!.toLowerCase());
   const keys = new Set([
     whole,
     entityKey(title.replace(/\s*[(（][^()（）]*[)）]\s*$/, '')),
@@ -179,6 +198,21 @@ function titleParts(title: string): (key: string) => boolean {
   ]);
   const spaced = ` ${whole} `;
   return (key) => keys.has(key) || (key.includes(' ') && spaced.endsWith(` ${key} `));
+}
+
+/** The text with its indented code blocks blanked out (fenced ones are cut by stripMarkdown). */
+export function withoutIndentedCode(markdown: string): string {
+  if (!/(?:^|\n)(?: {4}|\t)\S/.test(markdown)) return markdown;
+  const { blocks } = parseBlocks(markdown);
+  const code = blocks.filter((b) => b.kind === 'indentedCode');
+  if (!code.length) return markdown;
+  let out = '';
+  let at = 0;
+  for (const b of code) {
+    out += markdown.slice(at, b.start) + markdown.slice(b.start, b.end).replace(/[^\n]+/g, '');
+    at = b.end;
+  }
+  return out + markdown.slice(at);
 }
 
 /** A table's rule row, blanks taken out (`|---|:--:|`). */
@@ -421,6 +455,7 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
       ([key, c]) =>
         !(
           /^[\u3400-\u9fff]+$/.test(key) &&
+          !c.subject &&
           [key, ...c.surfaces.keys()].some((s) => isCommonZh(s) || (!c.strong && isEverydayWord(s)))
         ),
     )
@@ -442,6 +477,7 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
       ],
       count: c.count,
       snippets: orContext(pickSnippets(sents, names), c.context).map(openCode),
+      ...(c.subject ? { subject: true } : {}),
       salient:
         c.strong ||
         (c.count >= 3 &&

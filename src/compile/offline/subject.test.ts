@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { titleSubjects } from './subject.js';
+
+const say = (term: string, n: number, filler = 'Other words fill the line.') =>
+  Array.from({ length: n }, (_, i) => `Sentence ${i} is about ${term}. ${filler}`).join('\n');
+
+describe('titleSubjects: the terms of a title the text keeps returning to', () => {
+  it.each([
+    ['Specialization Review, 2020-02-03', say('specialization', 5), ['Specialization']],
+    ['Design Meeting: Shipping const generics MVP', say('const generics', 4), ['const generics']],
+    ['Do we need provenance?', say('provenance', 6), ['provenance']],
+    ['Stream trait design meeting', `${say('the Stream trait', 3)}\n${say('Stream', 3)}`, ['Stream trait']],
+    ['Defer, Panic, and Recover', `${say('defer', 4)}\n${say('panic', 3)}\n${say('recover', 3)}`, ['Defer', 'Panic', 'Recover']],
+    ['2021 Edition Design Meeting', say('the edition', 5), ['Edition']],
+    ['RFC 2229 Update', say('RFC 2229', 3), ['RFC 2229']],
+    ['Git 分支', '分支是指向提交的指针。新建分支很快。切换分支也很快。合并分支。', ['分支']],
+    ['向量数据库简介', '向量数据库存储向量。向量数据库支持近邻检索。常见的向量数据库有很多。', ['向量数据库']],
+    ['CUDA local memory', `${say('local memory', 4)}\n${say('CUDA', 6)}`, ['local memory']],
+    ['MOC的组织', `${say('MOC', 12)}\n组织一下。组织起来。组织。`, ['MOC']],
+  ])('%s → %j', (title, text, want) => {
+    expect(titleSubjects(title, text).map((s) => s.name).sort()).toEqual([...want].sort());
+  });
+
+  it.each([
+    ['2021-02-24: Lints and editions', 'Nothing here names the title at all.'],
+    ['Getting Started', say('getting started', 5)],
+    ['Weekly update, issue 12', say('weekly update', 5)],
+    ['Notes on a trip', say('trip', 2)],
+    ['Git 基础', '基础知识很重要。基础打好了。基础。'],
+    ['Dyn upcasting coercion safety', say('coercion', 5)],
+    ['（翻译）卡片盒', '翻译了。翻译很难。翻译。'],
+  ])('%s has no subject', (title, text) => {
+    expect(titleSubjects(title, text)).toEqual([]);
+  });
+});

@@ -1,0 +1,122 @@
+import { HAN } from '../../text/script.js';
+import { TITLE_GENRE_EN, TITLE_GENRE_ZH } from '../../text/lang/title-words.js';
+import { EN_STOP, ZH_STOP } from '../../text/stopwords.js';
+import { foldText } from '../../text/fold.js';
+import { tokenizeZh } from './zh-terms.js';
+
+/** A term of a work's title that its text keeps returning to. */
+export interface Subject {
+  name: string;
+  /** Mentions in the text. */
+  count: number;
+}
+
+/** Mentions a title's term needs in its text to be what the text is about, not a word of the title only. */
+const MIN_MENTIONS = 3;
+/** A title's term of this many words at most: a longer run is a phrase of the title. */
+const MAX_WORDS = 4;
+/** Subjects kept for one work: "Defer, Panic, and Recover" has three. */
+const MAX_SUBJECTS = 3;
+/** A shorter term inside a longer one that is named at least this share as often is part of that name. */
+const PART_SHARE = 0.5;
+/** A subject named less than this share as often as the work's main one is a side topic of the title. */
+const SIDE_SHARE = 0.3;
+
+interface Token {
+  word: string;
+  start: number;
+  end: number;
+}
+
+const LATIN = /[A-Za-z]/;
+const WORD = /^[\p{L}\p{N}][\p{L}\p{N}+#.'’-]*$/u;
+
+/** Is a token of the title a word that says what kind of text it is (or a function word)? */
+function genre(word: string): boolean {
+  const w = word.toLowerCase();
+  if (HAN.test(word)) {
+    const f = foldText(word);
+    return TITLE_GENRE_ZH.has(f) || ZH_STOP.has(f);
+  }
+  return TITLE_GENRE_EN.has(w) || EN_STOP.has(w);
+}
+
+/** The title cut into runs of words between punctuation, dates, genre words and a change of script. */
+function runs(title: string): Token[][] {
+  const out: Token[][] = [];
+  let run: Token[] = [];
+  const end = () => {
+    if (run.length) out.push(run);
+    run = [];
+  };
+  for (const t of tokenizeZh(title)) {
+    if (!t.word.trim()) continue;
+    if (!WORD.test(t.word) || genre(t.word)) {
+      end();
+      continue;
+    }
+    // A number ends a name (RFC 2229, Python 3), never opens one (2021 Edition is about editions).
+    const number = /^\d[\d.]*$/.test(t.word);
+    if (number && !run.length) continue;
+    // A Latin name before a Chinese word is a run of its own: "Git 分支" is about 分支, in Git.
+    const last = run[run.length - 1];
+    if (last && HAN.test(last.word) !== HAN.test(t.word)) end();
+    run.push({ word: t.word, start: t.start, end: t.end });
+  }
+  end();
+  return out;
+}
+
+/** Words of a run, numbers aside. */
+function words(run: readonly Token[]): number {
+  return run.filter((t) => !/^\d[\d.]*$/.test(t.word)).length;
+}
+
+function countIn(text: string, lower: string, name: string): number {
+  if (!LATIN.test(name)) return text.split(name).length - 1;
+  const n = name.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '[\\s-]+');
+  return lower.match(new RegExp(`(?<![\\p{L}\\p{N}])${n}(?![\\p{L}\\p{N}])`, 'gu'))?.length ?? 0;
+}
+
+/** A term that can name something: a Latin word of three letters or more, two Han characters, never a bare number. */
+function nameable(name: string): boolean {
+  if (!/\p{L}/u.test(name)) return false;
+  if (HAN.test(name)) return (name.match(/\p{Script=Han}/gu) ?? []).length >= 2 || /[A-Za-z]{2}/.test(name);
+  return name.replace(/[^A-Za-z]/g, '').length >= 3;
+}
+
+/**
+ * The terms of a work's title that its text keeps coming back to: what the work is about. The
+ * title is cut at punctuation and at words that say what kind of text it is ("design meeting",
+ * "review", 简介, 基础); each run of one to four words is a candidate (a single word only when it
+ * stands alone between such cuts: "coercion" of "Dyn upcasting coercion safety" is a piece), kept
+ * when the text names it three times or more, and a shorter one inside a longer kept one only when
+ * the text also uses it much more often on its own ("const generics" over "generics"). A subject
+ * named far less often than the main one is a side topic ("组织" in "MOC的组织").
+ */
+export function titleSubjects(title: string, text: string): Subject[] {
+  const lower = text.toLowerCase();
+  const grams: { name: string; from: number; to: number; count: number }[] = [];
+  for (const run of runs(title))
+    for (let i = 0; i < run.length; i++)
+      for (let j = i; j < Math.min(run.length, i + MAX_WORDS); j++) {
+        // One word of a longer run is a piece of what the title names ("coercion" of "dyn upcasting coercion").
+        if (i === j && words(run) > 1) continue;
+        const name = title.slice(run[i]!.start, run[j]!.end).replace(/\s+/g, ' ');
+        if (!nameable(name)) continue;
+        const count = countIn(text, lower, name);
+        if (count >= MIN_MENTIONS) grams.push({ name, from: run[i]!.start, to: run[j]!.end, count });
+      }
+  const kept = grams.filter(
+    (g) =>
+      !grams.some(
+        (o) => o !== g && o.from <= g.from && o.to >= g.to && o.to - o.from > g.to - g.from && o.count >= PART_SHARE * g.count,
+      ),
+  );
+  const top = Math.max(0, ...kept.map((g) => g.count));
+  return kept
+    .filter((g) => g.count >= SIDE_SHARE * top)
+    .sort((a, b) => b.count - a.count || a.from - b.from)
+    .slice(0, MAX_SUBJECTS)
+    .map(({ name, count }) => ({ name, count }));
+}
