@@ -148,6 +148,8 @@ export function groupConcepts(
   }
 
   const workOf = versionsOfWorks(entities, okDocs, (k) => uf.find(k));
+  for (const [a, b] of alignedSubjects(entities, okDocs, workOf, (k) => uf.find(k))) uf.union(a, b);
+  if (dict) for (const [a, b] of alignedWords(entities, okDocs, workOf, dict)) uf.union(a, b);
   const groups = new Map<string, { keys: Set<string>; byDoc: Map<string, EntityRow[]> }>();
   for (const e of entities) {
     if (!okDocs.has(e.raw_path)) continue;
@@ -483,6 +485,7 @@ function versionsOfWorks(
       if (n >= VERSION_MIN_SHARED && n >= share * fewer) uf.union(path, other);
     }
   }
+  for (const [a, b] of translations(okDocs)) uf.union(a, b);
   const members = new Map<string, string[]>();
   for (const path of [...namesOf.keys()].sort()) {
     const r = uf.find(path);
@@ -490,6 +493,133 @@ function versionsOfWorks(
   }
   const out = new Map<string, string>();
   for (const paths of members.values()) if (paths.length > 1) for (const p of paths) out.set(p, paths[0]!);
+  return out;
+}
+
+/** A translation keeps at least this many of its original's marks (code, addresses)… */
+const TRANSLATION_MIN_MARKS = 5;
+/** …and this share of the marks of the one with fewer… */
+const TRANSLATION_MARK_SHARE = 0.7;
+/** …and no other English text comes within this share of that match. */
+const TRANSLATION_MARGIN = 0.8;
+
+/**
+ * A Chinese text and the English text it translates, by what a translation keeps as written (its
+ * code and the addresses it links to: text/marks.ts): the two share most of it, clearly more than
+ * the translation shares with any other English text. A Simplified and a Traditional translation
+ * may share one original.
+ */
+function translations(okDocs: Map<string, DocumentRow>): [string, string][] {
+  const marks = new Map<string, Set<string>>();
+  for (const [path, d] of okDocs) if (d.marks) marks.set(path, new Set(d.marks.split(' ')));
+  const english = [...marks.keys()].filter((p) => okDocs.get(p)!.lang === 'en');
+  const other = [...marks.keys()].filter((p) => okDocs.get(p)!.lang !== 'en');
+  if (!english.length || !other.length) return [];
+  const byMark = new Map<string, string[]>();
+  for (const e of english) for (const m of marks.get(e)!) (byMark.get(m) ?? byMark.set(m, []).get(m)!).push(e);
+  const out: [string, string][] = [];
+  for (const o of other) {
+    const mine = marks.get(o)!;
+    const shared = new Map<string, number>();
+    for (const m of mine) for (const e of byMark.get(m) ?? []) shared.set(e, (shared.get(e) ?? 0) + 1);
+    const ranked = [...shared]
+      .filter(([, n]) => n >= TRANSLATION_MIN_MARKS)
+      .map(([e, n]) => [e, n / Math.min(mine.size, marks.get(e)!.size)] as const)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const [first, second] = ranked;
+    if (first && first[1] >= TRANSLATION_MARK_SHARE && (!second || second[1] < TRANSLATION_MARGIN * first[1]))
+      out.push([first[0], o]);
+  }
+  return out;
+}
+
+/** A name used this often in each of two versions of one work can be the same idea in both. */
+const ALIGNED_MIN_COUNT = 2;
+
+/** An English word's dictionary form: plural and -ing taken off (branches, branching → branch). */
+function wordForms(w: string): string[] {
+  const base = baseForm(w);
+  const out = [base];
+  if (w.length > 6 && w.endsWith('ing')) out.push(w.slice(0, -3), `${w.slice(0, -3)}e`);
+  return out;
+}
+
+/**
+ * Words one version of a work uses in Chinese and another in English, that the dictionary gives as
+ * translations of each other (分支 and branch, 快照 and snapshot): the same idea, named in each
+ * language of one text. Only words both versions use repeatedly; a Chinese word takes the English
+ * word its versions use most among its translations.
+ */
+function alignedWords(
+  entities: readonly EntityRow[],
+  okDocs: Map<string, DocumentRow>,
+  workOf: Map<string, string>,
+  dict: Dictionary,
+): [string, string][] {
+  const byWork = new Map<string, { han: Map<string, number>; latin: Map<string, number> }>();
+  for (const e of entities) {
+    const work = workOf.get(e.raw_path);
+    const d = okDocs.get(e.raw_path);
+    if (!work || !d || e.count < ALIGNED_MIN_COUNT) continue;
+    const w = byWork.get(work) ?? byWork.set(work, { han: new Map(), latin: new Map() }).get(work)!;
+    if (d.lang !== 'en' && /^[\u3400-\u9fff]{2,6}$/.test(e.key)) w.han.set(e.key, (w.han.get(e.key) ?? 0) + e.count);
+    else if (d.lang === 'en' && /^[a-z][a-z-]{2,}$/.test(e.key)) w.latin.set(e.key, (w.latin.get(e.key) ?? 0) + e.count);
+  }
+  const out: [string, string][] = [];
+  for (const { han, latin } of byWork.values()) {
+    if (!han.size || !latin.size) continue;
+    const byForm = new Map<string, string>();
+    for (const k of [...latin.keys()].sort((a, b) => latin.get(b)! - latin.get(a)! || (a < b ? -1 : 1)))
+      for (const f of wordForms(k)) if (!byForm.has(f)) byForm.set(f, k);
+    for (const z of [...han.keys()].sort()) {
+      const glosses = dict.english(z).flatMap((g) => wordFamily(baseForm(g)));
+      const en = glosses.map((g) => byForm.get(g)).find(Boolean);
+      if (en) out.push([z, en]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The subjects of the versions of one work (分支 of "Git 分支", "branching" of "Git Branching") are
+ * one idea: a text and its translation are about the same thing. The subject most versions share is
+ * the work's; a version whose title names none of it but exactly one other subject names it in its
+ * own language, and the two are joined.
+ */
+function alignedSubjects(
+  entities: readonly EntityRow[],
+  okDocs: Map<string, DocumentRow>,
+  workOf: Map<string, string>,
+  root: (key: string) => string,
+): [string, string][] {
+  const byWork = new Map<string, Map<string, Map<string, string>>>();
+  for (const e of entities) {
+    const work = workOf.get(e.raw_path);
+    if (!e.subject || !work || !okDocs.has(e.raw_path)) continue;
+    const versions = byWork.get(work) ?? byWork.set(work, new Map()).get(work)!;
+    const roots = versions.get(e.raw_path) ?? versions.set(e.raw_path, new Map()).get(e.raw_path)!;
+    roots.set(root(e.key), e.key);
+  }
+  const out: [string, string][] = [];
+  for (const versions of byWork.values()) {
+    const votes = new Map<string, number>();
+    for (const roots of versions.values()) for (const r of roots.keys()) votes.set(r, (votes.get(r) ?? 0) + 1);
+    const ranked = [...votes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const main = ranked.length && !(ranked[1] && ranked[1][1] === ranked[0]![1]) ? ranked[0]![0] : undefined;
+    const before = out.length;
+    if (main)
+      for (const roots of versions.values())
+        if (!roots.has(main) && roots.size === 1) out.push([main, [...roots.values()][0]!]);
+    if (out.length > before) continue;
+    // "Git Branching" and "Git 分支": what the English and the Chinese titles name apart from what both name.
+    const english = new Map<string, string>();
+    const other = new Map<string, string>();
+    for (const [path, roots] of versions)
+      for (const [r, k] of roots) (okDocs.get(path)!.lang === 'en' ? english : other).set(r, k);
+    const en = [...english].filter(([r]) => !other.has(r));
+    const zh = [...other].filter(([r]) => !english.has(r));
+    if (en.length === 1 && zh.length === 1) out.push([en[0]![1], zh[0]![1]]);
+  }
   return out;
 }
 

@@ -8,6 +8,7 @@ import { chunkPart, embedText, type Prepared, type PreparedPart } from './prepar
 import { checkAbort, contentOf, type Scanned, type ScanState } from './scan.js';
 import type { Catalog, CompileOptions, SourceDraft } from './types.js';
 import { workKeyOf } from './works.js';
+import { translationMarks } from '../text/marks.js';
 
 const STORE_BATCH = 32;
 const PREPARE_AHEAD = 48;
@@ -144,6 +145,7 @@ async function ingestOne(
     wiki.takenIds.add(entryId);
   }
   const work = workKeyOf(doc);
+  const marks = readsText(doc) ? translationMarks(doc.markdown).join(' ') : '';
   let draft: SourceDraft | undefined = res.offline;
   if (!writer.name.startsWith('offline')) {
     const had = work ? written.get(work) : undefined;
@@ -186,6 +188,7 @@ async function ingestOne(
         compiled_at: now(),
         compiler: writer.name,
         work,
+        marks,
       });
       store.putEntities(key, entities);
       store.putChunks(id, key, chunks, vectors);

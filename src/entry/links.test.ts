@@ -121,6 +121,12 @@ describe('names', () => {
     ['gas', 'gas'],
     ['ＲＡＧ', 'rag'],
     ['向量数据库', '向量数据库'],
+    ['local branches', 'local branch'],
+    ['CPU caches', 'cpu cache'],
+    ['git status', 'git status'],
+    ['Data Analysis', 'data analysis'],
+    ['SHA-1 hashes', 'sha 1 hash'],
+    ['embeddings', 'embedding'],
   ];
   it.each(entities)('entityKey(%s) = %s', (name, key) => {
     expect(entityKey(name)).toBe(key);

@@ -1,6 +1,7 @@
 import type { EntryId, EntryKind } from '../types.js';
 import { shortHash } from '../util/hash.js';
 import { foldText } from '../text/fold.js';
+import { isCommonEnglishWord } from '../text/english-words.js';
 
 const MAX_FILE_NAME = 120;
 /**
@@ -90,9 +91,26 @@ export function entityKey(name: string): string {
     .replace(/[’']/g, "'")
     .trim();
   // Plural → singular for the last English word ("vector databases" → "vector database").
-  // The lookbehinds start a try only at a word's first letter: linear on a word of any length.
-  k = k.replace(/(?<![a-z])([a-z]{3,})(ies)$/, '$1y').replace(/(?<![a-z])([a-z]{3,}[^s])s$/, '$1');
-  return k;
+  // The lookbehind starts a try only at a word's first letter: linear on a word of any length.
+  return k.replace(/(?<![a-z])[a-z]{5,}$/, singular);
+}
+
+/**
+ * An English plural's singular, checked against the dictionary where the ending is ambiguous:
+ * branches → branch but caches → cache, policies → policy, and a word that ends in s of itself
+ * stays (status, analysis, lens). A word no dictionary knows loses its s (embeddings → embedding).
+ */
+function singular(word: string): string {
+  if (!word.endsWith('s') || word.endsWith('ss')) return word;
+  const tries =
+    word.endsWith('ies') && word.length > 4
+      ? [`${word.slice(0, -3)}y`, word.slice(0, -1)]
+      : /(?:ch|sh|x|z|ss)es$/.test(word)
+        ? [word.slice(0, -2), word.slice(0, -1)]
+        : [word.slice(0, -1)];
+  for (const t of tries) if (isCommonEnglishWord(t)) return t;
+  if (isCommonEnglishWord(word) || /(?:us|is)$/.test(word)) return word;
+  return tries[0]!;
 }
 
 /** The name a wiki file is linked by: its base name without `.md` (`concepts/RAG.md` → `RAG`). */

@@ -19,7 +19,8 @@ CREATE TABLE IF NOT EXISTS documents (
   error TEXT,
   compiled_at INTEGER NOT NULL,
   compiler TEXT NOT NULL DEFAULT '',
-  work TEXT NOT NULL DEFAULT ''      -- the work's identity (title + normalised text): copies of one work share an entry
+  work TEXT NOT NULL DEFAULT '',     -- the work's identity (title + normalised text): copies of one work share an entry
+  marks TEXT NOT NULL DEFAULT ''     -- what a translation keeps as written (text/marks.ts), space-separated
 );
 CREATE INDEX IF NOT EXISTS documents_file ON documents(file);
 

@@ -26,6 +26,8 @@ export interface DocumentRow {
   compiler: string;
   /** The work it holds (compile/works.ts): documents of one work share one source entry. */
   work?: string;
+  /** What a translation of it would keep as written (text/marks.ts), space-separated. */
+  marks?: string;
 }
 
 /** Meta key: vectors of another embedder were dropped and are not made again yet. */
@@ -163,6 +165,10 @@ export class Store {
     if (!columns.has('text_hash')) db.exec(`ALTER TABLE wiki_files ADD COLUMN text_hash TEXT NOT NULL DEFAULT ''`);
     if (!columns.has('links')) db.exec(`ALTER TABLE wiki_files ADD COLUMN links TEXT NOT NULL DEFAULT ''`);
     if (!columns.has('own_links')) db.exec(`ALTER TABLE wiki_files ADD COLUMN own_links TEXT NOT NULL DEFAULT ''`);
+    const docColumns = new Set(
+      (db.prepare(`PRAGMA table_info(documents)`).all() as { name: string }[]).map((c) => c.name),
+    );
+    if (!docColumns.has('marks')) db.exec(`ALTER TABLE documents ADD COLUMN marks TEXT NOT NULL DEFAULT ''`);
     this.setMeta('store_version', STORE_VERSION);
     const old = this.getMeta('fingerprint');
     let reset = false;
@@ -302,12 +308,13 @@ export class Store {
 
   putDocument(row: DocumentRow): void {
     this.stmt(
-      `INSERT INTO documents (raw_path, file, hash, type, title, entry_id, size, mtime_ms, lang, status, error, compiled_at, compiler, work)
-       VALUES (@raw_path, @file, @hash, @type, @title, @entry_id, @size, @mtime_ms, @lang, @status, @error, @compiled_at, @compiler, @work)
+      `INSERT INTO documents (raw_path, file, hash, type, title, entry_id, size, mtime_ms, lang, status, error, compiled_at, compiler, work, marks)
+       VALUES (@raw_path, @file, @hash, @type, @title, @entry_id, @size, @mtime_ms, @lang, @status, @error, @compiled_at, @compiler, @work, @marks)
        ON CONFLICT(raw_path) DO UPDATE SET file = excluded.file, hash = excluded.hash, type = excluded.type, title = excluded.title,
          entry_id = excluded.entry_id, size = excluded.size, mtime_ms = excluded.mtime_ms, lang = excluded.lang, status = excluded.status,
-         error = excluded.error, compiled_at = excluded.compiled_at, compiler = excluded.compiler, work = excluded.work`,
-    ).run({ ...row, file: row.file || row.raw_path, work: row.work ?? '' });
+         error = excluded.error, compiled_at = excluded.compiled_at, compiler = excluded.compiler, work = excluded.work,
+         marks = excluded.marks`,
+    ).run({ ...row, file: row.file || row.raw_path, work: row.work ?? '', marks: row.marks ?? '' });
   }
 
   /** Move a document (and its chunks) to another source entry: copies of one work share one. */

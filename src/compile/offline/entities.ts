@@ -163,7 +163,10 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
     c.boost = (c.boost ?? 0) + s.weight;
     c.context = s.context;
   }
-  for (const s of titleSubjects(title, text)) {
+  // Whether the title opens with a name is judged in the prose: `git branch` in code says nothing.
+  let prose: string | undefined;
+  const proseOf = () => (prose ??= stripMarkdown(withoutTableHeads(markdown).replace(/`[^`\n]*`/g, ' ')));
+  for (const s of titleSubjects(title, text, proseOf)) {
     const c = add(s.name, true, 0);
     if (!c) continue;
     c.count = Math.max(c.count, s.count);

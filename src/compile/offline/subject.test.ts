@@ -13,6 +13,7 @@ describe('titleSubjects: the terms of a title the text keeps returning to', () =
     ['Defer, Panic, and Recover', `${say('defer', 4)}\n${say('panic', 3)}\n${say('recover', 3)}`, ['Defer', 'Panic', 'Recover']],
     ['2021 Edition Design Meeting', say('the edition', 5), ['Edition']],
     ['RFC 2229 Update', say('RFC 2229', 3), ['RFC 2229']],
+    ['Git Branching', `${say('Git', 4)}\n${say('branching', 3)}`, ['Branching']],
     ['Git 分支', '分支是指向提交的指针。新建分支很快。切换分支也很快。合并分支。', ['分支']],
     ['向量数据库简介', '向量数据库存储向量。向量数据库支持近邻检索。常见的向量数据库有很多。', ['向量数据库']],
     ['CUDA local memory', `${say('local memory', 4)}\n${say('CUDA', 6)}`, ['local memory']],
@@ -28,6 +29,7 @@ describe('titleSubjects: the terms of a title the text keeps returning to', () =
     ['Notes on a trip', say('trip', 2)],
     ['Git 基础', '基础知识很重要。基础打好了。基础。'],
     ['Dyn upcasting coercion safety', say('coercion', 5)],
+    ['git branching', `${say('git', 4)}\n${say('branching', 3)}`],
     ['（翻译）卡片盒', '翻译了。翻译很难。翻译。'],
   ])('%s has no subject', (title, text) => {
     expect(titleSubjects(title, text)).toEqual([]);

@@ -15,6 +15,8 @@ export interface Subject {
 const MIN_MENTIONS = 3;
 /** A title's term of this many words at most: a longer run is a phrase of the title. */
 const MAX_WORDS = 4;
+/** A word capitalised this share of its mentions is a name. */
+const NAME_SHARE = 0.8;
 /** Subjects kept for one work: "Defer, Panic, and Recover" has three. */
 const MAX_SUBJECTS = 3;
 /** A shorter term inside a longer one that is named at least this share as often is part of that name. */
@@ -72,6 +74,14 @@ function words(run: readonly Token[]): number {
   return run.filter((t) => !/^\d[\d.]*$/.test(t.word)).length;
 }
 
+/** A word the prose writes capitalised (nearly) every time: a name (Git, React), not a word of the sentence. */
+function isName(word: string, text: string): boolean {
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(word)) return false;
+  const all = countIn(text, text.toLowerCase(), word);
+  const asName = text.match(new RegExp(`(?<![\\p{L}\\p{N}])${word}(?![\\p{L}\\p{N}])`, 'gu'))?.length ?? 0;
+  return all >= MIN_MENTIONS && asName >= NAME_SHARE * all;
+}
+
 function countIn(text: string, lower: string, name: string): number {
   if (!LATIN.test(name)) return text.split(name).length - 1;
   const n = name.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '[\\s-]+');
@@ -94,14 +104,15 @@ function nameable(name: string): boolean {
  * the text also uses it much more often on its own ("const generics" over "generics"). A subject
  * named far less often than the main one is a side topic ("组织" in "MOC的组织").
  */
-export function titleSubjects(title: string, text: string): Subject[] {
+export function titleSubjects(title: string, text: string, prose: () => string = () => text): Subject[] {
   const lower = text.toLowerCase();
   const grams: { name: string; from: number; to: number; count: number }[] = [];
   for (const run of runs(title))
     for (let i = 0; i < run.length; i++)
       for (let j = i; j < Math.min(run.length, i + MAX_WORDS); j++) {
-        // One word of a longer run is a piece of what the title names ("coercion" of "dyn upcasting coercion").
-        if (i === j && words(run) > 1) continue;
+        // One word of a longer run is a piece of what the title names ("coercion" of "dyn upcasting
+        // coercion"), unless a name the text always capitalises stands before it: "Git Branching".
+        if (i === j && words(run) > 1 && !(i === 1 && words(run) === 2 && isName(run[0]!.word, prose()))) continue;
         const name = title.slice(run[i]!.start, run[j]!.end).replace(/\s+/g, ' ');
         if (!nameable(name)) continue;
         const count = countIn(text, lower, name);
