@@ -451,6 +451,28 @@ describe('extractEntities: English names and their short forms', () => {
     const eu = of('The European Union has courts. The European Union makes law.', 'European Union law');
     expect(eu).toContain('European Union');
   });
+
+  it("takes the work's subject from its title, even where it ends the title, and a section's from its heading", () => {
+    const found = extractEntities(
+      'The race detector finds data races. Run the race detector in tests. The race detector slows a program.',
+      'Introducing the Go Race Detector',
+    );
+    expect(found.find((e) => e.key === 'race detector')?.subject).toBe(true);
+    const md = [
+      '# Git Branching',
+      '',
+      '## Rebasing',
+      '',
+      'Rebasing replays commits. After rebasing, the history is a line. Rebasing rewrites commits.',
+      '',
+      '## Status',
+      '',
+      'The status shows changes. Check the status often. The status is short.',
+    ].join('\n');
+    const names = extractEntities(md, 'Git Branching').map((e) => e.surface);
+    expect(names).toContain('Rebasing');
+    expect(names).not.toContain('Status');
+  });
 });
 
 describe('extractEntities: Taiwan Chinese', () => {

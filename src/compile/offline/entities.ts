@@ -115,11 +115,12 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   const text = stripMarkdown(withoutTableHeads(markdown));
   const cands = new Map<string, Candidate>();
   const ofTitle = titleParts(title);
-  const add = (name: string, strong: boolean, n = 1): Candidate | undefined => {
+  const add = (name: string, strong: boolean, n = 1, subject = false): Candidate | undefined => {
     const surface = clean(name);
     if (!validName(surface)) return undefined;
     const key = entityKey(surface);
-    if (!key || ofTitle(key)) return undefined;
+    // The title's own subject may end it ("Introducing the Go Race Detector"); it is never the whole title.
+    if (!key || ofTitle(key, subject)) return undefined;
     let c = cands.get(key);
     if (!c) {
       c = { surfaces: new Map(), count: 0, aliases: new Set(), strong: false };
@@ -167,10 +168,15 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   let prose: string | undefined;
   const proseOf = () => (prose ??= stripMarkdown(withoutTableHeads(markdown).replace(/`[^`\n]*`/g, ' ')));
   for (const s of titleSubjects(title, text, proseOf)) {
-    const c = add(s.name, true, 0);
+    const c = add(s.name, true, 0, true);
     if (!c) continue;
     c.count = Math.max(c.count, s.count);
     c.subject = true;
+  }
+  // A section's heading names what the section is about when the section keeps naming it ("Rebasing", "Tagging").
+  for (const s of sectionSubjects(markdown)) {
+    const c = add(s.name, true, 0);
+    if (c) c.count = Math.max(c.count, s.count);
   }
   return finish(cands, text, markdown, title);
 }
@@ -183,7 +189,7 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
  * subject). A name the title opens with is what it qualifies, another thing ("European Union" in
  * "European Union law"); a list of names ("Obsidian, Wikilinks and Backlinks") has no qualifier.
  */
-function titleParts(title: string): (key: string) => boolean {
+function titleParts(title: string): (key: string, subject?: boolean) => boolean {
   const whole = entityKey(title);
   const place = /^([^,]+), [A-Z][\w.]*(?: [A-Z][\w.]*)?$/.exec(title);
   const words = title.split(' ');
@@ -200,7 +206,30 @@ function titleParts(title: string): (key: string) => boolean {
     ...(named ? [entityKey(words.at(-1)!)] : []),
   ]);
   const spaced = ` ${whole} `;
-  return (key) => keys.has(key) || (key.includes(' ') && spaced.endsWith(` ${key} `));
+  return (key, subject = false) => keys.has(key) || (!subject && key.includes(' ') && spaced.endsWith(` ${key} `));
+}
+
+/** Headings this deep and deeper name sections; a `# ` heading is the title's. */
+const SECTION_DEPTHS = [2, 3, 4];
+
+/** The subjects of a text's sections: terms of each heading that its section keeps naming (subject.ts). */
+function sectionSubjects(markdown: string): { name: string; count: number }[] {
+  if (!/(?:^|\n) {0,3}#{2,4}[ \t]/.test(markdown)) return [];
+  const { blocks } = parseBlocks(markdown);
+  const heads = blocks.filter((b) => b.kind === 'heading' && SECTION_DEPTHS.includes(b.depth ?? 0) && b.title);
+  const out: { name: string; count: number }[] = [];
+  heads.forEach((h, i) => {
+    const next = heads.slice(i + 1).find((o) => (o.depth ?? 0) <= (h.depth ?? 0));
+    const section = stripMarkdown(markdown.slice(h.end, next ? next.start : markdown.length));
+    // A heading of one everyday word ("Status", "Adding", "检查") labels a step; a term of art or a phrase names a subject.
+    out.push(...titleSubjects(h.title!, section, undefined, { nounsOnly: true }).filter((s) => !everydayWord(s.name)));
+  });
+  return out;
+}
+
+function everydayWord(name: string): boolean {
+  if (/^[A-Za-z]+$/.test(name)) return isCommonEnglishWord(name.toLowerCase());
+  return /^[\u3400-\u9fff]+$/.test(name) && (isCommonZh(name) || isEverydayWord(name));
 }
 
 /** The text with its indented code blocks blanked out (fenced ones are cut by stripMarkdown). */
@@ -463,6 +492,7 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
         ),
     )
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
+    .filter(outsideCodeAndLinks(markdown))
     .slice(0, 60);
   // What a document says about a name is in its sentences, not in its headings.
   const sents = sentences(stripMarkdown(sealCode(withoutHeadings(rowsAsSentences(markdown))))).map((s) => ({
@@ -489,6 +519,29 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
           !isSectionLabel(surface)),
     };
   });
+}
+
+/** Inline code spans, and the text of links to other pages (`[Rust Berlin](https://…)`). */
+const CODE_OR_LINK_TEXT = /`[^`\n]*`|\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]\((?:[^()\n]|\([^()\n]*\))*\)/g;
+
+/**
+ * Whether a name occurs outside inline code and link texts: a name only ever written as code is an
+ * identifier (`git status`, `useState`), and one only ever written as a link's text is the title of
+ * what the link leads to (an event, a post, a talk in a roundup), not a term of this text. A name
+ * the text stresses (a heading, emphasis, a translation) may stand in code.
+ */
+function outsideCodeAndLinks(markdown: string): (entry: [string, Candidate]) => boolean {
+  if (!markdown.includes('`') && !markdown.includes('](')) return () => true;
+  let plain: string | undefined;
+  return ([, c]) => {
+    plain ??= stripMarkdown(markdown.replace(CODE_OR_LINK_TEXT, ' ')).toLowerCase();
+    const names = [...c.surfaces.keys(), ...c.aliases].map((s) => s.toLowerCase());
+    if (names.some((n) => plain!.includes(n))) return true;
+    if (!c.strong) return false;
+    // Stressed, but only ever inside a link: still the linked page's title.
+    const noLinks = stripMarkdown(markdown.replace(CODE_OR_LINK_TEXT, (m) => (m.startsWith('`') ? m : ' '))).toLowerCase();
+    return names.some((n) => noLinks.includes(n));
+  };
 }
 
 /**

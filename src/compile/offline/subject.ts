@@ -26,9 +26,13 @@ const SIDE_SHARE = 0.3;
 
 interface Token {
   word: string;
+  tag: string;
   start: number;
   end: number;
 }
+
+/** jieba's tags of nouns, names and set phrases: what a Chinese term ends in. */
+const NOUN_TAGS = new Set(['n', 'nz', 'nt', 'ns', 'nrfg', 'nrt', 'j', 'l', 'vn', 'ng', 'an', 'eng', 'x']);
 
 const LATIN = /[A-Za-z]/;
 const WORD = /^[\p{L}\p{N}][\p{L}\p{N}+#.'’-]*$/u;
@@ -63,10 +67,25 @@ function runs(title: string): Token[][] {
     // A Latin name before a Chinese word is a run of its own: "Git 分支" is about 分支, in Git.
     const last = run[run.length - 1];
     if (last && HAN.test(last.word) !== HAN.test(t.word)) end();
-    run.push({ word: t.word, start: t.start, end: t.end });
+    run.push({ word: t.word, tag: t.tag, start: t.start, end: t.end });
   }
   end();
   return out;
+}
+
+/**
+ * A Chinese term is cut at words, not inside a phrase: no one-character word at either edge of a
+ * term of several words (上传/到, 到/仓库); with `nounsOnly` (a section's heading, which often says
+ * what to do: 检查/状态), it ends in a noun and does not open with a verb.
+ */
+function wellCut(tokens: readonly Token[], nounsOnly: boolean): boolean {
+  const han = tokens.filter((t) => HAN.test(t.word));
+  if (!han.length) return true;
+  const first = tokens[0]!;
+  const last = tokens[tokens.length - 1]!;
+  if (tokens.length > 1 && [first, last].some((t) => HAN.test(t.word) && t.word.length < 2)) return false;
+  if (!nounsOnly) return true;
+  return NOUN_TAGS.has(last.tag) && !(tokens.length > 1 && first.tag === 'v');
 }
 
 /** Words of a run, numbers aside. */
@@ -104,7 +123,12 @@ function nameable(name: string): boolean {
  * the text also uses it much more often on its own ("const generics" over "generics"). A subject
  * named far less often than the main one is a side topic ("组织" in "MOC的组织").
  */
-export function titleSubjects(title: string, text: string, prose: () => string = () => text): Subject[] {
+export function titleSubjects(
+  title: string,
+  text: string,
+  prose: () => string = () => text,
+  opts: { nounsOnly?: boolean } = {},
+): Subject[] {
   const lower = text.toLowerCase();
   const grams: { name: string; from: number; to: number; count: number }[] = [];
   for (const run of runs(title))
@@ -114,7 +138,7 @@ export function titleSubjects(title: string, text: string, prose: () => string =
         // coercion"), unless a name the text always capitalises stands before it: "Git Branching".
         if (i === j && words(run) > 1 && !(i === 1 && words(run) === 2 && isName(run[0]!.word, prose()))) continue;
         const name = title.slice(run[i]!.start, run[j]!.end).replace(/\s+/g, ' ');
-        if (!nameable(name)) continue;
+        if (!nameable(name) || !wellCut(run.slice(i, j + 1), opts.nounsOnly ?? false)) continue;
         const count = countIn(text, lower, name);
         if (count >= MIN_MENTIONS) grams.push({ name, from: run[i]!.start, to: run[j]!.end, count });
       }
