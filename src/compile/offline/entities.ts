@@ -2,14 +2,14 @@ import { HAN } from '../../text/script.js';
 import { isEverydayWord } from '../../text/jieba.js';
 import { sentences } from '../../text/segment.js';
 import { cutComments } from '../../text/comments.js';
-import { EN_STOP, ZH_STOP, CAP_STOP, GENERIC } from '../../text/stopwords.js';
+import { EN_STOP, ZH_STOP, CAP_STOP, GENERIC, PLACEHOLDERS } from '../../text/stopwords.js';
 import { entityKey } from '../../entry/names.js';
 import { isCommonEnglishWord } from '../../text/english-words.js';
 import { englishTerms, foldShortNames, isCodeLine } from './en-terms.js';
 import { definedTypes, headingTerms, withoutHeadings } from './stressed.js';
 import { openCode, sealCode } from './code-spans.js';
 import { titleSubjects } from './subject.js';
-import { parseBlocks } from '../../chunk/blocks.js';
+import { headingText, parseBlocks } from '../../chunk/blocks.js';
 import {
   chineseTerms,
   looseWords,
@@ -164,10 +164,11 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
     c.boost = (c.boost ?? 0) + s.weight;
     c.context = s.context;
   }
-  // Whether the title opens with a name is judged in the prose: `git branch` in code says nothing.
-  let prose: string | undefined;
-  const proseOf = () => (prose ??= stripMarkdown(withoutTableHeads(markdown).replace(/`[^`\n]*`/g, ' ')));
-  for (const s of titleSubjects(title, text, proseOf)) {
+  // A title's subject is counted in the sentences, not in the title's own heading or a link back to
+  // the work; whether the title opens with a name is judged without code (`git branch` says nothing).
+  const prose = sentencesOf(markdown, title);
+  let plain: string | undefined;
+  for (const s of titleSubjects(title, prose, () => (plain ??= sentencesOf(markdown)))) {
     const c = add(s.name, true, 0, true);
     if (!c) continue;
     c.count = Math.max(c.count, s.count);
@@ -178,7 +179,7 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
     const c = add(s.name, true, 0);
     if (c) c.count = Math.max(c.count, s.count);
   }
-  return finish(cands, text, markdown, title);
+  return finish(cands, text, markdown, title, codeIdentifiers(source));
 }
 
 /**
@@ -209,6 +210,36 @@ function titleParts(title: string): (key: string, subject?: boolean) => boolean 
   return (key, subject = false) => keys.has(key) || (!subject && key.includes(' ') && spaced.endsWith(` ${key} `));
 }
 
+const FENCED = /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?^ {0,3}\1[ \t]*$/gm;
+/** An identifier as code writes it: camelCase, PascalCase with a capital inside, snake_case. */
+const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
+const CODE_SHAPED = /^[A-Za-z_$][\w$]*$/;
+const INNER_CAPITAL = /[a-z][A-Z]|_/;
+
+/** Identifiers of the text's code blocks (fenced and indented) that are shaped as code is written. */
+function codeIdentifiers(source: string): Set<string> {
+  const out = new Set<string>();
+  const take = (code: string) => {
+    for (const m of code.matchAll(IDENTIFIER)) if (INNER_CAPITAL.test(m[0])) out.add(m[0]);
+  };
+  if (source.includes('```') || source.includes('~~~')) for (const m of source.matchAll(FENCED)) take(m[0]);
+  if (/(?:^|\n)(?: {4}|\t)\S/.test(source))
+    for (const b of parseBlocks(source).blocks) if (b.kind === 'indentedCode') take(source.slice(b.start, b.end));
+  return out;
+}
+
+/**
+ * A name that is a placeholder of examples (foo, bar: PLACEHOLDERS) or an identifier the text's
+ * code declares or calls (`ProductRow`, `useState`): code, not a concept.
+ */
+function codeName(c: Candidate, codeIds: ReadonlySet<string>): boolean {
+  for (const s of c.surfaces.keys()) {
+    if (s.toLowerCase().split(/[\s_-]+/).some((w) => PLACEHOLDERS.has(w))) return true;
+    if (CODE_SHAPED.test(s) && INNER_CAPITAL.test(s) && codeIds.has(s)) return true;
+  }
+  return false;
+}
+
 /** Headings this deep and deeper name sections; a `# ` heading is the title's. */
 const SECTION_DEPTHS = [2, 3, 4];
 
@@ -228,7 +259,7 @@ function sectionSubjects(markdown: string): { name: string; count: number }[] {
 }
 
 function everydayWord(name: string): boolean {
-  if (/^[A-Za-z]+$/.test(name)) return isCommonEnglishWord(name.toLowerCase());
+  if (/^[A-Za-z]+$/.test(name)) return isCommonEnglishWord(name.toLowerCase()) || isCommonEnglishWord(entityKey(name));
   return /^[\u3400-\u9fff]+$/.test(name) && (isCommonZh(name) || isEverydayWord(name));
 }
 
@@ -438,7 +469,13 @@ function zhCounts(text: string, names: Map<string, number>): Map<string, number>
   return counts;
 }
 
-function finish(cands: Map<string, Candidate>, text: string, markdown: string, title: string): FoundEntity[] {
+function finish(
+  cands: Map<string, Candidate>,
+  text: string,
+  markdown: string,
+  title: string,
+  codeIds: ReadonlySet<string>,
+): FoundEntity[] {
   // Count real mentions for emphasised / paired names that were added with 0: each count reads the
   // whole text, so only so many are counted; the rest keep the one mention that made them.
   const lower = text.toLowerCase();
@@ -492,7 +529,8 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
         ),
     )
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
-    .filter(outsideCodeAndLinks(markdown))
+    .filter(inSentences(markdown))
+    .filter(([, c]) => c.subject || !codeName(c, codeIds))
     .slice(0, 60);
   // What a document says about a name is in its sentences, not in its headings.
   const sents = sentences(stripMarkdown(sealCode(withoutHeadings(rowsAsSentences(markdown))))).map((s) => ({
@@ -523,24 +561,37 @@ function finish(cands: Map<string, Candidate>, text: string, markdown: string, t
 
 /** Inline code spans, and the text of links to other pages (`[Rust Berlin](https://…)`). */
 const CODE_OR_LINK_TEXT = /`[^`\n]*`|\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]\((?:[^()\n]|\([^()\n]*\))*\)/g;
+/** A heading line, or a list item of fields set apart by ` | ` (an event list: date | place | link). */
+const HEADING_OR_FIELDS = /^ {0,3}#{1,6}[ \t].*$|^[ \t]*(?:[-*+]|\d+[.)])[ \t][^\n|]*\|[^\n|]*\|.*$/gm;
 
 /**
- * Whether a name occurs outside inline code and link texts: a name only ever written as code is an
- * identifier (`git status`, `useState`), and one only ever written as a link's text is the title of
- * what the link leads to (an event, a post, a talk in a roundup), not a term of this text. A name
- * the text stresses (a heading, emphasis, a translation) may stand in code.
+ * The text's sentences: without link texts and lists of fields, and without inline code and headings
+ * — unless `title` is given: then with inline code and every heading but the title's own.
  */
-function outsideCodeAndLinks(markdown: string): (entry: [string, Candidate]) => boolean {
-  if (!markdown.includes('`') && !markdown.includes('](')) return () => true;
-  let plain: string | undefined;
+function sentencesOf(markdown: string, title?: string): string {
+  const cut = withoutTableHeads(markdown).replace(CODE_OR_LINK_TEXT, (m) => (title && m.startsWith('`') ? m : ' '));
+  return stripMarkdown(
+    cut.replace(HEADING_OR_FIELDS, (line) => (title && /^ {0,3}#/.test(line) && headingText(line.replace(/^ *#+[ \t]*/, '')) !== title ? line : '')),
+  );
+}
+
+/**
+ * Whether a name occurs in the text's sentences: not only as inline code (an identifier: `git
+ * status`, `useState`), as a link's text (the title of what the link leads to: an event, a post),
+ * in headings (a section's label: "Renaming Remotes") or in a list of fields (`Virtual | [Rust
+ * Berlin](…)`). A name the text stresses (emphasis, a translation, a title's or a section's
+ * subject) may stand in code and headings, but not only inside links.
+ */
+function inSentences(markdown: string): (entry: [string, Candidate]) => boolean {
+  let prose: string | undefined;
+  let unlinked: string | undefined;
   return ([, c]) => {
-    plain ??= stripMarkdown(markdown.replace(CODE_OR_LINK_TEXT, ' ')).toLowerCase();
+    prose ??= sentencesOf(markdown).toLowerCase();
     const names = [...c.surfaces.keys(), ...c.aliases].map((s) => s.toLowerCase());
-    if (names.some((n) => plain!.includes(n))) return true;
+    if (names.some((n) => prose!.includes(n))) return true;
     if (!c.strong) return false;
-    // Stressed, but only ever inside a link: still the linked page's title.
-    const noLinks = stripMarkdown(markdown.replace(CODE_OR_LINK_TEXT, (m) => (m.startsWith('`') ? m : ' '))).toLowerCase();
-    return names.some((n) => noLinks.includes(n));
+    unlinked ??= stripMarkdown(markdown.replace(CODE_OR_LINK_TEXT, (m) => (m.startsWith('`') ? m : ' '))).toLowerCase();
+    return names.some((n) => unlinked!.includes(n));
   };
 }
 

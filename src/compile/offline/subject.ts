@@ -88,6 +88,12 @@ function wellCut(tokens: readonly Token[], nounsOnly: boolean): boolean {
   return NOUN_TAGS.has(last.tag) && !(tokens.length > 1 && first.tag === 'v');
 }
 
+/** An English term of several words ends in its noun, not in a participle or an adverb ("Simply Typed"). */
+function modifierLast(name: string): boolean {
+  const last = /([A-Za-z]+)$/.exec(name)?.[1] ?? '';
+  return name.includes(' ') && last.length > 4 && /(?:ed|ly)$/i.test(last);
+}
+
 /** Words of a run, numbers aside. */
 function words(run: readonly Token[]): number {
   return run.filter((t) => !/^\d[\d.]*$/.test(t.word)).length;
@@ -103,8 +109,14 @@ function isName(word: string, text: string): boolean {
 
 function countIn(text: string, lower: string, name: string): number {
   if (!LATIN.test(name)) return text.split(name).length - 1;
-  const n = name.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '[\\s-]+');
-  return lower.match(new RegExp(`(?<![\\p{L}\\p{N}])${n}(?![\\p{L}\\p{N}])`, 'gu'))?.length ?? 0;
+  // The last word in either number: "const generic" counts for "const generics".
+  const n = name
+    .toLowerCase()
+    .replace(/(?<=[a-z]{3})(?:es|s)$/, '')
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/\s+/g, '[\\s-]+');
+  const plural = /[a-z]$/.test(n) ? '(?:e?s)?' : '';
+  return lower.match(new RegExp(`(?<![\\p{L}\\p{N}])${n}${plural}(?![\\p{L}\\p{N}])`, 'gu'))?.length ?? 0;
 }
 
 /** A term that can name something: a Latin word of three letters or more, two Han characters, never a bare number. */
@@ -138,7 +150,7 @@ export function titleSubjects(
         // coercion"), unless a name the text always capitalises stands before it: "Git Branching".
         if (i === j && words(run) > 1 && !(i === 1 && words(run) === 2 && isName(run[0]!.word, prose()))) continue;
         const name = title.slice(run[i]!.start, run[j]!.end).replace(/\s+/g, ' ');
-        if (!nameable(name) || !wellCut(run.slice(i, j + 1), opts.nounsOnly ?? false)) continue;
+        if (!nameable(name) || !wellCut(run.slice(i, j + 1), opts.nounsOnly ?? false) || modifierLast(name)) continue;
         const count = countIn(text, lower, name);
         if (count >= MIN_MENTIONS) grams.push({ name, from: run[i]!.start, to: run[j]!.end, count });
       }

@@ -70,6 +70,8 @@ function termPart(t: ZhToken, first = false): boolean {
  * software (应用程序, 浏览器): words, not terms, when they stand alone.
  */
 const GENERIC_SUFFIX = /^可|[性化度者力]$/;
+/** Words of manner and grade (分布式 distributed, 交互式 interactive, 轻量级 lightweight): adjectives, not things. */
+const MANNER_SUFFIX = /[式级]$/;
 const ZH_GENERIC = new Set(
   '应用程序 浏览器 编辑器 服务器 计算机 程序员 工程师 用户界面 软件 硬件 网站 网页 文件夹 持续时间 开发人员 使用者 截图 屏幕截图 第一版 数小时'.split(
     ' ',
@@ -81,6 +83,7 @@ export function isCommonZh(word: string): boolean {
   const folded = mainlandWord(word);
   if (isCommonWord(folded) || ZH_GENERIC.has(folded)) return true;
   if (GENERIC_SUFFIX.test(folded) && folded.length <= 3) return true;
+  if (MANNER_SUFFIX.test(folded) && folded.length === 3) return true;
   return folded.length === 3 && CLASSIFIER.has(folded[0]!) && isCommonWord(folded.slice(1));
 }
 
