@@ -15,7 +15,8 @@ function arg(name: string, def: number): number {
 const docs = arg('docs', 1000);
 const mb = arg('mb', (docs * 5) / 1000);
 const runs = arg('runs', 3);
-const bin = resolve(import.meta.dirname, '..', 'bin', 'kb.js');
+/** The kb to time: this checkout's, or another's (`KB_BENCH_BIN`) for a baseline in the same run. */
+const bin = process.env['KB_BENCH_BIN'] || resolve(import.meta.dirname, '..', 'bin', 'kb.js');
 
 function kb(root: string): { ms: number; rssMb: number } {
   const t = performance.now();

@@ -251,7 +251,8 @@ function sectionSubjects(markdown: string): { name: string; count: number }[] {
   const out: { name: string; count: number }[] = [];
   heads.forEach((h, i) => {
     const next = heads.slice(i + 1).find((o) => (o.depth ?? 0) <= (h.depth ?? 0));
-    const section = stripMarkdown(markdown.slice(h.end, next ? next.start : markdown.length));
+    // Counted in the section as written: Markdown's marks stand between words, never inside them.
+    const section = markdown.slice(h.end, next ? next.start : markdown.length);
     // A heading of one everyday word ("Status", "Adding", "检查") labels a step; a term of art or a phrase names a subject.
     out.push(...titleSubjects(h.title!, section, undefined, { nounsOnly: true }).filter((s) => !everydayWord(s.name)));
   });
@@ -515,7 +516,8 @@ function finish(
     const found = headings.match(new RegExp(`(?<![A-Za-z0-9])${escapeRe(n)}(?![A-Za-z0-9])`, 'gi')) ?? [];
     return found.some((f) => !/^[A-Z]/.test(n) || /^[A-Z]/.test(f));
   };
-  const kept = [...cands.entries()]
+  const said = inSentences(markdown);
+  const ranked = [...cands.entries()]
     // Weak single mentions are noise; a lone everyday Chinese word (模型, 成本) is no concept.
     .filter(([_key, c]) => c.strong || c.count >= 2 || [...c.surfaces.keys()].some(isAcronym))
     // A word of everyday Chinese (上下文, 新世界) too, unless the text gives it a translation or stresses it.
@@ -528,10 +530,8 @@ function finish(
           [key, ...c.surfaces.keys()].some((s) => isCommonZh(s) || (!c.strong && isEverydayWord(s)))
         ),
     )
-    .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
-    .filter(inSentences(markdown))
-    .filter(([, c]) => c.subject || !codeName(c, codeIds))
-    .slice(0, 60);
+    .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]));
+  const kept = takeWhere(ranked, MAX_KEPT, (e) => (e[1].subject || !codeName(e[1], codeIds)) && said(e));
   // What a document says about a name is in its sentences, not in its headings.
   const sents = sentences(stripMarkdown(sealCode(withoutHeadings(rowsAsSentences(markdown))))).map((s) => ({
     s,
@@ -557,6 +557,19 @@ function finish(
           !isSectionLabel(surface)),
     };
   });
+}
+
+/** Names kept of one document, most mentioned first. */
+const MAX_KEPT = 60;
+
+/** The first `n` items that pass, testing no more than needed. */
+function takeWhere<T>(items: readonly T[], n: number, ok: (t: T) => boolean): T[] {
+  const out: T[] = [];
+  for (const t of items) {
+    if (out.length === n) break;
+    if (ok(t)) out.push(t);
+  }
+  return out;
 }
 
 /** Inline code spans, and the text of links to other pages (`[Rust Berlin](https://…)`). */

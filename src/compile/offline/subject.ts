@@ -47,6 +47,19 @@ function genre(word: string): boolean {
   return TITLE_GENRE_EN.has(w) || EN_STOP.has(w);
 }
 
+const LATIN_TOKEN = /[\p{L}\p{N}][\p{L}\p{N}+#.'’-]*|\s+|[^\s\p{L}\p{N}]+/gu;
+
+/** The title's words: jieba's for a title with Chinese in it, else its Latin words as written. */
+function tokens(title: string): { word: string; tag: string; start: number; end: number }[] {
+  if (HAN.test(title)) return tokenizeZh(title);
+  return [...title.matchAll(LATIN_TOKEN)].map((m) => ({
+    word: m[0],
+    tag: 'eng',
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
+}
+
 /** The title cut into runs of words between punctuation, dates, genre words and a change of script. */
 function runs(title: string): Token[][] {
   const out: Token[][] = [];
@@ -55,7 +68,7 @@ function runs(title: string): Token[][] {
     if (run.length) out.push(run);
     run = [];
   };
-  for (const t of tokenizeZh(title)) {
+  for (const t of tokens(title)) {
     if (!t.word.trim()) continue;
     if (!WORD.test(t.word) || genre(t.word)) {
       end();
@@ -103,20 +116,34 @@ function words(run: readonly Token[]): number {
 function isName(word: string, text: string): boolean {
   if (!/^[A-Z][A-Za-z0-9]*$/.test(word)) return false;
   const all = countIn(text, text.toLowerCase(), word);
-  const asName = text.match(new RegExp(`(?<![\\p{L}\\p{N}])${word}(?![\\p{L}\\p{N}])`, 'gu'))?.length ?? 0;
-  return all >= MIN_MENTIONS && asName >= NAME_SHARE * all;
+  if (all < MIN_MENTIONS) return false;
+  const asName = text.match(new RegExp(`(?<![A-Za-z0-9])${word}(?![A-Za-z0-9])`, 'g'))?.length ?? 0;
+  return asName >= NAME_SHARE * all;
 }
 
+/** Compiled patterns by name: titles and headings repeat their words across a corpus. */
+const PATTERNS = new Map<string, { probe: string; re: RegExp }>();
+const MAX_PATTERNS = 4000;
+
+/** Mentions of a title's term: Han as written; Latin as a whole word, the last word in either number. */
 function countIn(text: string, lower: string, name: string): number {
-  if (!LATIN.test(name)) return text.split(name).length - 1;
-  // The last word in either number: "const generic" counts for "const generics".
-  const n = name
-    .toLowerCase()
-    .replace(/(?<=[a-z]{3})(?:es|s)$/, '')
-    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    .replace(/\s+/g, '[\\s-]+');
-  const plural = /[a-z]$/.test(n) ? '(?:e?s)?' : '';
-  return lower.match(new RegExp(`(?<![\\p{L}\\p{N}])${n}${plural}(?![\\p{L}\\p{N}])`, 'gu'))?.length ?? 0;
+  if (!LATIN.test(name)) {
+    let n = 0;
+    for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + name.length)) n++;
+    return n;
+  }
+  let p = PATTERNS.get(name);
+  if (!p) {
+    // "const generic" counts for "const generics"; a word ends where no Latin letter or digit follows.
+    const stem = name.toLowerCase().replace(/(?<=[a-z]{3})(?:es|s)$/, '');
+    const n = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '[\\s-]+');
+    const plural = /[a-z]$/.test(stem) ? '(?:e?s)?' : '';
+    p = { probe: stem.split(/\s/)[0]!, re: new RegExp(`(?<![a-z0-9])${n}${plural}(?![a-z0-9])`, 'g') };
+    if (PATTERNS.size >= MAX_PATTERNS) PATTERNS.clear();
+    PATTERNS.set(name, p);
+  }
+  if (!lower.includes(p.probe)) return 0;
+  return lower.match(p.re)?.length ?? 0;
 }
 
 /** A term that can name something: a Latin word of three letters or more, two Han characters, never a bare number. */
