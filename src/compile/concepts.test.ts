@@ -430,3 +430,83 @@ describe('aliases an existing page has', () => {
     expect(model.find((p) => p[0] === 'Firestore')).toEqual(['Firestore', '云端']);
   });
 });
+
+describe('groupConcepts: a text and its translation', () => {
+  const row = (raw_path: string, key: string, count: number, subject = false): EntityRow => ({
+    raw_path,
+    key,
+    surface: key,
+    aliases: [],
+    count,
+    snippets: [],
+    salient: true,
+    ...(subject ? { subject: true } : {}),
+  });
+  const docRow = (path: string, lang: string, marks: string): DocumentRow => ({ ...doc(path), lang, marks });
+  // The same code and links in both (what a translation keeps as written), none in the third.
+  const shared = 'a1 b2 c3 d4 e5 f6 g7 h8';
+  const docs = [
+    docRow('en/branching.md', 'en', shared),
+    docRow('zh/branching.md', 'zh', shared),
+    docRow('en/remotes.md', 'en', 'x1 x2 x3 x4 x5 x6'),
+    docRow('en/other.md', 'en', 'y1 y2'),
+    docRow('zh/other.md', 'zh', 'z1 z2'),
+  ];
+  const dict = dictionary({ 分支: ['branch'] });
+
+  it('joins the subjects of a text and its translation, found by the code and links they share', () => {
+    const found = [
+      row('en/branching.md', 'branching', 12, true),
+      row('zh/branching.md', '分支', 30, true),
+      row('en/remotes.md', 'remote', 5),
+      row('en/other.md', 'remote', 3),
+    ];
+    const all = groupConcepts(found, docs, 2, 100, [], dict).map((c) => [c.title, ...c.aliases]);
+    expect(pageOf(all, '分支')).toHaveLength(1);
+    expect(pageOf(all, '分支')[0]).toContain('branching');
+  });
+
+  it('joins the words both versions use often that the dictionary gives as each other’s translation', () => {
+    const found = [
+      row('en/branching.md', 'branch', 9),
+      row('zh/branching.md', '分支', 30),
+      row('en/other.md', 'branch', 2),
+    ];
+    const all = groupConcepts(found, docs, 2, 100, [], dict).map((c) => [c.title, ...c.aliases]);
+    expect(pageOf(all, '分支')[0]).toContain('branch');
+  });
+
+  it('pairs nothing across texts that share no code or links, whatever their subjects', () => {
+    const found = [
+      row('en/other.md', 'branching', 12, true),
+      row('zh/other.md', '分支', 30, true),
+      row('en/remotes.md', 'branching', 3),
+      row('en/branching.md', '分支', 3),
+    ];
+    const all = groupConcepts(found, docs, 2, 100, [], dict).map((c) => [c.title, ...c.aliases]);
+    expect(pageOf(all, '分支')[0]).not.toContain('branching');
+  });
+
+  it('joins no subject of a second text in the language of a version that names the work’s subject', () => {
+    // Two English notes that share most names, and a Chinese translation of one: one "work" by the
+    // names and marks they share, yet the English note about retrieval translates nothing.
+    const marks = 'm1 m2 m3 m4 m5 m6 m7 m8';
+    const three = [
+      docRow('en/zk.md', 'en', marks),
+      docRow('zh/zk.md', 'zh', marks),
+      docRow('en/log.md', 'en', ''),
+      docRow('en/a.md', 'en', ''),
+      docRow('en/b.md', 'en', ''),
+    ];
+    const names = ['index', 'note', 'card', 'link', 'tag', 'folder', 'archive', 'inbox', 'outline'];
+    const found = [
+      row('en/zk.md', 'zettelkasten', 9, true),
+      { ...row('zh/zk.md', '卡片盒', 9, true), aliases: ['zettelkasten'] },
+      row('en/log.md', 'retrieval', 5, true),
+      ...names.flatMap((n) => [row('en/zk.md', n, 2), row('en/log.md', n, 2)]),
+    ];
+    const all = groupConcepts(found, three, 2, 100, [], dict).map((c) => [c.title, ...c.aliases]);
+    expect(pageOf(all, 'zettelkasten')).toHaveLength(1);
+    expect(pageOf(all, 'zettelkasten')[0]).not.toContain('retrieval');
+  });
+});

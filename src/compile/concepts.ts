@@ -600,6 +600,17 @@ function alignedSubjects(
     const roots = versions.get(e.raw_path) ?? versions.set(e.raw_path, new Map()).get(e.raw_path)!;
     roots.set(root(e.key), e.key);
   }
+  // A language as its texts are written: Traditional and Simplified Chinese apart.
+  const traditional = new Map<string, [number, number]>();
+  for (const e of entities) {
+    if (!byWork.has(workOf.get(e.raw_path) ?? '') || !HAN.test(e.surface)) continue;
+    const t = traditional.get(e.raw_path) ?? [0, 0];
+    traditional.set(e.raw_path, [t[0] + Number(hasTraditional(e.surface)), t[1] + 1]);
+  }
+  const langOf = (path: string) => {
+    const [trad, han] = traditional.get(path) ?? [0, 0];
+    return `${okDocs.get(path)!.lang}${han && trad * 2 >= han ? '-traditional' : ''}`;
+  };
   const out: [string, string][] = [];
   for (const versions of byWork.values()) {
     const votes = new Map<string, number>();
@@ -607,9 +618,12 @@ function alignedSubjects(
     const ranked = [...votes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const main = ranked.length && !(ranked[1] && ranked[1][1] === ranked[0]![1]) ? ranked[0]![0] : undefined;
     const before = out.length;
+    // Only a version in a language whose versions all lack it: one in the same language as a version
+    // naming it is another text about something else, not a translation.
+    const named = new Set([...versions].filter(([, roots]) => main && roots.has(main)).map(([p]) => langOf(p)));
     if (main)
-      for (const roots of versions.values())
-        if (!roots.has(main) && roots.size === 1) out.push([main, [...roots.values()][0]!]);
+      for (const [path, roots] of versions)
+        if (!roots.has(main) && roots.size === 1 && !named.has(langOf(path))) out.push([main, [...roots.values()][0]!]);
     if (out.length > before) continue;
     // "Git Branching" and "Git 分支": what the English and the Chinese titles name apart from what both name.
     const english = new Map<string, string>();

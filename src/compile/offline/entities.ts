@@ -260,7 +260,13 @@ function sectionSubjects(markdown: string): { name: string; count: number }[] {
 }
 
 function everydayWord(name: string): boolean {
-  if (/^[A-Za-z]+$/.test(name)) return isCommonEnglishWord(name.toLowerCase()) || isCommonEnglishWord(entityKey(name));
+  if (/^[A-Za-z]+$/.test(name)) {
+    // In any of its forms: "Stabilizing", "Changes", "Staged" are the everyday stabilize, change, stage.
+    const w = name.toLowerCase();
+    const stem = w.replace(/(?:ing|ed)$/, '');
+    const forms = [w, entityKey(w), ...(stem !== w && stem.length >= 3 ? [stem, `${stem}e`, stem.slice(0, -1)] : [])];
+    return forms.some((f) => isCommonEnglishWord(f));
+  }
   return /^[\u3400-\u9fff]+$/.test(name) && (isCommonZh(name) || isEverydayWord(name));
 }
 
