@@ -510,3 +510,24 @@ describe('groupConcepts: a text and its translation', () => {
     expect(pageOf(all, 'zettelkasten')[0]).not.toContain('retrieval');
   });
 });
+
+describe('groupConcepts: a name and its -ing form', () => {
+  it('gives "rebasing" and "rebase", "tagging" and "tag" one page each, and leaves "string" and "thing" alone', () => {
+    const rows = [
+      named('a.md', 'Rebasing'),
+      named('b.md', 'rebase'),
+      named('a.md', 'tagging'),
+      named('b.md', 'tag'),
+      named('a.md', 'string'),
+      named('b.md', 'str'),
+      named('a.md', 'thing'),
+      named('b.md', 'th'),
+    ];
+    const all = groupConcepts(rows, [doc('a.md'), doc('b.md')], 2, 100, [], undefined).map((c) =>
+      [c.title, ...c.aliases].map((n) => n.toLowerCase()),
+    );
+    expect(pageOf(all, 'rebase')[0]).toContain('rebasing');
+    expect(pageOf(all, 'tag')[0]).toContain('tagging');
+    expect(pageOf(all, 'string')).toEqual([]);
+  });
+});

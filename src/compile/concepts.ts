@@ -136,6 +136,7 @@ export function groupConcepts(
   }
   if (dict) for (const [zh, en] of wordByWord([...surfaces.keys()], dict)) uf.union(zh, en);
   for (const [named, role] of roleAgents(surfaces)) uf.union(role, named);
+  for (const [gerund, base] of gerunds(surfaces)) uf.union(base, gerund);
   // Existing concept entries tie their aliases together too, so a person's (or a model's) alias merges
   // names; the offline compiler's own are made again from the sources each run, so an older kb's
   // mistake (云端 as a name of Firestore) is not kept.
@@ -391,6 +392,24 @@ function roleAgents(surfaces: Map<string, unknown>): [string, string][] {
   for (const k of surfaces.keys()) {
     const role = (ROLE_ZH.exec(k) ?? ROLE_EN.exec(k))?.[1];
     if (role && surfaces.has(role)) out.push([k, role]);
+  }
+  return out;
+}
+
+/**
+ * "Rebasing" and "rebase", "tagging" and "tag", "branching model" and "branch model": a name whose
+ * last word is the -ing form of another name's is the doing of that thing, one page. Only where both
+ * names are there; the -ing word keeps a stem of four letters or more (not "string", "coding").
+ */
+function gerunds(surfaces: Map<string, unknown>): [string, string][] {
+  const out: [string, string][] = [];
+  for (const k of surfaces.keys()) {
+    const m = /^((?:[a-z][a-z-]* )*)([a-z]{4,})ing$/.exec(k);
+    if (!m) continue;
+    const [, head, stem] = m as unknown as [string, string, string];
+    const doubled = /([b-df-hj-np-tv-z])\1$/.test(stem) ? [stem.slice(0, -1)] : [];
+    const base = [stem, `${stem}e`, ...doubled].map((b) => `${head}${b}`).find((b) => surfaces.has(b));
+    if (base) out.push([k, base]);
   }
   return out;
 }
