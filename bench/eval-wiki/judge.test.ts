@@ -85,7 +85,13 @@ describe('judgeWiki', () => {
   });
 
   it('takes a note titled by a concept for its page', () => {
-    const note = page({ id: 's/m', kind: 'source', title: 'Merge', summary: 'Merging joins two branches.', sourceRef: [] });
+    const note = page({
+      id: 's/m',
+      kind: 'source',
+      title: 'Merge',
+      summary: 'Merging joins two branches.',
+      sourceRef: [],
+    });
     const withNote = judgeWiki(labels, [...pages, note]);
     expect(withNote.centralWithPage).toBe(3);
     expect(withNote.missing.central).toEqual([]);

@@ -582,7 +582,8 @@ function alignedWords(
     if (!work || !d || e.count < ALIGNED_MIN_COUNT) continue;
     const w = byWork.get(work) ?? byWork.set(work, { han: new Map(), latin: new Map() }).get(work)!;
     if (d.lang !== 'en' && /^[\u3400-\u9fff]{2,6}$/.test(e.key)) w.han.set(e.key, (w.han.get(e.key) ?? 0) + e.count);
-    else if (d.lang === 'en' && /^[a-z][a-z-]{2,}$/.test(e.key)) w.latin.set(e.key, (w.latin.get(e.key) ?? 0) + e.count);
+    else if (d.lang === 'en' && /^[a-z][a-z-]{2,}$/.test(e.key))
+      w.latin.set(e.key, (w.latin.get(e.key) ?? 0) + e.count);
   }
   const out: [string, string][] = [];
   for (const { han, latin } of byWork.values()) {

@@ -9,6 +9,7 @@ import { checkAbort, contentOf, type Scanned, type ScanState } from './scan.js';
 import type { Catalog, CompileOptions, SourceDraft } from './types.js';
 import { workKeyOf } from './works.js';
 import { translationMarks } from '../text/marks.js';
+import { withOwnMeta } from './own-meta.js';
 
 const STORE_BATCH = 32;
 const PREPARE_AHEAD = 48;
@@ -157,6 +158,7 @@ async function ingestOne(
       if (work) written.set(work, draft);
     }
   }
+  if (draft && readsText(doc)) draft = withOwnMeta(draft, doc.meta, doc.markdown);
   const chunks = res.chunks ?? chunkPart(doc, ctx.config);
   const vectors =
     res.vectors && res.fingerprint === ctx.embedder.fingerprint

@@ -17,6 +17,11 @@ export interface SourceRenderInput {
 }
 
 /** Source entries rendered from their drafts: the concepts section, links checked (and added offline). */
+/** The text without `## ` sections that hold nothing (`## Images` whose embeds all resolved to nothing). */
+export function withoutEmptySections(md: string): string {
+  return md.replace(/^## [^\n]*\n(?:[ \t]*\n)*(?=## |$(?![\s\S]))/gm, '');
+}
+
 export function renderSources(
   input: SourceRenderInput,
   names: NamePlan,
@@ -43,7 +48,10 @@ export function renderSources(
       const head = cut >= 0 ? body.slice(0, cut) : body;
       linked = autolink(head, links.table, p.id) + (cut >= 0 ? body.slice(cut) : '');
     }
-    const { text, links: ids } = resolveLinks(linked, links.lookup, links.attachments);
+    const resolved = resolveLinks(linked, links.lookup, links.attachments);
+    const ids = resolved.links;
+    // An embed of a file kb does not hold resolves to nothing: no heading is left over an empty section.
+    const text = withoutEmptySections(resolved.text);
     const fm: EntryFrontmatter = {
       ...(old?.fm ?? {}),
       id: p.id,
@@ -59,7 +67,11 @@ export function renderSources(
       content_hash: '',
       source_hashes: p.hashes ?? { [`raw/${p.file ?? p.rawPath}`]: p.rawHash },
       compiled_by: draft.compiledBy,
-      tags: entryTags('source', topicsOf(concepts, p.rawPath), old?.fm.tags),
+      tags: entryTags('source', topicsOf(concepts, p.rawPath), [
+        ...(Array.isArray(old?.fm.tags) ? old.fm.tags : []),
+        ...(draft.tags ?? []),
+      ]),
+      ...(draft.date ? { date: draft.date } : {}),
     };
     const path = names.pathOf.get(p.id)!;
     out.push({

@@ -13,6 +13,10 @@ export interface EntryDraft {
   body: string;
   /** Who wrote it: 'offline' or 'model:<name>'. */
   compiledBy: string;
+  /** Tags the raw note gives itself (a source's frontmatter `tags`). */
+  tags?: string[];
+  /** The date the work gives itself, `YYYY-MM-DD`. */
+  date?: string;
 }
 
 /** A raw document's source entry, as compile plans it. */

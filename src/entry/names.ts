@@ -85,7 +85,7 @@ export function makeEntryId(kind: EntryKind, title: string, taken: (id: string) 
  */
 export function entityKey(name: string): string {
   // Traditional and Simplified spellings meet (所有權 / 所有权).
-  let k = foldText(name.normalize('NFKC'))
+  const k = foldText(name.normalize('NFKC'))
     .toLowerCase()
     .replace(/[\s_‐-―-]+/g, ' ')
     .replace(/[’']/g, "'")

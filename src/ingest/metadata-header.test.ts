@@ -3,7 +3,10 @@ import { convertMarkdown, metadataHeader } from './markdown.js';
 
 describe('metadataHeader: a MultiMarkdown / Pelican header', () => {
   it.each([
-    ['Title: This Week in Example 12\nNumber: 12\nDate: 2026-06-17\nCategory: Weekly\n\nHello.', 'This Week in Example 12'],
+    [
+      'Title: This Week in Example 12\nNumber: 12\nDate: 2026-06-17\nCategory: Weekly\n\nHello.',
+      'This Week in Example 12',
+    ],
     ['title: Notes on caching\ndate: 2024-01-02\n\n# Caching\n', 'Notes on caching'],
     ['Title: 向量数据库笔记\nAuthor: 某人\nTags: 检索\n\n正文。', '向量数据库笔记'],
   ])('reads %j', (text, title) => {

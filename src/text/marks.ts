@@ -31,7 +31,8 @@ export function translationMarks(markdown: string): string[] {
   if (hasCode) {
     const { blocks } = parseBlocks(markdown);
     for (const b of blocks)
-      if (b.kind === 'code' || b.kind === 'indentedCode') take(markdown.slice(b.start, b.end).replace(/^[`~]{3,}.*$/gm, ''));
+      if (b.kind === 'code' || b.kind === 'indentedCode')
+        take(markdown.slice(b.start, b.end).replace(/^[`~]{3,}.*$/gm, ''));
   }
   for (const m of markdown.matchAll(INLINE_CODE)) take(m[1]!);
   for (const m of markdown.matchAll(LINK_URL)) found.add(m[1]!);

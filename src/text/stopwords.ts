@@ -45,7 +45,9 @@ export const GENERIC = new Set(
 );
 
 /** The placeholder names of examples (metasyntactic variables): `Foo`, `impl Bar for Baz`, hoge. */
-export const PLACEHOLDERS = new Set('foo bar baz qux quux corge grault garply waldo fred plugh xyzzy thud foobar hoge fuga piyo'.split(' '));
+export const PLACEHOLDERS = new Set(
+  'foo bar baz qux quux corge grault garply waldo fred plugh xyzzy thud foobar hoge fuga piyo'.split(' '),
+);
 
 /** Adjectives that qualify without naming ("other tools", "new approach"): dropped from a phrase's start. */
 export const GENERIC_ADJ = new Set(

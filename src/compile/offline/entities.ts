@@ -234,7 +234,13 @@ function codeIdentifiers(source: string): Set<string> {
  */
 function codeName(c: Candidate, codeIds: ReadonlySet<string>): boolean {
   for (const s of c.surfaces.keys()) {
-    if (s.toLowerCase().split(/[\s_-]+/).some((w) => PLACEHOLDERS.has(w))) return true;
+    if (
+      s
+        .toLowerCase()
+        .split(/[\s_-]+/)
+        .some((w) => PLACEHOLDERS.has(w))
+    )
+      return true;
     if (CODE_SHAPED.test(s) && INNER_CAPITAL.test(s) && codeIds.has(s)) return true;
   }
   return false;
@@ -590,7 +596,9 @@ const HEADING_OR_FIELDS = /^ {0,3}#{1,6}[ \t].*$|^[ \t]*(?:[-*+]|\d+[.)])[ \t][^
 function sentencesOf(markdown: string, title?: string): string {
   const cut = withoutTableHeads(markdown).replace(CODE_OR_LINK_TEXT, (m) => (title && m.startsWith('`') ? m : ' '));
   return stripMarkdown(
-    cut.replace(HEADING_OR_FIELDS, (line) => (title && /^ {0,3}#/.test(line) && headingText(line.replace(/^ *#+[ \t]*/, '')) !== title ? line : '')),
+    cut.replace(HEADING_OR_FIELDS, (line) =>
+      title && /^ {0,3}#/.test(line) && headingText(line.replace(/^ *#+[ \t]*/, '')) !== title ? line : '',
+    ),
   );
 }
 

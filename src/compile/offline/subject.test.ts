@@ -10,7 +10,11 @@ describe('titleSubjects: the terms of a title the text keeps returning to', () =
     ['Design Meeting: Shipping const generics MVP', say('const generics', 4), ['const generics']],
     ['Do we need provenance?', say('provenance', 6), ['provenance']],
     ['Stream trait design meeting', `${say('the Stream trait', 3)}\n${say('Stream', 3)}`, ['Stream trait']],
-    ['Defer, Panic, and Recover', `${say('defer', 4)}\n${say('panic', 3)}\n${say('recover', 3)}`, ['Defer', 'Panic', 'Recover']],
+    [
+      'Defer, Panic, and Recover',
+      `${say('defer', 4)}\n${say('panic', 3)}\n${say('recover', 3)}`,
+      ['Defer', 'Panic', 'Recover'],
+    ],
     ['2021 Edition Design Meeting', say('the edition', 5), ['Edition']],
     ['RFC 2229 Update', say('RFC 2229', 3), ['RFC 2229']],
     ['Git Branching', `${say('Git', 4)}\n${say('branching', 3)}`, ['Branching']],
@@ -19,7 +23,11 @@ describe('titleSubjects: the terms of a title the text keeps returning to', () =
     ['CUDA local memory', `${say('local memory', 4)}\n${say('CUDA', 6)}`, ['local memory']],
     ['MOC的组织', `${say('MOC', 12)}\n组织一下。组织起来。组织。`, ['MOC']],
   ])('%s → %j', (title, text, want) => {
-    expect(titleSubjects(title, text).map((s) => s.name).sort()).toEqual([...want].sort());
+    expect(
+      titleSubjects(title, text)
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual([...want].sort());
   });
 
   it.each([

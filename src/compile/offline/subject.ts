@@ -184,7 +184,12 @@ export function titleSubjects(
   const kept = grams.filter(
     (g) =>
       !grams.some(
-        (o) => o !== g && o.from <= g.from && o.to >= g.to && o.to - o.from > g.to - g.from && o.count >= PART_SHARE * g.count,
+        (o) =>
+          o !== g &&
+          o.from <= g.from &&
+          o.to >= g.to &&
+          o.to - o.from > g.to - g.from &&
+          o.count >= PART_SHARE * g.count,
       ),
   );
   const top = Math.max(0, ...kept.map((g) => g.count));

@@ -4,8 +4,9 @@
  * of a work is looked for among the title's other words (compile/offline/subject.ts).
  */
 export const TITLE_GENRE_EN = new Set(
-  `design meeting meetings minutes review reviews update updates note notes introduction intro introducing overview guide guides tutorial tutorials primer preview part chapter basics basic getting started start proposal discussion recap summary announcing announcement shipping release released week weekly issue issues faq cheatsheet cheat sheet reference handbook lesson lessons lecture session sessions talk talks post thoughts remarks need do does we our my you your how why what when where which who is are a an the of and or in on for with to from about vs versus using use new beyond into onto toward towards across behind inside outside around among within through again`
-    .split(/\s+/),
+  `design meeting meetings minutes review reviews update updates note notes introduction intro introducing overview guide guides tutorial tutorials primer preview part chapter basics basic getting started start proposal discussion recap summary announcing announcement shipping release released week weekly issue issues faq cheatsheet cheat sheet reference handbook lesson lessons lecture session sessions talk talks post thoughts remarks need do does we our my you your how why what when where which who is are a an the of and or in on for with to from about vs versus using use new beyond into onto toward towards across behind inside outside around among within through again`.split(
+    /\s+/,
+  ),
 );
 
 export const TITLE_GENRE_ZH = new Set(
