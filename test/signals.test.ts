@@ -74,9 +74,9 @@ describe('a signal stops a compile', () => {
   );
 
   it('SIGTERM while a thread reads a long PDF and another runs OCR: both stop mid-file, and the next compile reads them', async () => {
-    // 1,200 pages take pdf.js many seconds even on an idle machine (400 took under 3 s): the signal comes first.
+    // 2,400 pages take pdf.js many seconds even on an idle machine (1,200 were read within 3 s once): the signal comes first.
     const pages = Array.from(
-      { length: 1200 },
+      { length: 2400 },
       (_, i) => `Chapter ${i}\n${'The capybara is the largest rodent and lives near water. '.repeat(30)}`,
     );
     const shot = readFileSync(join(REPO, 'test', 'fixtures', 'formats', 'zh-screenshot.png'));
