@@ -51,7 +51,7 @@ export const PLACEHOLDERS = new Set(
 
 /** Adjectives that qualify without naming ("other tools", "new approach"): dropped from a phrase's start. */
 export const GENERIC_ADJ = new Set(
-  `other new old many much more most few several various different same similar good better best bad worse simple complex whole entire specific certain following previous single multiple own main important key major minor real actual current recent early late large small big little high low long short full certain possible available common general typical basic additional further final initial original overall particular special entire`.split(
+  `other new old many much more most few several various different same similar good better best bad worse simple complex whole entire specific certain following previous single multiple own main important key major minor real actual current recent early late large small big little high low long short full certain possible available common general typical basic additional further final initial original overall particular special entire existing unused used valid invalid relevant related corresponding respective given proper necessary useful usual`.split(
     /\s+/,
   ),
 );

@@ -125,7 +125,8 @@ function chunk(run: EnToken[], _sentence: EnToken[], found: EnglishFound): void 
     !opensName(run) &&
     (EN_STOP.has(run[0]!.text.toLowerCase()) ||
       CAP_STOP.has(run[0]!.text.toLowerCase()) ||
-      (run[0]!.pos.startsWith('ADJ') && GENERIC_ADJ.has(run[0]!.text.toLowerCase())))
+      // "other tools", and participles used so ("existing project", "given file").
+      (/^(?:ADJ|VERB)/.test(run[0]!.pos) && GENERIC_ADJ.has(run[0]!.text.toLowerCase())))
   )
     run = run.slice(1);
   while (run.length && !NOUN.has(run[run.length - 1]!.pos.replace('^', ''))) run = run.slice(0, -1);

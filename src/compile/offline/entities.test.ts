@@ -511,3 +511,16 @@ describe('extractEntities: a phrase inside a longer one', () => {
     expect(names(md)).not.toContain('knowledge base');
   });
 });
+
+describe('extractEntities: qualifiers and particles', () => {
+  it('takes no participle that qualifies for part of a name, and no Chinese phrase joined by a particle', () => {
+    const en = extractEntities(
+      'Open an existing project. The existing project has files. Every existing project keeps history. Remove unused dependencies, unused dependencies cost time.',
+      'x',
+    ).map((e) => e.key);
+    expect(en).not.toContain('existing project');
+    expect(en).not.toContain('unused dependency');
+    const zh = extractEntities('远端的名称很重要。远端的名称可以修改。端的名称。', 'x').map((e) => e.surface);
+    expect(zh.filter((n) => n.includes('的'))).toEqual([]);
+  });
+});

@@ -233,6 +233,7 @@ function codeIdentifiers(source: string): Set<string> {
  * code declares or calls (`ProductRow`, `useState`): code, not a concept.
  */
 function codeName(c: Candidate, codeIds: ReadonlySet<string>): boolean {
+  if (particlePhrase(c)) return true;
   for (const s of c.surfaces.keys()) {
     if (
       s
@@ -243,6 +244,15 @@ function codeName(c: Candidate, codeIds: ReadonlySet<string>): boolean {
       return true;
     if (CODE_SHAPED.test(s) && INNER_CAPITAL.test(s) && codeIds.has(s)) return true;
   }
+  return false;
+}
+
+/** Particles that join a phrase (的, 了, 着, 地, 得): a Chinese name holding one alone is a phrase cut from a sentence (端的名稱). */
+const PARTICLE_TAGS = new Set(['uj', 'ul', 'uz', 'uv', 'ud', 'ug']);
+
+function particlePhrase(c: Candidate): boolean {
+  for (const s of c.surfaces.keys())
+    if (/[的了着著地得]/.test(s) && HAN.test(s) && tokenizeZh(s).some((t) => PARTICLE_TAGS.has(t.tag))) return true;
   return false;
 }
 
