@@ -401,14 +401,16 @@ function roleAgents(surfaces: Map<string, unknown>): [string, string][] {
  * last word is the -ing form of another name's is the doing of that thing, one page. Only where both
  * names are there; the -ing word keeps a stem of four letters or more (not "string", "coding").
  */
-function gerunds(surfaces: Map<string, unknown>): [string, string][] {
+function gerunds(surfaces: Map<string, Map<string, number>>): [string, string][] {
   const out: [string, string][] = [];
   for (const k of surfaces.keys()) {
     const m = /^((?:[a-z][a-z-]* )*)([a-z]{4,})ing$/.exec(k);
     if (!m) continue;
     const [, head, stem] = m as unknown as [string, string, string];
     const doubled = /([b-df-hj-np-tv-z])\1$/.test(stem) ? [stem.slice(0, -1)] : [];
-    const base = [stem, `${stem}e`, ...doubled].map((b) => `${head}${b}`).find((b) => surfaces.has(b));
+    // A base only ever written in capitals is a label (QUERY), not the word the -ing form does.
+    const word = (b: string) => [...(surfaces.get(b)?.keys() ?? [])].some((s) => !/^[A-Z0-9 -]+$/.test(s));
+    const base = [stem, `${stem}e`, ...doubled].map((b) => `${head}${b}`).find(word);
     if (base) out.push([k, base]);
   }
   return out;
