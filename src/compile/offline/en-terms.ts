@@ -1,5 +1,5 @@
 import { tagEnglish, type EnToken } from '../../text/english.js';
-import { isCommonEnglishWord } from '../../text/english-words.js';
+import { isCommonEnglishWord, isKnownEnglishWord } from '../../text/english-words.js';
 import { CAP_STOP, EN_STOP, GENERIC, GENERIC_ADJ } from '../../text/stopwords.js';
 import { CODE_LINE } from '../../text/code-line.js';
 
@@ -15,9 +15,23 @@ export interface EnglishFound {
   lowerWords: Set<string>;
   /** How often a one-word name qualifies a common noun ("American football", "Chinese text"): an adjective. */
   modifiers: Map<string, number>;
+  /**
+   * Lowercase nouns of one word that no general dictionary holds (goroutine, soundness, memoization,
+   * monad): terms of art, whose mentions count; everyday nouns (file, branch) are left to phrases.
+   */
+  terms: Map<string, number>;
 }
 
 const NOUN = new Set(['NOUN', 'PROPN']);
+/** A lowercase word of five letters or more, hyphens inside allowed: what a term of art looks like. */
+const TERM_WORD = /^[a-z]{2,}(?:-?[a-z]+)+$/;
+
+/** A word a general dictionary holds, as written or as its singular (files, branches). */
+function everyday(word: string): boolean {
+  if (word.length < 5) return true;
+  const singular = word.replace(/(?:(?<=(?:ch|sh|x|z|ss))es|s)$/, '');
+  return isKnownEnglishWord(word) || isKnownEnglishWord(singular);
+}
 const CONNECTOR = new Set(['of', 'upon', 'de', 'la', 'von', 'van', 'du', 'del']);
 const WORD = /^[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*$/;
 /** Identifiers from code: lowerCamelCase, snake_case, dotted names. */
@@ -50,7 +64,13 @@ function bump(m: Map<string, number>, k: string): void {
  * and a verb never starts or ends one ("Click Create" is a verb and its object).
  */
 export function englishTerms(text: string): EnglishFound {
-  const found: EnglishFound = { phrases: new Map(), names: new Map(), lowerWords: new Set(), modifiers: new Map() };
+  const found: EnglishFound = {
+    phrases: new Map(),
+    names: new Map(),
+    lowerWords: new Set(),
+    modifiers: new Map(),
+    terms: new Map(),
+  };
   const prose = englishProse(text);
   if (!/[A-Za-z]{3}/.test(prose)) return found;
   for (const sentence of tagEnglish(prose)) {
@@ -161,6 +181,8 @@ function chunk(run: EnToken[], _sentence: EnToken[], found: EnglishFound): void 
     flushNames();
   });
   flushNames();
+  for (const t of run)
+    if (t.pos.replace('^', '') === 'NOUN' && TERM_WORD.test(t.text) && !everyday(t.text)) bump(found.terms, t.text);
   // A long run is mostly a verb the tagger took for a noun ("vector database stores embeddings"):
   // each pair of neighbours counts, and only a pair the text repeats will be kept.
   const spans = run.length > 3 ? run.slice(1).map((_, i) => run.slice(i, i + 2)) : [run];

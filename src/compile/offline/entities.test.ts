@@ -524,3 +524,15 @@ describe('extractEntities: qualifiers and particles', () => {
     expect(zh.filter((n) => n.includes('的'))).toEqual([]);
   });
 });
+
+describe('extractEntities: a term of art of one word', () => {
+  it('takes a lowercase noun no general dictionary holds when the text repeats it, never an everyday one', () => {
+    const found = extractEntities(
+      'Each goroutine runs on its own stack. A goroutine is cheap. The browser opens a file. The browser shows the file.',
+      'x',
+    ).map((e) => e.key);
+    expect(found).toContain('goroutine');
+    expect(found).not.toContain('browser');
+    expect(found).not.toContain('file');
+  });
+});

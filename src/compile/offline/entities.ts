@@ -153,6 +153,8 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
     if ((en.modifiers.get(name) ?? 0) * 2 >= n && /(?:an|ish|ese|ch|i)$/.test(name)) continue;
     if (n >= 2 || isAcronym(name)) add(name, false, n);
   }
+  // A term of art of one word, counted where the text repeats it (soundness, goroutine, monad).
+  for (const [term, n] of en.terms) if (n >= 2 && !isCommonZh(term)) add(term, false, n);
   for (const [phrase, n] of en.phrases) {
     const c = n >= 2 ? add(phrase, false, n) : undefined;
     // Noun phrases standing on their own ("the knowledge base"), not inside a longer one.
