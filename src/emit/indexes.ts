@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic.js';
 import { linkMarkup } from '../entry/links.js';
 import { fileBaseName } from '../entry/names.js';
+import { topicsOf } from './topics.js';
 
 export interface IndexItem {
   id: string;
@@ -27,7 +28,7 @@ function writeIfChanged(path: string, text: string): void {
   writeFileAtomic(path, text);
 }
 
-/** wiki/index.md (the vault's home page: one line per entry, grouped by kind) and wiki/index.json. */
+/** wiki/index.md (the vault's home page: concepts by topic, then one line per source and answer) and wiki/index.json. */
 export function writeIndexes(wikiDir: string, items: IndexItem[]): void {
   const sorted = [...items].sort((a, b) => a.kind.localeCompare(b.kind) || a.title.localeCompare(b.title));
   const lines = [
@@ -36,14 +37,18 @@ export function writeIndexes(wikiDir: string, items: IndexItem[]): void {
     `${items.length} entries, compiled by kb from \`raw/\`. Concepts are ideas that several sources share; answers were filed back by \`kb ask --save\`.`,
     '',
   ];
+  const byId = new Map(items.map((i) => [i.id, i]));
+  const line = (i: IndexItem) =>
+    `- ${linkMarkup(fileBaseName(i.path), i.title)} — ${firstSentence(i.summary).replace(/\[\[|\]\]/g, '')}`;
   for (const kind of ['concept', 'source', 'answer']) {
     const group = sorted.filter((i) => i.kind === kind);
     if (!group.length) continue;
     lines.push(`## ${HEADINGS[kind]} (${group.length})`, '');
-    for (const i of group) {
-      const file = fileBaseName(i.path);
-      lines.push(`- ${linkMarkup(file, i.title)} — ${firstSentence(i.summary).replace(/\[\[|\]\]/g, '')}`);
+    if (kind === 'concept') {
+      lines.push(...topicLines(topicsOf(items), byId, line));
+      continue;
     }
+    for (const i of group) lines.push(line(i));
     lines.push('');
   }
   writeIfChanged(join(wikiDir, 'index.md'), `${lines.join('\n').trimEnd()}\n`);
@@ -57,6 +62,36 @@ export function writeIndexes(wikiDir: string, items: IndexItem[]): void {
     links: [...i.links].sort(),
   }));
   writeIfChanged(join(wikiDir, 'index.json'), `${JSON.stringify(json, null, 2)}\n`);
+}
+
+/** The concepts by topic (topics.ts): a heading per topic, its concepts with their glosses, the sources that feed it. */
+function topicLines(
+  { topics, rest }: ReturnType<typeof topicsOf>,
+  byId: Map<string, IndexItem>,
+  line: (i: IndexItem) => string,
+): string[] {
+  const out: string[] = [];
+  const link = (id: string) => {
+    const i = byId.get(id)!;
+    return linkMarkup(fileBaseName(i.path), i.title);
+  };
+  for (const t of topics) {
+    const n = t.sources.length;
+    const k = t.concepts.length;
+    out.push(
+      `### ${byId.get(t.head)!.title} (${k} concept${k === 1 ? '' : 's'}, ${n} source${n === 1 ? '' : 's'})`,
+      '',
+    );
+    for (const c of t.concepts) out.push(line(byId.get(c)!));
+    if (n) out.push(`- Sources: ${t.sources.map(link).join(' · ')}`);
+    out.push('');
+  }
+  if (rest.length) {
+    if (topics.length) out.push('### Other concepts', '');
+    for (const c of rest) out.push(line(byId.get(c)!));
+    out.push('');
+  }
+  return out;
 }
 
 const LOG_HEAD = '# Log\n\nWhat kb did to this wiki, newest last.\n\n';

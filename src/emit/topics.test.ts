@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { topicsOf, type TopicItem } from './topics.js';
+
+const c = (id: string): TopicItem => ({ id: `concept/${id}`, kind: 'concept', title: id, links: [] });
+const s = (id: string, ...links: string[]): TopicItem => ({
+  id: `source/${id}`,
+  kind: 'source',
+  title: id,
+  links: links.map((l) => `concept/${l}`),
+});
+
+describe('topicsOf: the index grouped by what sources share', () => {
+  it('puts a concept in the topic of the most cited concept whose sources overlap its own, and each source in one topic', () => {
+    const items = [
+      c('BM25'),
+      c('IDF'),
+      c('inverted index'),
+      c('Zettelkasten'),
+      c('Luhmann'),
+      c('lonely'),
+      s('a', 'BM25', 'IDF'),
+      s('b', 'BM25', 'inverted index'),
+      s('c', 'BM25', 'IDF'),
+      s('d', 'Zettelkasten', 'Luhmann'),
+      s('e', 'Zettelkasten'),
+      s('f', 'lonely'),
+      s('g', 'BM25', 'inverted index'),
+    ];
+    const { topics, rest } = topicsOf(items);
+    expect(topics.map((t) => t.head)).toEqual(['concept/BM25', 'concept/Zettelkasten']);
+    expect(topics[0]!.concepts).toEqual(['concept/BM25', 'concept/IDF', 'concept/inverted index']);
+    expect(topics[0]!.sources).toEqual(['source/a', 'source/b', 'source/c', 'source/g']);
+    expect(topics[1]!.concepts).toEqual(['concept/Zettelkasten', 'concept/Luhmann']);
+    expect(rest).toEqual(['concept/lonely']);
+  });
+
+  it('leaves a concept that shares too little with every head to a topic of its own', () => {
+    const items = [
+      c('hub'),
+      c('rare'),
+      s('a', 'hub'),
+      s('b', 'hub'),
+      s('c', 'hub', 'rare'),
+      s('d', 'rare'),
+      s('e', 'rare'),
+    ];
+    const { topics } = topicsOf(items);
+    expect(topics.map((t) => t.concepts)).toEqual([['concept/hub'], ['concept/rare']]);
+  });
+
+  it('gives the same topics whatever the order of the entries', () => {
+    const items = [c('A'), c('B'), c('C'), s('x', 'A', 'B'), s('y', 'B', 'C'), s('z', 'A', 'C')];
+    expect(topicsOf([...items].reverse())).toEqual(topicsOf(items));
+  });
+});
