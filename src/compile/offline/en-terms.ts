@@ -26,11 +26,21 @@ const NOUN = new Set(['NOUN', 'PROPN']);
 /** A lowercase word of five letters or more, hyphens inside allowed: what a term of art looks like. */
 const TERM_WORD = /^[a-z]{2,}(?:-?[a-z]+)+$/;
 
+/** Words looked up already, per worker: a text repeats its nouns. */
+const EVERYDAY = new Map<string, boolean>();
+const MAX_EVERYDAY = 50_000;
+
 /** A word a general dictionary holds, as written or as its singular (files, branches). */
 function everyday(word: string): boolean {
   if (word.length < 5) return true;
-  const singular = word.replace(/(?:(?<=(?:ch|sh|x|z|ss))es|s)$/, '');
-  return isKnownEnglishWord(word) || isKnownEnglishWord(singular);
+  let known = EVERYDAY.get(word);
+  if (known === undefined) {
+    const singular = word.replace(/(?:(?<=(?:ch|sh|x|z|ss))es|s)$/, '');
+    known = isKnownEnglishWord(word) || isKnownEnglishWord(singular);
+    if (EVERYDAY.size >= MAX_EVERYDAY) EVERYDAY.clear();
+    EVERYDAY.set(word, known);
+  }
+  return known;
 }
 const CONNECTOR = new Set(['of', 'upon', 'de', 'la', 'von', 'van', 'du', 'del']);
 const WORD = /^[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*$/;
@@ -182,7 +192,8 @@ function chunk(run: EnToken[], _sentence: EnToken[], found: EnglishFound): void 
   });
   flushNames();
   for (const t of run)
-    if (t.pos.replace('^', '') === 'NOUN' && TERM_WORD.test(t.text) && !everyday(t.text)) bump(found.terms, t.text);
+    if ((t.pos === 'NOUN' || t.pos === 'NOUN^') && t.text.length >= 5 && TERM_WORD.test(t.text) && !everyday(t.text))
+      bump(found.terms, t.text);
   // A long run is mostly a verb the tagger took for a noun ("vector database stores embeddings"):
   // each pair of neighbours counts, and only a pair the text repeats will be kept.
   const spans = run.length > 3 ? run.slice(1).map((_, i) => run.slice(i, i + 2)) : [run];

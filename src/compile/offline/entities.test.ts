@@ -463,11 +463,11 @@ describe('extractEntities: English names and their short forms', () => {
       '',
       '## Rebasing',
       '',
-      'Rebasing replays commits. After rebasing, the history is a line. Rebasing rewrites commits.',
+      'Rebasing replays commits on top of another branch. After rebasing, the history is a straight line. Rebasing rewrites the commits it moves.',
       '',
       '## Status',
       '',
-      'The status shows changes. Check the status often. The status is short.',
+      'The status shows what changed since the last commit. Check the status often. The status is short and easy to read.',
     ].join('\n');
     const names = extractEntities(md, 'Git Branching').map((e) => e.surface);
     expect(names).toContain('Rebasing');

@@ -258,6 +258,8 @@ function particlePhrase(c: Candidate): boolean {
   return false;
 }
 
+/** A section shorter than this is too short to keep naming its heading's term. */
+const MIN_SECTION_CHARS = 120;
 /** Headings this deep and deeper name sections; a `# ` heading is the title's. */
 const SECTION_DEPTHS = [2, 3, 4];
 
@@ -271,6 +273,8 @@ function sectionSubjects(markdown: string): { name: string; count: number }[] {
     const next = heads.slice(i + 1).find((o) => (o.depth ?? 0) <= (h.depth ?? 0));
     // Counted in the section as written: Markdown's marks stand between words, never inside them.
     const section = markdown.slice(h.end, next ? next.start : markdown.length);
+    // A section of a line or two names nothing three times over.
+    if (section.length < MIN_SECTION_CHARS) return;
     // A heading of one everyday word ("Status", "Adding", "检查") labels a step; a term of art or a phrase names a subject.
     out.push(...titleSubjects(h.title!, section, undefined, { nounsOnly: true }).filter((s) => !everydayWord(s.name)));
   });
