@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic.js';
 import { linkMarkup } from '../entry/links.js';
 import { fileBaseName } from '../entry/names.js';
-import { topicsOf } from './topics.js';
+import { indexTopics } from './topics.js';
 
 export interface IndexItem {
   id: string;
@@ -45,7 +45,7 @@ export function writeIndexes(wikiDir: string, items: IndexItem[]): void {
     if (!group.length) continue;
     lines.push(`## ${HEADINGS[kind]} (${group.length})`, '');
     if (kind === 'concept') {
-      lines.push(...topicLines(topicsOf(items), byId, line));
+      lines.push(...topicLines(indexTopics(items), byId, line));
       continue;
     }
     for (const i of group) lines.push(line(i));
@@ -66,7 +66,7 @@ export function writeIndexes(wikiDir: string, items: IndexItem[]): void {
 
 /** The concepts by topic (topics.ts): a heading per topic, its concepts with their glosses, the sources that feed it. */
 function topicLines(
-  { topics, rest }: ReturnType<typeof topicsOf>,
+  { topics, rest }: ReturnType<typeof indexTopics>,
   byId: Map<string, IndexItem>,
   line: (i: IndexItem) => string,
 ): string[] {

@@ -16,12 +16,12 @@ export interface SourceRenderInput {
   autolink: boolean;
 }
 
-/** Source entries rendered from their drafts: the concepts section, links checked (and added offline). */
 /** The text without `## ` sections that hold nothing (`## Images` whose embeds all resolved to nothing). */
 export function withoutEmptySections(md: string): string {
   return md.replace(/^## [^\n]*\n(?:[ \t]*\n)*(?=## |$(?![\s\S]))/gm, '');
 }
 
+/** Source entries rendered from their drafts: the concepts section, links checked (and added offline). */
 export function renderSources(
   input: SourceRenderInput,
   names: NamePlan,
@@ -48,10 +48,9 @@ export function renderSources(
       const head = cut >= 0 ? body.slice(0, cut) : body;
       linked = autolink(head, links.table, p.id) + (cut >= 0 ? body.slice(cut) : '');
     }
-    const resolved = resolveLinks(linked, links.lookup, links.attachments);
-    const ids = resolved.links;
+    const { text: resolved, links: ids } = resolveLinks(linked, links.lookup, links.attachments);
     // An embed of a file kb does not hold resolves to nothing: no heading is left over an empty section.
-    const text = withoutEmptySections(resolved.text);
+    const text = withoutEmptySections(resolved);
     const fm: EntryFrontmatter = {
       ...(old?.fm ?? {}),
       id: p.id,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { topicsOf, type TopicItem } from './topics.js';
+import { indexTopics, type TopicItem } from './topics.js';
 
 const c = (id: string): TopicItem => ({ id: `concept/${id}`, kind: 'concept', title: id, links: [] });
 const s = (id: string, ...links: string[]): TopicItem => ({
@@ -9,7 +9,7 @@ const s = (id: string, ...links: string[]): TopicItem => ({
   links: links.map((l) => `concept/${l}`),
 });
 
-describe('topicsOf: the index grouped by what sources share', () => {
+describe('indexTopics: the index grouped by what sources share', () => {
   it('puts a concept in the topic of the most cited concept whose sources overlap its own, and each source in one topic', () => {
     const items = [
       c('BM25'),
@@ -26,7 +26,7 @@ describe('topicsOf: the index grouped by what sources share', () => {
       s('f', 'lonely'),
       s('g', 'BM25', 'inverted index'),
     ];
-    const { topics, rest } = topicsOf(items);
+    const { topics, rest } = indexTopics(items);
     expect(topics.map((t) => t.head)).toEqual(['concept/BM25', 'concept/Zettelkasten']);
     expect(topics[0]!.concepts).toEqual(['concept/BM25', 'concept/IDF', 'concept/inverted index']);
     expect(topics[0]!.sources).toEqual(['source/a', 'source/b', 'source/c', 'source/g']);
@@ -44,12 +44,12 @@ describe('topicsOf: the index grouped by what sources share', () => {
       s('d', 'rare'),
       s('e', 'rare'),
     ];
-    const { topics } = topicsOf(items);
+    const { topics } = indexTopics(items);
     expect(topics.map((t) => t.concepts)).toEqual([['concept/hub'], ['concept/rare']]);
   });
 
   it('gives the same topics whatever the order of the entries', () => {
     const items = [c('A'), c('B'), c('C'), s('x', 'A', 'B'), s('y', 'B', 'C'), s('z', 'A', 'C')];
-    expect(topicsOf([...items].reverse())).toEqual(topicsOf(items));
+    expect(indexTopics([...items].reverse())).toEqual(indexTopics(items));
   });
 });

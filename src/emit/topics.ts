@@ -24,7 +24,7 @@ const MIN_AFFINITY = 0.34;
 /** Concepts of one source compared pairwise at most (a source linking to hundreds is an index). */
 const MAX_PAIRED = 40;
 
-export function topicsOf(items: readonly TopicItem[]): { topics: Topic[]; rest: string[] } {
+export function indexTopics(items: readonly TopicItem[]): { topics: Topic[]; rest: string[] } {
   const concepts = items.filter((i) => i.kind === 'concept');
   const isConcept = new Set(concepts.map((c) => c.id));
   const title = new Map(items.map((i) => [i.id, i.title]));

@@ -159,16 +159,14 @@ export class Store {
     const db = this.db;
     db.exec(TABLES);
     // Added after version 5 shipped: columns, not a rebuild (the cache fills itself again).
-    const columns = new Set(
-      (db.prepare(`PRAGMA table_info(wiki_files)`).all() as { name: string }[]).map((c) => c.name),
-    );
+    const columnsOf = (table: string) =>
+      new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+    const columns = columnsOf('wiki_files');
     if (!columns.has('text_hash')) db.exec(`ALTER TABLE wiki_files ADD COLUMN text_hash TEXT NOT NULL DEFAULT ''`);
     if (!columns.has('links')) db.exec(`ALTER TABLE wiki_files ADD COLUMN links TEXT NOT NULL DEFAULT ''`);
     if (!columns.has('own_links')) db.exec(`ALTER TABLE wiki_files ADD COLUMN own_links TEXT NOT NULL DEFAULT ''`);
-    const docColumns = new Set(
-      (db.prepare(`PRAGMA table_info(documents)`).all() as { name: string }[]).map((c) => c.name),
-    );
-    if (!docColumns.has('marks')) db.exec(`ALTER TABLE documents ADD COLUMN marks TEXT NOT NULL DEFAULT ''`);
+    if (!columnsOf('documents').has('marks'))
+      db.exec(`ALTER TABLE documents ADD COLUMN marks TEXT NOT NULL DEFAULT ''`);
     this.setMeta('store_version', STORE_VERSION);
     const old = this.getMeta('fingerprint');
     let reset = false;

@@ -9,7 +9,7 @@ import { englishTerms, foldShortNames, isCodeLine } from './en-terms.js';
 import { definedTypes, headingTerms, withoutHeadings } from './stressed.js';
 import { openCode, sealCode } from './code-spans.js';
 import { titleSubjects } from './subject.js';
-import { headingText, parseBlocks } from '../../chunk/blocks.js';
+import { type Block, headingText, parseBlocks } from '../../chunk/blocks.js';
 import {
   chineseTerms,
   looseWords,
@@ -110,8 +110,10 @@ function englishNameOk(name: string): boolean {
  * abbreviation in parentheses, and emphasised terms that are noun phrases.
  */
 export function extractEntities(source: string, title: string): FoundEntity[] {
-  // Code indented as a block (a shell session, a listing) is read as code is, not as sentences.
-  const markdown = withoutIndentedCode(source);
+  // The text's code blocks, parsed once: indented code (a shell session, a listing) is read as code
+  // is, not as sentences, and the identifiers of all of it are no names.
+  const code = codeBlocks(source);
+  const markdown = withoutIndentedCode(source, code);
   const text = stripMarkdown(withoutTableHeads(markdown));
   const cands = new Map<string, Candidate>();
   const ofTitle = titleParts(title);
@@ -170,7 +172,8 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   // the work; whether the title opens with a name is judged without code (`git branch` says nothing).
   const prose = sentencesOf(markdown, title);
   let plain: string | undefined;
-  for (const s of titleSubjects(title, prose, () => (plain ??= sentencesOf(markdown)))) {
+  const plainOf = () => (plain ??= sentencesOf(markdown));
+  for (const s of titleSubjects(title, prose, plainOf)) {
     const c = add(s.name, true, 0, true);
     if (!c) continue;
     c.count = Math.max(c.count, s.count);
@@ -181,7 +184,7 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
     const c = add(s.name, true, 0);
     if (c) c.count = Math.max(c.count, s.count);
   }
-  return finish(cands, text, markdown, title, codeIdentifiers(source));
+  return finish(cands, text, markdown, title, codeIdentifiers(source, code), plainOf);
 }
 
 /**
@@ -212,29 +215,31 @@ function titleParts(title: string): (key: string, subject?: boolean) => boolean 
   return (key, subject = false) => keys.has(key) || (!subject && key.includes(' ') && spaced.endsWith(` ${key} `));
 }
 
-const FENCED = /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?^ {0,3}\1[ \t]*$/gm;
 /** An identifier as code writes it: camelCase, PascalCase with a capital inside, snake_case. */
 const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
 const CODE_SHAPED = /^[A-Za-z_$][\w$]*$/;
 const INNER_CAPITAL = /[a-z][A-Z]|_/;
 
-/** Identifiers of the text's code blocks (fenced and indented) that are shaped as code is written. */
-function codeIdentifiers(source: string): Set<string> {
+/** The code blocks of a text, fenced and indented (chunk/blocks.ts's parser); none without a fence or an indented line. */
+function codeBlocks(source: string): Block[] {
+  if (!source.includes('```') && !source.includes('~~~') && !/(?:^|\n)(?: {4}|\t)\S/.test(source)) return [];
+  return parseBlocks(source).blocks.filter((b) => b.kind === 'code' || b.kind === 'indentedCode');
+}
+
+/** Identifiers of the text's code blocks that are shaped as code is written. */
+function codeIdentifiers(source: string, code: readonly Block[]): Set<string> {
   const out = new Set<string>();
-  const take = (code: string) => {
-    for (const m of code.matchAll(IDENTIFIER)) if (INNER_CAPITAL.test(m[0])) out.add(m[0]);
-  };
-  if (source.includes('```') || source.includes('~~~')) for (const m of source.matchAll(FENCED)) take(m[0]);
-  if (/(?:^|\n)(?: {4}|\t)\S/.test(source))
-    for (const b of parseBlocks(source).blocks) if (b.kind === 'indentedCode') take(source.slice(b.start, b.end));
+  for (const b of code)
+    for (const m of source.slice(b.start, b.end).matchAll(IDENTIFIER)) if (INNER_CAPITAL.test(m[0])) out.add(m[0]);
   return out;
 }
 
 /**
- * A name that is a placeholder of examples (foo, bar: PLACEHOLDERS) or an identifier the text's
- * code declares or calls (`ProductRow`, `useState`): code, not a concept.
+ * A name that is no concept whatever the text does with it: a placeholder of examples (foo, bar:
+ * PLACEHOLDERS), an identifier the text's code declares or calls (`ProductRow`, `useState`), or a
+ * Chinese phrase joined by a particle (particlePhrase).
  */
-function codeName(c: Candidate, codeIds: ReadonlySet<string>): boolean {
+function notAName(c: Candidate, codeIds: ReadonlySet<string>): boolean {
   if (particlePhrase(c)) return true;
   for (const s of c.surfaces.keys()) {
     if (
@@ -292,10 +297,8 @@ function everydayWord(name: string): boolean {
   return /^[\u3400-\u9fff]+$/.test(name) && (isCommonZh(name) || isEverydayWord(name));
 }
 
-/** The text with its indented code blocks blanked out (fenced ones are cut by stripMarkdown). */
-export function withoutIndentedCode(markdown: string): string {
-  if (!/(?:^|\n)(?: {4}|\t)\S/.test(markdown)) return markdown;
-  const { blocks } = parseBlocks(markdown);
+/** The text with its indented code blocks (of `blocks`) blanked out (fenced ones are cut by stripMarkdown). */
+function withoutIndentedCode(markdown: string, blocks: readonly Block[]): string {
   const code = blocks.filter((b) => b.kind === 'indentedCode');
   if (!code.length) return markdown;
   let out = '';
@@ -504,6 +507,7 @@ function finish(
   markdown: string,
   title: string,
   codeIds: ReadonlySet<string>,
+  plainOf: () => string,
 ): FoundEntity[] {
   // Count real mentions for emphasised / paired names that were added with 0: each count reads the
   // whole text, so only so many are counted; the rest keep the one mention that made them.
@@ -544,7 +548,7 @@ function finish(
     const found = headings.match(new RegExp(`(?<![A-Za-z0-9])${escapeRe(n)}(?![A-Za-z0-9])`, 'gi')) ?? [];
     return found.some((f) => !/^[A-Z]/.test(n) || /^[A-Z]/.test(f));
   };
-  const said = inSentences(markdown);
+  const said = inSentences(markdown, plainOf);
   const ranked = [...cands.entries()]
     // Weak single mentions are noise; a lone everyday Chinese word (模型, 成本) is no concept.
     .filter(([_key, c]) => c.strong || c.count >= 2 || [...c.surfaces.keys()].some(isAcronym))
@@ -559,7 +563,7 @@ function finish(
         ),
     )
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]));
-  const kept = takeWhere(ranked, MAX_KEPT, (e) => (e[1].subject || !codeName(e[1], codeIds)) && said(e));
+  const kept = takeWhere(ranked, MAX_KEPT, (e) => (e[1].subject || !notAName(e[1], codeIds)) && said(e));
   // What a document says about a name is in its sentences, not in its headings.
   const sents = sentences(stripMarkdown(sealCode(withoutHeadings(rowsAsSentences(markdown))))).map((s) => ({
     s,
@@ -625,11 +629,11 @@ function sentencesOf(markdown: string, title?: string): string {
  * Berlin](…)`). A name the text stresses (emphasis, a translation, a title's or a section's
  * subject) may stand in code and headings, but not only inside links.
  */
-function inSentences(markdown: string): (entry: [string, Candidate]) => boolean {
+function inSentences(markdown: string, plainOf: () => string): (entry: [string, Candidate]) => boolean {
   let prose: string | undefined;
   let unlinked: string | undefined;
   return ([, c]) => {
-    prose ??= sentencesOf(markdown).toLowerCase();
+    prose ??= plainOf().toLowerCase();
     const names = [...c.surfaces.keys(), ...c.aliases].map((s) => s.toLowerCase());
     if (names.some((n) => prose!.includes(n))) return true;
     if (!c.strong) return false;

@@ -50,7 +50,7 @@ function genre(word: string): boolean {
 const LATIN_TOKEN = /[\p{L}\p{N}][\p{L}\p{N}+#.'’-]*|\s+|[^\s\p{L}\p{N}]+/gu;
 
 /** The title's words: jieba's for a title with Chinese in it, else its Latin words as written. */
-function tokens(title: string): { word: string; tag: string; start: number; end: number }[] {
+function tokens(title: string): Token[] {
   if (HAN.test(title)) return tokenizeZh(title);
   return [...title.matchAll(LATIN_TOKEN)].map((m) => ({
     word: m[0],
@@ -80,7 +80,7 @@ function runs(title: string): Token[][] {
     // A Latin name before a Chinese word is a run of its own: "Git 分支" is about 分支, in Git.
     const last = run[run.length - 1];
     if (last && HAN.test(last.word) !== HAN.test(t.word)) end();
-    run.push({ word: t.word, tag: t.tag, start: t.start, end: t.end });
+    run.push(t);
   }
   end();
   return out;
