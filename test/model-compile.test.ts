@@ -96,7 +96,7 @@ describe('kb compile with the model', () => {
     expect(fake.messages()).toHaveLength(2);
     expect(r.stderr).toMatch(/raw\/a\.md: warning Unexpected model output twice.*offline compiler.*\[model-output\]/);
     const entry = read(root, 'wiki/sources/Retrieval notes.md');
-    expect(entry).toContain('compiled_by: offline-v8');
+    expect(entry).toContain('compiled_by: offline-v9');
     expect(entry).toContain('## Key points');
   });
 
@@ -112,7 +112,7 @@ describe('kb compile with the model', () => {
     expect(seen).toEqual([4096, 8192]);
     expect(r.stderr).toMatch(/cut off at max_tokens/);
     expect(listTree(join(root, 'wiki')).some((f) => f.includes('Cut'))).toBe(false);
-    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v8');
+    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v9');
   });
 
   it.each([
@@ -306,7 +306,7 @@ describe('kb compile when the API fails', () => {
     expect(r.stderr).toMatch(
       /raw\/a\.md: warning Unexpected Anthropic API error 529 after retries; used the offline compiler.*the next `kb compile` tries the model again \[model-unavailable\]/,
     );
-    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v8');
+    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v9');
     healthy = true;
     const again = await runKb(['compile'], { cwd: root, env: env(fake.url) });
     expect(again.code, again.stderr).toBe(0);
@@ -348,7 +348,7 @@ describe('concept synthesis checks', () => {
       /wiki\/concepts\/检索增强生成\.md: warning Unexpected model output twice \(Unexpected <body> without citations/,
     );
     const concept = read(root, 'wiki/concepts/检索增强生成.md');
-    expect(concept).toContain('compiled_by: offline-v8');
+    expect(concept).toContain('compiled_by: offline-v9');
     expect(concept).toContain('[[Notes on Retrieval-Augmented Generation]]');
   });
 });

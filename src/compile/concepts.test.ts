@@ -17,7 +17,7 @@ function doc(path: string): DocumentRow {
     status: 'ok',
     error: null,
     compiled_at: 0,
-    compiler: 'offline-v8',
+    compiler: 'offline-v9',
   };
 }
 
@@ -529,5 +529,56 @@ describe('groupConcepts: a name and its -ing form', () => {
     expect(pageOf(all, 'rebase')[0]).toContain('rebasing');
     expect(pageOf(all, 'tag')[0]).toContain('tagging');
     expect(pageOf(all, 'string')).toEqual([]);
+  });
+});
+
+describe('groupConcepts: what a page needs', () => {
+  const row = (raw_path: string, surface: string, salient: boolean, aliases: string[] = []): EntityRow => ({
+    raw_path,
+    key: surface.toLowerCase(),
+    surface,
+    aliases,
+    count: 2,
+    snippets: [],
+    salient,
+  });
+  const many = (n: number) => Array.from({ length: n }, (_, i) => doc(`d${i}.md`));
+
+  it('gives no page to a name two works of a larger knowledge base mention only in passing', () => {
+    const rows = [row('d0.md', 'John', false), row('d1.md', 'John', false)];
+    expect(groupConcepts(rows, many(12), 2, 100, []).map((c) => c.title)).toEqual([]);
+  });
+
+  it('keeps it where one of the two introduces it, three works name it, or the base is small', () => {
+    const introducedRows = [row('d0.md', 'packfile', true), row('d1.md', 'packfile', false)];
+    expect(groupConcepts(introducedRows, many(12), 2, 100, []).map((c) => c.title)).toEqual(['packfile']);
+    const three = ['d0.md', 'd1.md', 'd2.md'].map((p) => row(p, 'refspec', false));
+    expect(groupConcepts(three, many(12), 2, 100, []).map((c) => c.title)).toEqual(['refspec']);
+    const small = [row('d0.md', 'refspec', false), row('d1.md', 'refspec', false)];
+    expect(groupConcepts(small, many(4), 2, 100, []).map((c) => c.title)).toEqual(['refspec']);
+  });
+
+  const dict = dictionary({
+    追踪: ['track', 'trace'],
+    档案: ['file', 'record'],
+    推论: ['inference'],
+    吞吐量: ['throughput'],
+    快照: ['snapshot'],
+  });
+  const zh = (surface: string, gloss: string, path: string): EntityRow => ({
+    ...row(path, surface, true, [gloss]),
+    key: surface,
+  });
+
+  it('drops a Chinese phrase glossed by a word that translates only a word before its head', () => {
+    const rows = [zh('追踪档案', 'track', 'd0.md'), zh('追踪档案', 'track', 'd1.md')];
+    expect(groupConcepts(rows, many(3), 2, 100, [], dict)).toEqual([]);
+  });
+
+  it('keeps one glossed by its head or by the whole (推论吞吐量 Throughput, 快照 snapshot)', () => {
+    const head = [zh('推论吞吐量', 'Throughput', 'd0.md'), zh('推论吞吐量', 'Throughput', 'd1.md')];
+    expect(groupConcepts(head, many(3), 2, 100, [], dict).map((c) => c.title)).toEqual(['推论吞吐量']);
+    const whole = [zh('快照', 'snapshot', 'd0.md'), zh('快照', 'snapshot', 'd1.md')];
+    expect(groupConcepts(whole, many(3), 2, 100, [], dict)).toHaveLength(1);
   });
 });

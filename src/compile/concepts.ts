@@ -104,7 +104,7 @@ export function groupConcepts(
   dict?: Dictionary,
 ): PlannedConcept[] {
   const okDocs = firstCopies(docs);
-  const entities = dict ? found.map((e) => withoutGlosses(e, dict)) : found;
+  const entities = dict ? found.filter((e) => !partlyGlossed(e, dict)).map((e) => withoutGlosses(e, dict)) : found;
   const uf = new UnionFind();
   const surfaces = new Map<string, Map<string, number>>();
   const ambiguous = ambiguousAbbreviations(entities);
@@ -176,6 +176,7 @@ export function groupConcepts(
     // A single document's own topics get pages only in a knowledge base of several documents.
     const n = works(g.byDoc);
     if (n < minSources && !(okDocs.size >= 5 && stressed(g.byDoc, n, minSources, okDocs))) continue;
+    if (n < PASSING_WORKS && okDocs.size >= PASSING_MIN_DOCS && !introduced(g.byDoc)) continue;
     // A work's title given with another name (卡片盒笔记法（Zettelkasten）) leaves the other name its
     // page when other works use it; the title itself stays the source's (links go there).
     const titled = [...g.keys].filter((k) => sourceTitles.has(k));
@@ -378,6 +379,29 @@ function withoutGlosses(e: EntityRow, dict: Dictionary): EntityRow {
   return aliases.length === e.aliases.length ? e : { ...e, aliases };
 }
 
+/**
+ * 追蹤檔案(track), 試驗分支(experiment), 偏移資訊(offset): a Chinese phrase of several dictionary words
+ * glossed by one English word that translates only one of them, not its last (the head). The
+ * translator glossed a word of the sentence (a verb, a modifier), not the name of an idea; the
+ * phrase is no name.
+ */
+function partlyGlossed(e: EntityRow, dict: Dictionary): boolean {
+  if (!HAN.test(e.surface) || e.aliases.length !== 1) return false;
+  const gloss = e.aliases[0]!;
+  if (!/^[A-Za-z][a-z]+$/.test(gloss)) return false;
+  const words = dict.words(e.key);
+  if (words.length < 2) return false;
+  const forms = new Set(wordForms(gloss.toLowerCase()));
+  const translates = words.map((w) => dict.english(w).some((g) => wordFamily(baseForm(g)).some((f) => forms.has(f))));
+  // Only a word before the last: a gloss of the head alone (推論吞吐量, Throughput) still names the idea loosely.
+  const hit =
+    translates.filter(Boolean).length === 1 &&
+    !translates[words.length - 1] &&
+    !dict.english(e.key).some((g) => forms.has(baseForm(g)));
+  if (hit && process.env.KB_DEBUG) console.error('partly glossed', e.raw_path, e.surface, gloss, words.join('/'));
+  return hit;
+}
+
 /** Role names (an agent noun: 评估器, 规划者, evaluator, planner) and the class noun that can follow them. */
 const ROLE_ZH = /^([\u3400-\u9fff]{1,8}[器者员师])(?:智能体|代理)$/;
 const ROLE_EN = /^([a-z][a-z-]*(?:or|er))(?: agent)$/;
@@ -456,6 +480,23 @@ function stressed(
     if (count >= VERSIONS_RETURN || (count >= 3 && rows.some((r) => title.includes(r.surface.toLowerCase()))))
       return true;
   }
+  return false;
+}
+
+/**
+ * A name fewer works than this mention is a concept only where one of them introduces or stresses
+ * it (salient: defined, glossed, emphasised, in a heading): two chapters that both mention an
+ * example's John or a `log output` in passing share no idea.
+ */
+const PASSING_WORKS = 3;
+/**
+ * …in a knowledge base of at least this many works: the more works, the more names two of them
+ * share by chance; in a handful of notes, two that name one thing is already a pattern.
+ */
+const PASSING_MIN_DOCS = 10;
+
+function introduced(byDoc: Map<string, EntityRow[]>): boolean {
+  for (const rows of byDoc.values()) for (const r of rows) if (r.salient) return true;
   return false;
 }
 
