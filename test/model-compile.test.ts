@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeAnthropic, userPrompt, type FakeAnthropic } from './fake-anthropic.js';
 import { claude, RAW } from './model-fixtures.js';
@@ -350,5 +350,73 @@ describe('concept synthesis checks', () => {
     const concept = read(root, 'wiki/concepts/检索增强生成.md');
     expect(concept).toContain('compiled_by: offline-v9');
     expect(concept).toContain('[[Notes on Retrieval-Augmented Generation]]');
+  });
+});
+
+describe('kb compile with the model: updates, not rewrites', () => {
+  /** The fake Claude, and a plain entry for a source about something else. */
+  const withBread = (req: Parameters<typeof claude>[0]) => {
+    const p = userPrompt(req);
+    if (!p.includes('<source path="raw/bread.md"')) return claude(req);
+    return {
+      text: `<kb_entry>
+  <title>Baking bread</title>
+  <summary>How to bake a simple loaf of bread at home.</summary>
+  <entities></entities>
+  <body>## Key points
+
+- Flour, water, salt and yeast make a loaf.</body>
+</kb_entry>`,
+      usage: { input_tokens: 300, output_tokens: 80 },
+    };
+  };
+
+  it('sends the entry a model wrote last time when its source changes, without the parts kb adds', async () => {
+    fake = await startFakeAnthropic(claude);
+    const root = fixture(RAW);
+    expect((await runKb(['compile'], { cwd: root, env: env(fake.url) })).code).toBe(0);
+    const before = fake.messages().length;
+    writeFileSync(join(root, 'raw/rag-notes.md'), `${RAW['raw/rag-notes.md']}\nThe name RAG dates from 2020.\n`);
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    const later = fake.messages().slice(before).map(userPrompt);
+    const source = later.find((p) => p.includes('<source path="raw/rag-notes.md"'));
+    expect(source).toContain('<current_entry>');
+    expect(source).toContain('retrieves passages, then generates.');
+    expect(source).not.toContain('## Source');
+    expect(source).not.toContain('kb:concepts');
+    const concept = later.find((p) => p.includes('<concept title="检索增强生成"'));
+    expect(concept).toContain('<current_entry>');
+    expect(concept).toContain('retrieves passages before generating an answer');
+    // The edit itself: the page is what the reply says (here the same text, cited again).
+    expect(read(root, 'wiki/concepts/检索增强生成.md')).toContain('retrieves passages before generating an answer');
+  });
+
+  it('adding an unrelated source asks nothing about the concepts it does not touch; their pages keep their text', async () => {
+    fake = await startFakeAnthropic(withBread);
+    const root = fixture(RAW);
+    expect((await runKb(['compile'], { cwd: root, env: env(fake.url) })).code).toBe(0);
+    const page = read(root, 'wiki/concepts/检索增强生成.md');
+    const before = fake.messages().length;
+    writeFileSync(join(root, 'raw/bread.md'), '# Baking bread\n\nFlour, water, salt and yeast make a loaf of bread.\n');
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    const later = fake.messages().slice(before).map(userPrompt);
+    expect(later.some((p) => p.includes('<source path="raw/bread.md"'))).toBe(true);
+    expect(later.some((p) => p.includes('<concept '))).toBe(false);
+    const noStamp = (t: string) => t.replace(/updated: \S+/, '');
+    expect(noStamp(read(root, 'wiki/concepts/检索增强生成.md'))).toBe(noStamp(page));
+  });
+
+  it('--force writes every entry again from its source, without the last text', async () => {
+    fake = await startFakeAnthropic(claude);
+    const root = fixture(RAW);
+    expect((await runKb(['compile'], { cwd: root, env: env(fake.url) })).code).toBe(0);
+    const before = fake.messages().length;
+    writeFileSync(join(root, 'raw/rag-notes.md'), `${RAW['raw/rag-notes.md']}\nThe name RAG dates from 2020.\n`);
+    expect((await runKb(['compile', '--force'], { cwd: root, env: env(fake.url) })).code).toBe(0);
+    const later = fake.messages().slice(before).map(userPrompt);
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.some((p) => p.includes('<current_entry>'))).toBe(false);
   });
 });

@@ -13,6 +13,7 @@ import { keepUnchangedConcepts } from '../emit/render-keys.js';
 import { groupConcepts, withConceptIds, type Dictionary } from './concepts.js';
 import { lexiconFor } from '../text/lexicon.js';
 import { writeDrafts } from './drafts.js';
+import { currentEntry } from './model/current.js';
 import { ingestChanged, type Ingested, type WikiState } from './ingest-changed.js';
 import { buildCatalog } from './model/plan.js';
 import { checkAbort, type ScanState } from './scan.js';
@@ -112,6 +113,7 @@ async function planAndEmit(
     stored: store.renderKeys(),
     force: Boolean(opts.force),
   });
+  const byId = new Map(scan.entries.map((e) => [e.fm.id as string, e]));
   const written = await writeDrafts({
     sources,
     concepts,
@@ -119,6 +121,7 @@ async function planAndEmit(
     renders,
     writer: st.writer,
     reload,
+    currentOf: opts.force ? undefined : (id) => currentEntry(byId.get(id)),
     signal: opts.signal,
     onProgress: opts.onProgress,
   });

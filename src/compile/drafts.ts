@@ -1,7 +1,7 @@
 import type { KbMessage } from '../diagnostics/message.js';
 import { fileBaseName } from '../entry/names.js';
 import type { ConceptPlan, EntryDraft, NamePlan, RenderPlan, SourcePlan } from '../emit/emit.js';
-import type { Catalog, ConceptGroup, EntryWriter, ProgressEvent } from './types.js';
+import type { Catalog, ConceptGroup, CurrentEntry, EntryWriter, ProgressEvent } from './types.js';
 
 export interface DraftInput {
   sources: readonly SourcePlan[];
@@ -11,6 +11,8 @@ export interface DraftInput {
   writer: EntryWriter;
   /** The draft of an unchanged source that must be rendered again (its links change): its text is read again. */
   reload: (p: SourcePlan) => Promise<EntryDraft | undefined>;
+  /** The entry a model wrote for a concept last time, to update (compile/model/current.ts). */
+  currentOf?: ((id: string) => CurrentEntry | undefined) | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((e: ProgressEvent) => void) | undefined;
 }
@@ -46,7 +48,7 @@ export async function writeDrafts(
   const pending = new Map<string, ReturnType<EntryWriter['writeConcept']>>();
   for (const g of input.concepts) {
     if (!renders.concepts.has(g.id)) continue;
-    const p = writer.writeConcept(conceptGroup(g, names), catalog, signal);
+    const p = writer.writeConcept(conceptGroup(g, names, input.currentOf?.(g.id)), catalog, signal);
     p.catch(() => undefined);
     pending.set(g.id, p);
   }
@@ -62,11 +64,12 @@ export async function writeDrafts(
 }
 
 /** What the writer is told of a concept: its names and what each source says, by source file name. */
-function conceptGroup(g: ConceptPlan, names: NamePlan): ConceptGroup {
+function conceptGroup(g: ConceptPlan, names: NamePlan, current: CurrentEntry | undefined): ConceptGroup {
   return {
     key: g.key,
     title: g.title,
     aliases: g.aliases,
     mentions: g.mentions.map((m) => ({ ...m, sourceTitle: fileBaseName(names.pathOf.get(m.sourceId) ?? m.sourceId) })),
+    ...(current ? { current } : {}),
   };
 }

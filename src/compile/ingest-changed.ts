@@ -6,6 +6,7 @@ import { isHeavy, readsText } from '../ingest/index.js';
 import { preparePool } from './pool.js';
 import { chunkPart, embedText, type Prepared, type PreparedPart } from './prepare.js';
 import { checkAbort, contentOf, type Scanned, type ScanState } from './scan.js';
+import { currentEntry } from './model/current.js';
 import type { Catalog, CompileOptions, SourceDraft } from './types.js';
 import { workKeyOf } from './works.js';
 import { translationMarks } from '../text/marks.js';
@@ -152,7 +153,12 @@ async function ingestOne(
     const had = work ? written.get(work) : undefined;
     if (had !== undefined) draft = had ?? undefined;
     else {
-      const w = await writer.writeSource(doc, wiki.catalog, opts.signal);
+      // The entry a model wrote for the last version is updated, not written again: only when the
+      // source itself changed (a new compiler or template asks again from the source, as does --force).
+      const hashes = existing?.fm.source_hashes as Record<string, string> | undefined;
+      const edited = hashes !== undefined && hashes[`raw/${file.path}`] !== s.hash;
+      const current = opts.force || !edited ? undefined : currentEntry(existing);
+      const w = await writer.writeSource(doc, wiki.catalog, opts.signal, current);
       st.messages.push(...w.messages);
       draft = w.draft;
       if (work) written.set(work, draft);

@@ -23,6 +23,19 @@ export interface ConceptGroup {
   aliases: string[];
   /** The source entries that mention it, with what each says (sentences). */
   mentions: { sourceId: EntryId; sourceTitle: string; rawPath: string; count: number; snippets: string[] }[];
+  /** The entry a model wrote for it last time, to be updated rather than written again. */
+  current?: CurrentEntry;
+}
+
+/**
+ * An entry as a model wrote it last time (its text without the parts kb adds: the title heading,
+ * the concepts list, the file details) and the raw files it cited: a writer updates it instead of
+ * starting again, so the wording a person already read survives.
+ */
+export interface CurrentEntry {
+  text: string;
+  /** Raw paths (`raw/…`) the entry cited. */
+  sources: string[];
 }
 
 /** What a writer makes of a concept. */
@@ -43,6 +56,7 @@ export interface EntryWriter {
     doc: RawDocument,
     catalog: Catalog,
     signal?: AbortSignal,
+    current?: CurrentEntry,
   ): Promise<{ draft: SourceDraft; messages: KbMessage[] }>;
   writeConcept(
     group: ConceptGroup,

@@ -7,7 +7,7 @@ import { countTokens } from '../../text/tokens.js';
 import { sha256 } from '../../util/hash.js';
 import type { RawDocument } from '../../types.js';
 import { readsText } from '../../ingest/detect.js';
-import type { Catalog, ConceptGroup } from '../types.js';
+import type { Catalog, ConceptGroup, CurrentEntry } from '../types.js';
 
 /** A source longer than this (tokens) is read in parts, then the part notes are combined. */
 export const PART_TOKENS = 12_000;
@@ -60,7 +60,7 @@ export function loadTemplates(root: string): Templates {
  */
 export function isolate(text: string): string {
   return text.replace(
-    /<(\/?)(source|source_entry|kb_entry|catalog|concept|current_entry|part_notes|previous_reply)\b/gi,
+    /<(\/?)(source|source_entry|kb_entry|catalog|concept|current_entry|changes|part_notes|previous_reply)\b/gi,
     '&lt;$1$2',
   );
 }
@@ -117,10 +117,12 @@ export function sourceRequest(
   doc: RawDocument,
   catalog: Catalog,
   part?: { n: number; of: number; text: string },
+  current?: CurrentEntry,
 ): ModelRequest {
   const { system, input } = split(tpl.source);
   const content = part?.text ?? doc.markdown;
   const prompt = renderTemplate(input, {
+    current: current && !part ? currentXml(current) : '',
     path: escapeXml(`raw/${doc.path}`),
     type: escapeXml(doc.type + (doc.language ? `/${doc.language}` : '')),
     title: escapeXml(doc.title),
@@ -146,9 +148,11 @@ export function combineRequest(
   doc: RawDocument,
   catalog: Catalog,
   notes: string[],
+  current?: CurrentEntry,
 ): ModelRequest {
   const { system, input } = split(tpl.combine);
   const prompt = renderTemplate(input, {
+    current: current ? currentXml(current) : '',
     path: escapeXml(`raw/${doc.path}`),
     title: escapeXml(doc.title),
     parts: String(notes.length),
@@ -180,7 +184,7 @@ export function conceptRequest(
   group: ConceptGroup,
   sources: ConceptSource[],
   catalog: Catalog,
-  current: string | undefined,
+  current: CurrentEntry | undefined,
 ): ModelRequest {
   const { system, input } = split(tpl.concept);
   const sourcesXml = sources
@@ -192,7 +196,12 @@ export function conceptRequest(
   const prompt = renderTemplate(input, {
     title: escapeXml(group.title),
     aliases: group.aliases.map((a) => `<alias>${escapeXml(a)}</alias>`).join(''),
-    current: current ? `<current_entry>\n${isolate(current)}\n</current_entry>` : '',
+    current: current
+      ? currentXml(
+          current,
+          sources.map((s) => `raw/${s.rawPath}`),
+        )
+      : '',
     sources: sourcesXml,
   });
   return {
@@ -204,6 +213,23 @@ export function conceptRequest(
     maxTokens: budget.maxTokens,
     cacheKey: sha256(prompt),
   };
+}
+
+/**
+ * `<current_entry>`: the entry as written last time, and for a concept which of its sources are
+ * new or gone (`now`: the raw paths it is written from this time), so the reply can be the
+ * smallest edit that makes it true again.
+ */
+export function currentXml(current: CurrentEntry, now?: readonly string[]): string {
+  const changes: string[] = [];
+  if (now) {
+    const before = new Set(current.sources);
+    const after = new Set(now);
+    for (const s of now) if (!before.has(s)) changes.push(`<added_source path="${escapeXml(s)}"/>`);
+    for (const s of current.sources) if (!after.has(s)) changes.push(`<removed_source path="${escapeXml(s)}"/>`);
+  }
+  const changed = changes.length ? `\n<changes>\n${changes.join('\n')}\n</changes>` : '';
+  return `<current_entry>\n${isolate(current.text)}\n</current_entry>${changed}`;
 }
 
 /** The repair round: the original request plus the unusable reply and what was wrong with it. */

@@ -17,7 +17,7 @@ import { sentences } from '../../text/segment.js';
 import { safeFileName } from '../../entry/names.js';
 import type { RawDocument } from '../../types.js';
 import { OfflineWriter, offlineConcept, offlineSource } from '../offline/writer.js';
-import type { Catalog, ConceptDraft, ConceptGroup, EntryWriter, SourceDraft } from '../types.js';
+import type { Catalog, ConceptDraft, ConceptGroup, CurrentEntry, EntryWriter, SourceDraft } from '../types.js';
 import {
   combineRequest,
   conceptRequest,
@@ -84,6 +84,7 @@ export class ModelWriter implements EntryWriter {
     doc: RawDocument,
     catalog: Catalog,
     signal?: AbortSignal,
+    current?: CurrentEntry,
   ): Promise<{ draft: SourceDraft; messages: KbMessage[] }> {
     const offline = offlineSource(doc);
     if (!modelReads(doc)) return { draft: { ...offline, compiledBy: this.name }, messages: [] };
@@ -92,7 +93,7 @@ export class ModelWriter implements EntryWriter {
     let res: AskResult;
     if (parts.length === 1) {
       res = await this.ask(
-        sourceRequest(this.templates, this.budget, doc, catalog),
+        sourceRequest(this.templates, this.budget, doc, catalog, undefined, current),
         (e) => checkSourceEntry(e, doc),
         signal,
       );
@@ -120,6 +121,7 @@ export class ModelWriter implements EntryWriter {
             doc,
             catalog,
             notes.map((n) => entryXml(n.entry!)),
+            current,
           ),
           (e) => checkSourceEntry(e, doc),
           signal,
@@ -148,7 +150,7 @@ export class ModelWriter implements EntryWriter {
   ): Promise<{ draft: ConceptDraft; messages: KbMessage[] }> {
     const sources = this.conceptSources(group);
     const titles = sources.map((s) => s.title);
-    const req = conceptRequest(this.templates, this.budget, group, sources, catalog, undefined);
+    const req = conceptRequest(this.templates, this.budget, group, sources, catalog, group.current);
     const res = await this.ask(req, (e) => checkCitations(e, titles), signal);
     if (!res.entry) {
       const file = `wiki/concepts/${safeFileName(group.title)}.md`;

@@ -1,0 +1,33 @@
+import type { LoadedEntry } from '../../entry/wiki.js';
+import { findSection } from '../../entry/markers.js';
+import type { CurrentEntry } from '../types.js';
+
+/** kb's own sections of a body: the lists it makes, not the text a writer wrote. */
+const KB_SECTIONS = ['concepts', 'backlinks'];
+
+/**
+ * The entry a model wrote last time, as the writer is given it to update: the body without the
+ * title heading kb puts first, kb's own lists and a source entry's file details (`## Source`,
+ * which kb writes). Undefined for an entry the offline compiler wrote (a model writes its own text
+ * rather than edit extracts) and for one without text.
+ */
+export function currentEntry(e: LoadedEntry | undefined): CurrentEntry | undefined {
+  const by = e?.fm.compiled_by;
+  if (!e || typeof by !== 'string' || !by.startsWith('model:')) return undefined;
+  let text = e.body;
+  for (const name of KB_SECTIONS) {
+    const span = findSection(text, name);
+    if (span) text = text.slice(0, span.start) + text.slice(span.end);
+  }
+  if (e.fm.kind === 'source') {
+    const cut = text.search(/^## Source\s*$/m);
+    if (cut >= 0) text = text.slice(0, cut);
+  }
+  text = text
+    .replace(/^\s*# [^\n]*\n/, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  if (!text) return undefined;
+  const refs = Array.isArray(e.fm.source_ref) ? e.fm.source_ref.map(String) : [];
+  return { text, sources: refs };
+}
