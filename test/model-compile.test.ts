@@ -113,6 +113,10 @@ describe('kb compile with the model', () => {
     expect(r.stderr).toMatch(/cut off at max_tokens/);
     expect(listTree(join(root, 'wiki')).some((f) => f.includes('Cut'))).toBe(false);
     expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v9');
+    // Not kept offline for good: the next compile asks again (nothing cut was cached).
+    const again = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(again.code).toBe(0);
+    expect(seen).toEqual([4096, 8192, 4096, 8192]);
   });
 
   it.each([
@@ -418,5 +422,47 @@ describe('kb compile with the model: updates, not rewrites', () => {
     const later = fake.messages().slice(before).map(userPrompt);
     expect(later.length).toBeGreaterThan(0);
     expect(later.some((p) => p.includes('<current_entry>'))).toBe(false);
+  });
+});
+
+describe('kb compile with the model: what comes back is cleaned', () => {
+  it("cleans wrapped titles and link targets, drops a YAML block in the body, repairs an echo of the template's example", async () => {
+    let echoed = 0;
+    fake = await startFakeAnthropic((req) => {
+      const p = userPrompt(req);
+      if (p.includes('<source path="raw/zh/rag-zh.md"'))
+        return {
+          text: `<kb_entry>
+  <title>《检索增强生成笔记》</title>
+  <summary>关于检索增强生成（RAG）的简短笔记。</summary>
+  <entities><entity name="「向量数据库」" kind="concept"><alias>vector database。</alias></entity></entities>
+  <body>---
+title: 检索增强生成笔记
+tags: [rag]
+---
+## Key points
+
+- RAG 使用 [[「向量数据库」]]。</body>
+</kb_entry>`,
+        };
+      if (p.includes('<source path="raw/rag-notes.md"') && !p.includes('<previous_reply>') && echoed++ === 0)
+        return {
+          text: `<kb_entry><title>The work's own title</title><summary>Notes on RAG.</summary><body>## Key points\n\n- RAG.</body></kb_entry>`,
+        };
+      return claude(req);
+    });
+    const root = fixture(RAW);
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    const files = listTree(join(root, 'wiki'));
+    expect(files).toContain('sources/检索增强生成笔记.md');
+    expect(files.some((f) => /《|work's own title/.test(f))).toBe(false);
+    const zh = read(root, 'wiki/sources/检索增强生成笔记.md');
+    expect(zh).toContain('[[向量数据库]]');
+    expect(zh).not.toContain('「向量数据库」');
+    expect(zh.split('\n---\n').slice(1).join('\n---\n')).not.toContain('tags: [rag]');
+    const en = read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md');
+    expect(en).toMatch(/compiled_by: '?model:/);
+    expect(fake.messages().some((m) => userPrompt(m).includes("template's example"))).toBe(true);
   });
 });

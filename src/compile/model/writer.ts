@@ -1,4 +1,5 @@
 import { checkSourceEntry } from './check-source.js';
+import { cleanEntry, echoedTemplate } from './clean.js';
 import type { KbContext } from '../../kb/context.js';
 import type { KbMessage } from '../../diagnostics/message.js';
 import { message } from '../../diagnostics/message.js';
@@ -242,11 +243,15 @@ export class ModelWriter implements EntryWriter {
     const failed = this.unavailable.get(key);
     if (failed) return failed;
     let res: Awaited<ReturnType<ModelClient['complete']>>;
+    // A reply cut at max_tokens is never cached: the next compile asks again.
+    const whole = (r: { stopReason: string }) => r.stopReason !== 'max_tokens';
+    const keep = req.keep;
+    const kept: ModelRequest = { ...req, keep: keep ? (r) => whole(r) && keep(r) : whole };
     try {
-      res = await this.client.complete(req, signal);
+      res = await this.client.complete(kept, signal);
       if (res.stopReason === 'max_tokens') {
         const more = Math.min(MAX_RETRY_TOKENS, (req.maxTokens ?? this.ctx.config.model.maxTokens) * 2);
-        if (more > (req.maxTokens ?? 0)) res = await this.client.complete({ ...req, maxTokens: more }, signal);
+        if (more > (req.maxTokens ?? 0)) res = await this.client.complete({ ...kept, maxTokens: more }, signal);
       }
     } catch (err) {
       const failure = apiFailure(err, this.client.settingsFor?.(req.task) ?? this.client.settings, signal);
@@ -256,6 +261,8 @@ export class ModelWriter implements EntryWriter {
     if (res.stopReason === 'max_tokens') {
       return {
         error: `Unexpected reply cut off at max_tokens (${req.maxTokens ?? this.ctx.config.model.maxTokens}, then retried with more), expected a complete <kb_entry>`,
+        // Asked again by the next compile (a busy model may finish then), never kept offline for good.
+        transient: true,
       };
     }
     return res.text;
@@ -265,8 +272,9 @@ export class ModelWriter implements EntryWriter {
 function checked(text: string, check: (e: KbEntryXml) => string | undefined): AskResult {
   const p = parseKbEntry(text);
   if (!p.ok) return { error: p.error };
-  const problem = check(p.value);
-  return problem ? { error: problem } : { entry: p.value };
+  const entry = cleanEntry(p.value);
+  const problem = echoedTemplate(entry) ?? check(entry);
+  return problem ? { error: problem } : { entry };
 }
 
 /** Errors that must stop the compile are thrown; the rest become a fallback for one entry. */
