@@ -335,3 +335,42 @@ describe('kb ask after the embedder changed', () => {
     expect(after.stderr).not.toMatch(/keywords only/);
   }, 120_000);
 });
+
+describe('kb ask with the model: answers you can check', () => {
+  it('reports citations that name no given entry (exit 1 under --strict) and never prints markup', async () => {
+    const root = await compiledKb();
+    let reply = { text: '' };
+    const fake = await startFakeAnthropic((req) => {
+      if (JSON.stringify(req.body.system).includes('keyword queries'))
+        return { text: '<queries><query lang="en">tides moon</query></queries>' };
+      return reply;
+    });
+    try {
+      const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
+      reply = {
+        text: '<answer>The Moon pulls the sea [[Tides]]; see [[HNSW]] and [[Malkov and Yashunin (2018)]].</answer>',
+      };
+      const loose = await runKb(['ask', 'What pulls the sea?'], { cwd: root, env });
+      expect(loose.code, loose.stderr).toBe(0);
+      expect(loose.stderr).toMatch(
+        /warning: The answer cites \[\[HNSW\]\], \[\[Malkov and Yashunin \(2018\)\]\], which name no entry/,
+      );
+      expect(loose.stdout).toContain('see HNSW and Malkov and Yashunin (2018).');
+      const strict = await runKb(['ask', 'What pulls the sea?', '--strict', '--no-cache'], { cwd: root, env });
+      expect(strict.code).toBe(1);
+
+      reply = { text: '<answer>The sea rises twice a day.</answer>' };
+      const none = await runKb(['ask', 'How often does the sea rise?', '--strict'], { cwd: root, env });
+      expect(none.code).toBe(1);
+      expect(none.stderr).toMatch(/warning: The answer cites no entry of the wiki/);
+
+      reply = { text: '<kb_entry><title>Tides</title><body>The Moon.</body></kb_entry>' };
+      const xml = await runKb(['ask', 'Why is the sea tidal?'], { cwd: root, env });
+      expect(xml.stdout).not.toContain('<kb_entry');
+      expect(xml.stdout).toMatch(/The model gave no readable answer/);
+      expect(xml.stderr).toMatch(/warning: The model's reply has no <answer> element/);
+    } finally {
+      await fake.close();
+    }
+  }, 120_000);
+});

@@ -32,7 +32,11 @@ export interface DraftAnswer {
   cached?: boolean;
   /** Why the model's reply is not a well-formed answer (empty, no `<answer>`, cut off), if it is not. */
   malformed?: string;
+  /** `[[Names]]` the model cited that name no entry it was given (shown as plain text). */
+  unknownCitations?: string[];
 }
+
+const UNREADABLE = 'The model gave no readable answer. Ask again, or run `kb ask --offline` for the extractive answer.';
 
 const NOTHING = 'The wiki has nothing on this yet. Add sources to raw/ and run `kb compile`, or rephrase the question.';
 
@@ -611,23 +615,30 @@ function uniqueCitations(entries: PackedEntry[]): Citation[] {
  * Point the `[[Title]]` citations of a model's answer at the packed entries (by title or file
  * name, case-insensitively); a citation of anything that was not in the context becomes plain text.
  */
-export function resolveCitations(text: string, packed: PackedContext): { text: string; citations: Citation[] } {
+export function resolveCitations(
+  text: string,
+  packed: PackedContext,
+): { text: string; citations: Citation[]; unknown: string[] } {
   const byKey = new Map<string, PackedEntry>();
   for (const e of packed.entries) {
     byKey.set(linkKey(e.title), e);
     byKey.set(linkKey(e.file), e);
   }
   const used: PackedEntry[] = [];
+  const unknown = new Set<string>();
   const out = text.replace(
     /\[\[([^\]\n|#]*)(#[^\]\n|]*)?(?:\|([^\]\n]*))?\]\]/g,
     (_w, target: string, _h: string | undefined, alias: string | undefined) => {
       const e = byKey.get(linkKey(target.trim()));
-      if (!e) return alias ?? target;
+      if (!e) {
+        if (target.trim()) unknown.add(target.trim());
+        return alias ?? target;
+      }
       used.push(e);
       return linkMarkup(e.file, alias ?? e.title);
     },
   );
-  return { text: out.trim(), citations: uniqueCitations(used) };
+  return { text: out.trim(), citations: uniqueCitations(used), unknown: [...unknown] };
 }
 
 /** The question in keyword queries, Chinese and English, so either language finds the other's sources. */
@@ -684,12 +695,15 @@ export async function modelAnswer(
     },
     signal,
   );
-  const reply = /<answer>([\s\S]*?)(<\/answer>|$)/.exec(res.text)?.[1] ?? res.text;
+  const inAnswer = /<answer>([\s\S]*?)(<\/answer>|$)/.exec(res.text)?.[1];
   const malformed = malformedReply(res);
-  const { text, citations } = resolveCitations(reply.trim(), packed);
+  // A reply without <answer> is shown only when it is prose: markup (a <kb_entry>, other tags) never reaches the screen.
+  const reply = inAnswer ?? (/<\/?[A-Za-z_][\w-]*(?:\s[^<>]*)?>/.test(res.text) ? '' : res.text);
+  const { text, citations, unknown } = resolveCitations(reply.trim(), packed);
   return {
-    text: text || NOTHING,
+    text: text || (malformed ? UNREADABLE : NOTHING),
     citations,
+    ...(unknown.length ? { unknownCitations: unknown } : {}),
     mode: 'model',
     model: client.model,
     usage: res.usage,

@@ -93,6 +93,9 @@ export async function ask(
       draft = offlineAnswer(question, packed, 3, textOf);
     }
     if (draft.malformed) warnings.push(`The model's reply ${draft.malformed}.`);
+    // Warnings so far mean a lesser answer (a fallback, a malformed reply): not worth keeping.
+    const lesser = warnings.length > 0;
+    for (const w of citationWarnings(draft)) warnings.push(w);
     const t5 = performance.now();
     const result: AskResult = {
       question,
@@ -114,11 +117,28 @@ export async function ask(
       ...(draft.malformed ? { malformed: draft.malformed } : {}),
     };
     // A fallback answer is not worth keeping: the next try may reach the model.
-    if (!warnings.length) cache?.put(key, question, version, result);
+    if (!lesser) cache?.put(key, question, version, result);
     return { ...result, packed, retrieval };
   } finally {
     cache?.close();
   }
+}
+
+/**
+ * What is wrong with the citations of a model's answer: names no entry it was given (a page the
+ * model recalled, a paper it knows), or no citation at all. Each is a warning; `--strict` fails on it.
+ */
+function citationWarnings(draft: DraftAnswer): string[] {
+  if (draft.mode !== 'model' || draft.malformed) return [];
+  const out: string[] = [];
+  const unknown = draft.unknownCitations ?? [];
+  if (unknown.length)
+    out.push(
+      `The answer cites ${unknown.map((u) => `[[${u}]]`).join(', ')}, which ${unknown.length === 1 ? 'names' : 'name'} no entry it was given; shown as plain text.`,
+    );
+  if (!draft.citations.length && !draft.text.startsWith('The wiki has nothing'))
+    out.push('The answer cites no entry of the wiki: check it against the sources before relying on it.');
+  return out;
 }
 
 /**

@@ -8,6 +8,7 @@ export interface AskFlags {
   format?: string;
   cache?: boolean;
   json?: boolean;
+  strict?: boolean;
 }
 
 export interface CompileFlags {

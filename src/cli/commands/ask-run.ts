@@ -68,7 +68,7 @@ export async function runAsk(words: string, flags: AskFlags, rt: CliRuntime): Pr
         ),
       );
       if (notSaved) throw notSaved;
-      return 0;
+      return flags.strict && res.warnings?.length ? 1 : 0;
     }
     for (const w of res.warnings ?? []) rt.io.err(paint(rt.io, 'yellow', `warning: ${w}`));
     rt.io.out(res.answer);
@@ -84,7 +84,7 @@ export async function runAsk(words: string, flags: AskFlags, rt: CliRuntime): Pr
       );
     }
     if (notSaved) throw notSaved;
-    return 0;
+    return flags.strict && res.warnings?.length ? 1 : 0;
   } finally {
     closeKb(ctx);
   }

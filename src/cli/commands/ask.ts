@@ -17,6 +17,10 @@ export function defineAsk(program: Command, rt: CliRuntime): void {
     .option('--format <format>', 'answer format: markdown or marp (a slide deck; implies --save)', 'markdown')
     .option('--no-cache', 'do not use or fill the answer cache')
     .option('--json', 'print answer, citations, context tokens and timings as JSON')
+    .option(
+      '--strict',
+      'exit 1 when the answer comes with a warning (a citation of no given entry, no citation, a malformed reply)',
+    )
     .action(async (question: string[], opts: AskFlags) => {
       const { runAsk } = await import('./ask-run.js');
       rt.setExit(await runAsk(question.join(' '), opts, rt));
