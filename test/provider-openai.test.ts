@@ -276,3 +276,52 @@ describe('the openai client', () => {
     expect(odd.model).toBe('openai/gpt-4.1-mini');
   });
 });
+
+describe('the language entries are written in, and repeatable replies', () => {
+  it('follows wiki.language in every prompt, sends a reply in another language to the repair round, and sends temperature 0', async () => {
+    const { userPrompt } = await import('./fake-anthropic.js');
+    fake = await startFakeOpenAI((req) => {
+      const p = userPrompt(req);
+      // The English source: first in English (as the source), then, asked to repair, in Chinese.
+      if (p.includes('<source path="raw/rag-notes.md"') && p.includes('expected Chinese'))
+        return {
+          text: `<kb_entry><title>检索笔记</title><aliases><alias>Retrieval notes</alias></aliases><summary>关于检索增强生成如何用检索到的段落支撑回答的笔记。</summary><body>## 要点
+
+- 检索增强生成先检索段落，再生成回答。</body></kb_entry>`,
+        };
+      return claude(req);
+    });
+    const root = fixture({ ...RAW, 'kb.config.json': JSON.stringify({ wiki: { language: 'zh' } }) });
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    const prompts = fake.chats().map((c) => c.body.messages.at(-1).content as string);
+    expect(
+      prompts.filter((p) => p.includes('<source path=')).every((p) => p.includes('<wiki_language>Simplified Chinese')),
+    ).toBe(true);
+    expect(prompts.some((p) => p.includes('Unexpected entry written in English, expected Chinese'))).toBe(true);
+    expect(listTree(join(root, 'wiki'))).toContain('sources/检索笔记.md');
+    expect(read(root, 'wiki/sources/检索笔记.md')).toMatch(/aliases:\n\s+- Retrieval notes/);
+    expect(fake.chats().every((c) => c.body.temperature === 0)).toBe(true);
+  });
+
+  it('with auto, a source in English must not come back as a Chinese entry with a translated title', async () => {
+    const { userPrompt } = await import('./fake-anthropic.js');
+    fake = await startFakeOpenAI((req) => {
+      const p = userPrompt(req);
+      if (p.includes('<source path="raw/rag-notes.md"') && !p.includes('previous_reply'))
+        return {
+          text: `<kb_entry><title>检索笔记</title><summary>关于检索增强生成如何用检索到的段落支撑回答的简短笔记。</summary><body>## 要点
+
+- 先检索，再生成。</body></kb_entry>`,
+        };
+      return claude(req);
+    });
+    const root = fixture(RAW);
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    const prompts = fake.chats().map((c) => c.body.messages.at(-1).content as string);
+    expect(prompts.some((p) => p.includes('Unexpected entry written in Chinese, expected English'))).toBe(true);
+    expect(listTree(join(root, 'wiki'))).toContain('sources/Notes on Retrieval-Augmented Generation.md');
+    expect(listTree(join(root, 'wiki'))).not.toContain('sources/检索笔记.md');
+  });
+});

@@ -29,6 +29,12 @@ export interface KbConfig {
     concurrency: number;
     /** Tries after a timeout, a dropped connection, 429, 529 or 5xx, with growing pauses; 0 gives up at once. */
     maxRetries: number;
+    /**
+     * Sampling temperature of every call to an OpenAI-compatible model (0: the most repeatable
+     * replies, so two compiles of the same raw/ read alike). Not sent to OpenAI's official API, whose
+     * reasoning models take none, nor to Claude, whose Messages API (SDK 1.x) has no such setting.
+     */
+    temperature: number;
     /** USD per million tokens, by model name. */
     prices: Record<string, { input: number; output: number; cacheWrite: number; cacheRead: number }>;
   };
@@ -71,6 +77,12 @@ export interface KbConfig {
      * itself, and a section makes every graph edge two-way; the `backlinks` frontmatter is always kept.
      */
     backlinksSection: boolean;
+    /**
+     * The language a model writes entries in: `auto` (each source in its own language, a concept in
+     * the one most of its sources use), `en`, `zh` (Simplified) or `zh-TW` (Traditional). A title
+     * written in another language is kept as an alias.
+     */
+    language: WikiLanguage;
   };
   ask: {
     budget: number;
@@ -81,6 +93,9 @@ export interface KbConfig {
     rules: Record<string, string>;
   };
 }
+
+export const WIKI_LANGUAGES = ['auto', 'en', 'zh', 'zh-TW'] as const;
+export type WikiLanguage = (typeof WIKI_LANGUAGES)[number];
 
 export const MODEL_TASKS = ['sources', 'concepts', 'expand', 'answer', 'heal', 'judge'] as const;
 export type ModelTask = (typeof MODEL_TASKS)[number];
@@ -101,6 +116,7 @@ export const DEFAULT_CONFIG: KbConfig = {
     maxTokens: 4096,
     concurrency: 4,
     maxRetries: 4,
+    temperature: 0,
     tasks: {},
     prices: {
       'claude-sonnet-4-5': { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 },
@@ -124,7 +140,7 @@ export const DEFAULT_CONFIG: KbConfig = {
     ignore: ['.DS_Store', 'Thumbs.db', '*.tmp', '*.swp', '~$*'],
   },
   compile: { minConceptSources: 2, maxConcepts: 400 },
-  wiki: { backlinksSection: false },
+  wiki: { backlinksSection: false, language: 'auto' },
   ask: { budget: 4000, cacheTtlSeconds: 3600 },
   lint: { rules: {} },
 };

@@ -53,6 +53,7 @@ export function chatParams(
     ...(s.maxTokensParam === 'max_completion_tokens'
       ? { max_completion_tokens: maxTokens }
       : { max_tokens: maxTokens }),
+    ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
   };
 }
 

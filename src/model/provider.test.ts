@@ -147,15 +147,21 @@ describe('the OpenAI-compatible wire format', () => {
     expect(p).toEqual({
       model: 'deepseek-chat',
       max_tokens: 1000,
+      temperature: 0,
       messages: [
         { role: 'system', content: 'SYS\n\n<catalog/>' },
         { role: 'user', content: 'P' },
       ],
     });
     const o = resolveProvider(config(), { KB_PROVIDER: 'openai' });
-    expect(chatParams(o, 10, { task: 't', templateHash: 'h', system: 'S', prompt: 'P' })).toHaveProperty(
-      'max_completion_tokens',
-      10,
+    const official = chatParams(o, 10, { task: 't', templateHash: 'h', system: 'S', prompt: 'P' });
+    expect(official).toHaveProperty('max_completion_tokens', 10);
+    // OpenAI's reasoning models take no temperature; a configured one reaches other providers.
+    expect(official).not.toHaveProperty('temperature');
+    const warm = resolveProvider(config({ provider: 'deepseek', temperature: 0.7 }), {});
+    expect(chatParams(warm, 10, { task: 't', templateHash: 'h', system: 'S', prompt: 'P' })).toHaveProperty(
+      'temperature',
+      0.7,
     );
   });
 
@@ -195,6 +201,7 @@ describe('the OpenAI-compatible wire format', () => {
       maxTokens: 4096,
       partTokens: 12_000,
       catalogTokens: 12_000,
+      language: 'auto',
     });
     const small = promptBudget(DEFAULT_CONFIG, 4096);
     expect(small.maxTokens).toBe(1024);

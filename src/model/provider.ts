@@ -23,6 +23,8 @@ export interface ProviderSettings {
   /** The preset's price, used when model.prices has none for the model. */
   price?: ModelPrice;
   maxTokensParam: 'max_tokens' | 'max_completion_tokens';
+  /** Sampling temperature sent with every call; undefined: the API's default (model.temperature). */
+  temperature?: number;
   /** Names the model in cache keys and usage rows: the bare name for Claude (as before), provider/name otherwise. */
   id: string;
 }
@@ -108,6 +110,7 @@ function settingsOf(spec: Spec, config: KbConfig, env: NodeJS.ProcessEnv): Provi
   const timeout = (local: boolean) =>
     1000 * (config.model.timeoutSeconds ?? (local ? LOCAL_TIMEOUT_S : DEFAULT_TIMEOUT_S));
   const maxRetries = config.model.maxRetries ?? DEFAULT_RETRIES;
+  const temperature = config.model.temperature ?? 0;
   if (provider === 'anthropic') {
     const model = spec.name || 'claude-sonnet-4-5';
     const baseURL = env['ANTHROPIC_BASE_URL'];
@@ -123,6 +126,7 @@ function settingsOf(spec: Spec, config: KbConfig, env: NodeJS.ProcessEnv): Provi
       timeoutMs: timeout(false),
       maxRetries,
       maxTokensParam: 'max_tokens',
+      // The Messages API of the SDK kb uses (1.x) takes no sampling settings.
       id: model,
       ...(baseURL ? { baseURL } : {}),
     };
@@ -153,6 +157,8 @@ function settingsOf(spec: Spec, config: KbConfig, env: NodeJS.ProcessEnv): Provi
     maxRetries,
     ...(price ? { price } : {}),
     maxTokensParam: official ? 'max_completion_tokens' : 'max_tokens',
+    // OpenAI's reasoning models refuse any temperature but their own.
+    ...(official ? {} : { temperature }),
     id: `${provider}/${model}`,
   };
 }

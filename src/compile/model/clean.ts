@@ -111,3 +111,39 @@ export function cleanEntry(e: KbEntryXml): KbEntryXml {
     body: cleanLinks(withoutBodyYaml(e.body)),
   };
 }
+
+/** Languages a reply can be checked against: what its text is mostly written in. */
+export type WrittenLanguage = 'en' | 'zh';
+
+/** Whether a text reads as English or Chinese, without code, links and addresses (undefined: too little to say). */
+export function writtenIn(text: string): WrittenLanguage | undefined {
+  const prose = text
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/`[^`\n]*`/g, ' ')
+    .replace(/\[\[[^\]\n]*\]\]/g, ' ')
+    .replace(/https?:\/\/\S+/g, ' ');
+  const han = (prose.match(/\p{Script=Han}/gu) ?? []).length;
+  const words = (prose.match(/[A-Za-z]{2,}/g) ?? []).length;
+  if (han + words < 8) return undefined;
+  return han >= words ? 'zh' : 'en';
+}
+
+const NAMES: Record<WrittenLanguage, string> = { en: 'English', zh: 'Chinese' };
+
+/**
+ * Why a reply is in the wrong language, or undefined: its summary and body must be in `want`; and,
+ * where the source's own language rules (`ownTitle` given), a title in the other language than the
+ * work's own title is a translation the work does not carry.
+ */
+export function wrongLanguage(e: KbEntryXml, want: WrittenLanguage, ownTitle?: string): string | undefined {
+  const got = writtenIn(`${e.summary}\n${e.body}`);
+  if (got && got !== want)
+    return `Unexpected entry written in ${NAMES[got]}, expected ${NAMES[want]} (the ${ownTitle === undefined ? 'wiki.language setting' : "source's language"})`;
+  if (ownTitle !== undefined) {
+    const own = /\p{Script=Han}/u.test(ownTitle);
+    const title = /\p{Script=Han}/u.test(e.title);
+    if (own !== title && /[A-Za-z\p{Script=Han}]/u.test(ownTitle))
+      return `Unexpected <title> "${e.title}" in another language than the work's own title "${ownTitle}", expected the work's own title as written`;
+  }
+  return undefined;
+}

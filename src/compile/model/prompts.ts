@@ -1,4 +1,4 @@
-import type { KbConfig } from '../../config/defaults.js';
+import type { KbConfig, WikiLanguage } from '../../config/defaults.js';
 import type { ModelRequest } from '../../model/client.js';
 import { loadTemplate, renderTemplate, splitTemplate, type Template } from '../../model/templates.js';
 import { escapeXml } from '../../model/xml.js';
@@ -19,6 +19,8 @@ export interface PromptBudget {
   maxTokens: number;
   partTokens: number;
   catalogTokens: number;
+  /** The language entries are written in (wiki.language); `auto`: the source's own. */
+  language?: WikiLanguage;
 }
 
 /** Room kept for the instructions of a template. */
@@ -35,6 +37,7 @@ export function promptBudget(config: KbConfig, contextTokens = 200_000): PromptB
     maxTokens,
     partTokens: Math.min(PART_TOKENS, Math.max(400, Math.floor(room * 0.6))),
     catalogTokens: Math.min(CATALOG_TOKENS, Math.max(200, Math.floor(room * 0.4))),
+    language: config.wiki.language ?? 'auto',
   };
 }
 
@@ -105,6 +108,19 @@ export function modelWriterName(model: string, t: Templates): string {
   return `model:${model}@${sha256([t.source.hash, t.combine.hash, t.concept.hash, t.repair.hash].join('\n')).slice(0, 8)}`;
 }
 
+/** How a prompt names each language entries may be written in. */
+export const LANGUAGE_NAMES: Record<Exclude<WikiLanguage, 'auto'>, string> = {
+  en: 'English',
+  zh: 'Simplified Chinese (简体中文)',
+  'zh-TW': 'Traditional Chinese (繁體中文)',
+};
+
+/** `<wiki_language>` for a set language; nothing for `auto` (the template's own rule: the source's language). */
+function languageXml(budget: PromptBudget): string {
+  const l = budget.language;
+  return l && l !== 'auto' ? `<wiki_language>${LANGUAGE_NAMES[l]}</wiki_language>` : '';
+}
+
 /** Documents the model has nothing to read in: they keep the offline entry. */
 export function modelReads(doc: RawDocument): boolean {
   return readsText(doc) && doc.markdown.trim().length > 0;
@@ -122,6 +138,7 @@ export function sourceRequest(
   const { system, input } = split(tpl.source);
   const content = part?.text ?? doc.markdown;
   const prompt = renderTemplate(input, {
+    language: languageXml(budget),
     current: current && !part ? currentXml(current) : '',
     path: escapeXml(`raw/${doc.path}`),
     type: escapeXml(doc.type + (doc.language ? `/${doc.language}` : '')),
@@ -152,6 +169,7 @@ export function combineRequest(
 ): ModelRequest {
   const { system, input } = split(tpl.combine);
   const prompt = renderTemplate(input, {
+    language: languageXml(budget),
     current: current ? currentXml(current) : '',
     path: escapeXml(`raw/${doc.path}`),
     title: escapeXml(doc.title),
@@ -194,6 +212,7 @@ export function conceptRequest(
     })
     .join('\n');
   const prompt = renderTemplate(input, {
+    language: languageXml(budget),
     title: escapeXml(group.title),
     aliases: group.aliases.map((a) => `<alias>${escapeXml(a)}</alias>`).join(''),
     current: current

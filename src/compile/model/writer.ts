@@ -1,5 +1,5 @@
 import { checkSourceEntry } from './check-source.js';
-import { cleanEntry, echoedTemplate } from './clean.js';
+import { cleanEntry, echoedTemplate, type WrittenLanguage, wrongLanguage } from './clean.js';
 import type { KbContext } from '../../kb/context.js';
 import type { KbMessage } from '../../diagnostics/message.js';
 import { message } from '../../diagnostics/message.js';
@@ -33,6 +33,12 @@ import {
   type PromptBudget,
   type Templates,
 } from './prompts.js';
+
+/** The language wiki.language asks for, as a reply is checked against it; undefined for `auto`. */
+function setLanguage(budget: PromptBudget): WrittenLanguage | undefined {
+  const l = budget.language;
+  return l === 'en' ? 'en' : l === 'zh' || l === 'zh-TW' ? 'zh' : undefined;
+}
 
 /** The largest max_tokens a cut-off reply is retried with. */
 const MAX_RETRY_TOKENS = 32_000;
@@ -95,7 +101,7 @@ export class ModelWriter implements EntryWriter {
     if (parts.length === 1) {
       res = await this.ask(
         sourceRequest(this.templates, this.budget, doc, catalog, undefined, current),
-        (e) => checkSourceEntry(e, doc),
+        (e) => this.checkSource(e, doc),
         signal,
       );
     } else {
@@ -124,7 +130,7 @@ export class ModelWriter implements EntryWriter {
             notes.map((n) => entryXml(n.entry!)),
             current,
           ),
-          (e) => checkSourceEntry(e, doc),
+          (e) => this.checkSource(e, doc),
           signal,
         );
     }
@@ -152,7 +158,12 @@ export class ModelWriter implements EntryWriter {
     const sources = this.conceptSources(group);
     const titles = sources.map((s) => s.title);
     const req = conceptRequest(this.templates, this.budget, group, sources, catalog, group.current);
-    const res = await this.ask(req, (e) => checkCitations(e, titles), signal);
+    const want = setLanguage(this.budget);
+    const res = await this.ask(
+      req,
+      (e) => checkCitations(e, titles) ?? (want ? wrongLanguage(e, want) : undefined),
+      signal,
+    );
     if (!res.entry) {
       const file = `wiki/concepts/${safeFileName(group.title)}.md`;
       return { draft: offlineConcept(group), messages: [this.fallback(file, res)] };
@@ -183,6 +194,17 @@ export class ModelWriter implements EntryWriter {
       },
       messages: [],
     };
+  }
+
+  /** A source entry's checks: REVIEW.md's (check-source.ts), then its language. */
+  private checkSource(e: KbEntryXml, doc: RawDocument): string | undefined {
+    const problem = checkSourceEntry(e, doc);
+    if (problem) return problem;
+    const set = setLanguage(this.budget);
+    if (set) return wrongLanguage(e, set);
+    // A work's own language: a title the work itself gives (not a file name) in the same script.
+    const own = doc.lang === 'mixed' ? undefined : doc.lang;
+    return own ? wrongLanguage(e, own, doc.title) : undefined;
   }
 
   private fallback(file: string, res: AskResult): KbMessage {
