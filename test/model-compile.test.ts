@@ -466,3 +466,17 @@ tags: [rag]
     expect(fake.messages().some((m) => userPrompt(m).includes("template's example"))).toBe(true);
   });
 });
+
+describe('kb compile with the model: the context each call gets', () => {
+  it("a concept's catalog names every entry with its other names and a one-line summary", async () => {
+    fake = await startFakeAnthropic(claude);
+    const root = fixture(RAW);
+    expect((await runKb(['compile'], { cwd: root, env: env(fake.url) })).code).toBe(0);
+    const concept = fake.messages().find((m) => userPrompt(m).includes('<concept title="检索增强生成"'))!;
+    const catalog = concept.body.system[1].text as string;
+    expect(catalog).toMatch(/<entry kind="concept" title="检索增强生成">(<alias>[^<]*<\/alias>)*<alias>RAG<\/alias>/);
+    expect(catalog).toMatch(
+      /<entry kind="source" title="Notes on Retrieval-Augmented Generation">.*<summary>Short notes on how RAG grounds answers in retrieved passages &amp; why chunking matters\.<\/summary>/,
+    );
+  });
+});

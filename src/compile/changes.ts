@@ -122,6 +122,7 @@ async function planAndEmit(
     writer: st.writer,
     reload,
     currentOf: opts.force ? undefined : (id) => currentEntry(byId.get(id)),
+    known: run.wiki.catalog,
     signal: opts.signal,
     onProgress: opts.onProgress,
   });

@@ -11,6 +11,8 @@ export interface DraftInput {
   writer: EntryWriter;
   /** The draft of an unchanged source that must be rendered again (its links change): its text is read again. */
   reload: (p: SourcePlan) => Promise<EntryDraft | undefined>;
+  /** The entries of the wiki before this run (their aliases and summaries for the catalog). */
+  known?: Catalog | undefined;
   /** The entry a model wrote for a concept last time, to update (compile/model/current.ts). */
   currentOf?: ((id: string) => CurrentEntry | undefined) | undefined;
   signal?: AbortSignal | undefined;
@@ -36,13 +38,16 @@ export async function writeDrafts(
     input.onProgress?.({ phase: 'write', done: done++, total, file: p.rawPath });
     if (draft) drafts.set(p.id, draft);
   }
+  // What a concept's writer may link to: every entry this run plans, with its other names and what it is.
+  const known = new Map((input.known?.entries ?? []).map((e) => [e.id as string, e]));
+  const conceptAliases = new Map(input.concepts.map((g) => [g.id as string, g.aliases]));
   const catalog: Catalog = {
     entries: [...names.titleOf].map(([id, title]) => ({
       id,
       title,
-      aliases: [],
+      aliases: conceptAliases.get(id) ?? drafts.get(id)?.aliases ?? known.get(id)?.aliases ?? [],
       kind: id.split('/')[0] ?? '',
-      summary: '',
+      summary: drafts.get(id)?.summary ?? known.get(id)?.summary ?? '',
     })),
   };
   const pending = new Map<string, ReturnType<EntryWriter['writeConcept']>>();

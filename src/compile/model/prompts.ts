@@ -68,7 +68,17 @@ export function isolate(text: string): string {
   );
 }
 
-/** `<catalog>` of existing entries (titles and aliases) for the cached part of the prompt. */
+/** A catalog line's summary is cut to this many characters: what the entry is, not all it says. */
+const CATALOG_SUMMARY_CHARS = 160;
+
+/** The first sentence of a summary, on one line, cut to CATALOG_SUMMARY_CHARS. */
+function oneLineSummary(summary: string): string {
+  const flat = summary.replace(/\s+/g, ' ').trim();
+  const first = /^.+?[.!?。！？](?=\s|$)/u.exec(flat)?.[0] ?? flat;
+  return first.length > CATALOG_SUMMARY_CHARS ? `${first.slice(0, CATALOG_SUMMARY_CHARS - 1)}…` : first;
+}
+
+/** `<catalog>` of existing entries (titles, aliases, one-line summaries) for the cached part of the prompt. */
 export function catalogXml(catalog: Catalog, maxTokens = CATALOG_TOKENS): string {
   const order = { concept: 0, source: 1, answer: 2 } as Record<string, number>;
   const items = [...catalog.entries].sort(
@@ -78,7 +88,9 @@ export function catalogXml(catalog: Catalog, maxTokens = CATALOG_TOKENS): string
   let used = 0;
   for (const e of items) {
     const aliases = e.aliases.map((a) => `<alias>${escapeXml(a)}</alias>`).join('');
-    const line = `<entry kind="${escapeXml(e.kind)}" title="${escapeXml(e.title)}">${aliases}</entry>`;
+    const gist = oneLineSummary(e.summary);
+    const summary = gist ? `<summary>${escapeXml(gist)}</summary>` : '';
+    const line = `<entry kind="${escapeXml(e.kind)}" title="${escapeXml(e.title)}">${aliases}${summary}</entry>`;
     used += countTokens(line);
     if (used > maxTokens) {
       lines.push(`<!-- ${items.length - lines.length} more entries not shown -->`);
