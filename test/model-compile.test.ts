@@ -480,3 +480,31 @@ describe('kb compile with the model: the context each call gets', () => {
     );
   });
 });
+
+describe('kb compile with the model: the model proposes the concepts', () => {
+  it('gives a page to what the model names (even in passing, in a larger wiki) and none to what only the offline reading finds', async () => {
+    const raw: Record<string, string> = {};
+    for (let i = 0; i < 12; i++)
+      raw[`raw/note-${i}.md`] =
+        i < 2
+          ? `# Vector note ${i}\n\nThe index uses HNSW graphs for search. Zettelkasten cards, Zettelkasten links and the Zettelkasten method help.\n`
+          : `# Note ${i}\n\nA short note about gardening number ${i}, with tomatoes and beans.\n`;
+    fake = await startFakeAnthropic((req) => {
+      const p = userPrompt(req);
+      const concept = /<concept title="([^"]*)">/.exec(p);
+      if (concept) return claude(req);
+      const title = /<source path="[^"]*" type="[^"]*" title="([^"]*)"/.exec(p)?.[1] ?? 'Note';
+      const vector = p.includes('HNSW');
+      return {
+        text: `<kb_entry><title>${title}</title><summary>A short note${vector ? ' on vector search with HNSW' : ' on gardening'}.</summary><entities>${vector ? '<entity name="HNSW" kind="concept"><alias>Hierarchical Navigable Small World</alias></entity>' : ''}</entities><body>## Key points\n\n- A point.</body></kb_entry>`,
+      };
+    });
+    const root = fixture(raw);
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    const concepts = listTree(join(root, 'wiki')).filter((f) => f.startsWith('concepts/'));
+    // Titled by the full name the model gives, the abbreviation an alias.
+    expect(concepts).toEqual(['concepts/Hierarchical Navigable Small World.md']);
+    expect(read(root, 'wiki/concepts/Hierarchical Navigable Small World.md')).toMatch(/aliases:\n\s+- HNSW/);
+  });
+});

@@ -171,7 +171,15 @@ describe('a work saved in two files, with the model', () => {
   });
 
   it('is written once: one source call for the two copies, one entry citing both', async () => {
-    fake = await startFakeAnthropic(claude);
+    // The model names a concept both posts discuss (its concepts are the ones the entries name).
+    fake = await startFakeAnthropic((req) => {
+      const r = claude(req);
+      const text = r.text?.replace(
+        /<entities>[\s\S]*?<\/entities>/,
+        '<entities><entity name="Playwright MCP" kind="tool"></entity></entities>',
+      );
+      return text === undefined ? r : { ...r, text };
+    });
     const root = fixture({ 'raw/a.txt': feedA(), 'raw/b.txt': feedB() });
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
     const r = await runKb(['compile'], { cwd: root, env });

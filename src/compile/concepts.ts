@@ -371,10 +371,11 @@ function withoutGlosses(e: EntityRow, dict: Dictionary): EntityRow {
       return true;
     const senses = new Set(dict.english(zh).flatMap((g) => wordFamily(baseForm(g))));
     if (!senses.size) return true;
+    // "embedding" for 嵌入 (to embed): an -ing form names the doing of a sense.
     return en
       .toLowerCase()
       .split(/[\s-]+/)
-      .some((w) => senses.has(baseForm(w)));
+      .some((w) => wordForms(w).some((f) => senses.has(f)));
   });
   return aliases.length === e.aliases.length ? e : { ...e, aliases };
 }

@@ -326,14 +326,27 @@ function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entit
     salient: n.salient ?? false,
     ...(n.subject ? { subject: true } : {}),
   });
-  for (const n of offline) byKey.set(entityKey(n.name), row(entityKey(n.name), n));
-  if (named !== offline) {
-    for (const n of named) {
-      const key = entityKey(n.name);
-      const had = byKey.get(key);
-      if (had) had.aliases = [...new Set([...had.aliases, ...n.aliases])];
-      else byKey.set(key, row(key, n));
+  if (named === offline) {
+    for (const n of offline) byKey.set(entityKey(n.name), row(entityKey(n.name), n));
+    return [...byKey.values()];
+  }
+  // A model wrote the entry: the concepts are the ones it names (what the work is substantially
+  // about: salient, spelt as it spells them); the offline reading adds its mentions and other names
+  // to those only, never names of its own.
+  const seen = new Map(offline.map((n) => [entityKey(n.name), n]));
+  for (const n of named) {
+    const key = entityKey(n.name);
+    const r = row(key, { ...n, salient: true });
+    const off = seen.get(key);
+    if (off) {
+      r.aliases = [...new Set([...n.aliases, ...off.aliases])];
+      r.count = Math.max(r.count, off.count ?? 1);
+      if (!r.snippets.length) r.snippets = off.snippets ?? [];
+      if (off.subject) r.subject = true;
     }
+    const had = byKey.get(key);
+    if (had) had.aliases = [...new Set([...had.aliases, ...r.aliases])];
+    else byKey.set(key, r);
   }
   return [...byKey.values()];
 }
