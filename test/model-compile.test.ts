@@ -503,6 +503,8 @@ describe('kb compile with the model: the model proposes the concepts', () => {
     const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code, r.stderr).toBe(0);
     const concepts = listTree(join(root, 'wiki')).filter((f) => f.startsWith('concepts/'));
+    // Many calls at once on one abort signal: no listener warning.
+    expect(r.stderr).not.toContain('MaxListenersExceededWarning');
     // Titled by the full name the model gives, the abbreviation an alias.
     expect(concepts).toEqual(['concepts/Hierarchical Navigable Small World.md']);
     expect(read(root, 'wiki/concepts/Hierarchical Navigable Small World.md')).toMatch(/aliases:\n\s+- HNSW/);

@@ -486,7 +486,8 @@ function stressed(
 
 /**
  * A name fewer works than this mention is a concept only where one of them introduces or stresses
- * it (salient: defined, glossed, emphasised, in a heading): two chapters that both mention an
+ * it (salient: defined, glossed, emphasised, in a heading) or a model named it as what the work is
+ * about: two chapters that both mention an
  * example's John or a `log output` in passing share no idea.
  */
 const PASSING_WORKS = 3;
@@ -497,7 +498,7 @@ const PASSING_WORKS = 3;
 const PASSING_MIN_DOCS = 10;
 
 function introduced(byDoc: Map<string, EntityRow[]>): boolean {
-  for (const rows of byDoc.values()) for (const r of rows) if (r.salient) return true;
+  for (const rows of byDoc.values()) for (const r of rows) if (r.salient || r.named) return true;
   return false;
 }
 

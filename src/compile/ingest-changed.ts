@@ -325,19 +325,20 @@ function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entit
     snippets: n.snippets ?? [],
     salient: n.salient ?? false,
     ...(n.subject ? { subject: true } : {}),
+    ...(n.named ? { named: true } : {}),
   });
   if (named === offline) {
     for (const n of offline) byKey.set(entityKey(n.name), row(entityKey(n.name), n));
     return [...byKey.values()];
   }
   // A model wrote the entry: the concepts are the ones it names (what the work is substantially
-  // about: salient, spelt as it spells them); the offline reading adds its mentions and other names
-  // to those only, never names of its own.
+  // about, spelt as it spells them: `named`); the offline reading adds its mentions, stress and
+  // other names to those only, never names of its own.
   const seen = new Map(offline.map((n) => [entityKey(n.name), n]));
   for (const n of named) {
     const key = entityKey(n.name);
-    const r = row(key, { ...n, salient: true });
     const off = seen.get(key);
+    const r = row(key, { ...n, salient: off?.salient ?? false, named: true });
     if (off) {
       r.aliases = [...new Set([...n.aliases, ...off.aliases])];
       r.count = Math.max(r.count, off.count ?? 1);
@@ -359,4 +360,5 @@ interface EntityRowInput {
   snippets: string[];
   salient: boolean;
   subject?: boolean;
+  named?: boolean;
 }

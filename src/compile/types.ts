@@ -13,6 +13,8 @@ export interface SourceDraft extends EntryDraft {
     salient?: boolean;
     /** Named by the work's title and again and again in its text. */
     subject?: boolean;
+    /** A model named it as what the work is about. */
+    named?: boolean;
   }[];
 }
 

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import Anthropic from '@anthropic-ai/sdk';
 import type { KbConfig, ModelTask } from '../config/defaults.js';
 import type { KbPaths } from '../kb/paths.js';
@@ -38,6 +39,9 @@ class Semaphore {
     }
   }
 }
+
+/** Listeners one run's abort signal may have before Node warns of a leak: far above any model.concurrency. */
+const SIGNAL_LISTENERS = 200;
 
 function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -164,6 +168,9 @@ export class CachedModelClient implements ModelClient {
   }
 
   async complete(req: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
+    // Every call in flight (and each retry's pause) listens on the one abort signal of the run:
+    // model.concurrency calls, with the SDK's own listeners, pass Node's default warning mark of 10.
+    if (signal) setMaxListeners(SIGNAL_LISTENERS, signal);
     const key = requestKey(this.model, req);
     const cachedReply = this.cache.get(key);
     const hit = cachedReply && (!req.keep || req.keep(cachedReply)) ? cachedReply : undefined;

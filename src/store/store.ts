@@ -59,6 +59,9 @@ export function emptySkip(d: Pick<DocumentRow, 'status' | 'error'>): boolean {
   return d.status === 'skipped' && (d.error ?? '').startsWith('ingest-empty\t');
 }
 
+/** doc_entities.salient's bit for a name a model named (the low bits: 1 salient, 2 subject). */
+const NAMED = 4;
+
 export interface EntityRow {
   raw_path: string;
   key: string;
@@ -70,6 +73,8 @@ export interface EntityRow {
   salient?: boolean;
   /** The work's title names it and its text keeps coming back to it: what the work is about. */
   subject?: boolean;
+  /** A model that wrote the work's entry named it as what the work is substantially about. */
+  named?: boolean;
 }
 
 export interface EntryRow {
@@ -342,7 +347,7 @@ export class Store {
         JSON.stringify(r.aliases),
         r.count,
         JSON.stringify(r.snippets),
-        r.subject ? 2 : r.salient ? 1 : 0,
+        (r.subject ? 2 : r.salient ? 1 : 0) | (r.named ? NAMED : 0),
       );
   }
 
@@ -355,8 +360,9 @@ export class Store {
       ...r,
       aliases: JSON.parse(r.aliases) as string[],
       snippets: JSON.parse(r.snippets) as string[],
-      ...(salient >= 1 ? { salient: true } : {}),
-      ...(salient === 2 ? { subject: true } : {}),
+      ...((salient & 3) >= 1 ? { salient: true } : {}),
+      ...((salient & 3) === 2 ? { subject: true } : {}),
+      ...(salient & NAMED ? { named: true } : {}),
     }));
   }
 

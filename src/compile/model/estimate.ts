@@ -7,6 +7,7 @@ import { modelPlan, settingsForTask } from '../../model/provider.js';
 import { fileOfRow, type DocumentRow, type EntityRow } from '../../store/store.js';
 import { fileOf } from '../../ingest/posts.js';
 import { countTokens } from '../../text/tokens.js';
+import { chunkMarkdown } from '../../chunk/index.js';
 import { scanWiki } from '../../entry/wiki.js';
 import { extractEntities } from '../offline/entities.js';
 import { groupConcepts } from '../concepts.js';
@@ -50,8 +51,55 @@ function sourceOutputTokens(input: number, max: number): number {
 }
 const CONCEPT_OUTPUT = 700;
 const COMBINE_OUTPUT = 900;
-/** Input a concept call carries per source: summary and a few passages. */
-const PER_MENTION_TOKENS = 350;
+/** A source's summary in a concept call, and a planned entry's line in the catalog (title, summary). */
+const SUMMARY_TOKENS = 50;
+const CATALOG_LINE_TOKENS = 45;
+/** What a concept call quotes of each source (compile/model/writer.ts conceptSources). */
+const PASSAGES = 4;
+const PASSAGE_CHARS = 1500;
+/** The names a model gives as what a work is about (the template allows 12; replies give about 8). */
+const NAMED_PER_SOURCE = 8;
+
+/** The chunk texts of a document: cut from its text when the compile ingests it, else from the store. */
+function chunksOf(
+  texts: Map<string, string>,
+  opts: { maxTokens: number; overlapTokens: number },
+  stored: (rawPath: string) => { text: string }[],
+): (rawPath: string) => string[] {
+  const memo = new Map<string, string[]>();
+  return (p) => {
+    let out = memo.get(p);
+    if (!out) {
+      const text = texts.get(p);
+      out = (text !== undefined ? chunkMarkdown(text, opts) : stored(p)).map((c) => c.text);
+      memo.set(p, out);
+    }
+    return out;
+  };
+}
+
+/** Tokens a concept call quotes of one source: its summary, the snippets, then chunks naming the concept, four passages at most. */
+function mentionTokens(
+  g: { title: string; aliases: string[] },
+  m: { snippets: string[] },
+  chunks: readonly string[],
+): number {
+  const names = [g.title, ...g.aliases].map((n) => n.toLowerCase()).filter((n) => n.length > 1);
+  let tokens = SUMMARY_TOKENS;
+  let passages = 0;
+  for (const s of m.snippets.slice(0, PASSAGES)) {
+    tokens += countTokens(s);
+    passages++;
+  }
+  for (const c of chunks) {
+    if (passages >= PASSAGES) break;
+    const low = c.toLowerCase();
+    if (!names.some((n) => low.includes(n))) continue;
+    tokens += countTokens(c.length > PASSAGE_CHARS ? c.slice(0, PASSAGE_CHARS) : c);
+    passages++;
+  }
+  return tokens;
+}
 
 /**
  * What `kb compile` would cost with the model, without calling it: the same documents compile()
@@ -139,6 +187,7 @@ export async function estimateCompile(
     );
   const kept = new Set(rows.map((d) => d.raw_path));
   const entities: EntityRow[] = store.allEntities().filter((e) => kept.has(e.raw_path));
+  const texts = new Map<string, string>();
   for (const d of docs) {
     rows.push({
       raw_path: d.path,
@@ -155,7 +204,11 @@ export async function estimateCompile(
       compiler: '',
     });
     if (!modelReads(d)) continue;
-    for (const f of extractEntities(d.markdown, d.title))
+    texts.set(d.path, d.markdown);
+    // The offline reading stands in for the model's names: its most mentioned ones, as the model names them.
+    const found = extractEntities(d.markdown, d.title);
+    const top = new Set([...found].sort((a, b) => b.count - a.count).slice(0, NAMED_PER_SOURCE));
+    for (const f of found)
       entities.push({
         raw_path: d.path,
         key: f.key,
@@ -163,6 +216,8 @@ export async function estimateCompile(
         aliases: f.aliases,
         count: f.count,
         snippets: f.snippets,
+        ...(f.salient ? { salient: true } : {}),
+        ...(top.has(f) ? { named: true } : {}),
       });
   }
   const groups = groupConcepts(
@@ -172,14 +227,17 @@ export async function estimateCompile(
     config.compile.maxConcepts,
     scan.entries,
   );
-  const conceptSystem = countTokens(tpl.concept.text) + catalogTokens;
+  // A concept call's catalog lists every entry the compile plans: the sources and the concepts.
+  const conceptCatalog = catalogTokens + (docs.length + groups.length) * CATALOG_LINE_TOKENS;
+  const conceptSystem = countTokens(tpl.concept.text) + conceptCatalog;
+  const chunks = chunksOf(texts, config.chunk, (p) =>
+    store.chunksOfEntry(rows.find((r) => r.raw_path === p)?.entry_id ?? ''),
+  );
   for (const g of groups) {
     if (!opts.force && !g.mentions.some((m) => changed.has(m.rawPath))) continue;
     est.conceptCalls++;
-    add(conceptSystem + Math.min(g.mentions.length, 12) * PER_MENTION_TOKENS, CONCEPT_OUTPUT, {
-      name: 'concept',
-      tokens: conceptSystem,
-    });
+    const quoted = g.mentions.slice(0, 12).reduce((n, m) => n + mentionTokens(g, m, chunks(m.rawPath)), 0);
+    add(conceptSystem + quoted, CONCEPT_OUTPUT, { name: 'concept', tokens: conceptSystem });
   }
 
   est.inputTokens = usages['source']!.input_tokens + usages['concept']!.input_tokens;

@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFakeAnthropic, userPrompt, type FakeAnthropic, type FakeRequest } from './fake-anthropic.js';
+import { claude } from './model-fixtures.js';
+import { fixture, REPO, runKb } from './helpers.js';
+import { extractEntities } from '../src/compile/offline/entities.js';
+import { countTokens } from '../src/text/tokens.js';
+
+let fake: FakeAnthropic | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+/**
+ * A model that writes a plain entry naming the eight names the text mentions most (what a
+ * model names as a work's concepts), and concept entries as the shared fake does.
+ */
+function namer(req: FakeRequest) {
+  const p = userPrompt(req);
+  if (/<concept title=/.test(p)) return claude(req);
+  const source = /<source path="[^"]*" type="[^"]*" title="([^"]*)"[^>]*>\n([\s\S]*?)\n<\/source>/.exec(p);
+  const title = source?.[1] ?? 'Untitled';
+  const names = source
+    ? extractEntities(source[2]!, title)
+        .sort((a, b) => b.count - a.count)
+        .slice(0, 8)
+    : [];
+  const entities = names
+    .map((n) => `<entity name="${n.surface.replace(/[<&"]/g, '')}" kind="concept"></entity>`)
+    .join('');
+  // In the source's language, as the template asks.
+  const zh = /\p{Script=Han}/u.test(source?.[2] ?? '') && (source![2]!.match(/\p{Script=Han}/gu) ?? []).length > 200;
+  const t = title.replace(/[<&]/g, '');
+  const [summary, body] = zh
+    ? [`这篇文章讲解了${t}的主要内容和方法。`, '## 要点\n\n- 第一个要点。\n- 第二个要点。']
+    : [`What ${t} explains, in a sentence or two.`, '## Key points\n\n- One point.\n- Another point.'];
+  return {
+    text: `<kb_entry><title>${t}</title><summary>${summary}</summary><entities>${entities}</entities><body>${body}</body></kb_entry>`,
+  };
+}
+
+/** Input tokens of a request as sent: instructions, catalog and prompt, by kb's own counter. */
+function sentTokens(req: FakeRequest): number {
+  const system = (req.body.system as { text: string }[]).map((b) => b.text).join('\n');
+  return countTokens(system) + countTokens(userPrompt(req));
+}
+
+describe('kb compile --estimate against what compile sends', () => {
+  it('predicts the calls, and the input tokens within ±20%, of a first compile of the sample knowledge base', async () => {
+    fake = await startFakeAnthropic(namer);
+    const root = fixture();
+    cpSync(join(REPO, 'raw'), join(root, 'raw'), { recursive: true });
+    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
+    const e = await runKb(['compile', '--estimate', '--json'], { cwd: root, env });
+    expect(e.code, e.stderr).toBe(0);
+    const est = JSON.parse(e.stdout) as { sourceCalls: number; conceptCalls: number; inputTokens: number };
+    const r = await runKb(['compile'], { cwd: root, env });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = fake.messages();
+    const input = sent.reduce((n, m) => n + sentTokens(m), 0);
+    const sources = sent.filter((m) => /<source path=|<part_notes/.test(userPrompt(m))).length;
+    const concepts = sent.filter((m) => /<concept title=/.test(userPrompt(m))).length;
+    expect(est.sourceCalls).toBe(sources);
+    expect(Math.abs(est.conceptCalls - concepts) / concepts).toBeLessThanOrEqual(0.3);
+    expect(Math.abs(est.inputTokens - input) / input).toBeLessThanOrEqual(0.2);
+  }, 180_000);
+});
