@@ -7,7 +7,7 @@ import { loadTemplate, renderTemplate, splitTemplate } from '../../model/templat
 import { closePairs } from '../neighbours.js';
 import { cosine } from '../similarity.js';
 
-/** With a model: how many of the most similar entry pairs it is asked about per run (answers are cached). */
+/** With a model: how many entry pairs it is asked about per run (answers are cached). */
 const MODEL_PAIRS = 8;
 const MODEL_MIN_SIMILARITY = 0.5;
 const ENTRY_CHARS = 6000;
@@ -16,7 +16,7 @@ export const contradiction: LintRule = {
   id: 'contradiction',
   severity: 'warning',
   fixable: 'content',
-  docs: 'Two entries that state different numbers or dates about the same subject ("founded in 1998" / "founded in 2001"), found by comparing the numbers each sentence states about a named subject. With a model (ANTHROPIC_API_KEY, not `--offline`), the most similar pairs of entries are also judged by Claude (template `lint-contradiction`; answers are cached). Heal asks the model to rewrite both so they agree with their sources and cite them; a separate judging call checks the rewrite against the sources.',
+  docs: 'Two entries that state different numbers or dates about the same subject ("founded in 1998" / "founded in 2001"), found by comparing the numbers each sentence states about a named subject. With a model (not `--offline`), pairs of entries are also judged by the model (template `lint-contradiction`; answers are cached): first two sources that feed one concept (in any language), then a concept and each source it cites, then the most similar pairs. Heal asks the model to rewrite both so they agree with their sources and cite them; a separate judging call checks the rewrite against the sources.',
   examples: {
     pass: {
       'wiki/concepts/Eiffel Tower.md': exampleEntry(
@@ -109,20 +109,36 @@ async function askModel(input: LintInput, seen: Set<string>): Promise<FindingDra
     entries.map((e) => `${e.fm.title}\n${e.fm.summary ?? ''}`),
     input.signal,
   );
-  const pairs: { a: LoadedEntry; b: LoadedEntry; sim: number }[] = [];
-  // Only pairs near in the vector index can reach the similarity asked for.
+  const pairs: { a: LoadedEntry; b: LoadedEntry; sim: number; shared: number; sources: boolean }[] = [];
+  const index = new Map(entries.map((e, i) => [e, i]));
+  const simOf = (a: LoadedEntry, b: LoadedEntry) => {
+    const [va, vb] = [vecs[index.get(a)!], vecs[index.get(b)!]];
+    return va && vb ? cosine(va, vb) : 0;
+  };
+  const add = (a: LoadedEntry, b: LoadedEntry, shared: number, sim: number) => {
+    const [x, y] = rank(a) <= rank(b) ? [a, b] : [b, a];
+    if (!seen.has(`${x.path}\u0000${y.path}`))
+      pairs.push({ a: x, b: y, sim, shared, sources: x.fm.kind === 'source' && y.fm.kind === 'source' });
+  };
+  // Entries about the same thing first, in any language: two sources that feed one concept, a
+  // concept and each source it cites. Then pairs near in the vector index.
+  const related = relatedPairs(entries);
+  for (const [a, b, shared] of related) add(a, b, shared, simOf(a, b));
+  const taken = new Set(related.map(([a, b]) => pairKey(a, b)));
   for (const [i, j] of closePairs(vecs, MODEL_MIN_SIMILARITY)) {
     const a = entries[i]!;
     const b = entries[j]!;
-    const va = vecs[i];
-    const vb = vecs[j];
-    if (!va || !vb) continue;
-    const [x, y] = rank(a) <= rank(b) ? [a, b] : [b, a];
-    if (seen.has(`${x.path}\u0000${y.path}`)) continue;
-    const sim = cosine(va, vb);
-    if (sim >= MODEL_MIN_SIMILARITY) pairs.push({ a: x, b: y, sim });
+    if (taken.has(pairKey(a, b))) continue;
+    const sim = simOf(a, b);
+    if (sim >= MODEL_MIN_SIMILARITY) add(a, b, 0, sim);
   }
-  pairs.sort((p, q) => q.sim - p.sim);
+  pairs.sort(
+    (p, q) =>
+      Number(q.shared > 0) - Number(p.shared > 0) ||
+      Number(q.sources) - Number(p.sources) ||
+      q.shared - p.shared ||
+      q.sim - p.sim,
+  );
   const tpl = loadTemplate(input.paths.root, 'lint-contradiction');
   const { system, input: inputPart } = splitTemplate(tpl.text);
   const text = (e: LoadedEntry) => {
@@ -162,6 +178,44 @@ async function askModel(input: LintInput, seen: Set<string>): Promise<FindingDra
     });
   }
   return out;
+}
+
+const pairKey = (a: LoadedEntry, b: LoadedEntry) =>
+  a.path < b.path ? `${a.path}\u0000${b.path}` : `${b.path}\u0000${a.path}`;
+
+/**
+ * Pairs of entries that say things about the same subject, with how many concepts they share: the
+ * sources each concept cites (by raw path, so a source and its translation pair as well) with one
+ * another, and the concept with each of them.
+ */
+function relatedPairs(entries: readonly LoadedEntry[]): [LoadedEntry, LoadedEntry, number][] {
+  const sourceOf = new Map<string, LoadedEntry>();
+  for (const e of entries) if (e.fm.kind === 'source') for (const r of refs(e)) sourceOf.set(r, e);
+  const shared = new Map<string, [LoadedEntry, LoadedEntry, number]>();
+  const bump = (a: LoadedEntry, b: LoadedEntry) => {
+    if (a === b) return;
+    const k = pairKey(a, b);
+    const had = shared.get(k);
+    if (had) had[2]++;
+    else shared.set(k, [a, b, 1]);
+  };
+  for (const c of entries) {
+    if (c.fm.kind !== 'concept') continue;
+    const cited = [
+      ...new Set(
+        refs(c)
+          .map((r) => sourceOf.get(r))
+          .filter((x): x is LoadedEntry => Boolean(x)),
+      ),
+    ];
+    for (const s of cited) bump(c, s);
+    for (let i = 0; i < cited.length; i++) for (let j = i + 1; j < cited.length; j++) bump(cited[i]!, cited[j]!);
+  }
+  return [...shared.values()];
+}
+
+function refs(e: LoadedEntry): string[] {
+  return Array.isArray(e.fm.source_ref) ? e.fm.source_ref.map(String) : [];
 }
 
 /** The most different values a fact may be given and still be compared. */
