@@ -29,10 +29,16 @@ export function readEpub(bytes: Uint8Array): OfficeDoc {
   return { parts: [{ kind: 'html', html: bodies.join('\n') }], meta: dublinCore(path(pkg, 'metadata')) };
 }
 
-/** The inside of an XHTML file's `<body>`, without images (their files are not in the vault). */
+/**
+ * The inside of an XHTML file's `<body>`, without images (their files are not in the vault); its
+ * `<article>` or `<main>` a `<section>`, since the HTML path reads only the one article of a page.
+ */
 function bodyOf(xhtml: string): string {
   const open = /<body\b[^>]*>/i.exec(xhtml);
   const start = open ? open.index + open[0].length : 0;
   const end = xhtml.toLowerCase().lastIndexOf('</body>');
-  return xhtml.slice(start, end > start ? end : undefined).replace(/<img\b[^>]*>/gi, '');
+  return xhtml
+    .slice(start, end > start ? end : undefined)
+    .replace(/<img\b[^>]*>/gi, '')
+    .replace(/<(\/?)(?:article|main)\b/gi, '<$1section');
 }

@@ -197,6 +197,25 @@ describe('Office files and e-books', () => {
     );
   });
 
+  it('EPUB: every spine file in reading order, a chapter marked up as <main> among them; no navigation', async () => {
+    const page = (body: string) => strToU8(`<html xmlns="http://www.w3.org/1999/xhtml"><body>${body}</body></html>`);
+    const epub = zipSync({
+      mimetype: strToU8('application/epub+zip'),
+      'META-INF/container.xml': strToU8(
+        '<container xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OPS/book.opf"/></rootfiles></container>',
+      ),
+      'OPS/book.opf': strToU8(
+        '<package xmlns="http://www.idpf.org/2007/opf"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Dugongs</dc:title><dc:creator>Ana Lima</dc:creator></metadata><manifest><item id="nav" href="nav.xhtml" properties="nav"/><item id="b" href="text/b%20two.xhtml"/><item id="a" href="text/a.xhtml"/></manifest><spine><itemref idref="nav"/><itemref idref="a"/><itemref idref="b"/></spine></package>',
+      ),
+      'OPS/nav.xhtml': page('<ol><li>Contents list</li></ol>'),
+      'OPS/text/a.xhtml': page('<h1>Seagrass</h1><p>Dugongs graze seagrass.<img src="../img/d.png"/></p>'),
+      'OPS/text/b two.xhtml': page('<main><h1>Range</h1><p>儒艮分布在印度洋。</p></main>'),
+    });
+    const { doc } = await ingest('dugong.epub', Buffer.from(epub));
+    expect(doc).toMatchObject({ title: 'Dugongs', meta: { author: 'Ana Lima' } });
+    expect(doc!.markdown).toBe('# Seagrass\n\nDugongs graze seagrass.\n\n# Range\n\n儒艮分布在印度洋。\n');
+  });
+
   it('a zip bomb named .docx is a diagnostic before any parser unpacks it', async () => {
     const bomb = zipSync(
       { '[Content_Types].xml': strToU8('<Types/>'), 'word/document.xml': new Uint8Array(8 * 1024 * 1024) },
