@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // kb's command-line entry. Runs the bundle in dist/ (built by `npm install` / `npm run build`)
-// when it is at least as new as every source file; otherwise runs src/ through tsx.
+// when it is at least as new as every source file; otherwise runs src/ through tsx (a development
+// dependency, so an installed kb runs its bundle).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,16 +19,23 @@ function newestSource(dir) {
   return newest;
 }
 
-let main;
-if (
-  existsSync(bundle) &&
-  (!existsSync(join(root, 'src')) || statSync(bundle).mtimeMs >= newestSource(join(root, 'src')))
-) {
-  ({ main } = await import(pathToFileURL(bundle).href));
-} else {
-  const { register } = await import('tsx/esm/api');
+const fresh =
+  existsSync(bundle) && (!existsSync(join(root, 'src')) || statSync(bundle).mtimeMs >= newestSource(join(root, 'src')));
+
+/** tsx is a development dependency: an install without it runs the bundle it has, however old. */
+async function fromSource() {
+  let register;
+  try {
+    ({ register } = await import('tsx/esm/api'));
+  } catch {
+    if (existsSync(bundle)) return (await import(pathToFileURL(bundle).href)).main;
+    process.stderr.write('kb: dist/kb.mjs is missing and tsx is not installed; run `npm install` in the kb folder\n');
+    process.exit(1);
+  }
   register();
-  ({ main } = await import('../src/cli/main.ts'));
+  return (await import('../src/cli/main.ts')).main;
 }
+
+const main = fresh ? (await import(pathToFileURL(bundle).href)).main : await fromSource();
 process.exitCode = await main(process.argv.slice(2));
 if (process.env.KB_REPORT_RSS) process.stderr.write(`kb-max-rss-kb=${process.resourceUsage().maxRSS}\n`);

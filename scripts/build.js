@@ -1,12 +1,19 @@
 // Bundles src/ into dist/kb.mjs with esbuild (packages stay external), so `kb` starts without
 // compiling TypeScript at run time. Runs on `npm install` / `npm ci` (prepare) and before tests.
-import { build } from 'esbuild';
+// esbuild is a development dependency: an install without it (--omit=dev) keeps dist/ as it is.
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+let build;
+try {
+  ({ build } = await import('esbuild'));
+} catch {
+  process.stderr.write('kb build: esbuild is not installed (a development dependency); dist/ left as it is\n');
+  process.exit(0);
+}
 const result = await build({
   entryPoints: { kb: join(root, 'src', 'cli', 'main.ts'), worker: join(root, 'src', 'compile', 'worker.ts') },
   outdir: join(root, 'dist'),

@@ -1,9 +1,12 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
  * Attachments from raw/ are copied into wiki/attachments/ so that the vault (wiki/) can embed
- * them (`![[diagram.png]]`); raw/ itself stays outside the vault and is never modified.
+ * them (`![[diagram.png]]`): Obsidian shows no file outside its vault, and raw/ stays outside it
+ * and is never modified. The copy is byte for byte, so git keeps one blob for both paths, and a
+ * copy-on-write clone where the file system has them (APFS, Btrfs, XFS), so the disk keeps one
+ * too. A hard link would share the bytes everywhere, but an edit in the vault would change raw/.
  * Copies of attachments that left raw/ are removed.
  */
 export function copyAttachments(
@@ -29,7 +32,7 @@ export function copyAttachments(
       // Size and time say "same copy" only for a file this compile did not see change.
       if (!changed.has(p) && existsSync(dst) && statSync(dst).size === s.size && statSync(dst).mtimeMs >= s.mtimeMs)
         continue;
-      copyFileSync(src, dst);
+      copyFileSync(src, dst, constants.COPYFILE_FICLONE);
     } catch {
       // The raw file vanished meanwhile: the next compile removes its entry.
     }

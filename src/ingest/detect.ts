@@ -214,7 +214,7 @@ export function isHeavy(path: string): boolean {
  * Bump when ingest reads files of some type differently (new formats, OCR): compile then reads
  * again the files `rereadOnUpgrade` names, even though their bytes did not change.
  */
-export const INGEST_VERSION = '2';
+export const INGEST_VERSION = '3';
 
 /** Files an older kb filed as attachments or plain text, or could not read, that it now reads. */
 export function rereadOnUpgrade(path: string, prevStatus: string): boolean {

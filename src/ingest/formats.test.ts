@@ -129,6 +129,93 @@ describe('Office files and e-books', () => {
     );
   });
 
+  const odf = (body: string, mime: string) =>
+    Buffer.from(
+      zipSync({
+        mimetype: strToU8(mime),
+        'content.xml': strToU8(
+          `<?xml version="1.0"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"><office:body>${body}</office:body></office:document-content>`,
+        ),
+        'meta.xml': strToU8(
+          '<office:document-meta xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0"><office:meta><meta:initial-creator>Wu Fang</meta:initial-creator><meta:creation-date>2025-03-04T10:00:00</meta:creation-date></office:meta></office:document-meta>',
+        ),
+      }),
+    );
+
+  it('ODS: one `## Sheet` per table; repeated cells expanded, an empty tail of repeats dropped', async () => {
+    const row = (...cells: string[]) =>
+      `<table:table-row>${cells.join('')}<table:table-cell table:number-columns-repeated="16000"/></table:table-row>`;
+    const cell = (t: string, times = 1) =>
+      `<table:table-cell table:number-columns-repeated="${times}"><text:p>${t}</text:p></table:table-cell>`;
+    const ods = odf(
+      `<office:spreadsheet><table:table table:name="Tapirs"><table:table-column table:number-columns-repeated="3"/>${row(cell('Site'), cell('Count'))}${row(cell('Lowland &amp; river'), cell('4'))}${row(cell('—', 2))}<table:table-row table:number-rows-repeated="1048000"><table:table-cell table:number-columns-repeated="16000"/></table:table-row></table:table></office:spreadsheet>`,
+      'application/vnd.oasis.opendocument.spreadsheet',
+    );
+    const { doc, messages } = await ingest('tapir.ods', ods);
+    expect(messages).toEqual([]);
+    expect(doc?.title).toBe('tapir');
+    expect(doc!.meta).toMatchObject({ author: 'Wu Fang', published: '2025-03-04' });
+    expect(doc!.markdown).toBe(
+      'Workbook of 1 sheet: Tapirs.\n\n## Sheet: Tapirs\n\n| Site | Count |\n| --- | --- |\n| Lowland & river | 4 |\n| — | — |\n',
+    );
+  });
+
+  it('ODP: one `## Slide N: title` section per page, its text boxes as lists and paragraphs', async () => {
+    const frame = (cls: string, inner: string) =>
+      `<draw:frame presentation:class="${cls}"><draw:text-box>${inner}</draw:text-box></draw:frame>`;
+    const odp = odf(
+      `<office:presentation><draw:page draw:name="page1">${frame('title', '<text:p>Sloths</text:p>')}${frame('outline', '<text:list><text:list-item><text:p>Slow</text:p></text:list-item><text:list-item><text:p>Sleepy <text:span>all</text:span><text:s text:c="2"/>day</text:p></text:list-item></text:list>')}</draw:page><draw:page draw:name="page2">${frame('title', '<text:p>Diet</text:p>')}${frame('notes', '<text:p>speaker notes</text:p>')}${frame('subtitle', '<text:p>Leaves 树叶</text:p>')}</draw:page></office:presentation>`,
+      'application/vnd.oasis.opendocument.presentation',
+    );
+    const { doc } = await ingest('sloth.odp', odp);
+    expect(doc?.title).toBe('Sloths');
+    expect(doc!.markdown).toBe('## Slide 1: Sloths\n\n- Slow\n- Sleepy all day\n\n## Slide 2: Diet\n\nLeaves 树叶\n');
+  });
+
+  it('XLSX with shared strings, booleans and a sheet listed out of file order', async () => {
+    const rel = (id: string, target: string) =>
+      `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="${target}"/>`;
+    const ns = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+    const xlsx = zipSync({
+      'xl/workbook.xml': strToU8(
+        `<workbook ${ns} xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Second" sheetId="2" r:id="rId2"/><sheet name="First" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      ),
+      'xl/_rels/workbook.xml.rels': strToU8(
+        `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rel('rId1', 'worksheets/sheet1.xml')}${rel('rId2', 'worksheets/sheet2.xml')}</Relationships>`,
+      ),
+      'xl/sharedStrings.xml': strToU8(
+        `<sst ${ns}><si><t>Animal</t></si><si><r><t>Wom</t></r><r><t>bat</t></r><rPh><t>ウォンバット</t></rPh></si></sst>`,
+      ),
+      'xl/worksheets/sheet1.xml': strToU8(
+        `<worksheet ${ns}><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="C1" t="str"><v>Burrows</v></c></row><row r="2"><c r="A2" t="s"><v>1</v></c><c r="C2" t="b"><v>1</v></c></row></sheetData></worksheet>`,
+      ),
+      'xl/worksheets/sheet2.xml': strToU8(`<worksheet ${ns}><sheetData/></worksheet>`),
+    });
+    const { doc } = await ingest('wombat.xlsx', Buffer.from(xlsx));
+    expect(doc!.markdown).toBe(
+      'Workbook of 2 sheets: Second, First.\n\n## Sheet: Second\n\n## Sheet: First\n\n| Animal |  | Burrows |\n| --- | --- | --- |\n| Wombat |  | TRUE |\n',
+    );
+  });
+
+  it('EPUB: every spine file in reading order, a chapter marked up as <main> among them; no navigation', async () => {
+    const page = (body: string) => strToU8(`<html xmlns="http://www.w3.org/1999/xhtml"><body>${body}</body></html>`);
+    const epub = zipSync({
+      mimetype: strToU8('application/epub+zip'),
+      'META-INF/container.xml': strToU8(
+        '<container xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OPS/book.opf"/></rootfiles></container>',
+      ),
+      'OPS/book.opf': strToU8(
+        '<package xmlns="http://www.idpf.org/2007/opf"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Dugongs</dc:title><dc:creator>Ana Lima</dc:creator></metadata><manifest><item id="nav" href="nav.xhtml" properties="nav"/><item id="b" href="text/b%20two.xhtml"/><item id="a" href="text/a.xhtml"/></manifest><spine><itemref idref="nav"/><itemref idref="a"/><itemref idref="b"/></spine></package>',
+      ),
+      'OPS/nav.xhtml': page('<ol><li>Contents list</li></ol>'),
+      'OPS/text/a.xhtml': page('<h1>Seagrass</h1><p>Dugongs graze seagrass.<img src="../img/d.png"/></p>'),
+      'OPS/text/b two.xhtml': page('<main><h1>Range</h1><p>儒艮分布在印度洋。</p></main>'),
+    });
+    const { doc } = await ingest('dugong.epub', Buffer.from(epub));
+    expect(doc).toMatchObject({ title: 'Dugongs', meta: { author: 'Ana Lima' } });
+    expect(doc!.markdown).toBe('# Seagrass\n\nDugongs graze seagrass.\n\n# Range\n\n儒艮分布在印度洋。\n');
+  });
+
   it('a zip bomb named .docx is a diagnostic before any parser unpacks it', async () => {
     const bomb = zipSync(
       { '[Content_Types].xml': strToU8('<Types/>'), 'word/document.xml': new Uint8Array(8 * 1024 * 1024) },

@@ -20,7 +20,8 @@ export { detectType, INGEST_VERSION, isHeavy, maxBytesFor, PLACE_HEADING, readsT
 export { convertHtml } from './html.js';
 
 /** Bump when PDF or Office conversion would give other Markdown for the same file (cached by it). */
-const DOCUMENT_VERSION = 'doc-v1';
+const PDF_VERSION = 'doc-v1';
+const OFFICE_VERSION = 'office-v2';
 
 const TYPE_NAMES: Readonly<Record<RawType, string>> = {
   markdown: 'Markdown file',
@@ -237,7 +238,8 @@ async function ingest(
   if (detected.type === 'document') {
     if (bytes.length === 0)
       return fail('ingest-empty', `Unexpected empty ${what}, expected some text`, 'write something in it or delete it');
-    const converted = await cached(opts.cacheDir, hash, DOCUMENT_VERSION, () =>
+    const version = detected.mime === 'application/pdf' ? PDF_VERSION : OFFICE_VERSION;
+    const converted = await cached(opts.cacheDir, hash, version, () =>
       serially(async () => {
         if (detected.mime === 'application/pdf')
           return (await import('./pdf.js')).convertPdf(bytes, stem(file.path), opts.onProgress);

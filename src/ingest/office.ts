@@ -1,6 +1,6 @@
-import type { OfficeContentNode, OfficeParserAST, SupportedFileType } from 'officeparser';
 import { convertHtml } from './html.js';
 import { firstHeading } from './markdown.js';
+import { type OfficeDoc, type OfficeMeta, oneLine } from './office-xml.js';
 import { checkZip, DEFAULT_ZIP_LIMITS } from './zip.js';
 import type { Converted, ConvertOutcome, ConvertProblem } from './types.js';
 
@@ -12,8 +12,9 @@ const ZIP_TYPES = new Set(['.docx', '.xlsx', '.pptx', '.odt', '.ods', '.odp', '.
 /**
  * Office files and e-books as Markdown. Every zip-based file is checked for a zip bomb before a
  * parser unpacks it. DOCX goes through mammoth (Word styles to semantic HTML) and kb's HTML path;
- * PPTX/ODP, XLSX/ODS, ODT and EPUB through officeparser's document tree: one `## Slide N`
- * section per slide, one `## Sheet` section (a table) per sheet, the book's own chapter headings.
+ * PPTX/ODP, XLSX/ODS, ODT and EPUB are read from their XML (ooxml.ts, odf.ts, epub.ts): one
+ * `## Slide N` section per slide, one `## Sheet` section (a table) per sheet, the book's own
+ * chapter headings.
  */
 export async function convertOffice(
   bytes: Uint8Array,
@@ -28,12 +29,7 @@ export async function convertOffice(
   }
   try {
     if (ext === '.docx') return await convertDocx(bytes, fallbackTitle);
-    return await convertWithOfficeParser(
-      bytes,
-      ext.slice(1) as SupportedFileType,
-      fallbackTitle,
-      limits.maxUnpackedBytes,
-    );
+    return convertParts(await readDocument(bytes, ext), ext, fallbackTitle);
   } catch (err) {
     return { problem: broken(ext, err) };
   }
@@ -52,138 +48,69 @@ async function convertDocx(bytes: Uint8Array, fallbackTitle: string): Promise<Co
 
 /** Title, author and dates from `docProps/core.xml` (Dublin Core), which mammoth does not read. */
 async function coreProperties(bytes: Uint8Array): Promise<{ title?: string; meta: Record<string, unknown> }> {
-  const { unzipSync, strFromU8 } = await import('fflate');
-  const { XMLParser } = await import('fast-xml-parser');
-  const part = unzipSync(bytes, { filter: (f) => f.name === 'docProps/core.xml' && f.originalSize < 1024 * 1024 })[
-    'docProps/core.xml'
-  ];
-  if (!part) return { meta: {} };
-  const xml = new XMLParser({ removeNSPrefix: true, ignoreAttributes: true, parseTagValue: false }).parse(
-    strFromU8(part),
-  ) as { coreProperties?: Record<string, unknown> };
-  const p = xml.coreProperties ?? {};
-  const text = (v: unknown) =>
-    typeof v === 'string' && v.trim()
-      ? v.trim()
-      : typeof v === 'object' && v && typeof (v as { '#text'?: unknown })['#text'] === 'string'
-        ? String((v as { '#text': string })['#text']).trim()
-        : undefined;
-  const meta: Record<string, unknown> = {};
-  const author = text(p['creator']);
-  if (author) meta['author'] = author;
-  const created = text(p['created']);
-  if (created) meta['published'] = created.slice(0, 10);
-  const description = text(p['description']) ?? text(p['subject']);
-  if (description) meta['description'] = description;
-  const title = text(p['title']);
-  return title ? { title, meta } : { meta };
+  const { dublinCore, parseXml, path, readZip } = await import('./office-xml.js');
+  const core = readZip(bytes, (n) => n === 'docProps/core.xml').get('docProps/core.xml');
+  const props = dublinCore(path(parseXml(core), 'coreProperties'));
+  return props.title ? { title: props.title, meta: metaFields(props) } : { meta: metaFields(props) };
 }
 
-async function convertWithOfficeParser(
-  bytes: Uint8Array,
-  fileType: SupportedFileType,
-  fallbackTitle: string,
-  maxUnpackedBytes: number,
-): Promise<ConvertOutcome> {
-  const { OfficeParser, OfficeGenerator } = await import('officeparser');
-  const ast = await OfficeParser.parseOffice(Buffer.from(bytes), {
-    fileType,
-    ocr: false,
-    extractAttachments: false,
-    ignoreComments: true,
-    ignoreHeadersAndFooters: true,
-    ignoreSlideMasters: true,
-    decompressionLimits: {
-      maxUnpackedBytes: maxUnpackedBytes,
-      maxUncompressedBytes: maxUnpackedBytes,
-      maxZipEntries: DEFAULT_ZIP_LIMITS.maxEntries,
-    } as never,
-  });
-  const toMarkdown = async (content: OfficeContentNode[], headingOffset = 0): Promise<string> => {
-    if (!content.length) return '';
-    const { value } = await OfficeGenerator.generate({ ...ast, content } as OfficeParserAST, 'html', {
-      generateIds: false,
-    } as never);
-    return convertHtml(String(value), '', { headingOffset }).markdown.trim();
-  };
+/** The entry's `author`, `published` (a date) and `description` from a document's properties. */
+function metaFields({ author, created, description }: OfficeMeta): Record<string, unknown> {
+  const meta: Record<string, unknown> = {};
+  if (author) meta['author'] = author;
+  if (created && /^\d{4}-\d\d-\d\d/.test(created)) meta['published'] = created.slice(0, 10);
+  if (description) meta['description'] = description;
+  return meta;
+}
+
+async function readDocument(bytes: Uint8Array, ext: string): Promise<OfficeDoc> {
+  if (ext === '.pptx') return (await import('./ooxml.js')).readPptx(bytes);
+  if (ext === '.xlsx') return (await import('./ooxml.js')).readXlsx(bytes);
+  if (ext === '.epub') return (await import('./epub.js')).readEpub(bytes);
+  return (await import('./odf.js')).readOdf(bytes);
+}
+
+/** A document's parts as Markdown: flowing text, `## Slide N: title` sections, `## Sheet: name` tables. */
+function convertParts(doc: OfficeDoc, ext: string, fallbackTitle: string): ConvertOutcome {
   const notes: ConvertProblem[] = [];
   const sections: string[] = [];
-  let loose: OfficeContentNode[] = [];
-  const flush = async () => {
-    const md = await toMarkdown(loose);
-    if (md) sections.push(md);
-    loose = [];
-  };
-  for (const node of ast.content) {
-    if (node.type === 'slide') {
-      await flush();
-      const n = (node.metadata as { slideNumber?: number } | undefined)?.slideNumber ?? sections.length + 1;
-      const children = node.children ?? [];
-      const titleAt = children.findIndex((c) => c.type === 'heading');
-      const title = titleAt >= 0 ? oneLine(nodeText(children[titleAt]!)) : '';
-      const body = await toMarkdown(
-        children.filter((_, i) => i !== titleAt),
-        2,
-      );
-      sections.push(`## Slide ${n}${title ? `: ${title}` : ''}${body ? `\n\n${body}` : ''}`);
-    } else if (node.type === 'sheet') {
-      await flush();
-      const name = (node.metadata as { sheetName?: string } | undefined)?.sheetName ?? `Sheet ${sections.length + 1}`;
-      const rows = (node.children ?? [])
-        .filter((c) => c.type === 'row')
-        .map(cells)
-        .filter((r) => r.some((c) => c !== ''));
+  for (const part of doc.parts) {
+    if (part.kind === 'html') {
+      const md = convertHtml(`<html><body>${part.html}</body></html>`, '').markdown.trim();
+      if (md) sections.push(md);
+    } else if (part.kind === 'slide') {
+      const body = convertHtml(`<html><body>${part.html}</body></html>`, '', { headingOffset: 2 }).markdown.trim();
+      sections.push(`## Slide ${part.n}${part.title ? `: ${part.title}` : ''}${body ? `\n\n${body}` : ''}`);
+    } else {
+      const rows = part.rows.filter((r) => r.some((c) => c !== ''));
       const kept = rows.slice(0, MAX_SHEET_ROWS);
       if (rows.length > kept.length)
         notes.push({
           ruleId: 'ingest-sheet-cut',
           severity: 'info',
-          reason: `Sheet "${name}" has ${rows.length} rows; kb keeps the first ${MAX_SHEET_ROWS}`,
+          reason: `Sheet "${part.name}" has ${rows.length} rows; kb keeps the first ${MAX_SHEET_ROWS}`,
           note: 'split the sheet or export the part that matters',
         });
       const table = markdownTable(kept);
       sections.push(
-        `## Sheet: ${name}${table ? `\n\n${table}` : ''}${rows.length > kept.length ? `\n\n_(${rows.length - kept.length} more rows not shown)_` : ''}`,
+        `## Sheet: ${part.name}${table ? `\n\n${table}` : ''}${rows.length > kept.length ? `\n\n_(${rows.length - kept.length} more rows not shown)_` : ''}`,
       );
-    } else loose.push(node);
+    }
   }
-  await flush();
   // A workbook is tables only: a sentence on what it holds gives it a summary.
-  const sheets = ast.content
-    .filter((n) => n.type === 'sheet')
-    .map((n) => (n.metadata as { sheetName?: string } | undefined)?.sheetName ?? '');
-  if (sheets.length && sheets.length === ast.content.length)
+  const sheets = doc.parts.flatMap((p) => (p.kind === 'sheet' ? [p.name] : []));
+  if (sheets.length && sheets.length === doc.parts.length)
     sections.unshift(
       `Workbook of ${sheets.length} sheet${sheets.length === 1 ? '' : 's'}: ${sheets.filter(Boolean).join(', ')}.`,
     );
   const markdown = sections.join('\n\n').trim();
-  if (!markdown) return { problem: empty(`.${fileType}`) };
-  const meta: Record<string, unknown> = {};
-  const m = ast.metadata ?? {};
-  if (typeof m.author === 'string' && m.author.trim()) meta['author'] = m.author.trim();
-  if (m.created instanceof Date && !Number.isNaN(m.created.getTime()))
-    meta['published'] = m.created.toISOString().slice(0, 10);
-  else if (typeof m.created === 'string') meta['published'] = String(m.created).slice(0, 10);
-  if (typeof m.description === 'string' && m.description.trim()) meta['description'] = m.description.trim();
-  const metaTitle = typeof m.title === 'string' && m.title.trim() ? oneLine(m.title) : undefined;
+  if (!markdown) return { problem: empty(ext) };
   const converted: Converted = {
-    title: metaTitle ?? officeTitle(markdown) ?? fallbackTitle,
+    title: (doc.meta.title && oneLine(doc.meta.title)) || officeTitle(markdown) || fallbackTitle,
     markdown: `${markdown}\n`,
-    meta,
+    meta: metaFields(doc.meta),
   };
   return notes.length ? { converted, notes } : { converted };
-}
-
-/** A row's cell texts by column (empty cells kept, so that columns line up). */
-function cells(row: OfficeContentNode): string[] {
-  const out: string[] = [];
-  for (const cell of row.children ?? []) {
-    if (cell.type !== 'cell') continue;
-    const col = (cell.metadata as { col?: number } | undefined)?.col ?? out.length;
-    while (out.length < col) out.push('');
-    out[col] = oneLine(nodeText(cell));
-  }
-  return out;
 }
 
 /** The first row is the header: the sheet's column names, in most sheets a person keeps. */
@@ -195,10 +122,6 @@ function markdownTable(rows: string[][]): string {
   return [line(rows[0]!), `|${' --- |'.repeat(width)}`, ...rows.slice(1).map(line)].join('\n');
 }
 
-function nodeText(node: OfficeContentNode): string {
-  return node.children?.length ? node.children.map(nodeText).join(node.type === 'cell' ? ' ' : '') : (node.text ?? '');
-}
-
 function slideTitle(markdown: string): string | undefined {
   return /^## Slide \d+: (.+)$/m.exec(markdown)?.[1];
 }
@@ -206,10 +129,6 @@ function slideTitle(markdown: string): string | undefined {
 /** A document's `# ` heading, a deck's first slide title, else its first heading of any level. */
 function officeTitle(markdown: string): string | undefined {
   return firstHeading(markdown, { levelOne: true }) ?? slideTitle(markdown) ?? firstHeading(markdown);
-}
-
-function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
 }
 
 const NAMES: Readonly<Record<string, string>> = {
