@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offlineAnswer, statements } from './answer.js';
+import { offlineAnswer, statements, unwrapped } from './answer.js';
 import { queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
 import type { PassageHit } from './retrieve.js';
@@ -816,5 +816,30 @@ describe('offlineAnswer for a list asked as "what …s does X have"', () => {
     expect(offlineAnswer('What are the steps of the report generator?', packed(report, planner)).text).toContain(
       'Step 1: Load the style guide',
     );
+  });
+});
+
+describe('unwrapped: prose hard-wrapped at a fixed width', () => {
+  it('joins a wrapped paragraph so a sentence that runs over a line break is one statement', () => {
+    const text =
+      'A stack is a collection that keeps values in the order it gets them and removes the\nvalues in the opposite order, so here is a brief example of one in use.\n\nNext paragraph.';
+    expect(statements(text)).toContain(
+      'A stack is a collection that keeps values in the order it gets them and removes the values in the opposite order, so here is a brief example of one in use.',
+    );
+  });
+  it.each([
+    [
+      'fields, one per line',
+      'Date: 2026-03-10\nAttendees: Ana, Bo, Chen and Dmitri from the platform team\nNext meeting: 2026-03-17',
+    ],
+    ['a short line', 'Short line\ngoes on'],
+    ['a list', 'The options we weighed for the storage layer are listed here\n- sqlite\n- postgres'],
+    [
+      'a sentence that ended',
+      'This line is long enough to be a wrapped line of prose text.\nthen another sentence starts.',
+    ],
+    ['Chinese lines', '这是一段很长很长的中文文字，作者在这里换行了但是我们不知道这是不是同一段的意思\n继续写'],
+  ])('leaves %s as they are', (_what, text) => {
+    expect(unwrapped(text.split('\n'))).toEqual(text.split('\n'));
   });
 });

@@ -57,7 +57,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 12;
+export const ANSWER_VERSION = 13;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -80,7 +80,7 @@ const CONCEPT_SCAFFOLD = /^(?:\[\[[^\]]*\]\] (?:\(\d+ mentions?\)|mentions .*)|�
 export function statements(text: string): string[] {
   const out: string[] = [];
   let fence = false;
-  const lines = text.split('\n');
+  const lines = unwrapped(text.split('\n'));
   for (const [i, raw] of lines.entries()) {
     if (/^\s*(```|~~~)/.test(raw)) {
       fence = !fence;
@@ -130,6 +130,41 @@ export function statements(text: string): string[] {
   }
   return out;
 }
+
+/** A line of structure, never the middle of a wrapped paragraph: a heading, item, row, quote, fence, code, comment, drawing. */
+const BLOCK_START = /^(?:\s*(?:#{1,6}\s|[-*+•]\s|\d{1,3}[.)]\s|[|>]|```|~~~|<!--|[\u2500-\u257f])| {4}|\t)/u;
+
+/**
+ * Prose hard-wrapped at a fixed width read back as its paragraphs: a line joins the one before
+ * when that one is a long line of Latin prose that stops mid-sentence (no closing mark) and this
+ * one goes on in lower case. Fields (`Date: …` over `Attendees: …`), short lines, list items and
+ * Chinese lines (no spaces to tell a wrap) stay as they are; code fences are left alone.
+ */
+export function unwrapped(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let fence = false;
+  for (const line of lines) {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    const prev = out.length ? out[out.length - 1]! : '';
+    if (
+      !fence &&
+      prev.trim().length >= WRAP_MIN &&
+      !BLOCK_START.test(line) &&
+      !/^\s*(```|~~~)/.test(prev) &&
+      /[A-Za-z,;]$/.test(prev.trimEnd()) &&
+      /^\s*[a-z(“"']/.test(line) &&
+      !/\p{Script=Han}$/u.test(prev.trimEnd())
+    ) {
+      out[out.length - 1] = `${prev.trimEnd()} ${line.trim()}`;
+      continue;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/** A wrapped line is at least this long: a shorter one ends where its writer ended it. */
+const WRAP_MIN = 40;
 
 /**
  * A row of a table — Markdown's `| a | b |`, or cells typed with tabs — read as what it says:

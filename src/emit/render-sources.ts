@@ -30,6 +30,7 @@ export function renderSources(
 ): Final[] {
   const oldById = new Map(input.scan.entries.map((e) => [e.fm.id as string, e]));
   const byDoc = conceptsByDoc(input.concepts);
+  const counts = mentionCounts(input.concepts);
   const out: Final[] = [];
   for (const p of input.sources) {
     if (!renders.sources.has(p.id)) continue;
@@ -66,7 +67,7 @@ export function renderSources(
       content_hash: '',
       source_hashes: p.hashes ?? { [`raw/${p.file ?? p.rawPath}`]: p.rawHash },
       compiled_by: draft.compiledBy,
-      tags: entryTags('source', topicsOf(concepts, p.rawPath), [
+      tags: entryTags('source', topicsOf(concepts, counts.get(p.rawPath)), [
         ...(Array.isArray(old?.fm.tags) ? old.fm.tags : []),
         ...(draft.tags ?? []),
       ]),
@@ -89,10 +90,25 @@ export function renderSources(
   return out;
 }
 
-/** The concepts a source says most about, first. */
-function topicsOf(concepts: readonly ConceptPlan[], rawPath: string): string[] {
-  const count = (g: ConceptPlan) => g.mentions.find((m) => m.rawPath === rawPath)?.count ?? 0;
+/** The concepts a source says most about, first (`counts`: its mentions of each, mentionCounts). */
+function topicsOf(concepts: readonly ConceptPlan[], counts: ReadonlyMap<ConceptPlan, number> | undefined): string[] {
+  const count = (g: ConceptPlan) => counts?.get(g) ?? 0;
   return [...concepts].sort((a, b) => count(b) - count(a)).map((g) => g.title);
+}
+
+/**
+ * Raw path → how often the source mentions each concept, in one pass over all mentions: looked up
+ * per concept and source, a concept's mention list (which grows with the wiki) was searched once
+ * for every comparison of a sort.
+ */
+function mentionCounts(concepts: readonly ConceptPlan[]): Map<string, Map<ConceptPlan, number>> {
+  const out = new Map<string, Map<ConceptPlan, number>>();
+  for (const g of concepts)
+    for (const m of g.mentions) {
+      const counts = out.get(m.rawPath) ?? out.set(m.rawPath, new Map()).get(m.rawPath)!;
+      if (!counts.has(g)) counts.set(g, m.count);
+    }
+  return out;
 }
 
 function insertBefore(body: string, heading: string, section: string): string {
