@@ -101,7 +101,7 @@ async function planAndEmit(
   const plan = { sources, concepts, scan, entities, force: Boolean(opts.force) };
   const attachments = store.attachmentPaths();
   const names = planNames({ ...plan, attachments });
-  const renders = planRenders(plan, names);
+  const renders = planRenders(plan, names, (id) => store.hasEntryBase(id));
   // Concept pages whose inputs and file are as their last render left them are kept (not drafted again).
   const links = buildLinkTable({ concepts, scan, attachments }, names);
   const renderKeys = keepUnchangedConcepts(renders, {

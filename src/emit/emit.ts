@@ -7,6 +7,7 @@ import { copyAttachments } from './attachments.js';
 import { linksBrokenInEdited } from './edited-links.js';
 import { indexWiki } from './index-wiki.js';
 import { keepRest } from './keep.js';
+import { mergeEdits } from './merge-edits.js';
 import { buildLinkTable, type LinkContext } from './link-table.js';
 import { refreshBacklinks } from './refresh-backlinks.js';
 import { renderConcepts } from './render-concepts.js';
@@ -64,6 +65,8 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   for (const f of renderSources(input, names, renders, links)) finals.set(f.id, f);
   for (const f of renderConcepts(input, names, renders, links)) finals.set(f.id, f);
   const { deleted } = keepRest({ ...input, stored: store }, finals, names, links);
+  // A person's edit gets kb's changes since kb last wrote the entry, where they touch other lines.
+  const merging = mergeEdits(finals, store, links);
   // Turning the section on or off rewrites every entry's section once.
   const section = ctx.config.wiki.backlinksSection;
   const toggled = store.getMeta('backlinks_section') !== String(section);
@@ -76,12 +79,13 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     store,
     onFile: input.onFile,
   });
-  const messages = [...w.messages, ...linksBrokenInEdited(input.scan, finals, attachments)];
+  const messages = [...merging, ...w.messages, ...linksBrokenInEdited(input.scan, finals, attachments)];
   const keys = input.renderKeys ? renderedKeys(finals.values(), input.renderKeys) : [];
-  if ((input.scanCache && w.cacheRows.length) || keys.length)
+  if ((input.scanCache && w.cacheRows.length) || keys.length || w.bases.length)
     store.transaction(() => {
       if (input.scanCache) for (const [p, row] of w.cacheRows) input.scanCache.put(p, row);
       for (const [id, key] of keys) store.putRenderKey(id, key);
+      for (const [id, body] of w.bases) store.putEntryBase(id, body);
     });
   input.onIndex?.();
   copyAttachments(paths.raw, paths.wiki, attachments, input.rawAbs, renders.changedDocs);

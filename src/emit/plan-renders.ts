@@ -15,9 +15,14 @@ export interface RenderInput {
 /**
  * What to render: changed documents, moved entries, concepts whose sources or names changed, and
  * the source entries that mention a name that appeared, went or changed (their links change).
- * Entries a person edited are held back: compile never writes over their text.
+ * Entries a person edited are held back: compile never writes over their text; it renders them
+ * only to merge its changes in (`merges`: kb kept the text it wrote last).
  */
-export function planRenders(input: RenderInput, names: NamePlan): RenderPlan {
+export function planRenders(
+  input: RenderInput,
+  names: NamePlan,
+  merges: (id: string) => boolean = () => false,
+): RenderPlan {
   const { scan } = input;
   const oldById = new Map(scan.entries.map((e) => [e.fm.id as string, e]));
   const entsByDoc = new Map<string, Set<string>>();
@@ -74,6 +79,9 @@ export function planRenders(input: RenderInput, names: NamePlan): RenderPlan {
   for (const id of [...sources, ...concepts]) {
     if (!oldById.get(id)?.humanEdited) continue;
     heldBack.add(id);
+    // kb's new text is made where it can be merged into the person's (the store keeps what kb
+    // wrote last: emit/merge-edits.ts); otherwise the entry is left alone.
+    if (merges(id)) continue;
     sources.delete(id);
     concepts.delete(id);
   }

@@ -33,14 +33,14 @@ export function refreshBacklinks(
     const items = () => ins.map((i) => finals.get(i)!);
     if (f.humanEdited) {
       // kb's sections stay true even in an entry a person edited; their text stays byte for byte.
-      const was = f.old?.body ?? f.body;
+      const was = f.merged ?? f.old?.body ?? f.body;
       let body = setBacklinksVerbatim(was, items(), opts.section);
       const raw = rawOf.get(f.id);
       if (raw !== undefined) {
         const concepts = (byDoc.get(raw) ?? []).filter((g) => finals.has(g.id));
         body = replaceSectionVerbatim(body, 'concepts', conceptsSection(concepts, names), { append: false });
       }
-      if (body !== was || !sameList(f.fm.backlinks ?? [], ins)) {
+      if (f.merged !== undefined || body !== was || !sameList(f.fm.backlinks ?? [], ins)) {
         f.fm.backlinks = ins;
         f.body = body;
         f.links = new Set(linkIds(body, links));

@@ -61,7 +61,7 @@ export interface NamePlan {
 export interface RenderPlan {
   sources: Set<string>;
   concepts: Set<string>;
-  /** Entries that need rendering but a person edited: their text is theirs. */
+  /** Entries that need rendering but a person edited: their text is theirs (kb's changes are merged in where kb kept its last text). */
   heldBack: Set<string>;
   /** Raw paths of the documents that changed this run. */
   changedDocs: Set<string>;
@@ -84,6 +84,10 @@ export interface Final {
   rendered: boolean;
   /** An entry a person edited whose kb sections (backlinks) this run brings up to date. */
   refreshed?: boolean;
+  /** A person's edit with kb's changes merged in (emit/merge-edits.ts): what is written. */
+  merged?: string;
+  /** kb's own new text of an entry whose merge is written: the base of the next merge. */
+  kbBody?: string;
   old: LoadedEntry | undefined;
 }
 

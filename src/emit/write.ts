@@ -42,6 +42,8 @@ export interface WriteResult {
   concepts: { created: number; updated: number; deleted: number };
   /** Scan-cache rows of the files written, for `ScanCache.put`. */
   cacheRows: [string, CacheRow][];
+  /** The body kb wrote (or, in a merged entry, would have written) into each entry: the base of a later merge. */
+  bases: [string, string][];
 }
 
 /**
@@ -56,6 +58,7 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
     messages: [],
     concepts: { created: 0, updated: 0, deleted: 0 },
     cacheRows: [],
+    bases: [],
   };
   const record = (f: Final, hash: string, text?: string) => {
     if (!input.recordScan) return;
@@ -74,6 +77,27 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
   };
   for (const f of finals.values()) {
     const old = f.old;
+    if (f.humanEdited && f.merged !== undefined && old && old.path === f.path) {
+      // kb's changes merged into a person's edit: their lines as they wrote them, kb's elsewhere.
+      if (writeEditedSections(wikiDir, old, f, input.validate)) {
+        record(f, bodyHash(f.body));
+        out.written.push(f);
+        out.bases.push([f.id, f.kbBody ?? f.body]);
+        out.messages.push(
+          message(
+            `wiki/${f.path}`,
+            'edit-merged',
+            "kb's update merged into your edited entry; your lines are as you wrote them",
+            {
+              severity: 'info',
+              note: 'the entry stays yours: compile merges its later changes the same way',
+            },
+          ),
+        );
+        input.onFile?.(`merge   wiki/${f.path} (your edits kept, kb's changes merged)`);
+      }
+      continue;
+    }
     if (f.humanEdited) {
       if (input.heldBack.has(f.id) || (old && old.path !== f.path)) {
         out.protected.push(`wiki/${old?.path ?? f.path}`);
@@ -101,7 +125,10 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
     if (f.rendered || contentChanged)
       f.fm.version = contentChanged ? (old?.fm.version ?? 0) + 1 : Math.max(1, old?.fm.version ?? 1);
     if (f.fm.version < 1) f.fm.version = 1;
-    if (old && old.path === f.path && sameFile(old, f)) continue;
+    if (old && old.path === f.path && sameFile(old, f)) {
+      if (f.rendered) out.bases.push([f.id, f.body]);
+      continue;
+    }
     if (contentChanged) f.fm.updated = isoDay();
     let text: string;
     try {
@@ -113,6 +140,7 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
     if (old && old.path !== f.path) removeEntryFile(wikiDir, old.path);
     record(f, f.fm.content_hash, text);
     out.written.push(f);
+    out.bases.push([f.id, f.body]);
     if (f.kind === 'concept' && f.rendered) {
       if (old) out.concepts.updated++;
       else out.concepts.created++;

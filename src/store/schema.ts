@@ -97,6 +97,13 @@ CREATE TABLE IF NOT EXISTS render_keys (
   output TEXT NOT NULL
 ) WITHOUT ROWID;
 
+-- The body kb last wrote into each entry (deflated): the base of a three-way merge when a person
+-- edited the entry and kb has new text for it (emit/merge-edits.ts).
+CREATE TABLE IF NOT EXISTS entry_bases (
+  id TEXT PRIMARY KEY,
+  body BLOB NOT NULL
+) WITHOUT ROWID;
+
 -- Usage of the model, summed by kb status.
 CREATE TABLE IF NOT EXISTS runs (
   id INTEGER PRIMARY KEY,

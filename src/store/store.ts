@@ -1,3 +1,4 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -438,7 +439,26 @@ export class Store {
     this.stmt(`DELETE FROM entries WHERE id = ?`).run(id);
     this.stmt(`DELETE FROM links WHERE src = ?`).run(id);
     this.stmt(`DELETE FROM render_keys WHERE id = ?`).run(id);
+    this.stmt(`DELETE FROM entry_bases WHERE id = ?`).run(id);
     this.deleteChunksOfEntry(id);
+  }
+
+  // ---- what kb last wrote into each entry (emit/merge-edits.ts)
+
+  /** The body kb last wrote into the entry, or undefined when it wrote none (or an older kb did). */
+  entryBase(id: string): string | undefined {
+    const row = this.stmt(`SELECT body FROM entry_bases WHERE id = ?`).get(id) as { body: Buffer } | undefined;
+    return row ? inflateRawSync(row.body).toString('utf8') : undefined;
+  }
+
+  putEntryBase(id: string, body: string): void {
+    this.stmt(
+      `INSERT INTO entry_bases (id, body) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body`,
+    ).run(id, deflateRawSync(Buffer.from(body, 'utf8')));
+  }
+
+  hasEntryBase(id: string): boolean {
+    return this.stmt(`SELECT 1 FROM entry_bases WHERE id = ?`).get(id) !== undefined;
   }
 
   // ---- render keys (emit/render-keys.ts)
