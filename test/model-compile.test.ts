@@ -3,7 +3,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeAnthropic, userPrompt, type FakeAnthropic } from './fake-anthropic.js';
 import { claude, RAW } from './model-fixtures.js';
-import { fixture, listTree, read, runKb } from './helpers.js';
+import { fixture, listTree, read, runKb, writeFile } from './helpers.js';
 
 let fake: FakeAnthropic | undefined;
 afterEach(async () => {
@@ -304,7 +304,7 @@ describe('kb compile when the API fails', () => {
     const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(
-      /raw\/a\.md: warning Unexpected Anthropic API error 529 after retries; used the offline compiler.*the next `kb compile` tries the model again \[model-unavailable\]/,
+      /raw\/a\.md: warning The Anthropic API answered HTTP 529 after retries; used the offline compiler.*the next `kb compile` tries the model again \[model-unavailable\]/,
     );
     expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v8');
     healthy = true;
@@ -312,6 +312,35 @@ describe('kb compile when the API fails', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/1 updated/);
     expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:/);
+  });
+
+  it('a reply cut mid-body is tried again like a 5xx, and one that stays cut falls back without a stack trace', async () => {
+    let cut = 1;
+    fake = await startFakeAnthropic((req) => ({ ...claude(req), cutBody: cut-- > 0 }));
+    const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
+    writeFile(root, 'kb.config.json', JSON.stringify({ model: { maxRetries: 1 } }));
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/unexpected error|terminated|\s{4}at /);
+    expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:/);
+
+    const always = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
+    writeFile(always, 'kb.config.json', JSON.stringify({ model: { maxRetries: 1 } }));
+    await fake.close();
+    fake = await startFakeAnthropic((req) => ({ ...claude(req), cutBody: true }));
+    const bad = await runKb(['compile'], { cwd: always, env: env(fake.url) });
+    expect(bad.code, bad.stderr).toBe(0);
+    expect(bad.stderr).not.toMatch(/unexpected error|\s{4}at /);
+    expect(bad.stderr).toMatch(
+      /raw\/a\.md: warning Unexpected reply from the Anthropic API cut off before its end \(other side closed\), tried 2 times; used the offline compiler.*\[model-unavailable\]/,
+    );
+    expect(fake.messages()).toHaveLength(2);
+    expect(read(always, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v8');
+    await fake.close();
+    fake = await startFakeAnthropic(claude);
+    const next = await runKb(['compile'], { cwd: always, env: env(fake.url) });
+    expect(next.code, next.stderr).toBe(0);
+    expect(read(always, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:/);
   });
 
   it('a refused key stops the compile with a message that does not show the key', async () => {

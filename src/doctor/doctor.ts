@@ -174,6 +174,11 @@ function diagnose(err: unknown, s: Where, key: string | undefined): Diagnosis {
     };
   }
   if (f.code === 'malformed') return { problem: 'bad-reply', detail: NOT_JSON };
+  if (f.code === 'cut')
+    return {
+      problem: 'bad-reply',
+      detail: `the server closed the connection in the middle of its reply (${f.detail}): try again`,
+    };
   if (f.status === undefined) return unreachable(f, s, redact(f.detail));
   if (f.status === 401 || f.status === 403) {
     const where = s.keyEnv ? ` in ${s.keyEnv}` : '';

@@ -98,8 +98,9 @@ export class CachedModelClient implements ModelClient {
 
   /**
    * One API call, with its time waited reported. A timeout, or a reply that is not a reply (a 200
-   * with broken JSON, a proxy's page), becomes a ModelUnavailableError; a reply that is not a reply
-   * is tried again like a 5xx (the SDKs retry those themselves), up to `maxRetries` times.
+   * with broken JSON, a proxy's page, a body cut off before its end), becomes a ModelUnavailableError;
+   * a reply that is not a reply is tried again like a 5xx (the SDKs retry those themselves), up to
+   * `maxRetries` times.
    */
   private async send(
     req: ModelRequest,
@@ -123,12 +124,15 @@ export class CachedModelClient implements ModelClient {
               { cause: err },
             );
           }
-          if (f?.code !== 'malformed') throw err;
-          // The SDKs parse a 200's body outside their own error types: broken JSON is a SyntaxError.
+          if (f?.code !== 'malformed' && f?.code !== 'cut') throw err;
+          // The SDKs read and parse a 200's body outside their own error types and retries: broken
+          // JSON is a SyntaxError, a body cut off before its end a TypeError from fetch.
           const what =
-            err instanceof SyntaxError
-              ? `reply from ${this.label()} that is not valid JSON (${err.message})`
-              : (err as Error).message;
+            f.code === 'cut'
+              ? `reply from ${this.label()} cut off before its end (${f.detail}), tried ${attempt + 1} time${attempt ? 's' : ''}`
+              : err instanceof SyntaxError
+                ? `reply from ${this.label()} that is not valid JSON (${err.message})`
+                : (err as Error).message;
           problem = new ModelUnavailableError(what, { cause: err });
         }
         if (attempt >= this.maxRetries) throw problem;

@@ -10,7 +10,7 @@ import {
   type ModelClient,
   type ModelRequest,
 } from '../../model/client.js';
-import { apiFailure as failureOf, isAbortError, isTransient } from '../../model/errors.js';
+import { apiFailure as failureOf, isAbortError, isTransient, type ApiFailure } from '../../model/errors.js';
 import { describeEndpoint, type ProviderSettings } from '../../model/provider.js';
 import { escapeXml, parseKbEntry, type KbEntryXml } from '../../model/xml.js';
 import { sentences } from '../../text/segment.js';
@@ -295,13 +295,18 @@ function apiFailure(err: unknown, settings: ProviderSettings | undefined, signal
       `${cap(api)} does not know the model${model} (HTTP 404); check model.name in kb.config.json${settings?.local ? ' (pulled or loaded on the server?)' : ''}.`,
     );
   }
-  const what =
-    f.code === 'malformed'
-      ? `reply from ${api} (${f.detail})`
-      : status === undefined
-        ? `no answer from ${api} (${f.detail})`
-        : `${api.replace(/^the /, '')} error ${status}`;
-  return { error: `Unexpected ${what} after retries`, transient: isTransient(f) };
+  return { error: failureReason(f, api), transient: isTransient(f) };
+}
+
+/** One line on a call that failed after its retries, naming the API: "No answer from DeepSeek at … after retries (…)". */
+export function failureReason(f: ApiFailure, api: string): string {
+  if (f.code === 'malformed' || f.code === 'cut')
+    return `Unexpected reply from ${api} after retries (${f.detail}), expected a complete reply`;
+  if (f.status === undefined) {
+    const said = f.detail.replace(/\.$/, '');
+    return `No answer from ${api} after retries (${f.code && !said.includes(f.code) ? `${said}: ${f.code}` : said})`;
+  }
+  return `${cap(api)} answered HTTP ${f.status} after retries`;
 }
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
