@@ -100,6 +100,36 @@ describe('kb compile with the model', () => {
     expect(entry).toContain('## Key points');
   });
 
+  it('never caches a reply that fails its checks: the next compile and --force ask the model again', async () => {
+    let healthy = false;
+    fake = await startFakeAnthropic((req) =>
+      healthy ? claude(req) : { text: '<kb_entry><title>Broken</title><summary>x</summary><body>never closed' },
+    );
+    const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /raw\/a\.md: warning Unexpected model output twice.*the next `kb compile` asks the model again.*\[model-output\]/,
+    );
+    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v8');
+    const forced = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
+    const f1 = await runKb(['compile'], { cwd: forced, env: env(fake.url) });
+    expect(f1.code, f1.stderr).toBe(0);
+
+    healthy = true;
+    const before = fake.messages().length;
+    const next = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(next.code, next.stderr).toBe(0);
+    expect(fake.messages().length).toBeGreaterThan(before);
+    expect(next.stderr).not.toContain('model-output');
+    expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:/);
+
+    const force = await runKb(['compile', '--force'], { cwd: forced, env: env(fake.url) });
+    expect(force.code, force.stderr).toBe(0);
+    expect(force.stderr).not.toContain('model-output');
+    expect(read(forced, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:/);
+  });
+
   it('detects a reply cut at max_tokens, retries with more room, never writes half an entry', async () => {
     const seen: number[] = [];
     fake = await startFakeAnthropic((req) => {

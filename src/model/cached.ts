@@ -171,6 +171,8 @@ export class CachedModelClient implements ModelClient {
     const key = requestKey(this.model, req);
     const cachedReply = this.cache.get(key);
     const hit = cachedReply && (!req.keep || req.keep(cachedReply)) ? cachedReply : undefined;
+    // Kept by an older kb, or a batch result: a reply that fails its checks is asked for again.
+    if (cachedReply && !hit) this.cache.drop(key);
     if (hit) {
       // A reply this run already paid for or counted is not "from the cache" a second time.
       if (!this.seen.has(key)) this.hits++;
@@ -209,7 +211,8 @@ export class CachedModelClient implements ModelClient {
   }
 
   isCached(req: ModelRequest): boolean {
-    return this.cache.get(requestKey(this.model, req)) !== undefined;
+    const reply = this.cache.get(requestKey(this.model, req));
+    return reply !== undefined && (!req.keep || req.keep(reply));
   }
 }
 

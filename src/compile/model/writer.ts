@@ -184,14 +184,17 @@ export class ModelWriter implements EntryWriter {
 
   private fallback(file: string, res: AskResult): KbMessage {
     this.fallbacks.add(file);
-    if (res.transient && file.startsWith('raw/')) this.retryLater.add(file.slice(4));
+    // Nothing failed is cached: the next compile asks the model again for this source.
+    if (file.startsWith('raw/')) this.retryLater.add(file.slice(4));
     return message(
       file,
       res.transient ? 'model-unavailable' : 'model-output',
       `${res.error ?? 'Unexpected model failure'}; used the offline compiler for this entry`,
       {
         severity: 'warning',
-        note: res.transient ? 'the next `kb compile` tries the model again' : weakModelNote(this.client.settings),
+        note: res.transient
+          ? 'the next `kb compile` tries the model again'
+          : `${file.startsWith('raw/') ? 'the next `kb compile` asks the model again; if it fails again, ' : ''}${weakModelNote(this.client.settings)}`,
       },
     );
   }
@@ -222,7 +225,17 @@ export class ModelWriter implements EntryWriter {
    * One checked answer: the call, a retry with more room when the reply was cut at max_tokens,
    * and one repair round when the reply does not parse or fails the check.
    */
-  async ask(req: ModelRequest, check: (e: KbEntryXml) => string | undefined, signal?: AbortSignal): Promise<AskResult> {
+  async ask(
+    request: ModelRequest,
+    check: (e: KbEntryXml) => string | undefined,
+    signal?: AbortSignal,
+  ): Promise<AskResult> {
+    // A reply that fails its checks is never kept: the next compile (or --force) asks again rather
+    // than replaying it. A reply cut at max_tokens is kept: it leads to the call with more room.
+    const req: ModelRequest = {
+      ...request,
+      keep: (r) => r.stopReason === 'max_tokens' || checked(r.text, check).entry !== undefined,
+    };
     const first = await this.call(req, signal);
     if (typeof first !== 'string') return first;
     const parsed = checked(first, check);
@@ -244,7 +257,14 @@ export class ModelWriter implements EntryWriter {
       res = await this.client.complete(req, signal);
       if (res.stopReason === 'max_tokens') {
         const more = Math.min(MAX_RETRY_TOKENS, (req.maxTokens ?? this.ctx.config.model.maxTokens) * 2);
-        if (more > (req.maxTokens ?? 0)) res = await this.client.complete({ ...req, maxTokens: more }, signal);
+        const keep = req.keep;
+        // Cut again with more room: not kept, so the next compile asks again.
+        const retry: ModelRequest = {
+          ...req,
+          maxTokens: more,
+          keep: (r) => r.stopReason !== 'max_tokens' && (keep?.(r) ?? true),
+        };
+        if (more > (req.maxTokens ?? 0)) res = await this.client.complete(retry, signal);
       }
     } catch (err) {
       const failure = apiFailure(err, this.client.settingsFor?.(req.task) ?? this.client.settings, signal);
