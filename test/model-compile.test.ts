@@ -130,6 +130,20 @@ describe('kb compile with the model', () => {
     expect(read(forced, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:/);
   });
 
+  it('asks once per run for a reply that fails its checks, though the prefetch and the compile both need it', async () => {
+    fake = await startFakeAnthropic((req) =>
+      userPrompt(req).includes('<source path="raw/a.md"')
+        ? { text: '<kb_entry><title>Broken</title><summary>x</summary><body>never closed' }
+        : claude(req),
+    );
+    const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'], 'raw/zh/rag-zh.md': RAW['raw/zh/rag-zh.md'] });
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.match(/raw\/a\.md: warning Unexpected model output twice/g)).toHaveLength(1);
+    // The call and its repair, once.
+    expect(fake.messages().filter((m) => userPrompt(m).includes('<source path="raw/a.md"'))).toHaveLength(2);
+  });
+
   it('detects a reply cut at max_tokens, retries with more room, never writes half an entry', async () => {
     const seen: number[] = [];
     fake = await startFakeAnthropic((req) => {

@@ -63,6 +63,11 @@ export class ModelWriter implements EntryWriter {
    * each wait out the whole timeout).
    */
   private readonly unavailable = new Map<string, AskResult>();
+  /**
+   * Requests whose replies failed their checks in this round: never cached (the next compile asks
+   * again), but not paid for twice in one (the prefetch and the compile both ask).
+   */
+  private readonly rejected = new Map<string, AskResult>();
   /** Sized for the model of source entries (a small local model gets smaller parts). */
   readonly budget: PromptBudget;
 
@@ -78,6 +83,7 @@ export class ModelWriter implements EntryWriter {
   /** A new round of compiling (watch keeps one writer): what failed in the last round is asked again. */
   startRound(): void {
     this.unavailable.clear();
+    this.rejected.clear();
   }
 
   async writeSource(
@@ -230,12 +236,25 @@ export class ModelWriter implements EntryWriter {
     check: (e: KbEntryXml) => string | undefined,
     signal?: AbortSignal,
   ): Promise<AskResult> {
+    const key = requestKey(this.client.model, request);
+    const known = this.rejected.get(key);
+    if (known) return known;
     // A reply that fails its checks is never kept: the next compile (or --force) asks again rather
     // than replaying it. A reply cut at max_tokens is kept: it leads to the call with more room.
     const req: ModelRequest = {
       ...request,
       keep: (r) => r.stopReason === 'max_tokens' || checked(r.text, check).entry !== undefined,
     };
+    const res = await this.checkedAnswer(req, check, signal);
+    if (!res.entry && !res.transient) this.rejected.set(key, res);
+    return res;
+  }
+
+  private async checkedAnswer(
+    req: ModelRequest,
+    check: (e: KbEntryXml) => string | undefined,
+    signal?: AbortSignal,
+  ): Promise<AskResult> {
     const first = await this.call(req, signal);
     if (typeof first !== 'string') return first;
     const parsed = checked(first, check);
