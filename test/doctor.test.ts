@@ -56,6 +56,7 @@ describe('kb doctor', () => {
         keyEnv: 'DASHSCOPE_API_KEY',
         keySet: true,
       }),
+      expect.objectContaining({ role: 'embedding', provider: 'local', ok: true }),
     ]);
     expect(r.text).toMatch(
       /ok +model +qwen-plus \(Qwen \(DashScope compatible mode\) at http:\/\/127\.0\.0\.1:\d+\/v1; key DASHSCOPE_API_KEY set\)/,
@@ -114,8 +115,33 @@ describe('kb doctor', () => {
     expect(missing.checks.map((c) => [c.role, c.model, c.ok, c.problem])).toEqual([
       ['model', 'qwen2.5:7b', true, undefined],
       ['model.tasks.judge', 'llama3.1:70b', false, 'model-not-found'],
+      ['embedding', 'kb-local-hash', true, undefined],
     ]);
     expect(missing.checks[1]!.detail).toContain('ollama pull llama3.1:70b');
+  });
+
+  it('has a line for the built-in embedder: no key, no network, vectors of embedding.dims', async () => {
+    fake = await startFakeOpenAI(() => ({ text: 'p' }), { models: ['qwen2.5:7b'] });
+    const root = fixture();
+    writeFile(
+      root,
+      'kb.config.json',
+      JSON.stringify({ model: { provider: 'ollama', baseURL: fake.url }, embedding: { provider: 'local', dims: 256 } }),
+    );
+    const r = await doctor(root);
+    expect(r.code, r.text).toBe(0);
+    expect(r.checks[1]).toMatchObject({
+      role: 'embedding',
+      provider: 'local',
+      model: 'kb-local-hash',
+      ok: true,
+      keySet: false,
+      detail: 'answered (256 dimensions)',
+    });
+    expect(r.text).toMatch(
+      /ok +embedding +kb-local-hash \(built-in embedder, on this machine, no network\)\n +answered \(256 dimensions\)/,
+    );
+    expect(fake.requests.filter((q) => q.path.includes('embeddings'))).toHaveLength(0);
   });
 
   it('checks an OpenAI-compatible embedder too, with its dimensions', async () => {

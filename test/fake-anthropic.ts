@@ -29,6 +29,26 @@ export interface FakeReply {
   }>;
   /** Wait this long before answering (timeouts). */
   delayMs?: number;
+  /** Send the headers with the full Content-Length, then half the body, then close the connection. */
+  cutBody?: boolean;
+}
+
+/** Write `body` as `res`'s reply, or only its first half under a Content-Length for all of it (a reply cut mid-body). */
+export function sendBody(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string>,
+  cut = false,
+): void {
+  const bytes = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  if (!cut) {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(bytes);
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(bytes.length), ...headers });
+  res.write(bytes.subarray(0, bytes.length >> 1), () => res.destroy());
 }
 
 /** Answers one /v1/messages request (the request body is the Messages API params). */
@@ -114,10 +134,14 @@ export async function startFakeAnthropic(
     return handler(req, i);
   }
 
-  function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-    const text = typeof body === 'string' ? body : JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${requests.length}`, ...headers });
-    res.end(text);
+  function send(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+    cut = false,
+  ): void {
+    sendBody(res, status, body, { 'request-id': `req_${requests.length}`, ...headers }, cut);
   }
 
   function batchObject(id: string): unknown {
@@ -169,7 +193,7 @@ export async function startFakeAnthropic(
             const out =
               r.body ??
               (status === 200 ? messageBody(r.text ?? '', r.stopReason, r.usage, body?.model) : errorBody(status));
-            send(res, status, out, r.headers);
+            send(res, status, out, r.headers, r.cutBody);
             return;
           }
           if (fr.method === 'POST' && path === '/v1/messages/batches') {

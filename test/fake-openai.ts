@@ -6,7 +6,7 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FakeHandler, FakeReply, FakeRequest } from './fake-anthropic.js';
+import { sendBody, type FakeHandler, type FakeReply, type FakeRequest } from './fake-anthropic.js';
 
 export interface FakeOpenAI {
   /** Base URL as OPENAI_BASE_URL takes it (…/v1). */
@@ -96,9 +96,14 @@ export async function startFakeOpenAI(handler: FakeHandler, opts: FakeOpenAIOpti
     return handler(req, i);
   }
 
-  function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  function send(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+    cut = false,
+  ): void {
+    sendBody(res, status, body, headers, cut);
   }
 
   async function route(fr: FakeRequest, res: ServerResponse): Promise<void> {
@@ -132,7 +137,7 @@ export async function startFakeOpenAI(handler: FakeHandler, opts: FakeOpenAIOpti
       const out =
         r.body ??
         (status === 200 ? completionBody(r.text ?? '', r.stopReason, r.usage, fr.body?.model) : errorBody(status));
-      send(res, status, out, r.headers);
+      send(res, status, out, r.headers, r.cutBody);
       return;
     }
     send(res, 404, errorBody(404, `fake: no route ${fr.method} ${fr.path}`));

@@ -52,6 +52,9 @@ describe('kb mcp', () => {
     expect(byName.get('save')!.annotations?.readOnlyHint).toBe(false);
     expect(byName.get('search')!.inputSchema.required).toEqual(['query']);
     expect(byName.get('save')!.inputSchema.required).toEqual(['title', 'content']);
+    // Any configured provider answers, not only Claude.
+    expect(byName.get('ask')!.description).not.toContain('ANTHROPIC_API_KEY');
+    expect(byName.get('ask')!.description).toMatch(/the model kb is configured with \(any provider/);
   });
 
   it('search ranks entries and passages', async () => {

@@ -69,6 +69,21 @@ describe('model client', () => {
     await expect(client(root, fake.url, 0).complete({ ...req, templateHash: 't2' })).rejects.toThrow();
   });
 
+  it('keeps no reply that fails its check, and drops one kept before: the next request asks again', async () => {
+    fake = await startFakeAnthropic([{ text: 'bad' }, { text: 'bad' }, { text: 'good' }, { text: 'unused' }]);
+    const root = fixture();
+    const keep = (r: { text: string }) => r.text === 'good';
+    // A bad reply an older kb (or a batch) stored: found, failing the check, dropped and asked again.
+    expect((await client(root, fake.url).complete(req)).text).toBe('bad');
+    expect(client(root, fake.url).isCached?.({ ...req, keep })).toBe(false);
+    const again = await client(root, fake.url).complete({ ...req, keep });
+    expect(again).toMatchObject({ text: 'bad', cached: false });
+    expect(client(root, fake.url).isCached?.(req)).toBe(false);
+    expect((await client(root, fake.url).complete({ ...req, keep })).text).toBe('good');
+    expect(await client(root, fake.url).complete({ ...req, keep })).toMatchObject({ text: 'good', cached: true });
+    expect(fake.messages()).toHaveLength(3);
+  });
+
   it.each([
     [429, { 'retry-after': '1' }],
     [529, {}],

@@ -3,7 +3,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeAnthropic, userPrompt, type FakeAnthropic } from './fake-anthropic.js';
 import { claude, RAW } from './model-fixtures.js';
-import { fixture, listTree, read, runKb } from './helpers.js';
+import { fixture, listTree, read, runKb, writeFile } from './helpers.js';
 
 let fake: FakeAnthropic | undefined;
 afterEach(async () => {
@@ -100,6 +100,50 @@ describe('kb compile with the model', () => {
     expect(entry).toContain('## Key points');
   });
 
+  it('never caches a reply that fails its checks: the next compile and --force ask the model again', async () => {
+    let healthy = false;
+    fake = await startFakeAnthropic((req) =>
+      healthy ? claude(req) : { text: '<kb_entry><title>Broken</title><summary>x</summary><body>never closed' },
+    );
+    const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /raw\/a\.md: warning Unexpected model output twice.*the next `kb compile` asks the model again.*\[model-output\]/,
+    );
+    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v9');
+    const forced = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
+    const f1 = await runKb(['compile'], { cwd: forced, env: env(fake.url) });
+    expect(f1.code, f1.stderr).toBe(0);
+
+    healthy = true;
+    const before = fake.messages().length;
+    const next = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(next.code, next.stderr).toBe(0);
+    expect(fake.messages().length).toBeGreaterThan(before);
+    expect(next.stderr).not.toContain('model-output');
+    expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:/);
+
+    const force = await runKb(['compile', '--force'], { cwd: forced, env: env(fake.url) });
+    expect(force.code, force.stderr).toBe(0);
+    expect(force.stderr).not.toContain('model-output');
+    expect(read(forced, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:/);
+  });
+
+  it('asks once per run for a reply that fails its checks, though the prefetch and the compile both need it', async () => {
+    fake = await startFakeAnthropic((req) =>
+      userPrompt(req).includes('<source path="raw/a.md"')
+        ? { text: '<kb_entry><title>Broken</title><summary>x</summary><body>never closed' }
+        : claude(req),
+    );
+    const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'], 'raw/zh/rag-zh.md': RAW['raw/zh/rag-zh.md'] });
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.match(/raw\/a\.md: warning Unexpected model output twice/g)).toHaveLength(1);
+    // The call and its repair, once.
+    expect(fake.messages().filter((m) => userPrompt(m).includes('<source path="raw/a.md"'))).toHaveLength(2);
+  });
+
   it('detects a reply cut at max_tokens, retries with more room, never writes half an entry', async () => {
     const seen: number[] = [];
     fake = await startFakeAnthropic((req) => {
@@ -113,10 +157,11 @@ describe('kb compile with the model', () => {
     expect(r.stderr).toMatch(/cut off at max_tokens/);
     expect(listTree(join(root, 'wiki')).some((f) => f.includes('Cut'))).toBe(false);
     expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v9');
-    // Not kept offline for good: the next compile asks again (nothing cut was cached).
+    // Not kept offline for good: the next compile asks again with more room (the first cut reply,
+    // which leads there, comes from the cache; the one cut with more room was not kept).
     const again = await runKb(['compile'], { cwd: root, env: env(fake.url) });
     expect(again.code).toBe(0);
-    expect(seen).toEqual([4096, 8192, 4096, 8192]);
+    expect(seen).toEqual([4096, 8192, 8192]);
   });
 
   it.each([
@@ -308,7 +353,7 @@ describe('kb compile when the API fails', () => {
     const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(
-      /raw\/a\.md: warning Unexpected Anthropic API error 529 after retries; used the offline compiler.*the next `kb compile` tries the model again \[model-unavailable\]/,
+      /raw\/a\.md: warning The Anthropic API answered HTTP 529 after retries; used the offline compiler.*the next `kb compile` tries the model again \[model-unavailable\]/,
     );
     expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v9');
     healthy = true;
@@ -316,6 +361,35 @@ describe('kb compile when the API fails', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/1 updated/);
     expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:/);
+  });
+
+  it('a reply cut mid-body is tried again like a 5xx, and one that stays cut falls back without a stack trace', async () => {
+    let cut = 1;
+    fake = await startFakeAnthropic((req) => ({ ...claude(req), cutBody: cut-- > 0 }));
+    const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
+    writeFile(root, 'kb.config.json', JSON.stringify({ model: { maxRetries: 1 } }));
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/unexpected error|terminated|\s{4}at /);
+    expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:/);
+
+    const always = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
+    writeFile(always, 'kb.config.json', JSON.stringify({ model: { maxRetries: 1 } }));
+    await fake.close();
+    fake = await startFakeAnthropic((req) => ({ ...claude(req), cutBody: true }));
+    const bad = await runKb(['compile'], { cwd: always, env: env(fake.url) });
+    expect(bad.code, bad.stderr).toBe(0);
+    expect(bad.stderr).not.toMatch(/unexpected error|\s{4}at /);
+    expect(bad.stderr).toMatch(
+      /raw\/a\.md: warning Unexpected reply from the Anthropic API cut off before its end \(other side closed\), tried 2 times; used the offline compiler.*\[model-unavailable\]/,
+    );
+    expect(fake.messages()).toHaveLength(2);
+    expect(read(always, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v9');
+    await fake.close();
+    fake = await startFakeAnthropic(claude);
+    const next = await runKb(['compile'], { cwd: always, env: env(fake.url) });
+    expect(next.code, next.stderr).toBe(0);
+    expect(read(always, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:/);
   });
 
   it('a refused key stops the compile with a message that does not show the key', async () => {

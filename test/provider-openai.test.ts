@@ -114,7 +114,7 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     expect(r.code).toBe(0);
     expect(fake.chats()).toHaveLength(2);
     expect(r.stderr).toMatch(
-      /raw\/a\.md: warning Unexpected OpenAI-compatible endpoint at http:\/\/127\.0\.0\.1:\d+\/v1 error 500 after retries.*\[model-unavailable\]/,
+      /raw\/a\.md: warning OpenAI-compatible endpoint at http:\/\/127\.0\.0\.1:\d+\/v1 answered HTTP 500 after retries.*\[model-unavailable\]/,
     );
     expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v9');
     await fake.close();
@@ -124,6 +124,33 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     expect(fake.chats().length).toBeGreaterThan(0);
     expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(
       /compiled_by: '?model:openai/,
+    );
+  });
+
+  it('tries a reply cut mid-body again like a 5xx, then writes the entry', async () => {
+    let cut = 2;
+    fake = await startFakeOpenAI((req) => ({ ...claude(req), cutBody: cut-- > 0 }));
+    const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
+    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/unexpected error|terminated|\s{4}at /);
+    expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(
+      /compiled_by: '?model:openai/,
+    );
+  });
+
+  it('names a provider that does not answer in a sentence: "No answer from DeepSeek at … after retries"', async () => {
+    fake = await startFakeOpenAI(claude);
+    const url = fake.url;
+    await fake.close();
+    fake = undefined;
+    const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
+    config(root, { provider: 'deepseek', baseURL: url, maxRetries: 0 });
+    const r = await runKb(['compile'], { cwd: root, env: { DEEPSEEK_API_KEY: KEY } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('Unexpected no answer');
+    expect(r.stderr).toMatch(
+      /raw\/a\.md: warning No answer from DeepSeek at http:\/\/127\.0\.0\.1:\d+\/v1 after retries \(Connection error: ECONNREFUSED\); used the offline compiler for this entry.*\[model-unavailable\]/,
     );
   });
 

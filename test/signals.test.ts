@@ -18,11 +18,15 @@ function heavyKb(): string {
   return fixture(files);
 }
 
-/** `kb compile` sent `signal` once it has started working; its exit code and output. */
+/**
+ * `kb compile` sent `signal` once it has started working (or once `ready(pid)` holds); its exit code
+ * and output.
+ */
 async function interruptedCompile(
   root: string,
   signal: NodeJS.Signals,
   afterMs = 1000,
+  ready?: (pid: number) => boolean,
 ): Promise<{ code: number | null; killedByUs: boolean; stdout: string; stderr: string }> {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: undefined };
   delete env['ANTHROPIC_API_KEY'];
@@ -35,7 +39,10 @@ async function interruptedCompile(
   // Started: the store is open and the documents are being prepared.
   for (let i = 0; i < 3000 && !existsSync(join(root, 'wiki', 'embeddings.db')); i++)
     await new Promise((r) => setTimeout(r, 20));
-  await new Promise((r) => setTimeout(r, afterMs));
+  if (ready)
+    for (let i = 0; i < 6000 && !ready(child.pid!) && child.exitCode === null; i++)
+      await new Promise((r) => setTimeout(r, 10));
+  else await new Promise((r) => setTimeout(r, afterMs));
   child.kill(signal);
   // A generous bound: the run stops within seconds; the long line alone took minutes before.
   let killedByUs = false;
@@ -46,6 +53,15 @@ async function interruptedCompile(
   const code = await closed;
   clearTimeout(guard);
   return { code, killedByUs, stdout, stderr };
+}
+
+/** Whether the process has loaded onnxruntime (Linux: its memory map names the library). */
+function onnxLoaded(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/maps`, 'utf8').includes('onnxruntime');
+  } catch {
+    return false;
+  }
 }
 
 describe('a signal stops a compile', () => {
@@ -69,6 +85,41 @@ describe('a signal stops a compile', () => {
       expect(sources).toHaveLength(24);
       const third = await runKb(['compile'], { cwd: root });
       expect(third.stdout).toMatch(/0 new, 0 updated, 24 unchanged/);
+    },
+    240_000,
+  );
+
+  // The moment: onnxruntime just loaded (its library is in the process's memory map), so the OCR
+  // engine is loading its models on the thread; ended there, it aborted the process (exit 134).
+  it.skipIf(process.platform !== 'linux')(
+    'a signal while a thread is inside OCR (onnxruntime, sharp) exits 143 or 130, never aborting the process',
+    async () => {
+      const shot = readFileSync(join(REPO, 'test', 'fixtures', 'formats', 'zh-screenshot.png'));
+      let root = '';
+      for (const [n, [signal, exit]] of (
+        [
+          ['SIGTERM', 143],
+          ['SIGINT', 130],
+          ['SIGTERM', 143],
+          ['SIGINT', 130],
+        ] as const
+      ).entries()) {
+        const files: Record<string, Buffer> = {};
+        for (let i = 0; i < 8; i++)
+          files[`raw/shots/shot-${i}.png`] = await sharp(shot)
+            .extend({ bottom: 4 + i, right: n + 1, background: '#ffffff' })
+            .png()
+            .toBuffer();
+        root = fixture(files);
+        const r = await interruptedCompile(root, signal, 0, (pid) => onnxLoaded(pid));
+        expect(r.killedByUs, r.stderr).toBe(false);
+        expect(r.stderr).not.toMatch(/terminate called|Napi::Error|unexpected error/);
+        expect(r.code, r.stderr).toBe(exit);
+        expect(r.stderr).toMatch(/interrupted; run `kb compile` again to finish/);
+      }
+      const again = await runKb(['compile'], { cwd: root });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(/8 new, 0 updated/);
     },
     240_000,
   );

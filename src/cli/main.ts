@@ -2,7 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { KbError } from '../diagnostics/errors.js';
 import { isStdoutGone, onStdoutGone, printMessages, processIo, writeOut } from './io.js';
 import type { CliRuntime } from './runtime.js';
-import { isCorruption, onRecovery, recoverOpened, recoveryMessage } from '../store/recover.js';
+import { isCorruption, onRecovery, openedDatabases, recoverOpened, recoveryMessage } from '../store/recover.js';
+import { asDiskFull } from '../diagnostics/disk-full.js';
 import { COMMANDS } from './commands/index.js';
 import { applyModelOptions } from './model-options.js';
 
@@ -70,6 +71,11 @@ export async function main(argv: string[]): Promise<number> {
       return err.exitCode === 130 && stoppedBy ? interruptedExit(stoppedBy) : err.exitCode;
     }
     if (abort.signal.aborted) return interruptedExit(stoppedBy);
+    const full = asDiskFull(err, openedDatabases());
+    if (full) {
+      io.err(`kb: ${full.message}`);
+      return full.exitCode;
+    }
     io.err(`kb: unexpected error: ${(err as Error).stack ?? String(err)}`);
     return 1;
   } finally {

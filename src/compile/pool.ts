@@ -8,6 +8,7 @@ import type { Embedder } from '../embed/index.js';
 import { LocalEmbedder } from '../embed/index.js';
 import { prepare, type PrepareConfig, type Prepared } from './prepare.js';
 import { InterruptedError } from '../diagnostics/errors.js';
+import { closeGate, newGate } from '../util/native-gate.js';
 
 export interface PreparePool {
   /** `onProgress` hears about progress inside the file (pages of a long PDF). */
@@ -30,7 +31,10 @@ export interface PoolOptions {
   bytes?: number;
   /** Some documents are slow to ingest (PDF, Office, OCR). */
   heavy?: boolean;
-  /** Aborting terminates the threads at once, whatever they are doing, and rejects what is waiting. */
+  /**
+   * Aborting rejects what is waiting and ends the threads: at once, whatever JavaScript they run,
+   * or as soon as a native call in flight (OCR) returns.
+   */
   signal?: AbortSignal;
 }
 
@@ -84,6 +88,7 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
   const { signal } = opts;
 
   const workers: Worker[] = [];
+  const gates: Int32Array[] = [];
   const waiting = new Map<
     number,
     {
@@ -96,7 +101,9 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
   for (let i = 0; i < threads; i++) {
     // With one thread the main thread chunks and embeds short works, or it would mostly wait.
     const leave = threads === 1 ? { leaveChunksBelow: LEAVE_CHUNKS_BELOW } : {};
-    const w = new Worker(entry.path, { workerData: { cfg: { ...cfg, ...leave }, localDims } });
+    const gate = newGate();
+    const w = new Worker(entry.path, { workerData: { cfg: { ...cfg, ...leave }, localDims, gate } });
+    gates.push(gate);
     w.on('message', (m: { id: number; result?: Prepared; error?: string; progress?: [number, number] }) => {
       const p = waiting.get(m.id);
       if (!p) return;
@@ -114,13 +121,23 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
     });
     workers.push(w);
   }
+  // A thread ends once no native call is in flight on it (see util/native-gate.ts): ended mid-call,
+  // an addon aborts the process. Both a signal and close() end the threads this way, once.
+  let ended: Promise<void> | undefined;
+  const end = () =>
+    (ended ??= Promise.all(
+      workers.map(async (w, i) => {
+        await closeGate(gates[i]!);
+        await w.terminate();
+      }),
+    ).then(() => undefined));
   const stop = () => {
     const err = new InterruptedError(
       'Compile interrupted; run `kb compile` again to finish (work done so far is kept).',
     );
     for (const p of waiting.values()) p.reject(err);
     waiting.clear();
-    for (const w of workers) void w.terminate();
+    void end();
   };
   signal?.addEventListener('abort', stop, { once: true });
   return {
@@ -140,7 +157,7 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
     },
     async close() {
       signal?.removeEventListener('abort', stop);
-      await Promise.all(workers.map((w) => w.terminate()));
+      await end();
     },
   };
 }

@@ -3,6 +3,7 @@ import { LocalEmbedder } from '../embed/index.js';
 import { prepare, type PrepareConfig } from './prepare.js';
 import type { RawFile } from '../ingest/index.js';
 import type { ContentHash } from '../types.js';
+import { useGate } from '../util/native-gate.js';
 
 interface Job {
   id: number;
@@ -11,7 +12,12 @@ interface Job {
   hash: ContentHash;
 }
 
-const { cfg, localDims } = workerData as { cfg: PrepareConfig; localDims: number | null };
+const { cfg, localDims, gate } = workerData as {
+  cfg: PrepareConfig;
+  localDims: number | null;
+  gate: Int32Array | undefined;
+};
+useGate(gate);
 const embedder = localDims ? new LocalEmbedder(localDims) : undefined;
 
 parentPort!.on('message', (job: Job) => {

@@ -1,6 +1,6 @@
 /** Every setting of kb.config.json with its default. `kb init` writes this object out in full. */
 export interface KbConfig {
-  /** The model: Claude when ANTHROPIC_API_KEY is set, or any OpenAI-compatible provider (src/model/presets.ts). */
+  /** The model: Claude (ANTHROPIC_API_KEY), or any OpenAI-compatible provider (src/model/presets.ts). */
   model: {
     /**
      * `anthropic` (the default), `openai` (any OpenAI-compatible endpoint) or a preset name: ollama,

@@ -22,6 +22,7 @@ export interface DoctorCheck {
   provider: string;
   label: string;
   model: string;
+  /** Empty for the built-in embedder, which calls nothing. */
   endpoint: string;
   /** The variable that holds the key, and whether it is set (never its value). */
   keyEnv: string | undefined;
@@ -36,8 +37,9 @@ export interface DoctorCheck {
 const CHECK_TIMEOUT_MS = 60_000;
 
 /**
- * `kb doctor`: the default model, every other model in `model.tasks`, and an OpenAI-compatible
- * embedder, each checked with one tiny call (no retries, nothing cached or charged to the budget).
+ * `kb doctor`: the default model, every other model in `model.tasks`, and the embedder (the
+ * built-in one or an OpenAI-compatible endpoint), each checked with one tiny call (no retries,
+ * nothing cached or charged to the budget).
  */
 export async function doctorKb(
   ctx: { config: KbConfig; env: NodeJS.ProcessEnv },
@@ -47,8 +49,35 @@ export async function doctorKb(
   const targets: [string, ProviderSettings][] = [['model', plan.main]];
   for (const [task, s] of plan.tasks) targets.push([`model.tasks.${task}`, s]);
   const checks = await Promise.all(targets.map(([role, s]) => checkModel(role, s, ctx.env, opts.signal)));
-  if (ctx.config.embedding.provider === 'openai') checks.push(await checkEmbedding(ctx.config, ctx.env, opts.signal));
+  checks.push(
+    ctx.config.embedding.provider === 'openai'
+      ? await checkEmbedding(ctx.config, ctx.env, opts.signal)
+      : await checkLocalEmbedding(ctx.config),
+  );
   return checks;
+}
+
+/** The built-in embedder: no key, no network; one text through it, its vector the size embedding.dims says. */
+async function checkLocalEmbedding(config: KbConfig): Promise<DoctorCheck> {
+  const e = config.embedding;
+  const head = {
+    role: 'embedding',
+    provider: 'local',
+    label: 'built-in embedder, on this machine, no network',
+    model: e.model,
+    endpoint: '',
+    keyEnv: undefined,
+    keySet: false,
+  };
+  try {
+    const { LocalEmbedder } = await import('../embed/local.js');
+    const [v] = await new LocalEmbedder(e.dims).embed(['ping']);
+    if (v?.length !== e.dims || !v.every(Number.isFinite))
+      return { ...head, ok: false, problem: 'bad-reply', detail: `no vector of ${e.dims} numbers for a test text` };
+    return { ...head, ok: true, detail: `answered (${v.length} dimensions)` };
+  } catch (err) {
+    return { ...head, ok: false, problem: 'error', detail: (err as Error).message };
+  }
 }
 
 function base(role: string, s: ProviderSettings, env: NodeJS.ProcessEnv): Omit<DoctorCheck, 'ok' | 'detail'> {
@@ -174,6 +203,11 @@ function diagnose(err: unknown, s: Where, key: string | undefined): Diagnosis {
     };
   }
   if (f.code === 'malformed') return { problem: 'bad-reply', detail: NOT_JSON };
+  if (f.code === 'cut')
+    return {
+      problem: 'bad-reply',
+      detail: `the server closed the connection in the middle of its reply (${f.detail}): try again`,
+    };
   if (f.status === undefined) return unreachable(f, s, redact(f.detail));
   if (f.status === 401 || f.status === 403) {
     const where = s.keyEnv ? ` in ${s.keyEnv}` : '';

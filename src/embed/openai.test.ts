@@ -128,6 +128,28 @@ describe('OpenAIEmbedder', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it('retries a reply cut off before its end (full Content-Length, half the body), then says so in one line', async () => {
+    const cut: Reply = (req, res) => {
+      const body = Buffer.from(JSON.stringify({ object: 'list', data: vectorsFor(req.body.input, 4) }));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+      res.write(body.subarray(0, body.length >> 1), () => res.destroy());
+    };
+    const once = await serve((req, res, n) => (n === 1 ? cut(req, res, n) : ok(req, res, n)));
+    const e = new OpenAIEmbedder({ baseURL: once.baseURL, model: 'm', dims: 4, batchSize: 8 });
+    expect(await e.embed(['x'])).toHaveLength(1);
+    expect(once.seen).toHaveLength(2);
+
+    const always = await serve(cut);
+    const err = await new OpenAIEmbedder({ baseURL: always.baseURL, model: 'm', dims: 4, batchSize: 8, retries: 1 })
+      .embed(['x'])
+      .catch((x: unknown) => x);
+    expect(err).toBeInstanceOf(EmbedError);
+    expect((err as Error).message).toMatch(
+      /failed after 2 attempts: reply cut off before its end \(other side closed\)/,
+    );
+    expect(always.seen).toHaveLength(2);
+  });
+
   it('retries 5xx and network errors', async () => {
     const { baseURL, seen } = await serve((req, res, n) => {
       if (n === 1) json(res, 500, { error: 'boom' }, { 'retry-after': '0' });

@@ -3,6 +3,7 @@
  * llama.cpp server, vLLM…) through the official `openai` SDK, which retries 429/5xx/timeouts
  * (honouring retry-after) and times requests out.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import { type Embedder, EmbedError, l2normalize } from './types.js';
 
@@ -95,15 +96,20 @@ export class OpenAIEmbedder implements Embedder {
     signal?.throwIfAborted();
     const sdk = await this.client();
     const { apiFailure, isAbortError, untilAborted } = this.errors!;
-    let res: OpenAI.CreateEmbeddingResponse;
-    try {
-      res = await untilAborted(
-        sdk.embeddings.create({ model: this.opts.model, input, encoding_format: 'float' }, signal ? { signal } : {}),
-        signal,
-      );
-    } catch (err) {
-      if (signal?.aborted || isAbortError(err)) throw signal?.reason ?? err;
-      throw this.failure(apiFailure(err), err);
+    let res: OpenAI.CreateEmbeddingResponse | undefined;
+    // A body cut off before its end is read outside the SDK's retries: tried again here, as a 5xx is.
+    for (let attempt = 1; !res; attempt++) {
+      try {
+        res = await untilAborted(
+          sdk.embeddings.create({ model: this.opts.model, input, encoding_format: 'float' }, signal ? { signal } : {}),
+          signal,
+        );
+      } catch (err) {
+        if (signal?.aborted || isAbortError(err)) throw signal?.reason ?? err;
+        const f = apiFailure(err);
+        if (f?.code !== 'cut' || attempt >= this.attempts) throw this.failure(f, err);
+        await sleep(Math.min(8000, 250 * 2 ** attempt), undefined, signal ? { signal } : {});
+      }
     }
     return this.vectors(res, input.length);
   }
@@ -119,7 +125,7 @@ export class OpenAIEmbedder implements Embedder {
       f.status === undefined || f.status === 429 || f.status >= 500 ? ` after ${this.attempts} attempts` : '';
     const what =
       f.status === undefined
-        ? `${f.timeout ? 'no answer in time' : 'network error'} (${detail})`
+        ? `${f.timeout ? 'no answer in time' : f.code === 'cut' ? 'reply cut off before its end' : 'network error'} (${detail})`
         : `HTTP ${f.status}: ${detail}`;
     const opts = f.status === undefined ? { url: this.shownURL } : { url: this.shownURL, status: f.status };
     return new EmbedError(`Embedding request to ${this.shownURL} failed${retried}: ${what}${hint(f.status)}`, opts);

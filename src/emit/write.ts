@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EntryFrontmatter } from '../types.js';
 import { message, type KbMessage } from '../diagnostics/message.js';
+import { DiskFullError } from '../diagnostics/disk-full.js';
 import { withoutBacklinks } from '../entry/backlinks.js';
 import { bodyHash, parseEntryFile, setFrontmatterKey } from '../entry/frontmatter.js';
 import { schemaErrors, type entryValidator } from '../entry/validate.js';
@@ -134,6 +135,8 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
     try {
       text = writeEntry(wikiDir, f.path, f.fm, f.body, input.validate);
     } catch (err) {
+      // A full disk stops the compile (its pending mark makes the next run write what is missing).
+      if (err instanceof DiskFullError) throw err;
       out.messages.push(message(`wiki/${f.path}`, 'schema', (err as Error).message, { severity: 'error' }));
       continue;
     }

@@ -1,4 +1,5 @@
 import type { ConvertProblem } from './types.js';
+import { nativeCall } from '../util/native-gate.js';
 
 /** Bump when the OCR output for the same image would change (engine, models, post-processing). */
 export const OCR_VERSION = 'ppocr4-v1';
@@ -30,17 +31,16 @@ let engine: Promise<Engine> | undefined;
 export async function ocrImage(
   bytes: Uint8Array,
 ): Promise<{ text: string; lines: number } | { problem: ConvertProblem }> {
-  const { default: sharp } = await import('sharp');
+  // Loading an addon is a native call too.
+  const { default: sharp } = await nativeCall(() => import('sharp'));
   let input: Buffer;
   try {
     const img = sharp(Buffer.from(bytes), { limitInputPixels: 100_000_000, animated: false });
-    const { width = 0, height = 0 } = await img.metadata();
+    const { width = 0, height = 0 } = await nativeCall(() => img.metadata());
     if (!width || !height) throw new Error('no size');
     const scale = Math.min(1, Math.sqrt(MAX_PIXELS / (width * height)));
-    input = await (scale < 1 ? img.resize(Math.round(width * scale), Math.round(height * scale)) : img)
-      .flatten({ background: '#ffffff' })
-      .png()
-      .toBuffer();
+    const sized = scale < 1 ? img.resize(Math.round(width * scale), Math.round(height * scale)) : img;
+    input = await nativeCall(() => sized.flatten({ background: '#ffffff' }).png().toBuffer());
   } catch (err) {
     return {
       problem: {
@@ -52,10 +52,12 @@ export async function ocrImage(
     };
   }
   engine ??= (async () => {
-    const { default: Ocr } = await import('@gutenye/ocr-node');
-    return (await Ocr.create()) as unknown as Engine;
+    const { default: Ocr } = await nativeCall(() => import('@gutenye/ocr-node'));
+    return (await nativeCall(() => Ocr.create())) as unknown as Engine;
   })();
-  const lines = (await (await engine).detect(input)).filter((l) => l.text.trim() && l.mean >= MIN_CONFIDENCE);
+  const ocr = await engine;
+  const found = await nativeCall(() => ocr.detect(input));
+  const lines = found.filter((l) => l.text.trim() && l.mean >= MIN_CONFIDENCE);
   return { text: layout(lines), lines: lines.length };
 }
 

@@ -9,7 +9,7 @@ import { boundedText, citesSchema, contentSchema, MCP_LIMITS, titleSchema } from
 import { askTool, contextTool, modelFor, readTool, saveTool, searchTool, statusTool } from './tools.js';
 
 export interface McpOptions {
-  /** Never call the model, even when ANTHROPIC_API_KEY is set. */
+  /** Never call the model, even when one is configured. */
   offline?: boolean;
   version?: string;
 }
@@ -77,7 +77,7 @@ function registerFindTools(server: McpServer, ctx: KbContext, opts: McpOptions):
     {
       title: 'Ask the knowledge base',
       description:
-        'A cited answer from the wiki. Uses the model when ANTHROPIC_API_KEY is set (answers are cached), else an extractive answer. Does not file the answer: use `save` for that.',
+        'A cited answer from the wiki, written by the model kb is configured with (any provider: model.provider in kb.config.json or KB_PROVIDER; answers are cached), or an extractive answer when there is none (no key, or kb mcp --offline). Does not file the answer: use `save` for that.',
       inputSchema: {
         question: boundedText('question', MCP_LIMITS.question),
         budget: z

@@ -78,6 +78,11 @@ export class ResponseCache {
     })();
   }
 
+  /** Forget a reply (one that fails its checks): the next request for it asks the model. */
+  drop(key: string): void {
+    this.db.prepare(`DELETE FROM responses WHERE key = ?`).run(key);
+  }
+
   getState(key: string): string | undefined {
     return (this.db.prepare(`SELECT value FROM state WHERE key = ?`).get(key) as { value: string } | undefined)?.value;
   }

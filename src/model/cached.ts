@@ -102,8 +102,9 @@ export class CachedModelClient implements ModelClient {
 
   /**
    * One API call, with its time waited reported. A timeout, or a reply that is not a reply (a 200
-   * with broken JSON, a proxy's page), becomes a ModelUnavailableError; a reply that is not a reply
-   * is tried again like a 5xx (the SDKs retry those themselves), up to `maxRetries` times.
+   * with broken JSON, a proxy's page, a body cut off before its end), becomes a ModelUnavailableError;
+   * a reply that is not a reply is tried again like a 5xx (the SDKs retry those themselves), up to
+   * `maxRetries` times.
    */
   private async send(
     req: ModelRequest,
@@ -127,12 +128,15 @@ export class CachedModelClient implements ModelClient {
               { cause: err },
             );
           }
-          if (f?.code !== 'malformed') throw err;
-          // The SDKs parse a 200's body outside their own error types: broken JSON is a SyntaxError.
+          if (f?.code !== 'malformed' && f?.code !== 'cut') throw err;
+          // The SDKs read and parse a 200's body outside their own error types and retries: broken
+          // JSON is a SyntaxError, a body cut off before its end a TypeError from fetch.
           const what =
-            err instanceof SyntaxError
-              ? `reply from ${this.label()} that is not valid JSON (${err.message})`
-              : (err as Error).message;
+            f.code === 'cut'
+              ? `reply from ${this.label()} cut off before its end (${f.detail}), tried ${attempt + 1} time${attempt ? 's' : ''}`
+              : err instanceof SyntaxError
+                ? `reply from ${this.label()} that is not valid JSON (${err.message})`
+                : (err as Error).message;
           problem = new ModelUnavailableError(what, { cause: err });
         }
         if (attempt >= this.maxRetries) throw problem;
@@ -174,6 +178,8 @@ export class CachedModelClient implements ModelClient {
     const key = requestKey(this.model, req);
     const cachedReply = this.cache.get(key);
     const hit = cachedReply && (!req.keep || req.keep(cachedReply)) ? cachedReply : undefined;
+    // Kept by an older kb, or a batch result: a reply that fails its checks is asked for again.
+    if (cachedReply && !hit) this.cache.drop(key);
     if (hit) {
       // A reply this run already paid for or counted is not "from the cache" a second time.
       if (!this.seen.has(key)) this.hits++;
@@ -212,7 +218,8 @@ export class CachedModelClient implements ModelClient {
   }
 
   isCached(req: ModelRequest): boolean {
-    return this.cache.get(requestKey(this.model, req)) !== undefined;
+    const reply = this.cache.get(requestKey(this.model, req));
+    return reply !== undefined && (!req.keep || req.keep(reply));
   }
 }
 

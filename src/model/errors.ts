@@ -16,8 +16,28 @@ export interface ApiFailure {
   timeout: boolean;
   /** The server's own words, for diagnosis (the SDKs never put keys in them). */
   detail: string;
-  /** `code` of the error body (`model_not_found`) or the connection error's cause (`ECONNREFUSED`). */
+  /**
+   * `code` of the error body (`model_not_found`), the connection error's cause (`ECONNREFUSED`),
+   * `malformed` for a 200 whose body is not a reply, `cut` for a body cut off before its end.
+   */
   code: string | undefined;
+}
+
+/**
+ * A reply whose body stopped before its end (the server closed the connection after the headers:
+ * a Content-Length for all of it and half the bytes). fetch (undici) reads a body outside the SDKs'
+ * retries and rejects with `TypeError: terminated`, its cause the socket's error.
+ */
+export function isCutReply(err: unknown): err is TypeError {
+  if (!(err instanceof TypeError)) return false;
+  const cause = (err as { cause?: { code?: unknown } }).cause;
+  const code = typeof cause?.code === 'string' ? cause.code : '';
+  return err.message === 'terminated' || code.startsWith('UND_ERR_') || code === 'ECONNRESET';
+}
+
+function cutDetail(err: TypeError): string {
+  const cause = (err as { cause?: { message?: unknown } }).cause;
+  return typeof cause?.message === 'string' && cause.message ? cause.message : err.message;
 }
 
 export function isAbortError(err: unknown): boolean {
@@ -29,6 +49,7 @@ export function apiFailure(err: unknown): ApiFailure | undefined {
   if (err instanceof MalformedReplyError || err instanceof SyntaxError) {
     return { status: undefined, timeout: false, detail: `malformed reply: ${err.message}`, code: 'malformed' };
   }
+  if (isCutReply(err)) return { status: undefined, timeout: false, detail: cutDetail(err), code: 'cut' };
   const isApi = err instanceof Anthropic.APIError || err instanceof OpenAI.APIError;
   if (!isApi || isAbortError(err)) return undefined;
   const e = err as Error & { status?: number; code?: unknown; cause?: unknown };

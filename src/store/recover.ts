@@ -39,6 +39,11 @@ export function trackDatabase(path: string, kind: DatabaseKind): void {
   opened.set(path, kind);
 }
 
+/** The databases this process opened (absolute paths). */
+export function openedDatabases(): string[] {
+  return [...opened.keys()];
+}
+
 /** An error SQLite raises on a damaged file. */
 export function isCorruption(err: unknown, depth = 0): boolean {
   if (typeof err !== 'object' || err === null || depth > 4) return false;
@@ -65,9 +70,12 @@ export function damage(path: string, opts: { deep: boolean }): string | undefine
   if (size < 100 || head.toString('latin1', 0, 16) !== 'SQLite format 3\0') return 'not a SQLite database';
   const raw = head.readUInt16BE(16);
   const pageSize = raw === 1 ? 65536 : raw;
-  // The page count in the header is valid when its "version-valid-for" matches the change counter.
+  // The page count in the header is valid when its "version-valid-for" matches the change counter,
+  // and says nothing while a write-ahead log holds pages not yet copied into the file (a checkpoint
+  // a full disk stopped): SQLite reads those from the log.
   const pages = head.readUInt32BE(28);
-  if (pages > 0 && head.readUInt32BE(92) === head.readUInt32BE(24) && size < pages * pageSize) {
+  const logged = existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 0;
+  if (!logged && pages > 0 && head.readUInt32BE(92) === head.readUInt32BE(24) && size < pages * pageSize) {
     return `cut short: ${size} of ${pages * pageSize} bytes`;
   }
   if (!opts.deep) return undefined;
@@ -85,6 +93,7 @@ export function damage(path: string, opts: { deep: boolean }): string | undefine
           .trim()
           .slice(0, 200);
   } catch (err) {
+    // Only SQLite's word for damage counts: a full disk, a lock or a missing folder is not damage.
     return isCorruption(err) ? (err as Error).message : undefined;
   } finally {
     db?.close();

@@ -1,5 +1,6 @@
 import { mkdirSync, renameSync, writeFileSync, rmSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
+import { DiskFullError, diskFullCode, shownPath } from '../diagnostics/disk-full.js';
 
 let counter = 0;
 
@@ -15,6 +16,8 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
+    // A write error names no file: say which one it was.
+    if (diskFullCode(err)) throw new DiskFullError(shownPath(path), { cause: err });
     throw err;
   }
 }

@@ -12,7 +12,7 @@ export function defineAsk(program: Command, rt: CliRuntime): void {
     .option('--budget <tokens>', 'context budget in tokens (default: ask.budget in kb.config.json, 4000)')
     .option(...PROVIDER_OPTION)
     .option(...MODEL_OPTION)
-    .option('--offline', 'extractive answer without the model, even when ANTHROPIC_API_KEY is set')
+    .option('--offline', 'extractive answer without the model, even when one is configured')
     .option('--save', 'file the answer into wiki/answers/ and link it from the entries it cites')
     .option('--format <format>', 'answer format: markdown or marp (a slide deck; implies --save)', 'markdown')
     .option('--no-cache', 'do not use or fill the answer cache')

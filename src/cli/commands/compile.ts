@@ -11,7 +11,7 @@ export function defineCompile(program: Command, rt: CliRuntime): void {
     .option('--force', 'recompile every document, changed or not')
     .option(...PROVIDER_OPTION)
     .option(...MODEL_OPTION)
-    .option('--offline', 'use the offline compiler even when ANTHROPIC_API_KEY is set')
+    .option('--offline', 'use the offline compiler even when a model is configured')
     .option('--estimate', 'print the calls, tokens and dollars a model compile would take, without calling the API')
     .option('--max-cost <usd>', 'stop before model spending would pass this many US dollars')
     .option('--batch', 'send source compiles through the Message Batches API (half price; resumes an unfinished batch)')

@@ -17,6 +17,7 @@ export async function runDoctor(flags: DoctorFlags, rt: CliRuntime): Promise<num
 function printCheck(io: Io, c: DoctorCheck): void {
   const mark = c.ok ? paint(io, 'green', 'ok  ') : paint(io, 'red', 'FAIL');
   const key = c.keyEnv ? `; key ${c.keyEnv} ${c.keySet ? 'set' : 'not set'}` : '';
-  io.out(`${mark} ${c.role.padEnd(18)} ${c.model} (${c.label} at ${c.endpoint}${key})`);
+  const where = c.endpoint ? `${c.label} at ${c.endpoint}` : c.label;
+  io.out(`${mark} ${c.role.padEnd(18)} ${c.model} (${where}${key})`);
   io.out(`     ${c.ok ? c.detail : paint(io, c.problem === 'no-key' ? 'yellow' : 'red', `${c.problem}: ${c.detail}`)}`);
 }

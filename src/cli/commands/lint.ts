@@ -14,7 +14,7 @@ export function defineLint(program: Command, rt: CliRuntime): void {
     .option('--network', 'also check web links (dead-url)')
     .option(...PROVIDER_OPTION)
     .option(...MODEL_OPTION)
-    .option('--offline', 'never call the model, even when ANTHROPIC_API_KEY is set')
+    .option('--offline', 'never call the model, even when one is configured')
     .option('--heal', 'fix what can be fixed, one git branch per topic, report in changelog/')
     .option('--merge', 'with --heal: merge each branch whose re-lint is clean and that merges without conflict')
     .option('--dry-run', 'with --heal: print the plan, write nothing')

@@ -12,7 +12,7 @@ export function defineMcp(program: Command, rt: CliRuntime): void {
     .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward holding kb.config.json)')
     .option(...PROVIDER_OPTION)
     .option(...MODEL_OPTION)
-    .option('--offline', 'never call the model, even when ANTHROPIC_API_KEY is set')
+    .option('--offline', 'never call the model, even when one is configured')
     .action(async (opts: McpFlags) => {
       const { runMcp } = await import('./mcp-run.js');
       rt.setExit(await runMcp(opts, rt));

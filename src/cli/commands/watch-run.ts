@@ -23,7 +23,7 @@ export async function runWatch(flags: WatchFlags, rt: CliRuntime): Promise<numbe
   const root = rootToCompile(flags.kb, rt, { write: true });
   const ctx = openKb(root);
   const { io } = rt;
-  // The model compiler when ANTHROPIC_API_KEY is set (as `kb compile`); one for the whole watch.
+  // The model compiler when a model is configured and usable (as `kb compile`); one for the whole watch.
   const writer = await loadModelWriter(ctx, { offline: Boolean(flags.offline) });
   const say = sayer(io);
   const onEvent = watchPrinter(flags, io, say, writer?.client);

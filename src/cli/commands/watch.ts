@@ -13,7 +13,7 @@ export function defineWatch(program: Command, rt: CliRuntime): void {
     .option('--no-initial', 'do not compile at start (only on changes)')
     .option(...PROVIDER_OPTION)
     .option(...MODEL_OPTION)
-    .option('--offline', 'use the offline compiler even when ANTHROPIC_API_KEY is set')
+    .option('--offline', 'use the offline compiler even when a model is configured')
     .option('--poll', 'poll the file system instead of native events (network drives)')
     .option('--json', 'print one JSON event per line')
     .option('-v, --verbose', 'one line per changed file and per file compile writes')

@@ -11,7 +11,7 @@ import {
   type ModelClient,
   type ModelRequest,
 } from '../../model/client.js';
-import { apiFailure as failureOf, isAbortError, isTransient } from '../../model/errors.js';
+import { apiFailure as failureOf, isAbortError, isTransient, type ApiFailure } from '../../model/errors.js';
 import { describeEndpoint, type ProviderSettings } from '../../model/provider.js';
 import { escapeXml, parseKbEntry, type KbEntryXml } from '../../model/xml.js';
 import { sentences } from '../../text/segment.js';
@@ -70,6 +70,11 @@ export class ModelWriter implements EntryWriter {
    * each wait out the whole timeout).
    */
   private readonly unavailable = new Map<string, AskResult>();
+  /**
+   * Requests whose replies failed their checks in this round: never cached (the next compile asks
+   * again), but not paid for twice in one (the prefetch and the compile both ask).
+   */
+  private readonly rejected = new Map<string, AskResult>();
   /** Sized for the model of source entries (a small local model gets smaller parts). */
   readonly budget: PromptBudget;
 
@@ -85,6 +90,7 @@ export class ModelWriter implements EntryWriter {
   /** A new round of compiling (watch keeps one writer): what failed in the last round is asked again. */
   startRound(): void {
     this.unavailable.clear();
+    this.rejected.clear();
   }
 
   async writeSource(
@@ -209,14 +215,17 @@ export class ModelWriter implements EntryWriter {
 
   private fallback(file: string, res: AskResult): KbMessage {
     this.fallbacks.add(file);
-    if (res.transient && file.startsWith('raw/')) this.retryLater.add(file.slice(4));
+    // Nothing failed is cached: the next compile asks the model again for this source.
+    if (file.startsWith('raw/')) this.retryLater.add(file.slice(4));
     return message(
       file,
       res.transient ? 'model-unavailable' : 'model-output',
       `${res.error ?? 'Unexpected model failure'}; used the offline compiler for this entry`,
       {
         severity: 'warning',
-        note: res.transient ? 'the next `kb compile` tries the model again' : weakModelNote(this.client.settings),
+        note: res.transient
+          ? 'the next `kb compile` tries the model again'
+          : `${file.startsWith('raw/') ? 'the next `kb compile` asks the model again; if it fails again, ' : ''}${weakModelNote(this.client.settings)}`,
       },
     );
   }
@@ -247,7 +256,30 @@ export class ModelWriter implements EntryWriter {
    * One checked answer: the call, a retry with more room when the reply was cut at max_tokens,
    * and one repair round when the reply does not parse or fails the check.
    */
-  async ask(req: ModelRequest, check: (e: KbEntryXml) => string | undefined, signal?: AbortSignal): Promise<AskResult> {
+  async ask(
+    request: ModelRequest,
+    check: (e: KbEntryXml) => string | undefined,
+    signal?: AbortSignal,
+  ): Promise<AskResult> {
+    const key = requestKey(this.client.model, request);
+    const known = this.rejected.get(key);
+    if (known) return known;
+    // A reply that fails its checks is never kept: the next compile (or --force) asks again rather
+    // than replaying it. A reply cut at max_tokens is kept: it leads to the call with more room.
+    const req: ModelRequest = {
+      ...request,
+      keep: (r) => r.stopReason === 'max_tokens' || checked(r.text, check).entry !== undefined,
+    };
+    const res = await this.checkedAnswer(req, check, signal);
+    if (!res.entry && !res.transient) this.rejected.set(key, res);
+    return res;
+  }
+
+  private async checkedAnswer(
+    req: ModelRequest,
+    check: (e: KbEntryXml) => string | undefined,
+    signal?: AbortSignal,
+  ): Promise<AskResult> {
     const first = await this.call(req, signal);
     if (typeof first !== 'string') return first;
     const parsed = checked(first, check);
@@ -265,15 +297,18 @@ export class ModelWriter implements EntryWriter {
     const failed = this.unavailable.get(key);
     if (failed) return failed;
     let res: Awaited<ReturnType<ModelClient['complete']>>;
-    // A reply cut at max_tokens is never cached: the next compile asks again.
-    const whole = (r: { stopReason: string }) => r.stopReason !== 'max_tokens';
-    const keep = req.keep;
-    const kept: ModelRequest = { ...req, keep: keep ? (r) => whole(r) && keep(r) : whole };
     try {
-      res = await this.client.complete(kept, signal);
+      res = await this.client.complete(req, signal);
       if (res.stopReason === 'max_tokens') {
         const more = Math.min(MAX_RETRY_TOKENS, (req.maxTokens ?? this.ctx.config.model.maxTokens) * 2);
-        if (more > (req.maxTokens ?? 0)) res = await this.client.complete({ ...kept, maxTokens: more }, signal);
+        const keep = req.keep;
+        // Cut again with more room: not kept, so the next compile asks again.
+        const retry: ModelRequest = {
+          ...req,
+          maxTokens: more,
+          keep: (r) => r.stopReason !== 'max_tokens' && (keep?.(r) ?? true),
+        };
+        if (more > (req.maxTokens ?? 0)) res = await this.client.complete(retry, signal);
       }
     } catch (err) {
       const failure = apiFailure(err, this.client.settingsFor?.(req.task) ?? this.client.settings, signal);
@@ -283,8 +318,6 @@ export class ModelWriter implements EntryWriter {
     if (res.stopReason === 'max_tokens') {
       return {
         error: `Unexpected reply cut off at max_tokens (${req.maxTokens ?? this.ctx.config.model.maxTokens}, then retried with more), expected a complete <kb_entry>`,
-        // Asked again by the next compile (a busy model may finish then), never kept offline for good.
-        transient: true,
       };
     }
     return res.text;
@@ -327,13 +360,18 @@ function apiFailure(err: unknown, settings: ProviderSettings | undefined, signal
       `${cap(api)} does not know the model${model} (HTTP 404); check model.name in kb.config.json${settings?.local ? ' (pulled or loaded on the server?)' : ''}.`,
     );
   }
-  const what =
-    f.code === 'malformed'
-      ? `reply from ${api} (${f.detail})`
-      : status === undefined
-        ? `no answer from ${api} (${f.detail})`
-        : `${api.replace(/^the /, '')} error ${status}`;
-  return { error: `Unexpected ${what} after retries`, transient: isTransient(f) };
+  return { error: failureReason(f, api), transient: isTransient(f) };
+}
+
+/** One line on a call that failed after its retries, naming the API: "No answer from DeepSeek at … after retries (…)". */
+export function failureReason(f: ApiFailure, api: string): string {
+  if (f.code === 'malformed' || f.code === 'cut')
+    return `Unexpected reply from ${api} after retries (${f.detail}), expected a complete reply`;
+  if (f.status === undefined) {
+    const said = f.detail.replace(/\.$/, '');
+    return `No answer from ${api} after retries (${f.code && !said.includes(f.code) ? `${said}: ${f.code}` : said})`;
+  }
+  return `${cap(api)} answered HTTP ${f.status} after retries`;
 }
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
