@@ -78,47 +78,8 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
   };
   for (const f of finals.values()) {
     const old = f.old;
-    if (f.humanEdited && f.merged !== undefined && old && old.path === f.path) {
-      // kb's changes merged into a person's edit: their lines as they wrote them, kb's elsewhere.
-      if (writeEditedSections(wikiDir, old, f, input.validate)) {
-        record(f, bodyHash(f.body));
-        out.written.push(f);
-        out.bases.push([f.id, f.kbBody ?? f.body]);
-        out.messages.push(
-          message(
-            `wiki/${f.path}`,
-            'edit-merged',
-            "kb's update merged into your edited entry; your lines are as you wrote them",
-            {
-              severity: 'info',
-              note: 'the entry stays yours: compile merges its later changes the same way',
-            },
-          ),
-        );
-        input.onFile?.(`merge   wiki/${f.path} (your edits kept, kb's changes merged)`);
-      }
-      continue;
-    }
     if (f.humanEdited) {
-      if (input.heldBack.has(f.id) || (old && old.path !== f.path)) {
-        out.protected.push(`wiki/${old?.path ?? f.path}`);
-        out.messages.push(
-          message(
-            `wiki/${old?.path ?? f.path}`,
-            'human-edited',
-            'Unexpected edit by a person since kb wrote this entry, expected the text kb wrote; left as it is',
-            {
-              severity: 'info',
-              note: "compile never overwrites a person's edits (it refreshes only its marked sections); `kb lint --heal` proposes an update on a branch",
-            },
-          ),
-        );
-      }
-      if (f.refreshed && old && writeEditedSections(wikiDir, old, f, input.validate)) {
-        record(f, bodyHash(f.body));
-        out.written.push(f);
-        input.onFile?.(`refresh wiki/${f.path} (backlinks; your text kept)`);
-      }
+      writeEdited(f, input, out, record);
       continue;
     }
     if (!f.rendered && !f.touched && old && old.path === f.path) continue;
@@ -171,6 +132,57 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
     );
   }
   return out;
+}
+
+type RecordScan = (f: Final, hash: string, text?: string) => void;
+
+/**
+ * An entry a person edited: kb's changes merged in where merge-edits made a clean merge, else only
+ * kb's sections refreshed; held back (and said so) when kb had new text it could not bring in.
+ */
+function writeEdited(f: Final, input: WriteInput, out: WriteResult, record: RecordScan): void {
+  const { wikiDir } = input;
+  const old = f.old;
+  if (f.merged !== undefined && old && old.path === f.path) {
+    // kb's changes merged into a person's edit: their lines as they wrote them, kb's elsewhere.
+    if (writeEditedSections(wikiDir, old, f, input.validate)) {
+      record(f, bodyHash(f.body));
+      out.written.push(f);
+      out.bases.push([f.id, f.kbBody ?? f.body]);
+      out.messages.push(
+        message(
+          `wiki/${f.path}`,
+          'edit-merged',
+          "kb's update merged into your edited entry; your lines are as you wrote them",
+          {
+            severity: 'info',
+            note: 'the entry stays yours: compile merges its later changes the same way',
+          },
+        ),
+      );
+      input.onFile?.(`merge   wiki/${f.path} (your edits kept, kb's changes merged)`);
+    }
+    return;
+  }
+  if (input.heldBack.has(f.id) || (old && old.path !== f.path)) {
+    out.protected.push(`wiki/${old?.path ?? f.path}`);
+    out.messages.push(
+      message(
+        `wiki/${old?.path ?? f.path}`,
+        'human-edited',
+        'Unexpected edit by a person since kb wrote this entry, expected the text kb wrote; left as it is',
+        {
+          severity: 'info',
+          note: "compile never overwrites a person's edits (it refreshes only its marked sections); `kb lint --heal` proposes an update on a branch",
+        },
+      ),
+    );
+  }
+  if (f.refreshed && old && writeEditedSections(wikiDir, old, f, input.validate)) {
+    record(f, bodyHash(f.body));
+    out.written.push(f);
+    input.onFile?.(`refresh wiki/${f.path} (backlinks; your text kept)`);
+  }
 }
 
 /** The file would be written byte for byte as it is (`updated` aside). */
