@@ -42,12 +42,13 @@ function holds(s: CorpusScore, f: Floor): void {
 
 /** A little below what this version reaches on each corpus (`npm run eval:wiki` prints the figures). */
 const FLOORS: Record<string, Floor> = {
-  blog: { noise: 0.3, central: 0.7, titles: 1, summaries: 1, linksToNoise: 0.36 },
-  book: { noise: 0.24, central: 0.8, titles: 1, summaries: 0.9, works: 0.6, linksToNoise: 0.14 },
-  docs: { noise: 0.29, central: 0.75, titles: 1, summaries: 0.85, works: 0.6, linksToNoise: 0.13 },
-  meetings: { noise: 0.33, central: 0.4, titles: 1, summaries: 0.9, linksToNoise: 0.3 },
+  blog: { noise: 0.23, central: 0.75, titles: 1, summaries: 1, linksToNoise: 0.22 },
+  book: { noise: 0.15, central: 0.8, titles: 1, summaries: 0.9, works: 0.6, linksToNoise: 0.07 },
+  docs: { noise: 0.2, central: 0.85, titles: 1, summaries: 0.85, works: 0.6, linksToNoise: 0.09 },
+  // Links to noise: 9 then and now; fewer links in all since passing mentions lost their pages (28, was 37).
+  meetings: { noise: 0.33, central: 0.4, titles: 1, summaries: 0.9, linksToNoise: 0.35 },
   newsletter: { noise: 0.35, central: 0.25, titles: 1, summaries: 1, linksToNoise: 0.33 },
-  notes: { noise: 0.18, central: 0.95, titles: 1, summaries: 1, linksToNoise: 0.27 },
+  notes: { noise: 0.16, central: 0.95, titles: 1, summaries: 1, linksToNoise: 0.24 },
 };
 
 describe('wiki eval slice', () => {

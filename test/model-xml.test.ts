@@ -116,9 +116,18 @@ describe('templates', () => {
   it('every shipped model template renders with the placeholders kb passes', () => {
     const root = fixture();
     const vars: Record<string, Record<string, string>> = {
-      'compile-source': { path: '', type: '', title: '', part: '', part_note: '', content: '' },
-      'combine-source': { path: '', title: '', parts: '', notes: '' },
-      concept: { title: '', aliases: '', current: '', sources: '' },
+      'compile-source': {
+        language: '',
+        current: '',
+        path: '',
+        type: '',
+        title: '',
+        part: '',
+        part_note: '',
+        content: '',
+      },
+      'combine-source': { language: '', current: '', path: '', title: '', parts: '', notes: '' },
+      concept: { language: '', title: '', aliases: '', current: '', sources: '' },
       'repair-entry': { error: '', reply: '' },
     };
     for (const [name, v] of Object.entries(vars)) {
