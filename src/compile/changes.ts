@@ -13,6 +13,7 @@ import { keepUnchangedConcepts } from '../emit/render-keys.js';
 import { groupConcepts, withConceptIds, type Dictionary } from './concepts.js';
 import { lexiconFor } from '../text/lexicon.js';
 import { writeDrafts } from './drafts.js';
+import { dropDamagedEntries } from './damaged.js';
 import { currentEntry } from './model/current.js';
 import { ingestChanged, type Ingested, type WikiState } from './ingest-changed.js';
 import { buildCatalog } from './model/plan.js';
@@ -27,7 +28,11 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
   const { store, paths } = ctx;
   store.setMeta('compile_pending', '1');
   const scanCache = store.scanCache();
-  const scan = store.transaction(() => scanWiki(paths.wiki, scanCache));
+  const scanned = store.transaction(() => scanWiki(paths.wiki, scanCache));
+  // Entries kb wrote whose frontmatter broke are written again (not beside them under another name).
+  const damaged = dropDamagedEntries(paths.wiki, scanned, (id) => store.getEntry(id));
+  st.messages.push(...damaged.messages);
+  const scan = damaged.scan;
   const bySourceRef = new Map<string, LoadedEntry>();
   for (const e of scan.entries)
     if (e.fm.kind === 'source') for (const r of e.fm.source_ref ?? []) bySourceRef.set(r.replace(/^raw\//, ''), e);

@@ -1,5 +1,6 @@
 import { statSame } from '../ingest/stat-same.js';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { KbContext } from '../kb/context.js';
 import type { KbMessage } from '../diagnostics/message.js';
 import { message } from '../diagnostics/message.js';
@@ -197,9 +198,23 @@ function restoreGenerated(ctx: KbContext, messages: KbMessage[]): string[] {
   const missing = compiledBefore ? missingIndexes(paths.wiki) : [];
   for (const f of missing)
     messages.push(
-      message(`wiki/${f}`, 'restored', 'Unexpected missing generated file, expected it in the wiki; written again', {
-        severity: 'info',
-      }),
+      existsSync(join(paths.wiki, f))
+        ? message(
+            `wiki/${f}`,
+            'restored',
+            'Unexpected damaged generated file (not whole JSON), expected what kb wrote; written again',
+            {
+              severity: 'warning',
+            },
+          )
+        : message(
+            `wiki/${f}`,
+            'restored',
+            'Unexpected missing generated file, expected it in the wiki; written again',
+            {
+              severity: 'info',
+            },
+          ),
     );
   if (compiledBefore && restoreLog(paths.wiki))
     messages.push(

@@ -98,7 +98,24 @@ const LOG_HEAD = '# Log\n\nWhat kb did to this wiki, newest last.\n\n';
 
 /** Generated files of a compiled wiki that are missing (a person or a tool deleted them). */
 export function missingIndexes(wikiDir: string): string[] {
-  return ['index.md', 'index.json'].filter((f) => !existsSync(join(wikiDir, f)));
+  return ['index.md', 'index.json'].filter(
+    (f) => !existsSync(join(wikiDir, f)) || (f === 'index.json' && !wholeJson(join(wikiDir, f))),
+  );
+}
+
+/** index.json is read whole below this size; above it, by its first and last characters (a cut file ends early). */
+const JSON_PARSE_BYTES = 4 * 1024 * 1024;
+
+/** Whether index.json is whole: JSON that parses (a large one: that opens and closes a list). */
+function wholeJson(path: string): boolean {
+  try {
+    const text = readFileSync(path, 'utf8');
+    if (text.length > JSON_PARSE_BYTES) return /^\s*\[/.test(text) && /\]\s*$/.test(text);
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Start wiki/log.md again if it is gone; true when it was. */
