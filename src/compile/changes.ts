@@ -27,6 +27,10 @@ export type { ScanState } from './scan.js';
 export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: ScanState): Promise<CompileReport> {
   const { store, paths } = ctx;
   store.setMeta('compile_pending', '1');
+  // A new store is of this ingest from its first document: a run stopped before its end leaves
+  // rows a resume keeps, not rows of an older ingest to read again.
+  if (store.getMeta('ingest_version') === undefined && st.known.size === 0)
+    store.setMeta('ingest_version', INGEST_VERSION);
   const scanCache = store.scanCache();
   const scanned = store.transaction(() => scanWiki(paths.wiki, scanCache));
   // Entries kb wrote whose frontmatter broke are written again (not beside them under another name).
@@ -44,6 +48,8 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
 
   // 2. Ingest, chunk, embed and store each changed document (one transaction each).
   const ingested = await ingestChanged(ctx, opts, st, wiki);
+  // What an interrupted run stored counts as ingested by this one (its copies of a work are unified below).
+  for (const f of st.resumed ?? []) for (const r of st.rows.get(f) ?? []) ingested.touched.add(r.raw_path);
   for (const p of st.deletedPaths) {
     if ([...ingested.renamedFrom.values()].includes(p)) continue;
     store.transaction(() => store.deleteFile(p));

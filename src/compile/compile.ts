@@ -46,7 +46,8 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
   const pendingBefore = store.getMeta('compile_pending') === '1';
 
   // 1. What is in raw/ now, and what changed since the last compile.
-  const raw = await scanRaw(ctx, opts, { writer, messages, report });
+  const resumed = new Set<string>();
+  const raw = await scanRaw(ctx, opts, { writer, messages, report, resumed });
   const { changed, deletedPaths } = raw;
   const missing = restoreGenerated(ctx, messages);
   if (!changed.length && store.getMeta('ingest_version') !== INGEST_VERSION)
@@ -68,6 +69,7 @@ export async function compile(ctx: KbContext, opts: CompileOptions = {}): Promis
       changed,
       deletedPaths,
       rawFiles,
+      resumed,
     });
   }
   // After an embedder change every vector is made again from the stored text (no model call).
@@ -83,6 +85,8 @@ interface ScanSink {
   writer: EntryWriter;
   messages: KbMessage[];
   report: CompileReport;
+  /** Files an interrupted run stored already (ScanState.resumed). */
+  resumed: Set<string>;
 }
 
 /** raw/ walked and compared with the store: the files to compile again, and the ones gone. */
@@ -161,6 +165,13 @@ async function scanFile(
   const sameCompiler =
     prev &&
     (prev.compiler === writer.name || (writer.name.startsWith('offline') && prev.compiler.startsWith('model:')));
+  // Stored by a run that was stopped before it wrote the wiki (killed, a power cut): its chunks,
+  // vectors and names are in the store, each document whole; only its entry is still to write.
+  if (prev && sameCompiler && prev.hash === s.hash && prev.status === 'pending' && !opts.force && !reread) {
+    sink.resumed.add(file.path);
+    report.new++;
+    return 'same';
+  }
   let same = prev && sameCompiler && prev.hash === s.hash && prev.status !== 'pending';
   // A file recorded as empty that has bytes: compiles before this check existed could take a file
   // they had not read for an empty one. Ingest it again; if it has text after all, compile it.

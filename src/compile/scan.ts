@@ -43,4 +43,9 @@ export interface ScanState {
   deletedPaths: string[];
   /** Every file in raw/ by key: the key is NFC, the file on disk may be spelled otherwise. */
   rawFiles: Map<string, RawFile>;
+  /**
+   * Files an interrupted run had stored already (pending, same bytes, same compiler): not ingested
+   * again; their entries are written from what the store holds.
+   */
+  resumed?: Set<string>;
 }
