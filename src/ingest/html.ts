@@ -1,3 +1,4 @@
+import { flattenDeepHtml } from './html-depth.js';
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 import rehypeParse from 'rehype-parse';
 import rehypeRemark from 'rehype-remark';
@@ -42,7 +43,8 @@ type Node = Root | RootContent | ElementContent;
  * without scripts, navigation, sidebars, footers and forms. Empty markdown means nothing readable.
  */
 export function convertHtml(html: string, fallbackTitle: string, opts: { headingOffset?: number } = {}): Converted {
-  const tree = processor.parse(html);
+  // A tree nested deeper than the recursive passes below can walk is unwrapped first (html-depth.ts).
+  const tree = processor.parse(flattenDeepHtml(html));
   const head = readHead(tree);
 
   prune(tree, false);
@@ -98,7 +100,8 @@ function preferH1(headTitle: string | undefined, h1: string | undefined): string
  * related posts, comments and sidebars in plain <div>s); kb's own HTML path then writes the
  * Markdown, with the page's <head> metadata. A page defuddle finds little in keeps kb's own reading.
  */
-export async function convertWebPage(html: string, fallbackTitle: string): Promise<Converted> {
+export async function convertWebPage(page: string, fallbackTitle: string): Promise<Converted> {
+  const html = flattenDeepHtml(page);
   const own = convertHtml(html, fallbackTitle);
   let article: { content: string; author?: string; published?: string } | undefined;
   try {
