@@ -211,3 +211,19 @@ describe('walkRaw', () => {
     expect(files).toHaveLength(10_000);
   });
 });
+
+describe('walkRaw: a file name that is not UTF-8', () => {
+  it.skipIf(process.platform !== 'linux')('names the file name, not its permissions, as what to fix', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-walk-gbk-'));
+    // 中文 in GBK: four bytes that are not UTF-8.
+    fs.writeFileSync(
+      Buffer.concat([Buffer.from(`${root}/`), Buffer.from([0xd6, 0xd0, 0xce, 0xc4]), Buffer.from('.md')]),
+      '# x\n',
+    );
+    const w = walkRaw(root, { ignore: [] });
+    const m = w.messages.map((x) => x.reason).join('\n');
+    expect(m).toMatch(/file name that is not UTF-8/);
+    expect(w.messages.map((x) => x.note ?? '').join('\n')).not.toMatch(/permissions/);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});

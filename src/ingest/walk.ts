@@ -232,6 +232,15 @@ function outside(rel: string, target: string): KbMessage {
 
 function unreadable(rel: string, err: unknown): KbMessage {
   const code = errorCode(err);
+  // A name whose bytes are not UTF-8 comes back from the file system with U+FFFD in their place,
+  // and no file has that name: the name, not the permissions, is what to fix.
+  if (code === 'ENOENT' && rel.includes('\uFFFD'))
+    return message(
+      shown(rel),
+      'ingest-unreadable',
+      'Unexpected file name that is not UTF-8 (shown with � for the bytes that are not), expected a name in UTF-8',
+      { note: 'rename it (for example with `convmv -f gbk -t utf-8 --notest`); kb reads it then' },
+    );
   const why = code === 'EACCES' || code === 'EPERM' ? 'no permission to read it' : (code ?? String(err));
   return message(
     shown(rel),
