@@ -250,17 +250,24 @@ describe('kb ask when the model fails', () => {
   }, 60_000);
 });
 
+type Reply = { text: string; stopReason?: string };
+
+/** A fake Claude that expands every question into two keywords and answers with `reply()`'s reply. */
+async function answeringFake(reply: () => Reply) {
+  const fake = await startFakeAnthropic((req) => {
+    if (JSON.stringify(req.body.system).includes('keyword queries'))
+      return { text: '<queries><query lang="en">tides moon</query></queries>' };
+    return reply();
+  });
+  return { fake, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url } };
+}
+
 describe('kb ask --save with an empty or malformed model reply', () => {
   it('does not file it, says why and exits 1', async () => {
     const root = await compiledKb();
-    let reply: { text: string; stopReason?: string } = { text: '' };
-    const fake = await startFakeAnthropic((req) => {
-      if (JSON.stringify(req.body.system).includes('keyword queries'))
-        return { text: '<queries><query lang="en">tides moon</query></queries>' };
-      return reply;
-    });
+    let reply: Reply = { text: '' };
+    const { fake, env } = await answeringFake(() => reply);
     try {
-      const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
       const cases: [string, typeof reply, RegExp][] = [
         [
           'Why are there tides?',
@@ -339,14 +346,9 @@ describe('kb ask after the embedder changed', () => {
 describe('kb ask with the model: answers you can check', () => {
   it('reports citations that name no given entry (exit 1 under --strict) and never prints markup', async () => {
     const root = await compiledKb();
-    let reply = { text: '' };
-    const fake = await startFakeAnthropic((req) => {
-      if (JSON.stringify(req.body.system).includes('keyword queries'))
-        return { text: '<queries><query lang="en">tides moon</query></queries>' };
-      return reply;
-    });
+    let reply: Reply = { text: '' };
+    const { fake, env } = await answeringFake(() => reply);
     try {
-      const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
       reply = {
         text: '<answer>The Moon pulls the sea [[Tides]]; see [[HNSW]] and [[Malkov and Yashunin (2018)]].</answer>',
       };

@@ -38,7 +38,8 @@ export interface DraftAnswer {
 
 const UNREADABLE = 'The model gave no readable answer. Ask again, or run `kb ask --offline` for the extractive answer.';
 
-const NOTHING = 'The wiki has nothing on this yet. Add sources to raw/ and run `kb compile`, or rephrase the question.';
+export const NOTHING =
+  'The wiki has nothing on this yet. Add sources to raw/ and run `kb compile`, or rephrase the question.';
 
 function cite(e: PackedEntry): string {
   return linkMarkup(e.file, e.title);

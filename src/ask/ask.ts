@@ -1,7 +1,15 @@
 import type { KbContext } from '../kb/context.js';
 import type { ModelClient } from '../model/client.js';
 import { loadTemplate } from '../model/templates.js';
-import { ANSWER_VERSION, expandQuery, modelAnswer, offlineAnswer, type Citation, type DraftAnswer } from './answer.js';
+import {
+  ANSWER_VERSION,
+  expandQuery,
+  modelAnswer,
+  NOTHING,
+  offlineAnswer,
+  type Citation,
+  type DraftAnswer,
+} from './answer.js';
 import { AnswerCache, wikiVersion } from './cache.js';
 import { packContext, type PackedContext } from './pack.js';
 import { questionKey } from './question.js';
@@ -136,7 +144,7 @@ function citationWarnings(draft: DraftAnswer): string[] {
     out.push(
       `The answer cites ${unknown.map((u) => `[[${u}]]`).join(', ')}, which ${unknown.length === 1 ? 'names' : 'name'} no entry it was given; shown as plain text.`,
     );
-  if (!draft.citations.length && !draft.text.startsWith('The wiki has nothing'))
+  if (!draft.citations.length && draft.text !== NOTHING)
     out.push('The answer cites no entry of the wiki: check it against the sources before relying on it.');
   return out;
 }

@@ -167,12 +167,13 @@ async function scanFile(
     (prev.compiler === writer.name || (writer.name.startsWith('offline') && prev.compiler.startsWith('model:')));
   // Stored by a run that was stopped before it wrote the wiki (killed, a power cut): its chunks,
   // vectors and names are in the store, each document whole; only its entry is still to write.
-  if (prev && sameCompiler && prev.hash === s.hash && prev.status === 'pending' && !opts.force && !reread) {
+  const compiledAsIs = prev && sameCompiler && prev.hash === s.hash;
+  if (compiledAsIs && prev.status === 'pending' && !opts.force && !reread) {
     sink.resumed.add(file.path);
     report.new++;
     return 'same';
   }
-  let same = prev && sameCompiler && prev.hash === s.hash && prev.status !== 'pending';
+  let same = compiledAsIs && prev.status !== 'pending';
   // A file recorded as empty that has bytes: compiles before this check existed could take a file
   // they had not read for an empty one. Ingest it again; if it has text after all, compile it.
   if (same && prev && !opts.force && emptySkip(prev) && file.size > 0 && !s.tooLarge) {

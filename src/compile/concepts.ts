@@ -395,12 +395,11 @@ function partlyGlossed(e: EntityRow, dict: Dictionary): boolean {
   const forms = new Set(wordForms(gloss.toLowerCase()));
   const translates = words.map((w) => dict.english(w).some((g) => wordFamily(baseForm(g)).some((f) => forms.has(f))));
   // Only a word before the last: a gloss of the head alone (推論吞吐量, Throughput) still names the idea loosely.
-  const hit =
+  return (
     translates.filter(Boolean).length === 1 &&
     !translates[words.length - 1] &&
-    !dict.english(e.key).some((g) => forms.has(baseForm(g)));
-  if (hit && process.env.KB_DEBUG) console.error('partly glossed', e.raw_path, e.surface, gloss, words.join('/'));
-  return hit;
+    !dict.english(e.key).some((g) => forms.has(baseForm(g)))
+  );
 }
 
 /** Role names (an agent noun: 评估器, 规划者, evaluator, planner) and the class noun that can follow them. */

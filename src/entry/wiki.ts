@@ -98,6 +98,11 @@ export function ownLinkTargets(body: string, links: string[]): string[] {
   return span ? bodyLinkTargets(body.slice(0, span.start) + body.slice(span.end)) : links;
 }
 
+/** The raw files an entry cites (`raw/…`), as strings whatever its frontmatter holds. */
+export function sourceRefs(e: Pick<LoadedEntry, 'fm'>): string[] {
+  return Array.isArray(e.fm.source_ref) ? e.fm.source_ref.map(String) : [];
+}
+
 /** Link targets recorded for a cached entry. */
 function withLinks(e: LoadedEntry, row: ScanRow): LoadedEntry {
   if (row.links) e.links = row.links;

@@ -1,5 +1,5 @@
-import type { LoadedEntry } from '../../entry/wiki.js';
-import { findSection } from '../../entry/markers.js';
+import { type LoadedEntry, sourceRefs } from '../../entry/wiki.js';
+import { setSection } from '../../entry/markers.js';
 import type { CurrentEntry } from '../types.js';
 
 /** kb's own sections of a body: the lists it makes, not the text a writer wrote. */
@@ -15,10 +15,7 @@ export function currentEntry(e: LoadedEntry | undefined): CurrentEntry | undefin
   const by = e?.fm.compiled_by;
   if (!e || typeof by !== 'string' || !by.startsWith('model:')) return undefined;
   let text = e.body;
-  for (const name of KB_SECTIONS) {
-    const span = findSection(text, name);
-    if (span) text = text.slice(0, span.start) + text.slice(span.end);
-  }
+  for (const name of KB_SECTIONS) text = setSection(text, name, null);
   if (e.fm.kind === 'source') {
     const cut = text.search(/^## Source\s*$/m);
     if (cut >= 0) text = text.slice(0, cut);
@@ -28,6 +25,5 @@ export function currentEntry(e: LoadedEntry | undefined): CurrentEntry | undefin
     .replace(/\n{3,}/g, '\n\n')
     .trim();
   if (!text) return undefined;
-  const refs = Array.isArray(e.fm.source_ref) ? e.fm.source_ref.map(String) : [];
-  return { text, sources: refs };
+  return { text, sources: sourceRefs(e) };
 }

@@ -14,10 +14,13 @@ import { groupConcepts } from '../concepts.js';
 import { buildCatalog, documentsToCompile } from './plan.js';
 import {
   catalogXml,
+  conceptNames,
   loadTemplates,
+  MAX_CONCEPT_SOURCES,
   modelReads,
   modelWriterName,
   promptBudget,
+  quotedPassages,
   sourceParts,
   sourceRequest,
 } from './prompts.js';
@@ -54,9 +57,6 @@ const COMBINE_OUTPUT = 900;
 /** A source's summary in a concept call, and a planned entry's line in the catalog (title, summary). */
 const SUMMARY_TOKENS = 50;
 const CATALOG_LINE_TOKENS = 45;
-/** What a concept call quotes of each source (compile/model/writer.ts conceptSources). */
-const PASSAGES = 4;
-const PASSAGE_CHARS = 1500;
 /** The names a model gives as what a work is about (the template allows 12; replies give about 8). */
 const NAMED_PER_SOURCE = 8;
 
@@ -76,29 +76,6 @@ function chunksOf(
     }
     return out;
   };
-}
-
-/** Tokens a concept call quotes of one source: its summary, the snippets, then chunks naming the concept, four passages at most. */
-function mentionTokens(
-  g: { title: string; aliases: string[] },
-  m: { snippets: string[] },
-  chunks: readonly string[],
-): number {
-  const names = [g.title, ...g.aliases].map((n) => n.toLowerCase()).filter((n) => n.length > 1);
-  let tokens = SUMMARY_TOKENS;
-  let passages = 0;
-  for (const s of m.snippets.slice(0, PASSAGES)) {
-    tokens += countTokens(s);
-    passages++;
-  }
-  for (const c of chunks) {
-    if (passages >= PASSAGES) break;
-    const low = c.toLowerCase();
-    if (!names.some((n) => low.includes(n))) continue;
-    tokens += countTokens(c.length > PASSAGE_CHARS ? c.slice(0, PASSAGE_CHARS) : c);
-    passages++;
-  }
-  return tokens;
 }
 
 /**
@@ -230,13 +207,22 @@ export async function estimateCompile(
   // A concept call's catalog lists every entry the compile plans: the sources and the concepts.
   const conceptCatalog = catalogTokens + (docs.length + groups.length) * CATALOG_LINE_TOKENS;
   const conceptSystem = countTokens(tpl.concept.text) + conceptCatalog;
-  const chunks = chunksOf(texts, config.chunk, (p) =>
-    store.chunksOfEntry(rows.find((r) => r.raw_path === p)?.entry_id ?? ''),
-  );
+  const entryOf = new Map(rows.map((r) => [r.raw_path, r.entry_id ?? '']));
+  const chunks = chunksOf(texts, config.chunk, (p) => store.chunksOfEntry(entryOf.get(p) ?? ''));
   for (const g of groups) {
     if (!opts.force && !g.mentions.some((m) => changed.has(m.rawPath))) continue;
     est.conceptCalls++;
-    const quoted = g.mentions.slice(0, 12).reduce((n, m) => n + mentionTokens(g, m, chunks(m.rawPath)), 0);
+    // What the concept call quotes of each source (compile/model/prompts.ts quotedPassages).
+    const names = conceptNames(g);
+    const quoted = g.mentions
+      .slice(0, MAX_CONCEPT_SOURCES)
+      .reduce(
+        (n, m) =>
+          n +
+          SUMMARY_TOKENS +
+          quotedPassages(names, m.snippets, chunks(m.rawPath)).reduce((t, p) => t + countTokens(p), 0),
+        0,
+      );
     add(conceptSystem + quoted, CONCEPT_OUTPUT, { name: 'concept', tokens: conceptSystem });
   }
 

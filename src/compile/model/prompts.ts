@@ -207,6 +207,40 @@ export interface ConceptSource {
   passages: string[];
 }
 
+/** A concept call quotes this many sources at most… */
+export const MAX_CONCEPT_SOURCES = 12;
+/** …and of each, this many passages, each cut to PASSAGE_CHARS. */
+const MAX_PASSAGES = 4;
+const PASSAGE_CHARS = 1500;
+
+/** The lowercase names a concept's passages are found by: its title and aliases. */
+export function conceptNames(group: { title: string; aliases: readonly string[] }): string[] {
+  return [group.title, ...group.aliases].map((n) => n.toLowerCase()).filter((n) => n.length > 1);
+}
+
+/**
+ * What a concept call quotes of one source: the sentences naming it (`snippets`), then the chunks
+ * of the source that name it, a chunk taking the place of the snippets it holds; four at most.
+ */
+export function quotedPassages(
+  names: readonly string[],
+  snippets: readonly string[],
+  chunks: readonly string[],
+): string[] {
+  const passages = [...snippets];
+  for (const text of chunks) {
+    if (passages.length >= MAX_PASSAGES) break;
+    const low = text.toLowerCase();
+    if (!names.some((n) => low.includes(n))) continue;
+    if (passages.some((p) => text.includes(p)))
+      passages.splice(0, passages.length, ...passages.filter((p) => !text.includes(p)));
+    const passage = text.length > PASSAGE_CHARS ? `${text.slice(0, PASSAGE_CHARS)}…` : text;
+    // A work saved in two files has each chunk twice: once is enough.
+    if (!passages.includes(passage)) passages.push(passage);
+  }
+  return passages.slice(0, MAX_PASSAGES);
+}
+
 /** The request that writes or updates one concept entry from what its sources say. */
 export function conceptRequest(
   tpl: Templates,

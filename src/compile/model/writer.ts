@@ -21,11 +21,14 @@ import { OfflineWriter, offlineConcept, offlineSource } from '../offline/writer.
 import type { Catalog, ConceptDraft, ConceptGroup, CurrentEntry, EntryWriter, SourceDraft } from '../types.js';
 import {
   combineRequest,
+  conceptNames,
   conceptRequest,
+  MAX_CONCEPT_SOURCES,
   loadTemplates,
   modelReads,
   modelWriterName,
   promptBudget,
+  quotedPassages,
   repairRequest,
   sourceParts,
   sourceRequest,
@@ -42,8 +45,6 @@ function setLanguage(budget: PromptBudget): WrittenLanguage | undefined {
 
 /** The largest max_tokens a cut-off reply is retried with. */
 const MAX_RETRY_TOKENS = 32_000;
-const MAX_CONCEPT_SOURCES = 12;
-const PASSAGE_CHARS = 1500;
 
 export interface AskResult {
   entry?: KbEntryXml;
@@ -232,24 +233,17 @@ export class ModelWriter implements EntryWriter {
 
   /** What each source says about the concept: its summary and passages naming it. */
   private conceptSources(group: ConceptGroup): ConceptSource[] {
-    const names = [group.title, ...group.aliases].map((n) => n.toLowerCase()).filter((n) => n.length > 1);
-    const out: ConceptSource[] = [];
-    for (const m of group.mentions.slice(0, MAX_CONCEPT_SOURCES)) {
-      const summary = this.summaries.get(m.rawPath) ?? this.ctx.store.getEntry(m.sourceId)?.summary ?? '';
-      const passages = [...m.snippets];
-      for (const c of this.ctx.store.chunksOfEntry(m.sourceId)) {
-        if (passages.length >= 4) break;
-        const low = c.text.toLowerCase();
-        if (!names.some((n) => low.includes(n))) continue;
-        if (passages.some((p) => c.text.includes(p)))
-          passages.splice(0, passages.length, ...passages.filter((p) => !c.text.includes(p)));
-        const passage = c.text.length > PASSAGE_CHARS ? `${c.text.slice(0, PASSAGE_CHARS)}…` : c.text;
-        // A work saved in two files has each chunk twice: once is enough.
-        if (!passages.includes(passage)) passages.push(passage);
-      }
-      out.push({ title: m.sourceTitle, rawPath: m.rawPath, summary, passages: passages.slice(0, 4) });
-    }
-    return out;
+    const names = conceptNames(group);
+    return group.mentions.slice(0, MAX_CONCEPT_SOURCES).map((m) => ({
+      title: m.sourceTitle,
+      rawPath: m.rawPath,
+      summary: this.summaries.get(m.rawPath) ?? this.ctx.store.getEntry(m.sourceId)?.summary ?? '',
+      passages: quotedPassages(
+        names,
+        m.snippets,
+        this.ctx.store.chunksOfEntry(m.sourceId).map((c) => c.text),
+      ),
+    }));
   }
 
   /**

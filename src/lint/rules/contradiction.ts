@@ -1,4 +1,4 @@
-import type { LoadedEntry } from '../../entry/wiki.js';
+import { type LoadedEntry, sourceRefs } from '../../entry/wiki.js';
 import { exampleEntry, filePoint, resolver, wikiFile } from '../entry-info.js';
 import { extractFacts, SubjectNames, type Fact } from '../facts.js';
 import type { FindingDraft, LintInput, LintRule } from '../types.js';
@@ -190,7 +190,7 @@ const pairKey = (a: LoadedEntry, b: LoadedEntry) =>
  */
 function relatedPairs(entries: readonly LoadedEntry[]): [LoadedEntry, LoadedEntry, number][] {
   const sourceOf = new Map<string, LoadedEntry>();
-  for (const e of entries) if (e.fm.kind === 'source') for (const r of refs(e)) sourceOf.set(r, e);
+  for (const e of entries) if (e.fm.kind === 'source') for (const r of sourceRefs(e)) sourceOf.set(r, e);
   const shared = new Map<string, [LoadedEntry, LoadedEntry, number]>();
   const bump = (a: LoadedEntry, b: LoadedEntry) => {
     if (a === b) return;
@@ -203,7 +203,7 @@ function relatedPairs(entries: readonly LoadedEntry[]): [LoadedEntry, LoadedEntr
     if (c.fm.kind !== 'concept') continue;
     const cited = [
       ...new Set(
-        refs(c)
+        sourceRefs(c)
           .map((r) => sourceOf.get(r))
           .filter((x): x is LoadedEntry => Boolean(x)),
       ),
@@ -212,10 +212,6 @@ function relatedPairs(entries: readonly LoadedEntry[]): [LoadedEntry, LoadedEntr
     for (let i = 0; i < cited.length; i++) for (let j = i + 1; j < cited.length; j++) bump(cited[i]!, cited[j]!);
   }
   return [...shared.values()];
-}
-
-function refs(e: LoadedEntry): string[] {
-  return Array.isArray(e.fm.source_ref) ? e.fm.source_ref.map(String) : [];
 }
 
 /** The most different values a fact may be given and still be compared. */

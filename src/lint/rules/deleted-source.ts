@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { exampleEntry, valuePlace, wikiFile } from '../entry-info.js';
+import { sourceRefs } from '../../entry/wiki.js';
 import type { FindingDraft, LintRule } from '../types.js';
 
 export const deletedSource: LintRule = {
@@ -22,7 +23,7 @@ export const deletedSource: LintRule = {
     const present = new Set(input.raw.map((r) => r.path));
     const out: FindingDraft[] = [];
     for (const e of input.entries) {
-      const refs = Array.isArray(e.fm.source_ref) ? e.fm.source_ref.map(String) : [];
+      const refs = sourceRefs(e);
       const gone = refs.filter((r) => {
         const p = r.replace(/^raw\//, '');
         // A post of a multi-post file is `raw/file#anchor`: the file is what must exist.
