@@ -2,8 +2,8 @@ import type { PackedEntry } from './pack.js';
 import { searchTerms } from '../text/search.js';
 import { HAN, inChinese } from '../text/script.js';
 import { baseForm } from '../text/lexicon.js';
-import { withoutInterrogatives } from '../text/stopwords.js';
 import { cutZh } from '../text/jieba.js';
+import { withoutInterrogatives } from '../text/lang/zh.js';
 
 /**
  * Numbered lines in the packed context, for a question that asks for a list ("ClipGenius 有哪些功能？",

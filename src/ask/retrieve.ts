@@ -1,9 +1,10 @@
 import type { KbContext } from '../kb/context.js';
 import { VECTORS_STALE, type ChunkRow, type EntryRow, type Store } from '../store/store.js';
 import { searchTerms } from '../text/search.js';
-import { EN_STOP, withoutInterrogatives } from '../text/stopwords.js';
 import { sentences } from '../text/segment.js';
 import { lexiconFor, translateQuestion, type TranslatedTerm } from './translate.js';
+import * as EN from '../text/lang/en.js';
+import { withoutInterrogatives } from '../text/lang/zh.js';
 
 /** Why a result is there: found by keywords, by meaning, or by following a link from a top entry. */
 export type Via = 'bm25' | 'vector' | 'hop';
@@ -163,7 +164,7 @@ function translations(
 export function queryTerms(texts: string[]): string[] {
   const out = new Set<string>();
   for (const t of texts)
-    for (const term of searchTerms(withoutInterrogatives(t))) if (!EN_STOP.has(term)) out.add(term);
+    for (const term of searchTerms(withoutInterrogatives(t))) if (!EN.STOP.has(term)) out.add(term);
   if (out.size === 0) for (const t of texts) for (const term of searchTerms(t)) out.add(term);
   return [...out];
 }

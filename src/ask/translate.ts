@@ -3,7 +3,8 @@ import { baseForm, type Lexicon } from '../text/lexicon.js';
 
 export { closeLexicons, lexiconFor } from '../text/lexicon.js';
 import { foldText } from '../text/fold.js';
-import { EN_STOP } from '../text/stopwords.js';
+import * as EN from '../text/lang/en.js';
+import * as ZH from '../text/lang/zh.js';
 
 /**
  * Query-time translation for questions asked in one language about notes in the other: each word
@@ -24,15 +25,7 @@ export interface TranslatedTerm {
 const HAN_RUN = /\p{Script=Han}+/gu;
 const LATIN_WORD = /(?:(?!\p{Script=Han})[\p{L}\p{M}\p{N}])+/gu;
 /** Single characters too common to translate on their own. */
-const ZH_STOPCHARS = new Set([
-  ...'的了是在和与也就都而及等着之其或并被把对于从向以为由则即又但很这那个我你他她它们吗呢吧啊么什哪谁几多少怎何有',
-]);
-/** Question words: what they ask is not what the notes say. */
-const ZH_QUESTION = new Set(
-  '什么 什么样 多少 哪 哪里 哪儿 哪个 哪些 哪一 谁 怎么 怎样 怎么样 如何 为什么 为何 几 是否 是不是 吗 呢 何时 何地'.split(
-    ' ',
-  ),
-);
+const ZH_STOPCHARS = new Set([...ZH.FUNCTION_CHARS, ...ZH.QUESTION_CHARS]);
 
 function zhTerm(word: string, weight: number): TranslatedTerm {
   const chars = Array.from(word);
@@ -46,7 +39,7 @@ function englishWords(text: string): string[] {
   const out: string[] = [];
   for (const m of text.toLowerCase().matchAll(LATIN_WORD)) {
     const w = m[0];
-    if (EN_STOP.has(w) || /^\d+$/.test(w) || w.length < 2) continue;
+    if (EN.STOP.has(w) || /^\d+$/.test(w) || w.length < 2) continue;
     out.push(w);
   }
   return out;
@@ -125,7 +118,7 @@ export function translateQuestion(
     for (const m of q.matchAll(HAN_RUN)) {
       for (const word of lex.words(m[0])) {
         const single = Array.from(word).length === 1;
-        if ((single && ZH_STOPCHARS.has(word)) || ZH_QUESTION.has(word)) continue;
+        if ((single && ZH_STOPCHARS.has(word)) || ZH.QUESTION_WORDS.has(word)) continue;
         for (const t of lex.english(word).slice(0, single ? 2 : 3)) {
           if (t.weight < 0.3) continue;
           add({ match: t.term, parts: [t.term], weight: t.weight * (single ? 0.5 : 1) });

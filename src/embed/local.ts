@@ -21,6 +21,8 @@ import { ConfigError } from '../diagnostics/errors.js';
 import { foldText } from '../text/fold.js';
 import { words } from '../text/segment.js';
 import { type Embedder, l2normalize } from './types.js';
+import * as EN from '../text/lang/en.js';
+import * as ZH from '../text/lang/zh.js';
 
 export const LOCAL_MIN_DIMS = 64;
 export const LOCAL_MAX_DIMS = 4096;
@@ -36,27 +38,8 @@ const HAN_BIGRAM = 6;
 const HAN_CHAR = 7;
 const TYPE_WEIGHT = new Float64Array([1, 0.1, 0.6, 0.25, 1, 0.1, 0.5, 0.2]);
 
-const EN_STOPWORDS = new Set(
-  (
-    'a an and are as at be been being but by can could did do does doing for from had has have having he her ' +
-    'here hers him his how i if in into is it its itself just me more most my no nor not of off on once only or ' +
-    'other our ours out over own same she should so some such than that the their theirs them then there these ' +
-    'they this those through to too under until up very was we were what when where which while who whom why ' +
-    'will with would you your yours also may might must shall s t'
-  ).split(' '),
-);
-
-const ZH_STOPWORDS = new Set(
-  (
-    '的 了 是 在 和 与 也 就 都 而 及 等 着 之 其 或 并 被 把 对 于 从 向 以 为 由 则 即 又 但 很 这 那 个 ' +
-    '我们 你们 他们 她们 它们 这个 那个 一个 可以 因为 所以 但是 如果 这些 那些 以及 或者 而且 并且 通过 进行 ' +
-    '没有 什么 已经 还是 就是 不是 这样 那样 其中 之一 由于 对于 关于 我 你 他 她 它'
-  ).split(' '),
-);
 /** Single Han characters that carry no topic: low weight alone, left out of character bigrams. */
-const ZH_STOPCHARS = new Set(
-  [...'的了是在和与也就都而及等着之其或并被把对于从向以为由则即又但很这那个我你他她它们'].map((c) => c.charCodeAt(0)),
-);
+const ZH_STOPCHARS = new Set([...ZH.FUNCTION_CHARS].map((c) => c.charCodeAt(0)));
 
 // Character classes of BMP code units, filled lazily.
 const OTHER = 1;
@@ -257,7 +240,7 @@ export class LocalEmbedder implements Embedder {
   private hanWords(text: string, add: (h: number, type: number) => void): void {
     for (const w of words(text)) {
       if (w.length < 2) continue; // single characters are counted by hanRun
-      add(fnv(w, 0, w.length, 0x2545f491), ZH_STOPWORDS.has(w) ? ZH_STOP : ZH_WORD);
+      add(fnv(w, 0, w.length, 0x2545f491), ZH.FUNCTION_WORDS.has(w) ? ZH_STOP : ZH_WORD);
     }
   }
 
@@ -271,7 +254,7 @@ export class LocalEmbedder implements Embedder {
   ): number {
     if (end - start === 1 && s.charCodeAt(start) > 57) return prev; // single letters
     const word = end - start <= 12 ? s.slice(start, end) : '';
-    if (word && EN_STOPWORDS.has(word)) {
+    if (word && EN.FUNCTION_WORDS.has(word)) {
       add(fnv(s, start, end, 0x1234567), UNIGRAM_STOP);
       return 0;
     }

@@ -1,7 +1,7 @@
 import { linkKey } from '../entry/names.js';
 import { linkMarkup } from '../entry/links.js';
 import { cutZh } from '../text/jieba.js';
-import { EN_STOP } from '../text/stopwords.js';
+import * as EN from '../text/lang/en.js';
 
 /** A name that should link somewhere: a title or alias, and the file name it resolves to. */
 export interface LinkName {
@@ -40,7 +40,7 @@ export function buildNameTable(names: LinkName[]): NameTable {
     // Two Han characters are usually a common word (检索, 模型), too loose to link by.
     if (/^[\u3400-\u9fff]{2}$/.test(k) && n.name !== n.file) continue;
     // A function word is never a link ("to", "which"), whatever an entry calls itself.
-    if (EN_STOP.has(k)) continue;
+    if (EN.STOP.has(k)) continue;
     const had = byKey.get(k);
     if (fileKeys.has(k) && n.name !== n.file) continue;
     if (had && had.id !== n.id) ambiguous.add(k);

@@ -1,6 +1,7 @@
 import type { LoadedEntry } from '../entry/wiki.js';
 import { ownBody, type Resolver } from './entry-info.js';
 import { normalizeName } from './similarity.js';
+import * as EN from '../text/lang/en.js';
 
 /** A number or date an entry states about a subject: "the Eiffel Tower is 330 metres tall". */
 export interface Fact {
@@ -14,11 +15,8 @@ export interface Fact {
   sentence: string;
 }
 
-const STOP = new Set(
-  'a an the is are was were be been being of in on at to for by with about around approximately roughly nearly almost over under than some and or as it its this that which who has have had from into per each every up down more less most least just only also than then there their his her our your my we they he she you i not no'.split(
-    ' ',
-  ),
-);
+/** Words that are no subject of a stated number: function words, generic words, approximators. */
+const STOP = new Set([...EN.STOP, ...EN.APPROXIMATORS]);
 
 const SUBJECT_MIN = 3;
 

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { homedir } from 'node:os';
-import { EN_STOP } from './stopwords.js';
+import * as EN from './lang/en.js';
 
 /**
  * A Chinese–English lexicon for questions asked in one language about notes in the other, with no
@@ -22,7 +22,7 @@ export function sharedLexiconPath(env: NodeJS.ProcessEnv): string {
 
 /** English words that say nothing in a gloss. */
 const GLOSS_STOP = new Set([
-  ...EN_STOP,
+  ...EN.STOP,
   'sb',
   'sth',
   'etc',

@@ -5,8 +5,8 @@ import { mainlandWord } from './fold.js';
 import { detectLang } from './script.js';
 import { mendQuotes } from './quotes.js';
 import { segmentWords, sentenceSpans, sentences } from './segment.js';
-import { withoutInterrogatives } from './stopwords.js';
 import { stemWord } from './english.js';
+import { withoutInterrogatives } from './lang/zh.js';
 
 describe('countTokens', () => {
   it.each([

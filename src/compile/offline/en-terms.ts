@@ -1,7 +1,7 @@
 import { tagEnglish, type EnToken } from '../../text/english.js';
 import { isCommonEnglishWord, isKnownEnglishWord } from '../../text/english-words.js';
-import { CAP_STOP, EN_STOP, GENERIC, GENERIC_ADJ } from '../../text/stopwords.js';
 import { CODE_LINE } from '../../text/code-line.js';
+import * as EN from '../../text/lang/en.js';
 
 export { isCodeLine } from '../../text/code-line.js';
 
@@ -153,10 +153,10 @@ function chunk(run: EnToken[], _sentence: EnToken[], found: EnglishFound): void 
   while (
     run.length &&
     !opensName(run) &&
-    (EN_STOP.has(run[0]!.text.toLowerCase()) ||
-      CAP_STOP.has(run[0]!.text.toLowerCase()) ||
+    (EN.STOP.has(run[0]!.text.toLowerCase()) ||
+      EN.CAP_STOP.has(run[0]!.text.toLowerCase()) ||
       // "other tools", and participles used so ("existing project", "given file").
-      (/^(?:ADJ|VERB)/.test(run[0]!.pos) && GENERIC_ADJ.has(run[0]!.text.toLowerCase())))
+      (/^(?:ADJ|VERB)/.test(run[0]!.pos) && EN.GENERIC_ADJ.has(run[0]!.text.toLowerCase())))
   )
     run = run.slice(1);
   while (run.length && !NOUN.has(run[run.length - 1]!.pos.replace('^', ''))) run = run.slice(0, -1);
@@ -170,8 +170,8 @@ function chunk(run: EnToken[], _sentence: EnToken[], found: EnglishFound): void 
     if (
       names.length &&
       !(single && initial && !acronym(text)) &&
-      !GENERIC.has(text.toLowerCase()) &&
-      !CAP_STOP.has(text.toLowerCase())
+      !EN.GENERIC.has(text.toLowerCase()) &&
+      !EN.CAP_STOP.has(text.toLowerCase())
     )
       bump(found.names, text);
     names = [];
@@ -200,7 +200,7 @@ function chunk(run: EnToken[], _sentence: EnToken[], found: EnglishFound): void 
   for (const span of spans) {
     if (span.length < 2 || span.every((t) => /^[A-Z]/.test(t.text))) continue; // a name, counted above
     const words = span.map((t) => (acronym(t.text) ? t.text : t.text.toLowerCase()));
-    if (words.some((w) => EN_STOP.has(w) || w.length < 2)) continue;
+    if (words.some((w) => EN.STOP.has(w) || w.length < 2)) continue;
     bump(found.phrases, words.join(' '));
   }
 }

@@ -2,7 +2,6 @@ import { HAN } from '../../text/script.js';
 import { isEverydayWord } from '../../text/jieba.js';
 import { sentences } from '../../text/segment.js';
 import { cutComments } from '../../text/comments.js';
-import { EN_STOP, ZH_STOP, CAP_STOP, GENERIC, PLACEHOLDERS } from '../../text/stopwords.js';
 import { entityKey } from '../../entry/names.js';
 import { isCommonEnglishWord } from '../../text/english-words.js';
 import { englishTerms, foldShortNames, isCodeLine } from './en-terms.js';
@@ -20,6 +19,8 @@ import {
   termBefore,
   tokenizeZh,
 } from './zh-terms.js';
+import * as EN from '../../text/lang/en.js';
+import * as ZH from '../../text/lang/zh.js';
 
 /** An entity found in one document. */
 export interface FoundEntity {
@@ -91,7 +92,7 @@ function validName(name: string): boolean {
   if ((name.match(/[(（]/g)?.length ?? 0) !== (name.match(/[)）]/g)?.length ?? 0)) return false;
   if (/https?:|www\.|\.(?:com|org|io|md|png)$/i.test(name)) return false;
   const k = name.toLowerCase();
-  if (EN_STOP.has(k) || ZH_STOP.has(name) || GENERIC.has(k) || CAP_STOP.has(k)) return false;
+  if (EN.STOP.has(k) || ZH.STOP.has(name) || EN.GENERIC.has(k) || EN.CAP_STOP.has(k)) return false;
   return true;
 }
 
@@ -100,7 +101,7 @@ function englishNameOk(name: string): boolean {
   const words = name.split(/\s+/);
   if (words.length > 5 || /[.:!?]$/.test(name)) return false;
   const edge = [words[0]!, words[words.length - 1]!].map((w) => w.toLowerCase());
-  return !edge.some((w) => EN_STOP.has(w) || GENERIC.has(w));
+  return !edge.some((w) => EN.STOP.has(w) || EN.GENERIC.has(w));
 }
 
 /**
@@ -236,7 +237,7 @@ function codeIdentifiers(source: string, code: readonly Block[]): Set<string> {
 
 /**
  * A name that is no concept whatever the text does with it: a placeholder of examples (foo, bar:
- * PLACEHOLDERS), an identifier the text's code declares or calls (`ProductRow`, `useState`), or a
+ * EN.PLACEHOLDERS), an identifier the text's code declares or calls (`ProductRow`, `useState`), or a
  * Chinese phrase joined by a particle (particlePhrase).
  */
 function notAName(c: Candidate, codeIds: ReadonlySet<string>): boolean {
@@ -246,7 +247,7 @@ function notAName(c: Candidate, codeIds: ReadonlySet<string>): boolean {
       s
         .toLowerCase()
         .split(/[\s_-]+/)
-        .some((w) => PLACEHOLDERS.has(w))
+        .some((w) => EN.PLACEHOLDERS.has(w))
     )
       return true;
     if (CODE_SHAPED.test(s) && INNER_CAPITAL.test(s) && codeIds.has(s)) return true;
@@ -371,7 +372,7 @@ function pairedNames(
     const zh = termBefore(tokenizeZh(before), Math.min(3, firstAlias.split(/\s+/).length));
     // 中间信息遗失（Lost in the Middle） read back only to 遗失: a Chinese name has about two characters
     // for each word of the English one, so a much shorter one is a piece of it.
-    const words = firstAlias.split(/[\s-]+/).filter((w) => w && !EN_STOP.has(w.toLowerCase())).length;
+    const words = firstAlias.split(/[\s-]+/).filter((w) => w && !EN.STOP.has(w.toLowerCase())).length;
     if (!zh || (/^[A-Za-z]/.test(firstAlias) && [...zh].length < 2 * words - 1)) continue;
     const named = /^[A-Za-z]/.test(firstAlias) && !/^[A-Z0-9-]+s?$/.test(firstAlias) ? afterVerb(zh, words, text) : zh;
     // "倒数排名融合（Reciprocal Rank Fusion，RRF）": every name in the parentheses is an alias; but
@@ -740,7 +741,7 @@ function rank(c: Candidate): number {
 
 function trimLeadingStop(phrase: string): string {
   const words = phrase.trim().split(/\s+/);
-  while (words.length > 1 && (EN_STOP.has(words[0]!.toLowerCase()) || CAP_STOP.has(words[0]!.toLowerCase())))
+  while (words.length > 1 && (EN.STOP.has(words[0]!.toLowerCase()) || EN.CAP_STOP.has(words[0]!.toLowerCase())))
     words.shift();
   return words.join(' ');
 }

@@ -1,9 +1,9 @@
 import { HAN } from '../../text/script.js';
 import { foldText } from '../../text/fold.js';
-import { ZH_STOP } from '../../text/stopwords.js';
 import { isCodeLine } from './en-terms.js';
 import { isHeadingLine } from '../../text/layout.js';
 import { isCommonCompound, isCommonZh, tokenizeZh } from './zh-terms.js';
+import * as ZH from '../../text/lang/zh.js';
 
 /** A name a document stresses by the way it is laid out, not by how often it is written. */
 export interface StressedName {
@@ -58,7 +58,7 @@ function headingTerm(tail: string): string | undefined {
   if (tokens.length < 2 || tokens.length > 4) return undefined;
   const last = tokens[tokens.length - 1]!;
   const han = (tail.match(/[\u3400-\u9fff]/g) ?? []).length;
-  if (!HEADING_NOUN.has(last.tag) || ZH_STOP.has(foldText(last.word)) || han < 3) return undefined;
+  if (!HEADING_NOUN.has(last.tag) || ZH.STOP.has(foldText(last.word)) || han < 3) return undefined;
   // Nouns and names; a verb only before a single noun (编译/管线), never as a clause (移除/冲刺/结构).
   const nounish = (t: { tag: string; word: string }) =>
     t.tag === 'eng' || (NOUN_PART.has(t.tag) && HAN_RUN.test(t.word));

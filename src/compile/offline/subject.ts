@@ -1,8 +1,8 @@
 import { HAN } from '../../text/script.js';
-import { TITLE_GENRE_EN, TITLE_GENRE_ZH } from '../../text/lang/title-words.js';
-import { EN_STOP, ZH_STOP } from '../../text/stopwords.js';
 import { foldText } from '../../text/fold.js';
 import { tokenizeZh } from './zh-terms.js';
+import * as EN from '../../text/lang/en.js';
+import * as ZH from '../../text/lang/zh.js';
 
 /** A term of a work's title that its text keeps returning to. */
 export interface Subject {
@@ -42,9 +42,9 @@ function genre(word: string): boolean {
   const w = word.toLowerCase();
   if (HAN.test(word)) {
     const f = foldText(word);
-    return TITLE_GENRE_ZH.has(f) || ZH_STOP.has(f);
+    return ZH.TITLE_GENRE.has(f) || ZH.STOP.has(f);
   }
-  return TITLE_GENRE_EN.has(w) || EN_STOP.has(w);
+  return EN.TITLE_GENRE.has(w) || EN.STOP.has(w);
 }
 
 const LATIN_TOKEN = /[\p{L}\p{N}][\p{L}\p{N}+#.'’-]*|\s+|[^\s\p{L}\p{N}]+/gu;

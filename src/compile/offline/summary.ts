@@ -2,9 +2,10 @@ import { mendQuotes } from '../../text/quotes.js';
 import { HAN } from '../../text/script.js';
 import { sentences } from '../../text/segment.js';
 import { cutZh } from '../../text/jieba.js';
-import { EN_STOP, ZH_STOP } from '../../text/stopwords.js';
 import { stripMarkdown } from './entities.js';
 import { openCode, sealCode } from './code-spans.js';
+import * as EN from '../../text/lang/en.js';
+import * as ZH from '../../text/lang/zh.js';
 
 export interface Extract {
   summary: string;
@@ -17,7 +18,7 @@ function contentTerms(sentence: string): string[] {
   const lower = sentence.toLowerCase();
   // Han text is cut by jieba (three times as fast as ICU's dictionary here); Latin words split on their own.
   const ws = HAN.test(lower) ? cutZh(lower).filter((w) => WORDLIKE.test(w)) : (lower.match(/[\p{L}\p{N}_'-]+/gu) ?? []);
-  return ws.filter((w) => (HAN.test(w) ? !ZH_STOP.has(w) : w.length > 2 && !EN_STOP.has(w)));
+  return ws.filter((w) => (HAN.test(w) ? !ZH.STOP.has(w) : w.length > 2 && !EN.STOP.has(w)));
 }
 
 /** How a sentence that states something ends (a line without it is a heading or a label in plain text). */
@@ -169,7 +170,7 @@ function joinWrapped(md: string): string {
     const end = /(?:^|[^A-Za-z'])([A-Za-z][A-Za-z']{0,15}|[,—–])[ \t]*$/.exec(lines[k - 1]!.slice(-24))?.[1];
     const wraps =
       end !== undefined &&
-      (/^[,—–]$/.test(end) || EN_STOP.has(end.toLowerCase())) &&
+      (/^[,—–]$/.test(end) || EN.STOP.has(end.toLowerCase())) &&
       /^[ \t]*[A-Za-z0-9(“"]/.test(line) &&
       !/^[ \t]*(?:[-*+>|#]\s|\d+[.)]\s)|^\s{4}/.test(line);
     out += wraps ? ` ${line.trimStart()}` : `\n${line}`;

@@ -2,7 +2,7 @@ import { HAN } from '../../text/script.js';
 import { isCommonEnglishWord } from '../../text/english-words.js';
 import { idfOf, tagZh } from '../../text/jieba.js';
 import { foldText, mainlandWord } from '../../text/fold.js';
-import { ZH_STOP } from '../../text/stopwords.js';
+import * as ZH from '../../text/lang/zh.js';
 
 /** A word as jieba tagged it, with where it sits in the original text. */
 export interface ZhToken {
@@ -126,7 +126,7 @@ export function chineseTerms(
     const t = tokens[i]!;
     const folded = foldText(t.word);
     if ((SINGLE.has(t.tag) || (PERSON.has(t.tag) && hanLength(t.word) >= 3)) && HAN_ONLY.test(t.word)) {
-      if (hanLength(t.word) >= 3 && !ZH_STOP.has(folded) && !isCommonZh(t.word)) bump(t.word);
+      if (hanLength(t.word) >= 3 && !ZH.STOP.has(folded) && !isCommonZh(t.word)) bump(t.word);
     }
     const first =
       termPart(t, true) || (t.tag === 'eng' && /^[A-Z][A-Za-z0-9]+$/.test(t.word) && tokens[i + 1]?.word === ' ');
@@ -196,11 +196,11 @@ export function termBefore(tokens: ZhToken[], minWords = 1): string | undefined 
     // A noun on the stop list (笔记, 数据, 系统) is no term alone but is part of one: 卡片盒/笔记/法.
     // A place word (中间, 前端) is part of a name the English shows is longer: 中间信息遗失（Lost in the Middle）.
     const place = t.tag === 'f' && t.word.length > 1 && parts.length < minWords;
-    if (!HAN_ONLY.test(t.word) || (EDGE.has(t.tag) && !place) || (ZH_STOP.has(foldText(t.word)) && !NOUNISH.has(t.tag)))
+    if (!HAN_ONLY.test(t.word) || (EDGE.has(t.tag) && !place) || (ZH.STOP.has(foldText(t.word)) && !NOUNISH.has(t.tag)))
       break;
     parts.unshift(t);
   }
-  if (parts.length === 1 && ZH_STOP.has(foldText(parts[0]!.word))) return undefined;
+  if (parts.length === 1 && ZH.STOP.has(foldText(parts[0]!.word))) return undefined;
   // A common verb in front is the sentence, not the term: 受到/生成对抗网络, 在于/功能完整性.
   // As many words as the English name has stay (知识/图谱 for "knowledge graph", even if 知识 is tagged a verb).
   while (

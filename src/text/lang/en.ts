@@ -1,0 +1,117 @@
+/**
+ * English, as data: the words kb's passes read by, one list per role, defined once. Compile
+ * (entities, titles, summaries), search, the answerer and lint import them from here.
+ */
+import { wordList } from './words.js';
+
+/** Closed-class words (articles, pronouns, prepositions, auxiliaries, conjunctions): search leaves them out. */
+export const FUNCTION_WORDS = new Set(
+  wordList(`a an and are as at be been being but by can could did do does doing for from had has have having he
+  her here hers him his how i if in into is it its itself just me more most my no nor not of off on once only or
+  other our ours out over own same she should so some such than that the their theirs them then there these they
+  this those through to too under until up very was we were what when where which while who whom why will with
+  would you your yours also may might must shall s t`),
+);
+
+/** Function words and very generic nouns and adjectives: never entities, never at a phrase's edge. */
+export const STOP = new Set([
+  ...FUNCTION_WORDS,
+  ...wordList(`about above after again against all any because before below between both down during each either
+  else even ever every few further however least less let like made make many much neither now often per quite
+  rather since though thus upon us via whether whose within without yet am one others
+  example examples thing things way ways lot lots kind kinds part parts use used uses using case cases time times
+  number numbers new old good bad first second last next another several various different small large big little
+  great high low long short full main simple easy hard real true false set sets get gets got makes take takes
+  note notes see etc e.g i.e vs`),
+]);
+
+/** Words that say a number is not exact ("about 40", "nearly half"): no subject of a stated number. */
+export const APPROXIMATORS = new Set(wordList('about around approximately roughly nearly almost'));
+
+/** Capitalised words that start sentences or headings but name nothing. */
+export const CAP_STOP = new Set(
+  wordList(`a an the this that these those it its in on at to for from by with of and or but if when while as so
+  then there here what which who why how all any each every some no not yes also however therefore thus we you they
+  he she i our your their my his her one two three first second third finally next last today yesterday tomorrow
+  note notes see example examples figure table step steps summary introduction conclusion overview background why
+  what how january february march april may june july august september october november december monday tuesday
+  wednesday thursday friday saturday sunday ok todo faq q a`),
+);
+
+/**
+ * Words that are capitalised as labels, log levels, literals or UI text (`Chapter 3`, `None`,
+ * `error`, `Click`), never concepts of their own.
+ */
+export const GENERIC = new Set(
+  wordList(`chapter listing figure fig table section page step round part appendix note tip tips warning warnings
+  error errors info debug notice todo fixme none null nil true false undefined nan yes no ok okay click create open
+  close save cancel submit edit delete update run start stop next previous back home menu button tab window file
+  files folder line lines item items list value values result results output input default example sample test
+  tests demo version v1 v2 summary abstract introduction conclusion contents index reference references source
+  sources author date title`),
+);
+
+/** The placeholder names of examples (metasyntactic variables): `Foo`, `impl Bar for Baz`, hoge. */
+export const PLACEHOLDERS = new Set(
+  wordList('foo bar baz qux quux corge grault garply waldo fred plugh xyzzy thud foobar hoge fuga piyo'),
+);
+
+/** Adjectives that qualify without naming ("other tools", "new approach"): dropped from a phrase's start. */
+export const GENERIC_ADJ = new Set(
+  wordList(`other new old many much more most few several various different same similar good better best bad
+  worse simple complex whole entire specific certain following previous single multiple own main important key
+  major minor real actual current recent early late large small big little high low long short full possible
+  available common general typical basic additional further final initial original overall particular special
+  existing unused used valid invalid relevant related corresponding respective given proper necessary useful
+  usual`),
+);
+
+/**
+ * Words a title uses for what kind of text it is, not what the text is about: "Specialization
+ * Review", "Stream trait design meeting"; the subject of a work is looked for among the others.
+ */
+export const TITLE_GENRE = new Set(
+  wordList(`design meeting meetings minutes review reviews update updates note notes introduction intro
+  introducing overview guide guides tutorial tutorials primer preview part chapter basics basic getting started
+  start proposal discussion recap summary announcing announcement shipping release released week weekly issue
+  issues faq cheatsheet cheat sheet reference handbook lesson lessons lecture session sessions talk talks post
+  thoughts remarks need do does we our my you your how why what when where which who is are a an the of and or in
+  on for with to from about vs versus using use new beyond into onto toward towards across behind inside outside
+  around among within through again`),
+);
+
+/** Words a question asks with, not what it asks about. */
+export const ASKING = new Set(wordList('what which who are were the and for with how many does did list name there'));
+
+/** Number words, one to ten, in order. */
+export const NUMBERS = wordList('one two three four five six seven eight nine ten');
+
+/** What a question or a numbered line counts in ("the steps", "Pattern 2"). */
+export const COUNTERS = wordList('step pattern part phase stage tip rule lesson principle');
+
+/** Words that ask for an ordered process rather than a thing. */
+export const PROCESS_WORDS = wordList('step steps process workflow pipeline');
+
+/** Words that give a reason or a purpose. */
+export const REASON_CUES = wordList(
+  'because since given due to so that in order to as a result therefore thus hence reason',
+);
+
+/** Words with which a sentence leans on the one before it. */
+export const CONNECTIVES = wordList('However But And So Then Also Thus Therefore Moreover').concat(['For example']);
+
+/** Labels of a document's header lines: who wrote it, where from, when. */
+export const HEADER_LABELS = wordList('src source author by url link date published');
+
+/** Labels of a list of related links, not of statements. */
+export const RELATED_LABELS = [
+  'related',
+  'see also',
+  'link',
+  'links',
+  'reference',
+  'references',
+  'source',
+  'sources',
+  'further reading',
+];

@@ -1,0 +1,84 @@
+/**
+ * Chinese, as data: the words kb's passes read by, one list per role, defined once. Simplified
+ * forms; Traditional text is folded to them before it is compared (text/fold.ts).
+ */
+import { wordList } from './words.js';
+
+/** Function words (particles, pronouns, prepositions, conjunctions): search leaves them out. */
+export const FUNCTION_WORDS = new Set(
+  wordList(`的 了 是 在 和 与 也 就 都 而 及 等 着 之 其 或 并 被 把 对 于 从 向 以 为 由 则 即 又 但 很 这 那 个
+  我们 你们 他们 她们 它们 这个 那个 一个 可以 因为 所以 但是 如果 这些 那些 以及 或者 而且 并且 通过 进行
+  没有 什么 已经 还是 就是 不是 这样 那样 其中 之一 由于 对于 关于 我 你 他 她 它`),
+);
+
+/** Single characters that carry no topic: low weight alone, left out of character pairs. */
+export const FUNCTION_CHARS = new Set([
+  ...'的了是在和与也就都而及等着之其或并被把对于从向以为由则即又但很这那个我你他她它们',
+]);
+
+/** Function words and generic terms: never entities. */
+export const STOP = new Set([
+  ...FUNCTION_WORDS,
+  ...wordList(`让 给 一种 一些 自己 怎么 如何 为什么 能够 需要 应该 更加 非常 比较 一样 虽然 然后 可能 只是 只有
+  还有 还要 不会 不能 之后 之前 时候 问题 方法 方式 东西 事情 部分 情况 内容 结果 过程 时间 数据 系统 信息 工作
+  很多 许多 所有 每个 各种 不同 相同 第一 第二 最后 首先 其次 例如 比如 同时 另外 此外 总之 因此 于是 这里 那里
+  今天 现在 之间 里面 上面 下面 方面 作为 成为 包括 基于 根据 一般 主要 重要 简单 直接 一直 开始 出现 得到 觉得
+  认为 知道 看到 发现 用户 文档 文章 笔记 使用 利用`),
+]);
+
+/** Words a question asks with: what they ask is not what the notes say. */
+export const QUESTION_WORDS = new Set(
+  wordList(
+    '什么 什么样 多少 哪 哪里 哪儿 哪个 哪些 哪一 谁 怎么 怎样 怎么样 如何 为什么 为何 几 是否 是不是 吗 呢 何时 何地',
+  ),
+);
+
+/** Single characters of questions and particles, too common to translate alone. */
+export const QUESTION_CHARS = new Set([...'吗呢吧啊么什哪谁几多少怎何有']);
+
+/**
+ * Interrogatives (什么, 哪, 谁, 多少, 如何, 几 …): a question's own words for what it asks, which the
+ * sentence that answers it says otherwise (谁 → a name, 多少 → a number). Not 几乎, 茶几, 几何, 任何,
+ * 吗啡. With them the words that shape a question about several things (Lint 和 Heal 分别做什么,
+ * 重置和压缩有什么区别): a sentence holding 分别 or 区别 is no closer to the answer.
+ */
+export const INTERROGATIVE =
+  /为什么|什么|怎么样|怎么|怎样|如何|为何|哪|多少|多久|谁|(?<![任如为])何[时地处种人年]|(?<!茶)几(?![乎何])|是否|吗(?!啡)|呢|啥|分别(?=[是做有为在指用能会叫]|\p{Script=Han}?[什哪多怎如])|各自|(?<=有什么|有何|的)(?:区别|差别|差异|不同)(?=[?？是在吗]|$)/gu;
+
+/** The question with its Chinese interrogatives blanked out (English ones are in en.STOP). */
+export function withoutInterrogatives(question: string): string {
+  return question.replace(INTERROGATIVE, ' ');
+}
+
+/**
+ * Words a title uses for what kind of text it is, not what it is about: "分支简介", "Git 基础"; the
+ * subject of a work is looked for among the title's other words.
+ */
+export const TITLE_GENRE = new Set(
+  wordList(`翻译 译文 原文 转载 你的 我的 第一个 第一篇 如同 简介 介绍 入门 笔记 指南 教程 概述 概览 总结 会议 纪要
+  初探 浅谈 详解 基础 起步 章 第 篇 简述 小结 问答 速查 手册 学习 心得 周刊 每周 本周 更新 发布 预览 讨论 提案 常用
+  什么 如何 为什么 怎么 怎样 关于 的 与 和 及 之`),
+);
+
+/** Numerals one to ten, in order. */
+export const NUMERALS = [...'一二三四五六七八九十'];
+
+/** Counters (measure words) a question or a numbered line counts with: 五种, 第三步, 哪几点. */
+export const COUNTERS = [...'种个类步条项点层'];
+
+/** Words that ask for an ordered process. */
+export const PROCESS_WORDS = wordList('步骤 流程');
+
+/** Words that give a reason or a purpose. */
+export const REASON_CUES = wordList('因为 由于 所以 因此 因而 为了 以便 以免 否则 原因 导致');
+
+/** Words with which a sentence leans on the one before it. */
+export const CONNECTIVES = wordList(
+  '然后 但是 但 而且 所以 因此 于是 此外 另外 不过 同时 接着 其次 最后 首先 例如 比如',
+);
+
+/** Labels of a document's header lines: who wrote it, where from, when. */
+export const HEADER_LABELS = wordList('作者 译者 来源 出处 原文链接 原文地址 原文 项目地址 发布时间 发布日期');
+
+/** Labels of a list of related links, not of statements. */
+export const RELATED_LABELS = wordList('相关 另见 参见 参考 参考资料 链接 延伸阅读');
