@@ -13,6 +13,11 @@ import { inChinese } from '../text/script.js';
 import { stemWord } from '../text/english.js';
 import { queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
+import { definedSubject, intentsOf } from './intent.js';
+import { ANSWER_WEIGHTS as W } from './weights.js';
+import * as EN from '../text/lang/en.js';
+import * as ZH from '../text/lang/zh.js';
+import { anyOf } from '../text/lang/words.js';
 import { asksForList, type Enumeration, enumerationFor, labelledItems, type TextOf } from './enumerate.js';
 
 export interface Citation {
@@ -221,26 +226,9 @@ function withoutEmphasis(line: string): string {
     .replace(/(?<![*\w])([*_])(?=[^\s*_])([^*_]+?)(?<=[^\s*_])\1(?![*\w])/gu, '$2');
 }
 
-/** The question asks for a number, an amount or a date. */
-const WANTS_NUMBER =
-  /多少|几|哪一?年|何年|何时|什么时候|年份|日期|百分之|比例|how (many|much|long|old|far|large|big|tall)|what (year|percentage|date)|when\b/i;
-/** The question asks for a reason. */
-const WANTS_REASON = /为什么|为何|何以|原因|\bwhy\b|\breason\b/i;
 /** A statement that gives a reason or a purpose. */
-const GIVES_REASON =
-  /因为|由于|所以|因此|因而|为了|以便|以免|否则|原因|导致|\b(?:because|since|given|due to|so that|in order to|as a result|therefore|thus|hence|reason)\b/i;
+const GIVES_REASON = new RegExp(`${anyOf(ZH.REASON_CUES)}|\\b(?:${anyOf(EN.REASON_CUES)})\\b`, 'iu');
 const HAS_NUMBER = /[0-9０-９]|[一二三四五六七八九十百千万亿两]+(?:年|月|日|个|次|人|名|位|种|座|公里|米|倍|%|％)/;
-
-/** What a "什么是 X？" / "What is X?" question asks to have defined: X, or undefined. */
-export function definedSubject(question: string): string | undefined {
-  const q = question.trim().replace(/[?？。.!！\s]+$/u, '');
-  const m =
-    /^(?:请问)?(?:什么是|何为|何谓)\s*(.{1,40})$/u.exec(q) ??
-    /^(.{1,40}?)\s*(?:是什么|是指什么|指的是什么|是啥)(?:意思|东西)?$/u.exec(q) ??
-    /^what(?:'s| is| are)\s+(?:an?\s+|the\s+)?(.{1,60})$/iu.exec(q);
-  const subject = m?.[1]?.trim();
-  return subject && Array.from(subject).length >= 2 ? subject : undefined;
-}
 
 /**
  * A statement that says what the subject is: it names the subject, then 是/指/is/refers to; or it
@@ -261,17 +249,6 @@ function looksLikeCode(s: string): boolean {
   const symbols = (s.match(/[{}();=<>$\\[\]`|&]/g) ?? []).length;
   return symbols >= 4 && symbols / s.length > 0.08;
 }
-
-/** Share of its better neighbour's score a statement adds to its own (measured on the bench sets). */
-const NEIGHBOUR_SHARE = 0.3;
-/** A statement that says what the subject of a "什么是 X？" question is counts this many times its score. */
-const DEFINITION_BOOST = 1.5;
-/** A statement that gives a reason counts this many times its score when the question asks why. */
-const REASON_BOOST = 1.2;
-/** Share of a matching statement's score that a reason two sentences away from it gets for a "why". */
-const REASON_SHARE = 0.8;
-/** A statement of the entry ranked r counts 1 / (1 + r × this). */
-const ENTRY_RANK_DECAY = 0.2;
 
 const norm = (s: string) => s.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
 
@@ -343,8 +320,9 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   const local = (t: string) => Math.log(1 + cands.length / (df.get(t) ?? 1));
   const wiki = packed.weights;
   const weight = wiki ? (t: string) => ((wiki[asked.get(t) ?? t] ?? 0) * local(t)) / Math.log(1 + cands.length) : local;
-  const wantsNumber = WANTS_NUMBER.test(question);
-  const wantsReason = WANTS_REASON.test(question);
+  const intents = intentsOf(question);
+  const wantsNumber = intents.has('number') || intents.has('when');
+  const wantsReason = intents.has('reason');
   const defines = definesRe(question);
   // Sentences in the question's language first: the asker reads it, and a mixed wiki says most things twice.
   const asksInChinese = HAN_CHAR.test(question);
@@ -357,11 +335,11 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
       else novel++;
     }
     // A sentence that only says the question again holds no answer.
-    if (novel < 2) score *= 0.3;
-    if (wantsNumber && HAS_NUMBER.test(c.text)) score *= 1.15;
-    if (wantsReason && GIVES_REASON.test(c.text)) score *= REASON_BOOST;
-    if (defines?.test(c.text)) score *= DEFINITION_BOOST;
-    if (otherLanguage(c.text)) score *= 0.8;
+    if (novel < 2) score *= W.restatement;
+    if (wantsNumber && HAS_NUMBER.test(c.text)) score *= W.numberBoost;
+    if (wantsReason && GIVES_REASON.test(c.text)) score *= W.reasonBoost;
+    if (defines?.test(c.text)) score *= W.definitionBoost;
+    if (otherLanguage(c.text)) score *= W.otherLanguage;
     return score;
   });
   /** The score of the statement `d` places away when it is the one next to it in the same text. */
@@ -381,12 +359,12 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
       const because = wantsReason && own[order] === 0 && GIVES_REASON.test(c.text) && !looksLikeCode(c.text);
       const score =
         own[order]! > 0
-          ? own[order]! + NEIGHBOUR_SHARE * near
+          ? own[order]! + W.neighbourShare * near
           : because
-            ? REASON_SHARE * Math.max(near, beside(order, -2), beside(order, 2))
+            ? W.reasonShare * Math.max(near, beside(order, -2), beside(order, 2))
             : 0;
       // The higher an entry ranks, the likelier it holds the answer.
-      return { c, order, score: score / (1 + ENTRY_RANK_DECAY * c.at[0]) };
+      return { c, order, score: score / (1 + W.entryRankDecay * c.at[0]) };
     })
     .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order)
@@ -453,7 +431,7 @@ function statementsAnswer(
     const pairs = charPairs(key);
     // The same sentence twice (overlapping chunks, a summary quoting its source) counts once, and
     // so does a Chinese one said again in other words (two translations of one article).
-    if (seen.some((k) => k.key.includes(key) || key.includes(k.key) || overlap(k.pairs, pairs) >= SAME_SENTENCE))
+    if (seen.some((k) => k.key.includes(key) || key.includes(k.key) || overlap(k.pairs, pairs) >= W.sameSentence))
       continue;
     seen.push({ key, pairs });
     // A translation of a statement already picked: the one in the question's language is kept.
@@ -537,9 +515,6 @@ function translationPair(a: string, b: string): boolean {
   for (const n of names) if (!words.has(n)) return false;
   return true;
 }
-
-/** Two statements sharing this share of their character pairs say the same thing. */
-const SAME_SENTENCE = 0.5;
 
 /** The character pairs of a Chinese statement (none for one in Latin letters: its words are no pairs). */
 function charPairs(key: string): Set<string> {

@@ -4,6 +4,11 @@ import { HAN, inChinese } from '../text/script.js';
 import { baseForm } from '../text/lexicon.js';
 import { cutZh } from '../text/jieba.js';
 import { withoutInterrogatives } from '../text/lang/zh.js';
+import * as EN from '../text/lang/en.js';
+import * as ZH from '../text/lang/zh.js';
+import { anyOf } from '../text/lang/words.js';
+import { asks, intentsOf } from './intent.js';
+import { ANSWER_WEIGHTS as W } from './weights.js';
 
 /**
  * Numbered lines in the packed context, for a question that asks for a list ("ClipGenius 有哪些功能？",
@@ -12,34 +17,28 @@ import { withoutInterrogatives } from '../text/lang/zh.js';
  * are labels, no statements, so the sentences around them never say what the items are.
  */
 
-/** A question that asks for several things. */
-const ASKS_LIST =
-  /(?:有|支持|包括|包含|提供)哪些|(?:步骤|流程)(?:是什么|是怎样|如何)|有哪几|哪几[种个类步条项点]|几[种个类步条项点大]|[两二三四五六七八九十\d]+\s*[种个类步条项点大](?!.*[吗么])|列出|列举|\bwhat are (?:the|some)\b|\bwhich (?:are|\w+s)\b|\blist (?:the|all)\b|\bname the\b|\bhow many (?:\w+ )?(?:steps|types|kinds|patterns|parts|stages)\b|\bwhat (?:\w+ )?\w+s (?:does|do|did|can|could|will|would)\b/iu;
-
 /**
  * Whether a question asks for several things (有哪些, 支持哪些, 哪几步, "what are the", "which …s",
  * "what features does"); `loosely` also takes any other 哪些 (还有哪些重建也支持…), which is enough to
  * read a lead-in's labels but not to pick a numbered run, whose items must then speak of what is asked.
  */
 export function asksForList(question: string, loosely = false): boolean {
-  return ASKS_LIST.test(question) || (loosely && question.includes('哪些'));
+  const intents = intentsOf(question);
+  return intents.has('list') || (loosely && intents.has('several'));
 }
 
-/**
- * A question for the steps of something (检索增强生成有哪些步骤, RAG 的基本流程是什么, "what are the steps
- * of …"): a plainly numbered run (1. 2. 3.) is ordered like steps, so it lists what is asked.
- */
-const ASKS_STEPS = /步骤|流程|\bsteps\b|\b(?:process|workflow|pipeline)\b/iu;
-/** The words of ASKS_STEPS as search terms (singular): they say a list is asked for, not of what. */
-const STEP_WORD = /^(?:步骤|流程|step|process|workflow|pipeline)$/u;
+/** The words of the steps rules as search terms (singular): they say a list is asked for, not of what. */
+const STEP_WORD = new RegExp(`^(?:${anyOf([...ZH.PROCESS_WORDS, ...EN.PROCESS_WORDS])})$`, 'u');
 
-/** Words that ask rather than say what is asked about. */
-const ASKING = new Set('what which who are were the and for with how many does did list name there'.split(' '));
+const ZH_NUMERAL = `[两${ZH.NUMERALS.join('')}]`;
+const ZH_COUNTER = `[${ZH.COUNTERS.join('')}]`;
+const EN_COUNTER = EN.COUNTERS.join('|');
+const COUNTER_WORD = new RegExp(`\\b(${EN_COUNTER})s\\b`, 'i');
 
 /** The word a question counts with (步 of 哪几步, 种 of 五种, step of "what are the steps"). */
 function counterAsked(question: string): string | undefined {
   return (
-    /[哪几两二三四五六七八九十\d]\s*([种个类步条项点层])/u.exec(question)?.[1] ??
+    new RegExp(`(?:哪|几|${ZH_NUMERAL}|\\d)\\s*(${ZH_COUNTER})`, 'u').exec(question)?.[1] ??
     COUNTER_WORD.exec(question)?.[1]?.toLowerCase()
   );
 }
@@ -47,30 +46,23 @@ function counterAsked(question: string): string | undefined {
 /** The count a question names ("哪五种" → 5, "five patterns", "3 steps"). */
 function countAsked(question: string): number | undefined {
   const m =
-    /([两二三四五六七八九十]|\d{1,2})\s*[种个类步条项点大]/u.exec(question) ??
-    /\b(three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+\w+/i.exec(question);
+    new RegExp(`(${ZH_NUMERAL}|\\d{1,2})\\s*(?:${ZH_COUNTER}|大)`, 'u').exec(question) ??
+    new RegExp(`\\b(${EN.NUMBERS.slice(2).join('|')}|\\d{1,2})\\s+\\w+`, 'i').exec(question);
   return m ? numberOf(m[1]!) : undefined;
 }
 
-const ZH_DIGITS = '一二三四五六七八九十';
-const EN_DIGITS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
-
-/** What an English question counts in ("the steps", "five patterns"). */
-const COUNTERS = 'step|pattern|part|phase|stage|tip|rule|lesson|principle';
-const COUNTER_WORD = new RegExp(`\\b(${COUNTERS})s\\b`, 'i');
-
 /** Words that count or ask for steps: STEP_WORD's, the counters (step, pattern, 种, 步…) and numbers. */
 const COUNTING = new RegExp(
-  `^(?:步骤|流程|process|workflow|pipeline|(?:${COUNTERS})s?|[种个类步条项点层]|\\d+|[两${ZH_DIGITS}]|${EN_DIGITS.join('|')})$`,
+  `^(?:${anyOf([...ZH.PROCESS_WORDS, ...EN.PROCESS_WORDS])}|(?:${EN_COUNTER})s?|${ZH_COUNTER}|\\d+|${ZH_NUMERAL}|${EN.NUMBERS.join('|')})$`,
   'u',
 );
 
 function numberOf(s: string): number | undefined {
   if (/^\d+$/.test(s)) return Number(s);
   if (s === '两') return 2;
-  const zh = ZH_DIGITS.indexOf(s);
+  const zh = ZH.NUMERALS.indexOf(s);
   if (zh >= 0) return zh + 1;
-  const en = EN_DIGITS.indexOf(s.toLowerCase());
+  const en = EN.NUMBERS.indexOf(s.toLowerCase());
   return en >= 0 ? en + 1 : undefined;
 }
 
@@ -303,13 +295,15 @@ function bestRun(
 ): Enumeration | undefined {
   const count = countAsked(question);
   const counter = counterAsked(question);
-  const steps = ASKS_STEPS.test(question);
+  const steps = asks(question, 'steps');
   // 流程 of 知识图谱的构建流程 asks for steps; a run under 基本流程 is not about 知识图谱 for that.
   const asking = steps ? STEP_WORD : undefined;
   const chinese = HAN.test(question);
   // The question's own words as written, its everyday ones too ("kinds of notes"): a lead-in that
   // says them back ("Ahrens distinguishes three kinds of notes:") is the list asked for.
-  const said = new Set((question.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !ASKING.has(w)).map(baseForm));
+  const said = new Set(
+    (question.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !EN.ASKING.has(w)).map(baseForm),
+  );
   const saysBack = (text: string) =>
     new Set((text.toLowerCase().match(/[a-z]{3,}/g) ?? []).map(baseForm).filter((w) => said.has(w))).size;
   // English words match in their singular (patterns, pattern).
@@ -337,9 +331,9 @@ function bestRun(
     return score;
   };
   // Whether the question names what it asks about, besides what it counts (not only 有哪几步？).
-  const subject = [...terms].some((t) => !COUNTING.test(t) && !ASKING.has(t) && !(t.length === 1 && HAN.test(t)));
+  const subject = [...terms].some((t) => !COUNTING.test(t) && !EN.ASKING.has(t) && !(t.length === 1 && HAN.test(t)));
   // A quarter of the question's heaviest term, in an entry that holds it on few of its lines.
-  const enough = 0.25 * Math.max(0, ...[...terms].map(weight));
+  const enough = W.listEnough * Math.max(0, ...[...terms].map(weight));
   let best: (Enumeration & { key: number[] }) | undefined;
   read.forEach(({ entry, runs, local }, rank) => {
     const { named, inside } = subjectItem(question, runs);
@@ -376,7 +370,7 @@ function bestRun(
       // question asking for steps, not one asking what there is (向量数据库有哪些索引 is not
       // answered by 建索引（离线）：1. 读取文档…).
       const procedure =
-        !run.labelled && !run.titled && run.counts === '' && ASKS_STEPS.test(`${run.section}\n${run.leadIn ?? ''}`);
+        !run.labelled && !run.titled && run.counts === '' && asks(`${run.section}\n${run.leadIn ?? ''}`, 'steps');
       if (!steps && procedure && !counted && !within) continue;
       const items = run.items.map((i) => holds(i.line, local, asking));
       // A list of labels is about what its own lead-in says (a heading far above it may name anything).
@@ -390,9 +384,9 @@ function bestRun(
       let score = head + holds(run.items.map((i) => i.line).join('\n'), local);
       // Steps are those of what the question names: in the entry about it, the steps of its own process.
       if (stepped) score += holds(entry.title, () => 1);
-      if (count !== undefined) score *= run.items.length === count ? 1.5 : 0.7;
-      score /= 1 + 0.3 * rank;
-      score *= 1 + 0.1 * saysBack(`${run.section}\n${run.leadIn ?? ''}`);
+      if (count !== undefined) score *= run.items.length === count ? W.listCountMatch : W.listCountMiss;
+      score /= 1 + W.listRankDecay * rank;
+      score *= 1 + W.listSaysBack * saysBack(`${run.section}\n${run.leadIn ?? ''}`);
       // Runs under the item the question names first (in the asker's language, the outermost of them),
       // then counted runs, then runs in the asker's language, then the best score.
       const lang = inChinese(run.items.map((i) => i.line).join('')) === chinese ? 1 : 0;

@@ -1,11 +1,13 @@
+import * as EN from './lang/en.js';
+import { anyOf } from './lang/words.js';
+import * as ZH from './lang/zh.js';
 /**
  * Lines of a document that are its layout, not its statements: header labels and plain-text
  * headings. Shared by the offline compiler, the checks on the model's output and offline answers.
  */
 
 /** A header line: who wrote it, where it came from, when (`作者：…`, `原文链接：…`, `Source: …`). */
-export const HEADER_LABEL =
-  /^\s*(作者|译者|来源|出处|原文链接|原文地址|原文|项目地址|发布时间|发布日期|src|source|author|by|url|link|date|published)\s*[:：]/iu;
+export const HEADER_LABEL = new RegExp(`^\\s*(?:${anyOf([...ZH.HEADER_LABELS, ...EN.HEADER_LABELS])})\\s*[:：]`, 'iu');
 
 /**
  * A heading: Markdown's, or in plain text a short line standing alone between blank lines (or the

@@ -19,6 +19,7 @@ import {
   termBefore,
   tokenizeZh,
 } from './zh-terms.js';
+import { anyOf } from '../../text/lang/words.js';
 import * as EN from '../../text/lang/en.js';
 import * as ZH from '../../text/lang/zh.js';
 
@@ -771,8 +772,7 @@ interface Sentence {
   lower: string;
 }
 
-const LIST_LABEL =
-  /^\s*(?:related|see also|links?|references?|sources?|further reading|相关|另见|参见|参考|参考资料|链接|延伸阅读)\s*[:：]/i;
+const LIST_LABEL = new RegExp(`^\\s*(?:${anyOf([...EN.RELATED_LABELS, ...ZH.RELATED_LABELS])})\\s*[:：]`, 'iu');
 
 function pickSnippets(sents: Sentence[], names: string[]): string[] {
   const keys = [...new Set(names.filter(Boolean))];

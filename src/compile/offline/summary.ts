@@ -4,6 +4,7 @@ import { sentences } from '../../text/segment.js';
 import { cutZh } from '../../text/jieba.js';
 import { stripMarkdown } from './entities.js';
 import { openCode, sealCode } from './code-spans.js';
+import { anyOf } from '../../text/lang/words.js';
 import * as EN from '../../text/lang/en.js';
 import * as ZH from '../../text/lang/zh.js';
 
@@ -28,8 +29,7 @@ const DATE_LINE = /(发布日期|发布时间|發佈日期|發佈時間|publishe
 /** A header line: `作者：…`, `Source: …`, `原文链接：…` — who and where, not what the work says. */
 const LABEL_LINE = /^[^\s:：]{1,12}(?:\s[^\s:：]{1,12}){0,2}\s*[:：]/u;
 /** Sentences that open by leaning on the one before do not read alone. */
-const LEANS_BACK =
-  /^(然后|但是?|而且|所以|因此|于是|此外|另外|不过|同时|接着|其次|最后|首先|例如|比如|However|But|And|So|Then|Also|Thus|Therefore|Moreover|For example)\b|^(然后|但是?|而且|所以|因此|于是|此外|另外|不过|同时|接着)/u;
+const LEANS_BACK = new RegExp(`^(?:${anyOf(ZH.CONNECTIVES)})|^(?:${anyOf(EN.CONNECTIVES)})\\b`, 'u');
 /**
  * A sentence whose subject points back (该应用程序, 它, "This", "They"), also behind a leading
  * 因为/because clause: it reads only after the sentence it points to. The work itself (这篇文章,

@@ -93,9 +93,10 @@ export const COUNTERS = wordList('step pattern part phase stage tip rule lesson 
 export const PROCESS_WORDS = wordList('step steps process workflow pipeline');
 
 /** Words that give a reason or a purpose. */
-export const REASON_CUES = wordList(
-  'because since given due to so that in order to as a result therefore thus hence reason',
-);
+export const REASON_CUES = [
+  ...wordList('because since given therefore thus hence reason'),
+  ...['due to', 'so that', 'in order to', 'as a result'],
+];
 
 /** Words with which a sentence leans on the one before it. */
 export const CONNECTIVES = wordList('However But And So Then Also Thus Therefore Moreover').concat(['For example']);

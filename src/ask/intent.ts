@@ -1,0 +1,185 @@
+import * as EN from '../text/lang/en.js';
+import { anyOf } from '../text/lang/words.js';
+import * as ZH from '../text/lang/zh.js';
+
+/**
+ * What a question asks for. `define`: what X is; `list`: several things (有哪些, "what are the");
+ * `several`: any 哪些, enough to read a lead-in's labels as a list; `steps`: an ordered process;
+ * `number`: an amount; `when`: a date or time; `reason`: why.
+ */
+export type Intent = 'define' | 'list' | 'several' | 'steps' | 'number' | 'when' | 'reason';
+
+/** One way a language asks for something, with questions that must and must not read so. */
+export interface IntentRule {
+  id: string;
+  language: 'en' | 'zh';
+  intent: Intent;
+  /** Tested on the question; for `define`, on the question without its final punctuation, group 1 the subject. */
+  pattern: RegExp;
+  match: string[];
+  notMatch: string[];
+}
+
+const ZH_COUNTER = `[${ZH.COUNTERS.join('')}]`;
+const ZH_COUNTED = `[两${ZH.NUMERALS.join('')}\\d]`;
+
+/** Every rule, by language and intent; their examples run as tests (intent.test.ts). */
+export const INTENT_RULES: readonly IntentRule[] = [
+  {
+    id: 'zh-define-lead',
+    language: 'zh',
+    intent: 'define',
+    pattern: /^(?:请问)?(?:什么是|何为|何谓)\s*(.{1,40})$/u,
+    match: ['什么是向量数据库？', '何谓 RAG', '请问什么是提示注入'],
+    notMatch: ['为什么要用向量数据库？', '向量数据库怎么建索引'],
+  },
+  {
+    id: 'zh-define-tail',
+    language: 'zh',
+    intent: 'define',
+    pattern: /^(.{1,40}?)\s*(?:是什么|是指什么|指的是什么|是啥)(?:意思|东西)?$/u,
+    match: ['嵌入是什么？', 'RAG 指的是什么', '所有权是什么意思'],
+    notMatch: ['嵌入有什么用？', '为什么需要嵌入'],
+  },
+  {
+    id: 'en-define',
+    language: 'en',
+    intent: 'define',
+    pattern: /^what(?:'s| is| are)\s+(?:an?\s+|the\s+)?(.{1,60})$/iu,
+    match: ['What is a vector database?', "what's RAG", 'What are embeddings?'],
+    notMatch: ['What does the evaluator do?', 'Why is RAG useful?', 'Who is the author?'],
+  },
+  {
+    id: 'zh-list',
+    language: 'zh',
+    intent: 'list',
+    pattern: new RegExp(
+      `(?:有|支持|包括|包含|提供)哪些|(?:${anyOf(ZH.PROCESS_WORDS)})(?:是什么|是怎样|如何)|有哪几|哪几${ZH_COUNTER}|几(?:${ZH_COUNTER}|大)|${ZH_COUNTED}+\\s*(?:${ZH_COUNTER}|大)(?!.*[吗么])|列出|列举`,
+      'u',
+    ),
+    match: ['向量数据库有哪些索引？', '卡片笔记分哪几类', '有五种模式', '构建流程是什么？', '列出所有命令'],
+    notMatch: ['什么是向量数据库？', '三个人去了吗？', '为什么要用索引'],
+  },
+  {
+    id: 'en-list',
+    language: 'en',
+    intent: 'list',
+    pattern: new RegExp(
+      `\\bwhat are (?:the|some)\\b|\\bwhich (?:are|\\w+s)\\b|\\blist (?:the|all)\\b|\\bname the\\b|\\bhow many (?:\\w+ )?(?:${EN.COUNTERS.map((c) => `${c}s`).join('|')}|types|kinds)\\b|\\bwhat (?:\\w+ )?\\w+s (?:does|do|did|can|could|will|would)\\b`,
+      'iu',
+    ),
+    match: [
+      'What are the main parts of a harness?',
+      'Which tools does it use?',
+      'List the steps',
+      'How many patterns are there?',
+      'What features does it support?',
+    ],
+    notMatch: ['What is a vector database?', 'Why does it fail?', 'How many users signed up?'],
+  },
+  {
+    id: 'zh-several',
+    language: 'zh',
+    intent: 'several',
+    pattern: /哪些/u,
+    match: ['还有哪些重建也支持增量？'],
+    notMatch: ['哪个版本最快？'],
+  },
+  {
+    id: 'zh-steps',
+    language: 'zh',
+    intent: 'steps',
+    pattern: new RegExp(anyOf(ZH.PROCESS_WORDS), 'u'),
+    match: ['检索增强生成有哪些步骤？', 'RAG 的基本流程是什么'],
+    notMatch: ['向量数据库有哪些索引？'],
+  },
+  {
+    id: 'en-steps',
+    language: 'en',
+    intent: 'steps',
+    pattern: /\bsteps\b|\b(?:process|workflow|pipeline)\b/iu,
+    match: ['What are the steps of a compile?', 'How does the review process work?'],
+    notMatch: ['What does step 2 say?', 'What are the patterns?'],
+  },
+  {
+    id: 'zh-number',
+    language: 'zh',
+    intent: 'number',
+    pattern: /多少|几(?![乎何])|百分之|比例/u,
+    match: ['上下文窗口有多少个词元？', '一共几个阶段', '占多大比例'],
+    notMatch: ['几乎所有人都用吗？', '什么是几何平均？'],
+  },
+  {
+    id: 'en-number',
+    language: 'en',
+    intent: 'number',
+    pattern: /\bhow (?:many|much|long|old|far|large|big|tall)\b|\bwhat percentage\b/iu,
+    match: ['How many tokens fit in the window?', 'How long does a compile take?', 'What percentage failed?'],
+    notMatch: ['How does it work?', 'What is a token?'],
+  },
+  {
+    id: 'zh-when',
+    language: 'zh',
+    intent: 'when',
+    pattern: /哪一?年|何年|何时|什么时候|年份|日期/u,
+    match: ['它是哪一年发布的？', '什么时候开始支持？'],
+    notMatch: ['为什么要发布？'],
+  },
+  {
+    id: 'en-when',
+    language: 'en',
+    intent: 'when',
+    pattern: /\bwhen\b|\bwhat (?:year|date)\b/iu,
+    match: ['When was it released?', 'What year did the project start?'],
+    notMatch: ['Where is it stored?', 'Whenever possible?'],
+  },
+  {
+    id: 'zh-reason',
+    language: 'zh',
+    intent: 'reason',
+    pattern: /为什么|为何|何以|原因/u,
+    match: ['为什么要分块？', '失败的原因是什么'],
+    notMatch: ['什么是分块？'],
+  },
+  {
+    id: 'en-reason',
+    language: 'en',
+    intent: 'reason',
+    pattern: /\bwhy\b|\breason\b/iu,
+    match: ['Why does the evaluator help?', 'What is the reason for two agents?'],
+    notMatch: ['What does the evaluator do?'],
+  },
+];
+
+/** A question without its final punctuation and spaces, as `define` rules read it. */
+function bare(question: string): string {
+  return question.trim().replace(/[?？。.!！\s]+$/u, '');
+}
+
+/** Whether a rule reads the text as asking for its intent. */
+export function ruleMatches(rule: IntentRule, text: string): boolean {
+  return rule.pattern.test(rule.intent === 'define' ? bare(text) : text);
+}
+
+/** What a question asks for: every intent a rule reads in it. */
+export function intentsOf(question: string): Set<Intent> {
+  const out = new Set<Intent>();
+  for (const r of INTENT_RULES) if (ruleMatches(r, question)) out.add(r.intent);
+  return out;
+}
+
+/** Whether any rule of this intent reads the text so (a heading that names a process asks for steps). */
+export function asks(text: string, intent: Intent): boolean {
+  return INTENT_RULES.some((r) => r.intent === intent && ruleMatches(r, text));
+}
+
+/** What a "什么是 X？" / "What is X?" question asks to have defined: X, or undefined. */
+export function definedSubject(question: string): string | undefined {
+  const q = bare(question);
+  for (const r of INTENT_RULES) {
+    if (r.intent !== 'define') continue;
+    const subject = r.pattern.exec(q)?.[1]?.trim();
+    if (subject) return Array.from(subject).length >= 2 ? subject : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,34 @@
+/**
+ * The offline answerer's weights, in one table: how a statement's score against the question is
+ * raised or lowered, and how a numbered run is chosen for a question asking for a list. Each was
+ * set against the bench sets and `npm run eval:ask`; change one only with their figures beside it.
+ */
+export const ANSWER_WEIGHTS = {
+  /** Share of its better neighbour's score a statement adds to its own. */
+  neighbourShare: 0.3,
+  /** A statement that says what the subject of a "什么是 X？" question is counts this many times. */
+  definitionBoost: 1.5,
+  /** A statement that gives a reason, when the question asks why. */
+  reasonBoost: 1.2,
+  /** Share of a matching statement's score that a reason two sentences away from it gets for a "why". */
+  reasonShare: 0.8,
+  /** A statement of the entry ranked r counts 1 / (1 + r × this). */
+  entryRankDecay: 0.2,
+  /** A statement that only says the question again (fewer than two words of its own). */
+  restatement: 0.3,
+  /** A statement holding a number, when the question asks for an amount or a date. */
+  numberBoost: 1.15,
+  /** A statement in the other language than the question's. */
+  otherLanguage: 0.8,
+  /** Two statements sharing this share of their character pairs say the same thing. */
+  sameSentence: 0.5,
+  /** A numbered run of as many items as the question counts, and one of another length. */
+  listCountMatch: 1.5,
+  listCountMiss: 0.7,
+  /** A run of the entry ranked r counts 1 / (1 + r × this). */
+  listRankDecay: 0.3,
+  /** Each of the question's own words a run's heading or lead-in says back raises it by this share. */
+  listSaysBack: 0.1,
+  /** A run's items must hold this share of the best question term's weight to be about it. */
+  listEnough: 0.25,
+} as const;
