@@ -24,6 +24,7 @@ function namer(req: FakeRequest) {
   const title = source?.[1] ?? 'Untitled';
   const names = source
     ? extractEntities(source[2]!, title)
+        .filter((n) => !n.weak)
         .sort((a, b) => b.count - a.count)
         .slice(0, 8)
     : [];

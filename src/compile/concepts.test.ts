@@ -17,7 +17,7 @@ function doc(path: string): DocumentRow {
     status: 'ok',
     error: null,
     compiled_at: 0,
-    compiler: 'offline-v9',
+    compiler: 'offline-v10',
   };
 }
 
@@ -508,6 +508,69 @@ describe('groupConcepts: a text and its translation', () => {
     const all = groupConcepts(found, three, 2, 100, [], dict).map((c) => [c.title, ...c.aliases]);
     expect(pageOf(all, 'zettelkasten')).toHaveLength(1);
     expect(pageOf(all, 'zettelkasten')[0]).not.toContain('retrieval');
+  });
+});
+
+describe('groupConcepts: everyday words', () => {
+  const row = (raw_path: string, key: string, count: number, weak = false): EntityRow => ({
+    raw_path,
+    key,
+    surface: key,
+    aliases: [],
+    count,
+    snippets: [],
+    ...(weak ? { weak: true } : { salient: true }),
+  });
+  const docRow = (path: string, lang: string, marks: string): DocumentRow => ({ ...doc(path), lang, marks });
+  const shared = 'a1 b2 c3 d4 e5 f6 g7 h8';
+  const docs = [
+    docRow('en/commits.md', 'en', shared),
+    docRow('zh/commits.md', 'zh', shared),
+    docRow('en/log.md', 'en', ''),
+    docRow('zh/log.md', 'zh', ''),
+  ];
+
+  it('joins an everyday word to the one concept the dictionary ties it to, as an alias and a mention', () => {
+    const dict = dictionary({ 快照: ['snapshot'] });
+    const found = [
+      row('en/commits.md', 'snapshot', 9),
+      row('en/log.md', 'snapshot', 4),
+      // Each version names the tool it is about: the versions of one work share names, not only marks.
+      row('en/commits.md', 'Git', 9),
+      row('zh/commits.md', 'Git', 9),
+      row('zh/commits.md', '快照', 9, true),
+      row('zh/log.md', '快照', 5, true),
+    ];
+    const page = groupConcepts(found, docs, 2, 100, [], dict).find((c) => c.title === 'snapshot');
+    expect(page?.aliases).toContain('快照');
+    expect(page?.mentions.map((m) => m.rawPath).sort()).toEqual(docs.map((d) => d.raw_path).sort());
+  });
+
+  it('makes no page of everyday words alone, however many documents use them', () => {
+    const dict = dictionary({ 提交: ['commit'] });
+    const found = docs.map((d) => row(d.raw_path, d.lang === 'en' ? 'commit' : '提交', 20, true));
+    expect(groupConcepts(found, docs, 2, 100, [], dict)).toEqual([]);
+  });
+
+  it('counts no everyday word toward the works a concept needs', () => {
+    const found = [row('en/log.md', 'snapshot', 9), row('zh/log.md', 'snapshot', 9, true)];
+    expect(groupConcepts(found, docs, 2, 100, [])).toEqual([]);
+  });
+
+  it('joins an everyday word tied to two concepts to neither (it would bridge them)', () => {
+    const dict = dictionary({ 标签: ['marker', 'label'] }, (k) =>
+      k === 'marker' || k === 'label' ? '标签' : undefined,
+    );
+    const found = [
+      row('en/commits.md', 'marker', 5),
+      row('en/log.md', 'marker', 5),
+      row('en/commits.md', 'label', 5),
+      row('en/log.md', 'label', 5),
+      row('zh/log.md', '标签', 9, true),
+    ];
+    const all = groupConcepts(found, docs, 2, 100, [], dict).map((c) => [c.title, ...c.aliases]);
+    expect(all).toHaveLength(2);
+    expect(all.flat()).not.toContain('标签');
   });
 });
 

@@ -106,6 +106,19 @@ export function groupConcepts(
   const okDocs = firstCopies(docs);
   const entities = dict ? found.filter((e) => !partlyGlossed(e, dict)).map((e) => withoutGlosses(e, dict)) : found;
   const uf = new UnionFind();
+  // Everyday words (weak rows) join a concept that other names make, never make one: their ties wait
+  // until the names' own are made, and a weak word then joins the one concept its ties lead to.
+  const strongRows = entities.filter((e) => !e.weak);
+  const strongKeys = new Set<string>();
+  for (const e of strongRows) {
+    strongKeys.add(e.key);
+    for (const a of e.aliases) strongKeys.add(entityKey(a));
+  }
+  const deferred: [string, string][] = [];
+  const tie = (a: string, b: string) => {
+    if (strongKeys.has(a) && strongKeys.has(b)) uf.union(a, b);
+    else deferred.push([a, b]);
+  };
   const surfaces = new Map<string, Map<string, number>>();
   const ambiguous = ambiguousAbbreviations(entities);
   for (const e of entities) {
@@ -117,7 +130,7 @@ export function groupConcepts(
     for (const a of e.aliases) {
       const ak = entityKey(a);
       if (!ak || ak === e.key) continue;
-      if (!ambiguous.has(ak)) uf.union(e.key, ak);
+      if (!ambiguous.has(ak)) tie(e.key, ak);
       const sa = surfaces.get(ak) ?? new Map<string, number>();
       sa.set(a, (sa.get(a) ?? 0) + 0.5);
       surfaces.set(ak, sa);
@@ -127,16 +140,16 @@ export function groupConcepts(
     // 智慧體 and 智能体, 上下文視窗 and 上下文窗口: Taiwan and Mainland words for one thing.
     for (const w of written.keys()) {
       const mainland = hasTraditional(w) ? entityKey(mainlandWord(w)) : k;
-      if (mainland !== k && surfaces.has(mainland)) uf.union(k, mainland);
+      if (mainland !== k && surfaces.has(mainland)) tie(k, mainland);
     }
     const vendor = VENDOR.exec(k)?.[1];
-    if (vendor && surfaces.has(vendor)) uf.union(k, vendor);
+    if (vendor && surfaces.has(vendor)) tie(k, vendor);
     const zh = dict && /^[a-z][a-z -]{3,}$/.test(k) ? dict.chinese(k) : undefined;
-    if (zh && surfaces.has(entityKey(zh))) uf.union(entityKey(zh), k);
+    if (zh && surfaces.has(entityKey(zh))) tie(entityKey(zh), k);
   }
-  if (dict) for (const [zh, en] of wordByWord([...surfaces.keys()], dict)) uf.union(zh, en);
-  for (const [named, role] of roleAgents(surfaces)) uf.union(role, named);
-  for (const [gerund, base] of gerunds(surfaces)) uf.union(base, gerund);
+  if (dict) for (const [zh, en] of wordByWord([...surfaces.keys()], dict)) tie(zh, en);
+  for (const [named, role] of roleAgents(surfaces)) tie(role, named);
+  for (const [gerund, base] of gerunds(surfaces)) tie(base, gerund);
   // Existing concept entries tie their aliases together too, so a person's (or a model's) alias merges
   // names; the offline compiler's own are made again from the sources each run, so an older kb's
   // mistake (云端 as a name of Firestore) is not kept.
@@ -145,12 +158,13 @@ export function groupConcepts(
     if (c.fm.kind !== 'concept') continue;
     const keys = [c.fm.title, ...keptAliases(c)].map(entityKey);
     for (const k of keys) existingByKey.set(k, c);
-    for (const k of keys.slice(1)) if (surfaces.has(k) && surfaces.has(keys[0]!)) uf.union(keys[0]!, k);
+    for (const k of keys.slice(1)) if (surfaces.has(k) && surfaces.has(keys[0]!)) tie(keys[0]!, k);
   }
 
-  const workOf = versionsOfWorks(entities, okDocs, (k) => uf.find(k));
-  for (const [a, b] of alignedSubjects(entities, okDocs, workOf, (k) => uf.find(k))) uf.union(a, b);
-  if (dict) for (const [a, b] of alignedWords(entities, okDocs, workOf, dict)) uf.union(a, b);
+  const workOf = versionsOfWorks(strongRows, okDocs, (k) => uf.find(k));
+  for (const [a, b] of alignedSubjects(strongRows, okDocs, workOf, (k) => uf.find(k))) tie(a, b);
+  if (dict) for (const [a, b] of alignedWords(entities, okDocs, workOf, dict, strongKeys)) tie(a, b);
+  attachWeak(uf, deferred, strongKeys);
   const groups = new Map<string, { keys: Set<string>; byDoc: Map<string, EntityRow[]> }>();
   for (const e of entities) {
     if (!okDocs.has(e.raw_path)) continue;
@@ -173,16 +187,19 @@ export function groupConcepts(
   const works = (byDoc: Map<string, EntityRow[]>) => new Set([...byDoc.keys()].map((p) => workOf.get(p) ?? p)).size;
   const out: { c: Omit<PlannedConcept, 'mentions'>; byDoc: Map<string, EntityRow[]>; total: number }[] = [];
   for (const g of groups.values()) {
+    // Support, stress and introduction are the names' own: everyday words only add mentions.
+    const named = namedRows(g.byDoc);
+    if (!named.size) continue;
     // A single document's own topics get pages only in a knowledge base of several documents.
-    const n = works(g.byDoc);
-    if (n < minSources && !(okDocs.size >= 5 && stressed(g.byDoc, n, minSources, okDocs))) continue;
-    if (n < PASSING_WORKS && okDocs.size >= PASSING_MIN_DOCS && !introduced(g.byDoc)) continue;
+    const n = works(named);
+    if (n < minSources && !(okDocs.size >= 5 && stressed(named, n, minSources, okDocs))) continue;
+    if (n < PASSING_WORKS && okDocs.size >= PASSING_MIN_DOCS && !introduced(named)) continue;
     // A work's title given with another name (卡片盒笔记法（Zettelkasten）) leaves the other name its
     // page when other works use it; the title itself stays the source's (links go there).
     const titled = [...g.keys].filter((k) => sourceTitles.has(k));
-    if (titled.length && (titled.length === g.keys.size || works(g.byDoc) < 3)) continue;
+    if (titled.length && (titled.length === g.keys.size || n < 3)) continue;
     for (const k of titled) g.keys.delete(k);
-    if (passingAbbreviation(g.byDoc)) continue;
+    if (passingAbbreviation(named)) continue;
     // The title: the name most documents use (a longer name wins a tie: "Retrieval-Augmented Generation" over "RAG").
     const votes = new Map<string, number>();
     // A name's two scripts (設計質量 and 设计质量) also vote together, once a document: a work in
@@ -199,16 +216,20 @@ export function groupConcepts(
         keysHere.set(k, Math.max(keysHere.get(k) ?? 0, v));
       };
       for (const r of rows) {
-        vote(r.surface, 1);
+        vote(r.surface, r.weak ? WEAK_VOTE : 1);
         for (const a of r.aliases) vote(a, 0.6);
       }
       for (const [k, v] of keysHere) byKey.set(k, (byKey.get(k) ?? 0) + v);
     }
     const together = (name: string) => byKey.get(foldText(name)) ?? 0;
+    // A name is the title before any everyday word: a page is titled by what names it.
+    const byName = new Set<string>();
+    for (const rows of named.values()) for (const r of rows) for (const x of [r.surface, ...r.aliases]) byName.add(x);
     const ranked = [...votes.entries()]
       .filter(([name]) => !sourceTitles.has(entityKey(name)))
       .sort(
         (a, b) =>
+          Number(byName.has(b[0])) - Number(byName.has(a[0])) ||
           together(b[0]) - together(a[0]) ||
           b[1] - a[1] ||
           Number(hasTraditional(a[0])) - Number(hasTraditional(b[0])) ||
@@ -261,6 +282,44 @@ export function groupConcepts(
     mentions: mentionsOf(byDoc, okDocs),
     ...(id ? { id } : {}),
   }));
+}
+
+/** What an everyday word's mention counts in the vote for a concept's title, beside a name's 1. */
+const WEAK_VOTE = 0.5;
+
+/** A group's rows that are names, not everyday words, by document. */
+function namedRows(byDoc: Map<string, EntityRow[]>): Map<string, EntityRow[]> {
+  const out = new Map<string, EntityRow[]>();
+  for (const [path, rows] of byDoc) {
+    const named = rows.filter((r) => !r.weak);
+    if (named.length) out.set(path, named);
+  }
+  return out;
+}
+
+/**
+ * Everyday words tied to names (by a gloss, the dictionary, or the versions of a translated work):
+ * each joins the concept its ties lead to when they lead to exactly one — 提交 to commit — and
+ * none when they lead to two (a word shared by two ideas bridges neither) or to none.
+ */
+function attachWeak(uf: UnionFind, deferred: readonly [string, string][], strongKeys: ReadonlySet<string>): void {
+  const ties = new UnionFind();
+  const node = (k: string) => (strongKeys.has(k) ? `s\t${uf.find(k)}` : `w\t${k}`);
+  for (const [a, b] of deferred) ties.union(node(a), node(b));
+  const roots = new Map<string, Set<string>>();
+  const weak = new Set<string>();
+  for (const [a, b] of deferred)
+    for (const k of [a, b]) {
+      const n = node(k);
+      const c = ties.find(n);
+      if (!roots.has(c)) roots.set(c, new Set());
+      if (n.startsWith('s\t')) roots.get(c)!.add(n.slice(2));
+      else weak.add(k);
+    }
+  for (const k of weak) {
+    const names = roots.get(ties.find(node(k)))!;
+    if (names.size === 1) uf.union([...names][0]!, k);
+  }
 }
 
 /** The documents that mention a concept, most mentions first, each with up to three snippets. */
@@ -611,13 +670,14 @@ function wordForms(w: string): string[] {
  * Words one version of a work uses in Chinese and another in English, that the dictionary gives as
  * translations of each other (分支 and branch, 快照 and snapshot): the same idea, named in each
  * language of one text. Only words both versions use repeatedly; a Chinese word takes the English
- * word its versions use most among its translations.
+ * word its versions use most among its translations, a name before an everyday word.
  */
 function alignedWords(
   entities: readonly EntityRow[],
   okDocs: Map<string, DocumentRow>,
   workOf: Map<string, string>,
   dict: Dictionary,
+  names: ReadonlySet<string>,
 ): [string, string][] {
   const byWork = new Map<string, { han: Map<string, number>; latin: Map<string, number> }>();
   for (const e of entities) {
@@ -633,8 +693,10 @@ function alignedWords(
   for (const { han, latin } of byWork.values()) {
     if (!han.size || !latin.size) continue;
     const byForm = new Map<string, string>();
-    for (const k of [...latin.keys()].sort((a, b) => latin.get(b)! - latin.get(a)! || (a < b ? -1 : 1)))
-      for (const f of wordForms(k)) if (!byForm.has(f)) byForm.set(f, k);
+    // A name before an everyday word (branching of the title before the word branch), then the most used.
+    const order = (a: string, b: string) =>
+      Number(names.has(b)) - Number(names.has(a)) || latin.get(b)! - latin.get(a)! || (a < b ? -1 : 1);
+    for (const k of [...latin.keys()].sort(order)) for (const f of wordForms(k)) if (!byForm.has(f)) byForm.set(f, k);
     for (const z of [...han.keys()].sort()) {
       const glosses = dict.english(z).flatMap((g) => wordFamily(baseForm(g)));
       const en = glosses.map((g) => byForm.get(g)).find(Boolean);

@@ -326,6 +326,7 @@ function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entit
     salient: n.salient ?? false,
     ...(n.subject ? { subject: true } : {}),
     ...(n.named ? { named: true } : {}),
+    ...(n.weak ? { weak: true } : {}),
   });
   if (named === offline) {
     for (const n of offline) byKey.set(entityKey(n.name), row(entityKey(n.name), n));
@@ -333,7 +334,7 @@ function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entit
   }
   // A model wrote the entry: the concepts are the ones it names (what the work is substantially
   // about, spelt as it spells them: `named`); the offline reading adds its mentions, stress and
-  // other names to those only, never names of its own.
+  // other names to those only, never names of its own (its everyday words stay, as weak mentions).
   const seen = new Map(offline.map((n) => [entityKey(n.name), n]));
   for (const n of named) {
     const key = entityKey(n.name);
@@ -349,6 +350,9 @@ function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entit
     if (had) had.aliases = [...new Set([...had.aliases, ...r.aliases])];
     else byKey.set(key, r);
   }
+  // Its everyday words stay mentions, as offline: they join a concept named otherwise, never make one.
+  for (const n of offline)
+    if (n.weak && !byKey.has(entityKey(n.name))) byKey.set(entityKey(n.name), row(entityKey(n.name), n));
   return [...byKey.values()];
 }
 
@@ -361,4 +365,5 @@ interface EntityRowInput {
   salient: boolean;
   subject?: boolean;
   named?: boolean;
+  weak?: boolean;
 }

@@ -15,6 +15,8 @@ export interface SourceDraft extends EntryDraft {
     subject?: boolean;
     /** A model named it as what the work is about. */
     named?: boolean;
+    /** An everyday word the text keeps using: a mention of a concept, never one of its own. */
+    weak?: boolean;
   }[];
 }
 

@@ -62,6 +62,8 @@ export function emptySkip(d: Pick<DocumentRow, 'status' | 'error'>): boolean {
 
 /** doc_entities.salient's bit for a name a model named (the low bits: 1 salient, 2 subject). */
 const NAMED = 4;
+/** doc_entities.salient's bit for an everyday word kept as a mention only (EntityRow.weak). */
+const WEAK = 8;
 
 export interface EntityRow {
   raw_path: string;
@@ -76,6 +78,8 @@ export interface EntityRow {
   subject?: boolean;
   /** A model that wrote the work's entry named it as what the work is substantially about. */
   named?: boolean;
+  /** An everyday word the document keeps using: a mention of a concept named otherwise, never a concept alone. */
+  weak?: boolean;
 }
 
 export interface EntryRow {
@@ -348,7 +352,7 @@ export class Store {
         JSON.stringify(r.aliases),
         r.count,
         JSON.stringify(r.snippets),
-        (r.subject ? 2 : r.salient ? 1 : 0) | (r.named ? NAMED : 0),
+        (r.subject ? 2 : r.salient ? 1 : 0) | (r.named ? NAMED : 0) | (r.weak ? WEAK : 0),
       );
   }
 
@@ -364,6 +368,7 @@ export class Store {
       ...((salient & 3) >= 1 ? { salient: true } : {}),
       ...((salient & 3) === 2 ? { subject: true } : {}),
       ...(salient & NAMED ? { named: true } : {}),
+      ...(salient & WEAK ? { weak: true } : {}),
     }));
   }
 

@@ -184,8 +184,16 @@ export async function estimateCompile(
     texts.set(d.path, d.markdown);
     // The offline reading stands in for the model's names: its most mentioned ones, as the model names them.
     const found = extractEntities(d.markdown, d.title);
-    const top = new Set([...found].sort((a, b) => b.count - a.count).slice(0, NAMED_PER_SOURCE));
-    for (const f of found)
+    // Its names, not its everyday words: a model names what the work is about.
+    const top = new Set(
+      found
+        .filter((f) => !f.weak)
+        .sort((a, b) => b.count - a.count)
+        .slice(0, NAMED_PER_SOURCE),
+    );
+    // As compile keeps them (ingest-changed.ts entitiesFor): the names a model gives, and the everyday words.
+    for (const f of found) {
+      if (!top.has(f) && !f.weak) continue;
       entities.push({
         raw_path: d.path,
         key: f.key,
@@ -194,8 +202,10 @@ export async function estimateCompile(
         count: f.count,
         snippets: f.snippets,
         ...(f.salient ? { salient: true } : {}),
+        ...(f.weak ? { weak: true } : {}),
         ...(top.has(f) ? { named: true } : {}),
       });
+    }
   }
   const groups = groupConcepts(
     entities,

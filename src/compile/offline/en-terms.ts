@@ -20,9 +20,13 @@ export interface EnglishFound {
    * monad): terms of art, whose mentions count; everyday nouns (file, branch) are left to phrases.
    */
   terms: Map<string, number>;
+  /** Lowercase nouns and verbs a general dictionary holds (commit, merge, snapshot), as written. */
+  everyday: Map<string, number>;
 }
 
 const NOUN = new Set(['NOUN', 'PROPN']);
+/** The parts of speech of the everyday words counted: what a term of art is used as (a commit, to commit). */
+const EVERYDAY_POS = new Set(['NOUN', 'VERB']);
 /** A lowercase word of five letters or more, hyphens inside allowed: what a term of art looks like. */
 const TERM_WORD = /^[a-z]{2,}(?:-?[a-z]+)+$/;
 
@@ -80,6 +84,7 @@ export function englishTerms(text: string): EnglishFound {
     lowerWords: new Set(),
     modifiers: new Map(),
     terms: new Map(),
+    everyday: new Map(),
   };
   const prose = englishProse(text);
   if (!/[A-Za-z]{3}/.test(prose)) return found;
@@ -92,7 +97,10 @@ export function englishTerms(text: string): EnglishFound {
     sentence.forEach((t, i) => {
       // The parts of a path or an identifier (heal/rag-definition, last_heal_timestamp) are no prose.
       const inPath = /^[/_]$/.test(sentence[i - 1]?.text ?? '') || /^[/_]$/.test(sentence[i + 1]?.text ?? '');
-      if (/^[a-z]/.test(t.text) && !inPath) found.lowerWords.add(t.text);
+      if (/^[a-z]/.test(t.text) && !inPath) {
+        found.lowerWords.add(t.text);
+        if (EVERYDAY_POS.has(t.pos) && /^[a-z]{3,}$/.test(t.text) && everyday(t.text)) bump(found.everyday, t.text);
+      }
       // "Newcastle upon Tyne", "Bank of America": a connector between two capitalised words joins a name.
       const joins =
         CONNECTOR.has(t.text) &&

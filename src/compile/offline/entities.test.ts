@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { extractEntities } from './entities.js';
 
-const names = (md: string) => extractEntities(md, 'Untitled').map((e) => e.surface);
-const keys = (md: string) => extractEntities(md, 'Untitled').map((e) => e.key);
+/** The names a text gives (its everyday words, kept as weak names, are no names). */
+const names = (md: string) =>
+  extractEntities(md, 'Untitled')
+    .filter((e) => !e.weak)
+    .map((e) => e.surface);
+const keys = (md: string) =>
+  extractEntities(md, 'Untitled')
+    .filter((e) => !e.weak)
+    .map((e) => e.key);
 
 describe('extractEntities: noise words', () => {
   it('takes no labels, log levels, literals, verbs or UI text for concepts', () => {
@@ -486,6 +493,28 @@ describe('extractEntities: Taiwan Chinese', () => {
     expect(found).not.toContain('程式碼');
     expect(found).not.toContain('意味著');
     expect(found).toContain('知識庫');
+  });
+});
+
+describe('extractEntities: everyday words kept as weak names', () => {
+  const weak = (md: string) =>
+    extractEntities(md, 'Untitled')
+      .filter((e) => e.weak)
+      .map((e) => e.surface);
+
+  it('keeps the everyday words a text keeps using, Chinese nouns and verbs and English ones, as weak names', () => {
+    const zh = '每次提交都会生成一个快照。提交之前先暂存。提交以后，快照就保存了。再次提交时，快照会更新。';
+    expect(weak(zh)).toEqual(expect.arrayContaining(['提交', '快照']));
+    const en = 'Every commit records a snapshot. You commit often. A commit is cheap, and each commit has a parent.';
+    expect(weak(en)).toContain('commit');
+  });
+
+  it('keeps no word used fewer than three times, no stop word and no name the text already has', () => {
+    expect(weak('提交之前先暂存。提交以后就好了。')).toEqual([]);
+    expect(weak('This is what it is. This is it. It is this.')).toEqual([]);
+    const md =
+      'The Vector Database stores vectors. A Vector Database indexes vectors. Query the Vector Database for vectors.';
+    expect(weak(md)).not.toContain('Vector Database');
   });
 });
 

@@ -8,6 +8,7 @@ import { englishTerms, foldShortNames, isCodeLine } from './en-terms.js';
 import { definedTypes, headingTerms, withoutHeadings } from './stressed.js';
 import { openCode, sealCode } from './code-spans.js';
 import { titleSubjects } from './subject.js';
+import { foldText } from '../../text/fold.js';
 import { type Block, headingText, parseBlocks } from '../../chunk/blocks.js';
 import {
   chineseTerms,
@@ -38,7 +39,17 @@ export interface FoundEntity {
   salient: boolean;
   /** Named by the work's title and named again and again in its text: the work's subject. */
   subject?: boolean;
+  /**
+   * An everyday word the text keeps using (提交, 快照, merge): no concept of its own, but a mention
+   * of one that the same words name elsewhere (compile/concepts.ts), in this language or another.
+   */
+  weak?: boolean;
 }
+
+/** Mentions an everyday word needs to be kept as a weak name. */
+const WEAK_MIN_COUNT = 3;
+/** Weak names kept of one document, most mentioned first. */
+const MAX_WEAK = 30;
 
 interface Candidate {
   surfaces: Map<string, number>;
@@ -53,6 +64,8 @@ interface Candidate {
   alone?: number;
   /** A term of the title the text keeps returning to (subject.ts). */
   subject?: boolean;
+  /** An everyday word: kept as a weak name only. */
+  weak?: boolean;
 }
 
 /*
@@ -148,7 +161,8 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   // **CHUNK**, **FUSE**: an everyday word in capitals is a label, not a name.
   for (const t of emphasised)
     if (t.includes(' ') || HAN.test(t) || !(en.lowerWords.has(t.toLowerCase()) || shouted(t))) add(t, true, 0);
-  if (han) for (const [name, n] of zhCounts(han, en.names)) if (n >= 2) add(name, false, n);
+  const everydayZh = new Map<string, number>();
+  if (han) for (const [name, n] of zhCounts(han, en.names, everydayZh)) if (n >= 2) add(name, false, n);
   for (const [name, n] of foldShortNames(en.names)) {
     // A capitalised word the text also writes in lowercase is a common word at a sentence's start.
     if (!name.includes(' ') && !/[A-Z].*[A-Z]/.test(name) && en.lowerWords.has(name.toLowerCase())) continue;
@@ -186,7 +200,7 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
     const c = add(s.name, true, 0);
     if (c) c.count = Math.max(c.count, s.count);
   }
-  return finish(cands, text, markdown, title, codeIdentifiers(source, code), plainOf);
+  return finish(cands, text, markdown, title, codeIdentifiers(source, code), plainOf, [en.everyday, everydayZh]);
 }
 
 /**
@@ -468,7 +482,11 @@ function pieces(line: string): string[] {
 }
 
 /** Chinese terms of every paragraph, counted; Latin names in Chinese prose go to `names`. */
-function zhCounts(text: string, names: Map<string, number>): Map<string, number> {
+/** jieba's tags of the everyday words kept as weak names: nouns and verbs (提交, 合并, 快照). */
+const WEAK_TAGS = new Set(['n', 'v', 'vn', 'nz']);
+const WEAK_ZH = /^[\u3400-\u9fff]{2,4}$/;
+
+function zhCounts(text: string, names: Map<string, number>, everyday: Map<string, number>): Map<string, number> {
   const counts = new Map<string, number>();
   const made = new Map<string, string[]>();
   const bump = (t: string, words?: string[]) => {
@@ -481,7 +499,11 @@ function zhCounts(text: string, names: Map<string, number>): Map<string, number>
   for (const para of text.split(/\n+/)) {
     if (!HAN.test(para)) continue;
     const tokens = tokenizeZh(para);
-    for (const t of tokens) words.set(t.word, (words.get(t.word) ?? 0) + 1);
+    for (const t of tokens) {
+      words.set(t.word, (words.get(t.word) ?? 0) + 1);
+      if (WEAK_TAGS.has(t.tag) && WEAK_ZH.test(t.word) && !ZH.STOP.has(foldText(t.word)))
+        everyday.set(t.word, (everyday.get(t.word) ?? 0) + 1);
+    }
     chineseTerms(para, tokens, bump, (term, word) => suspect.set(term, word));
     latinNames(tokens, bumpName);
   }
@@ -510,6 +532,7 @@ function finish(
   title: string,
   codeIds: ReadonlySet<string>,
   plainOf: () => string,
+  everyday: readonly ReadonlyMap<string, number>[] = [],
 ): FoundEntity[] {
   // Count real mentions for emphasised / paired names that were added with 0: each count reads the
   // whole text, so only so many are counted; the rest keep the one mention that made them.
@@ -556,16 +579,16 @@ function finish(
     .filter(([_key, c]) => c.strong || c.count >= 2 || [...c.surfaces.keys()].some(isAcronym))
     // A word of everyday Chinese (上下文, 新世界) too, unless the text gives it a translation or stresses it.
     // Judged as written (a Taiwan word, 程式碼, is the everyday 代码), not by the key's folded characters.
-    .filter(
-      ([key, c]) =>
-        !(
-          /^[\u3400-\u9fff]+$/.test(key) &&
-          !c.subject &&
-          [key, ...c.surfaces.keys()].some((s) => isCommonZh(s) || (!c.strong && isEverydayWord(s)))
-        ),
-    )
+    .filter(([key, c]) => {
+      const everyday =
+        /^[\u3400-\u9fff]+$/.test(key) &&
+        !c.subject &&
+        [key, ...c.surfaces.keys()].some((s) => isCommonZh(s) || (!c.strong && isEverydayWord(s)));
+      return !everyday;
+    })
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]));
   const kept = takeWhere(ranked, MAX_KEPT, (e) => (e[1].subject || !notAName(e[1], codeIds)) && said(e));
+  kept.push(...weakNames(new Set(kept.map(([k]) => k)), everyday));
   // What a document says about a name is in its sentences, not in its headings.
   const sents = sentences(stripMarkdown(sealCode(withoutHeadings(rowsAsSentences(markdown))))).map((s) => ({
     s,
@@ -583,14 +606,38 @@ function finish(
       count: c.count,
       snippets: orContext(pickSnippets(sents, names), c.context).map(openCode),
       ...(c.subject ? { subject: true } : {}),
+      ...(c.weak ? { weak: true } : {}),
       salient:
-        c.strong ||
-        (c.count >= 3 &&
-          [surface, ...c.surfaces.keys(), ...c.aliases].some((n) => inHeading(n)) &&
-          !isCommonCompound(surface) &&
-          !isSectionLabel(surface)),
+        !c.weak &&
+        (c.strong ||
+          (c.count >= 3 &&
+            [surface, ...c.surfaces.keys(), ...c.aliases].some((n) => inHeading(n)) &&
+            !isCommonCompound(surface) &&
+            !isSectionLabel(surface))),
     };
   });
+}
+
+/**
+ * The everyday words a text keeps using, as weak names: its English nouns a general dictionary holds
+ * (commit, merge) and its Chinese nouns and verbs (提交, 快照), counted with their other forms
+ * (plurals, Traditional script) — never a name the text has already, a stop word or a label.
+ */
+function weakNames(kept: ReadonlySet<string>, everyday: readonly ReadonlyMap<string, number>[]): [string, Candidate][] {
+  const byKey = new Map<string, Candidate>();
+  for (const words of everyday)
+    for (const [word, n] of words) {
+      const key = entityKey(word);
+      if (!key || kept.has(key) || EN.STOP.has(key) || EN.GENERIC.has(key) || ZH.STOP.has(key)) continue;
+      const c = byKey.get(key) ?? { surfaces: new Map(), count: 0, aliases: new Set(), strong: false, weak: true };
+      c.surfaces.set(word, (c.surfaces.get(word) ?? 0) + n);
+      c.count += n;
+      byKey.set(key, c);
+    }
+  return [...byKey]
+    .filter(([, c]) => c.count >= WEAK_MIN_COUNT)
+    .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))
+    .slice(0, MAX_WEAK);
 }
 
 /** Names kept of one document, most mentioned first. */
