@@ -66,7 +66,7 @@ export const QUESTIONS: AskQuestion[] = [
   q('book', 'integration-manager', 'en', 'steps', true, 'How does the integration-manager workflow go, step by step?', ['raw/zh/05-distributed-git.md'], ['blessed', 'developer public|公共仓库', '合并|merge']),
   q('book', 'centralized-second', 'en', 'other', true, 'In a centralized workflow, what must the second developer do before pushing?', ['raw/zh/05-distributed-git.md'], ['合并|merge', '下载|fetch|pull|抓取']),
   q('book', 'stash', 'en', 'define', true, 'What does stashing do with my half-done work?', ['raw/zh-tw/06-git-tools.md'], ['dirty state|未完成', '堆疊|stack']),
-  q('book', 'short-sha', 'en', 'number', true, 'What is the fewest characters of a SHA-1 that Git accepts to name a commit?', ['raw/zh-tw/06-git-tools.md'], ['四|4|four']),
+  q('book', 'short-sha', 'en', 'number', true, 'What is the fewest characters of a SHA-1 that Git accepts to name a commit?', ['raw/zh-tw/06-git-tools.md'], ['四個|四个|four|4 個|4 characters']),
   q('book', 'bisect', 'zh', 'define', false, 'git bisect 是用来做什么的？', ['raw/zh-tw/06-git-tools.md'], ['二分']),
 
   // --- docs: the React docs in three languages; some pages in one language only.
@@ -102,7 +102,7 @@ export const QUESTIONS: AskQuestion[] = [
   q('newsletter', 'cargo-rdme', 'zh', 'define', true, 'cargo-rdme 是做什么的？', ['raw/2026-06-24-this-week-in-rust.md'], ['README']),
   q('newsletter', 'dashu', 'zh', 'define', true, 'dashu 这个 crate 是什么？', ['raw/2026-07-15-this-week-in-rust.md'], ['arbitrary precision|任意精度']),
   q('newsletter', 'rust-197', 'en', 'when', false, 'In which issue of the newsletter was Rust 1.97.0 announced?', ['raw/2026-07-15-this-week-in-rust.md'], ['660|2026-07-15|07-09|07/09']),
-  q('newsletter', 'netstack-bugs', 'zh', 'number', true, 'Netstack3 的内部试用一年里在实际使用中发现了几个 bug？', ['raw/2026-07-29-this-week-in-rust.md'], ['Three|三|3']),
+  q('newsletter', 'netstack-bugs', 'zh', 'number', true, 'Netstack3 的内部试用一年里在实际使用中发现了几个 bug？', ['raw/2026-07-29-this-week-in-rust.md'], ['Three|三个|三個']),
   q('newsletter', 'netstack-devices', 'en', 'number', false, 'At its peak, how many devices were in the Netstack3 dogfooding program?', ['raw/2026-07-29-this-week-in-rust.md'], ['60']),
   q('newsletter', 'tokio-wasm', 'zh-TW', 'define', true, 'tokio_with_wasm 可以做什麼？', ['raw/2026-08-19-this-week-in-rust.md'], ['browser|瀏覽器']),
   q('newsletter', 'literator', 'zh', 'reason', true, 'literator 这个 crate 好在哪里？', ['raw/2026-08-12-this-week-in-rust.md'], ['temporary allocation|临时分配']),
@@ -116,11 +116,11 @@ export const QUESTIONS: AskQuestion[] = [
   q('notes', 'pure-zh', 'zh', 'define', true, '纯函数是什么意思？', ['raw/en/pure.md'], ['side effect|副作用']),
   q('notes', 'functor-laws', 'en', 'list', false, "Which laws must a functor's map obey?", ['raw/en/functor.md'], ['identity', 'composition']),
   q('notes', 'combinator-zh', 'zh', 'define', true, '组合子（combinator）是什么？', ['raw/en/combinator.md'], ['closed|封闭', 'lambda']),
-  q('notes', 'psql-list-db', 'en', 'steps', true, 'How do I list every database in psql?', ['raw/zh-tw/psql常用指令.md'], ['\\l']),
+  q('notes', 'psql-list-db', 'en', 'steps', true, 'How do I list every database in psql?', ['raw/zh-tw/psql常用指令.md'], ['`\\l`']),
   q('notes', 'psql-timing', 'zh', 'steps', false, 'psql 里怎样显示每条 SQL 执行花了多久？', ['raw/zh-tw/psql常用指令.md'], ['\\timing']),
   q('notes', 'psql-connections', 'en', 'other', true, 'How can I see how many connections PostgreSQL has open right now?', ['raw/zh-tw/psql常用指令.md'], ['pg_stat_activity']),
   q('notes', 'llm-mac', 'zh-TW', 'number', false, '作者在 Mac Studio 上跑到了多少 tokens/s？', ['raw/zh-tw/Your local LLM is 10x slower.md'], ['1,226|1226']),
   q('notes', 'llm-balance', 'en', 'steps', true, 'How does the local LLM video spread requests over several llama servers?', ['raw/zh-tw/Your local LLM is 10x slower.md'], ['Nginx', 'Round Robin|輪詢']),
-  q('notes', 'layer-best', 'zh', 'compare', false, '隐藏 3D 打印层线，哪种方法效果最好？', ['raw/zh-tw/隱藏3D列印層線.md'], ['線材|线材|Material|碳纖維|PETG CF']),
+  q('notes', 'layer-best', 'zh', 'compare', false, '隐藏 3D 打印层线，哪种方法效果最好？', ['raw/zh-tw/隱藏3D列印層線.md'], ['打磨|補土|补土|噴漆|Sand']),
   q('notes', 'layer-speed', 'en', 'number', true, 'How well does printing slower hide layer lines?', ['raw/zh-tw/隱藏3D列印層線.md'], ['10%']),
 ];
