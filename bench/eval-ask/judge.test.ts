@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { holdsPhrase, type Judged, tally, uncited, type Verdict, verdict } from './judge.js';
+import { uncited } from '../qa-set.js';
+import { holdsPhrase, type Judged, tally, type Verdict, verdict } from './judge.js';
 import { QUESTIONS } from './questions.js';
 
 describe('verdict', () => {

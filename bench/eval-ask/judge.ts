@@ -3,14 +3,11 @@
 // alternatives (`垃圾回收|garbage collect`); each matches case-insensitively, after NFKC (so
 // full-width letters and digits match their ASCII forms).
 
+import { uncited } from '../qa-set.js';
+
 export type Verdict = 'right' | 'partly' | 'wrong';
 
 const fold = (s: string) => s.normalize('NFKC').toLowerCase();
-
-/** Citations name pages, whose titles would otherwise count as the answer's words. */
-export function uncited(answer: string): string {
-  return answer.replace(/\s*\[\[[^\]]*\]\]/g, '');
-}
 
 /** Whether `text` holds one of the key phrase's alternatives. */
 export function holdsPhrase(text: string, phrase: string): boolean {
