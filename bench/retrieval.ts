@@ -15,7 +15,7 @@
  * line: the question, its gold answers, what missed — 1k context, 4k context, offline answer — the
  * offline answer and the top passages, to read why).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,14 +25,7 @@ import { retrieve, type Tuning } from '../src/ask/retrieve.js';
 import { packContext, unescapeXml, type PackOptions } from '../src/ask/pack.js';
 import { offlineAnswer } from '../src/ask/answer.js';
 import { Reference } from './reference.js';
-
-interface Question {
-  q: string;
-  answers: string[];
-  doc: string;
-  docs?: string[];
-  type?: string;
-}
+import { goldDocs as goldOf, hasAnswer, linkRaw, readQaQuestions, uncited } from './qa-set.js';
 
 const { values } = parseArgs({
   options: {
@@ -57,8 +50,6 @@ const tuning = values.tuning ? (JSON.parse(values.tuning) as Partial<Tuning>) : 
 const packOpts = values.pack ? (JSON.parse(values.pack) as Omit<PackOptions, 'budget'>) : {};
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
-const hasAnswer = (text: string, answers: string[]) => answers.some((a) => a !== '' && text.includes(a));
-const uncited = (answer: string) => answer.replace(/\s*\[\[[^\]]*\]\]/g, '');
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : 0;
@@ -66,19 +57,11 @@ const quantile = (xs: number[], q: number) => {
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
 // --- Questions.
-let questions: Question[] = readFileSync(join(dataset, 'questions.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as Question);
-if (values.limit) questions = questions.slice(0, Number(values.limit));
-const goldOf = (q: Question) => new Set(q.docs?.length ? q.docs : [q.doc]);
+const questions = readQaQuestions(dataset, values.limit ? Number(values.limit) : undefined);
 
 // --- Compile raw/ offline into a temporary knowledge base (raw/ is a symlink, never a copy).
 const root = values.kb ? resolve(values.kb) : mkdtempSync(join(tmpdir(), `kb-bench-${name}-`));
-if (!existsSync(join(root, 'raw'))) {
-  mkdirSync(root, { recursive: true });
-  symlinkSync(join(dataset, 'raw'), join(root, 'raw'), 'dir');
-}
+linkRaw(dataset, root);
 const ctx = openKb(root, { env: {} });
 const budgetDefault = values.budget ? Number(values.budget) : ctx.config.ask.budget;
 const tc = performance.now();

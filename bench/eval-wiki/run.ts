@@ -21,6 +21,28 @@ export function corpusNames(): string[] {
     .sort();
 }
 
+/**
+ * Compile one corpus offline in a fresh folder with the real CLI; returns the folder, which the
+ * caller removes (`rmSync(root, { recursive: true, force: true })`).
+ */
+export function compileCorpus(name: string, opts: { env?: NodeJS.ProcessEnv } = {}): { root: string; ms: number } {
+  const root = mkdtempSync(join(tmpdir(), `kb-eval-${name}-`));
+  try {
+    cpSync(join(CORPORA, name, 'raw'), join(root, 'raw'), { recursive: true });
+    const t = performance.now();
+    const r = spawnSync(process.execPath, [BIN, 'compile', '--offline', '--kb', root], {
+      env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', NO_COLOR: '1', ...opts.env },
+      encoding: 'utf8',
+    });
+    const ms = performance.now() - t;
+    if (r.status !== 0) throw new Error(`kb compile of ${name} failed (${r.status}): ${r.stderr}`);
+    return { root, ms };
+  } catch (err) {
+    rmSync(root, { recursive: true, force: true });
+    throw err;
+  }
+}
+
 /** Compile one corpus in a fresh folder and judge it; `keep` leaves the folder and returns its path. */
 export function evalCorpus(
   name: string,
@@ -30,18 +52,9 @@ export function evalCorpus(
   root: string;
   ms: number;
 } {
-  const dir = join(CORPORA, name);
-  const labels = readLabels(join(dir, 'labels.json'));
-  const root = mkdtempSync(join(tmpdir(), `kb-eval-${name}-`));
+  const labels = readLabels(join(CORPORA, name, 'labels.json'));
+  const { root, ms } = compileCorpus(name, opts.env ? { env: opts.env } : {});
   try {
-    cpSync(join(dir, 'raw'), join(root, 'raw'), { recursive: true });
-    const t = performance.now();
-    const r = spawnSync(process.execPath, [BIN, 'compile', '--offline', '--kb', root], {
-      env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', NO_COLOR: '1', ...opts.env },
-      encoding: 'utf8',
-    });
-    const ms = performance.now() - t;
-    if (r.status !== 0) throw new Error(`kb compile of ${name} failed (${r.status}): ${r.stderr}`);
     return { score: judgeWiki(labels, readWiki(join(root, 'wiki'))), root, ms };
   } finally {
     if (!opts.keep) rmSync(root, { recursive: true, force: true });
