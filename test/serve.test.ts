@@ -207,6 +207,13 @@ describe('kb serve in a browser', () => {
         frames: document.querySelectorAll('iframe, object, embed').length,
       }));
     const clean = { pwned: undefined, handlers: [], scripts: 0, frames: 0 };
+    // Compile keeps the text of a hostile document, not its markup; a person's edit in wiki/ can hold any HTML.
+    const edited = readdirSync(join(root, 'wiki', 'sources')).find((f) => f.startsWith('Hostile Page'))!;
+    appendFileSync(
+      join(root, 'wiki', 'sources', edited),
+      '\nEdited by hand. <img src="x" onerror="window.__pwned=\'edit\'"><script>window.__pwned="edit-script"</script>\n\n' +
+        '<div onmouseover="window.__pwned=1">hover</div><a href="javascript:window.__pwned=2">link</a><iframe srcdoc="<script>parent.__pwned=3</script>"></iframe>\n',
+    );
     await page.goto(serve.url);
     expect(await inert()).toEqual(clean);
     const hostile = page.locator('main a', { hasText: /^Hostile/ });
@@ -215,6 +222,7 @@ describe('kb serve in a browser', () => {
     for (const href of hrefs) {
       await page.goto(href);
       await page.locator('#lint ul, #lint p.none:not(:has-text("Loading"))').first().waitFor();
+      expect(await page.locator('article.entry').textContent()).toMatch(/vector database/i);
       expect(await inert()).toEqual(clean);
       await page.locator('article.entry a').evaluateAll((as) => as.forEach((a) => (a as HTMLAnchorElement).click()));
     }
@@ -225,6 +233,9 @@ describe('kb serve in a browser', () => {
     await page.waitForFunction(() => (window as unknown as { kbGraph?: unknown }).kbGraph);
     expect(await inert()).toEqual(clean);
     expect(dialogs).toEqual([]);
+    expect(hrefs.length).toBe(2);
+    await page.goto(hrefs.find((h) => h.includes('hostile-page'))!);
+    await expect(page.locator('article.entry').textContent()).resolves.toContain('Edited by hand.');
     await page.close();
   });
 
