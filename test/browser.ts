@@ -26,8 +26,11 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** `kb serve` run by the real CLI; resolves with the URL it prints on its first line. */
-export async function startKbServe(root: string, args: string[] = []): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const env = { ...process.env, NO_COLOR: '1' };
+export async function startKbServe(
+  root: string,
+  args: string[] = [],
+): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env['ANTHROPIC_API_KEY'];
   const child = spawn(process.execPath, [KB_BIN, 'serve', '--kb', root, ...args], { env });
   let err = '';

@@ -1,5 +1,7 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 import { request } from 'node:http';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +25,7 @@ const SAMPLE = [
   'zh/混合检索与倒数排名融合.md',
 ];
 
-export const SERVE_DOCS: Record<string, string | Buffer> = {
+const SERVE_DOCS: Record<string, string | Buffer> = {
   ...Object.fromEntries(SAMPLE.map((p) => [`raw/${p}`, readFileSync(join(REPO, 'raw', p))])),
   'raw/hostile.md': [
     '---',
@@ -34,7 +36,7 @@ export const SERVE_DOCS: Record<string, string | Buffer> = {
     '',
     '<img src="x" onerror="window.__pwned = \'md-onerror\'">',
     '',
-    '[click me](javascript:window.__pwned=\'md-href\')',
+    "[click me](javascript:window.__pwned='md-href')",
     '',
     '<iframe src="javascript:window.__pwned=\'md-iframe\'"></iframe><svg onload="window.__pwned=\'md-svg\'"></svg>',
     '',
@@ -61,7 +63,11 @@ async function newPage(): Promise<Page> {
 }
 
 /** A request sent as written (fetch and the browser would tidy `..` away before the server sees it). */
-function rawGet(url: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function rawGet(
+  url: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request({ host: u.hostname, port: u.port, path, method: 'GET', headers }, (res) => {
@@ -100,7 +106,10 @@ describe('kb serve in a browser', () => {
     await expect(page.locator('main h2', { hasText: /^Concepts \(\d+\)$/ }).count()).resolves.toBe(1);
     await expect(page.locator('main h2', { hasText: /^Sources \(\d+\)$/ }).count()).resolves.toBe(1);
     expect(await page.locator('main h3').count()).toBeGreaterThan(0);
-    await page.locator('main a', { hasText: /^BM25 and Full-Text Search/ }).first().click();
+    await page
+      .locator('main a', { hasText: /^BM25 and Full-Text Search/ })
+      .first()
+      .click();
     await page.waitForURL(/\/entry\/source\//);
     await expect(page.locator('article.entry h1').textContent()).resolves.toMatch(/^BM25 and Full-Text Search/);
     await expect(page.locator('dl.facts').textContent()).resolves.toMatch(/Kind.*source/);
@@ -122,7 +131,9 @@ describe('kb serve in a browser', () => {
     await page.goto(`${serve.url}entry/source/rag-pipeline-png`);
     const img = page.locator('article.entry img.embed');
     await expect(img.getAttribute('src')).resolves.toBe('wiki/attachments/rag-pipeline.png');
-    await page.waitForFunction(() => (document.querySelector('article.entry img.embed') as HTMLImageElement)?.naturalWidth > 0);
+    await page.waitForFunction(
+      () => (document.querySelector('article.entry img.embed') as HTMLImageElement)?.naturalWidth > 0,
+    );
     await page.close();
   });
 
@@ -165,7 +176,10 @@ describe('kb serve in a browser', () => {
     appendFileSync(join(root, 'wiki', 'sources', name), '\nAn edit made while the server runs.\n');
     const page = await newPage();
     await page.goto(serve.url);
-    await page.locator('main a', { hasText: /^BM25 and Full-Text Search/ }).first().click();
+    await page
+      .locator('main a', { hasText: /^BM25 and Full-Text Search/ })
+      .first()
+      .click();
     await expect(page.locator('article.entry').textContent()).resolves.toContain('An edit made while the server runs.');
     await page.close();
   });
@@ -175,13 +189,19 @@ describe('kb serve in a browser', () => {
     const graphOf = (page: Page) =>
       page.evaluate(() => {
         const g = (window as unknown as { kbGraph: { graph: G } }).kbGraph.graph;
-        return { order: g.order, size: g.size, colours: [...new Set(g.nodes().map((n) => g.getNodeAttribute(n, 'color')))] };
+        return {
+          order: g.order,
+          size: g.size,
+          colours: [...new Set(g.nodes().map((n) => g.getNodeAttribute(n, 'color')))],
+        };
       });
     const page = await newPage();
     await page.goto(`${serve.url}graph`);
     await page.waitForFunction(() => (window as unknown as { kbGraph?: unknown }).kbGraph);
     const whole = await graphOf(page);
-    const files = ['sources', 'concepts', 'answers'].flatMap((d) => (existsSync(join(root, 'wiki', d)) ? readdirSync(join(root, 'wiki', d)) : []));
+    const files = ['sources', 'concepts', 'answers'].flatMap((d) =>
+      existsSync(join(root, 'wiki', d)) ? readdirSync(join(root, 'wiki', d)) : [],
+    );
     expect(whole.order).toBe(files.length);
     expect(whole.size).toBeGreaterThan(whole.order);
     expect(whole.colours.length).toBe(3);
@@ -201,7 +221,9 @@ describe('kb serve in a browser', () => {
       page.evaluate(() => ({
         pwned: (window as unknown as { __pwned?: unknown }).__pwned,
         handlers: [...document.querySelectorAll('*')].flatMap((el) =>
-          [...el.attributes].filter((a) => /^on/i.test(a.name) || /^\s*javascript:/i.test(a.value)).map((a) => `${el.tagName} ${a.name}`),
+          [...el.attributes]
+            .filter((a) => /^on/i.test(a.name) || /^\s*javascript:/i.test(a.value))
+            .map((a) => `${el.tagName} ${a.name}`),
         ),
         scripts: [...document.querySelectorAll('script')].filter((s) => s.type !== 'application/json' && !s.src).length,
         frames: document.querySelectorAll('iframe, object, embed').length,
@@ -224,7 +246,9 @@ describe('kb serve in a browser', () => {
       await page.locator('#lint ul, #lint p.none:not(:has-text("Loading"))').first().waitFor();
       expect(await page.locator('article.entry').textContent()).toMatch(/vector database/i);
       expect(await inert()).toEqual(clean);
-      await page.locator('article.entry a').evaluateAll((as) => as.forEach((a) => (a as HTMLAnchorElement).click()));
+      await page.locator('article.entry a').evaluateAll((as) => {
+        for (const a of as) (a as HTMLAnchorElement).click();
+      });
     }
     await page.goto(`${serve.url}search?q=hostile`);
     await page.locator('ol.results li').first().waitFor();
@@ -241,7 +265,10 @@ describe('kb serve in a browser', () => {
 
   it('speaks Chinese when the wiki is set to Chinese', async () => {
     const base = openKb(root, { readOnly: true });
-    const ctx = openKb(root, { readOnly: true, config: { ...base.config, wiki: { ...base.config.wiki, language: 'zh' } } });
+    const ctx = openKb(root, {
+      readOnly: true,
+      config: { ...base.config, wiki: { ...base.config.wiki, language: 'zh' } },
+    });
     closeKb(base);
     const running = await startServer(ctx, { host: '127.0.0.1', port: 0, offline: true });
     try {
@@ -295,7 +322,11 @@ describe('kb serve refuses', () => {
       fetch(`${serve.url}api/ask`, { method: 'POST', headers, body: JSON.stringify({ question: 'what?' }) });
     expect((await post({ 'content-type': 'text/plain' })).status).toBe(403);
     expect((await post({ 'content-type': 'application/json', origin: 'http://evil.example' })).status).toBe(403);
-    const save = await fetch(`${serve.url}api/save`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'made-up' }) });
+    const save = await fetch(`${serve.url}api/save`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'made-up' }),
+    });
     expect(save.status).toBe(400);
     expect(((await save.json()) as { error: string }).error).toMatch(/ask again/);
   });
@@ -320,10 +351,88 @@ describe('kb serve refuses', () => {
       const cookie = entry.headers.get('set-cookie')!;
       expect(cookie).toMatch(/^kb_token=s3cret; HttpOnly; SameSite=Strict/);
       expect((await fetch(base, { headers: { cookie: cookie.split(';')[0]! } })).status).toBe(200);
-      expect((await fetch(`${base}api/search?q=hnsw`, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(200);
+      expect((await fetch(`${base}api/search?q=hnsw`, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(
+        200,
+      );
     } finally {
       await running?.close();
       closeKb(ctx);
     }
+  });
+});
+
+describe('kb export --html', () => {
+  let out: string;
+  beforeAll(async () => {
+    out = join(root, '..', `${root.split('/').pop()}-site`);
+    const r = await runKb(['export', '--html', out], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Wrote \d+ pages/);
+  }, 120_000);
+
+  it('writes every entry’s page and Markdown, the index, search, graph, assets, attachments and llms.txt', () => {
+    for (const f of [
+      'index.html',
+      'search.html',
+      'graph.html',
+      'llms.txt',
+      'assets/app.js',
+      'assets/sigma.min.js',
+      'wiki/attachments/rag-pipeline.png',
+    ])
+      expect([f, existsSync(join(out, f))]).toEqual([f, true]);
+    const llms = readFileSync(join(out, 'llms.txt'), 'utf8');
+    expect(llms).toMatch(/^# Knowledge base\n\n> /);
+    const links = [...llms.matchAll(/\]\((entry\/[^)]+\.md)\)/g)].map((m) => decodeURIComponent(m[1]!));
+    expect(links.length).toBeGreaterThan(10);
+    for (const l of links) expect([l, existsSync(join(out, l))]).toEqual([l, true]);
+    expect(existsSync(join(out, 'wiki', 'embeddings.db'))).toBe(false);
+  });
+
+  it('browses, searches and draws the graph with no server', async () => {
+    const page = await newPage();
+    await page.goto(`file://${out}/index.html`);
+    await expect(page.locator('header nav a').allTextContents()).resolves.toEqual(['Index', 'Search', 'Graph']);
+    await page
+      .locator('main a', { hasText: /^BM25 and Full-Text Search/ })
+      .first()
+      .click();
+    await page
+      .locator('article.entry a.wikilink', { hasText: /^FTS5$/ })
+      .first()
+      .click();
+    await expect(page.locator('article.entry h1').textContent()).resolves.toBe('FTS5');
+    await page.locator('#lint ul, #lint p.none').first().waitFor();
+    await page.goto(`file://${out}/search.html?q=${encodeURIComponent('reciprocal rank fusion')}`);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('ol.results > li > a')].some((a) => a.textContent === 'Reciprocal Rank Fusion'),
+    );
+    await page.locator('#q').fill('中文分词');
+    await page.waitForFunction(() => document.querySelector('ol.results > li > a')?.textContent?.includes('中文分词'));
+    await page.goto(`file://${out}/graph.html`);
+    await page.waitForFunction(() => (window as unknown as { kbGraph?: unknown }).kbGraph);
+    expect(
+      await page.evaluate(() => (window as unknown as { kbGraph: { graph: { order: number } } }).kbGraph.graph.order),
+    ).toBeGreaterThan(10);
+    await page.goto(`file://${out}/graph.html?id=concept%2Ffts5`);
+    await page.waitForFunction(() => (window as unknown as { kbGraph?: unknown }).kbGraph);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    await page.close();
+  });
+
+  it('refuses a folder inside the knowledge base, or one holding other files', async () => {
+    const inside = await runKb(['export', '--html', 'wiki/site'], { cwd: root });
+    expect(inside.code).toBe(2);
+    expect(inside.stderr).toMatch(/inside wiki\//);
+    const other = join(root, '..', `${root.split('/').pop()}-other`);
+    mkdirSync(other);
+    writeFileSync(join(other, 'notes.txt'), 'mine');
+    const foreign = await runKb(['export', '--html', other], { cwd: root });
+    expect(foreign.code).toBe(2);
+    expect(foreign.stderr).toMatch(/holds files kb did not write/);
+    expect(readdirSync(other)).toEqual(['notes.txt']);
+    const again = await runKb(['export', '--html', out], { cwd: root });
+    expect(again.code).toBe(0);
   });
 });

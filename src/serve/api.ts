@@ -16,7 +16,12 @@ const querySchema = boundedText('query', MCP_LIMITS.query);
 const questionSchema = boundedText('question', MCP_LIMITS.question);
 
 /** A value the browser sent, checked by a zod schema; its first complaint becomes the error. */
-function checked<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } }, v: unknown): T {
+function checked<T>(
+  schema: {
+    safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } };
+  },
+  v: unknown,
+): T {
   const r = schema.safeParse(v);
   if (!r.success) throw new KbError(r.error.issues[0]?.message ?? 'invalid input');
   return r.data;
@@ -37,7 +42,12 @@ export function createApi(ctx: KbContext, opts: { offline: boolean; catalog: () 
     return {
       query,
       entries: r.entries.map((e) => ({ title: e.title, kind: e.kind, summary: e.summary, href: opts.h.entry(e.id) })),
-      passages: r.passages.map((p) => ({ title: p.title, heading: p.heading, text: p.text, href: opts.h.entry(p.entryId) })),
+      passages: r.passages.map((p) => ({
+        title: p.title,
+        heading: p.heading,
+        text: p.text,
+        href: opts.h.entry(p.entryId),
+      })),
       ms: Math.round(r.timings.totalMs),
     };
   }
@@ -71,7 +81,10 @@ export function createApi(ctx: KbContext, opts: { offline: boolean; catalog: () 
     if (problems.length) throw new NotSavedError(`Not filed: ${problems.join('; ')}.`);
     checked(titleSchema, a.question);
     checked(contentSchema, a.answer);
-    checked(citesSchema, a.citations.map((c) => c.id));
+    checked(
+      citesSchema,
+      a.citations.map((c) => c.id),
+    );
     writableStore(ctx);
     const by = a.mode === 'model' ? `model:${a.model ?? 'unknown'}` : 'offline';
     const r = await saveAnswer(
@@ -87,8 +100,7 @@ export function createApi(ctx: KbContext, opts: { offline: boolean; catalog: () 
     const cat = opts.catalog();
     const row = typeof entryId === 'string' ? cat.byId.get(entryId) : undefined;
     if (!row) throw new KbError('No such entry.');
-    if (lint?.version !== cat.version)
-    {
+    if (lint?.version !== cat.version) {
       const report = lintKb(ctx.paths.root, { offline: true }).then((r) => r.findings);
       // A failed run is not kept: the next page asks again.
       report.catch(() => (lint = undefined));
@@ -96,7 +108,14 @@ export function createApi(ctx: KbContext, opts: { offline: boolean; catalog: () 
     }
     const file = `wiki/${row.path}`;
     const findings = (await lint.report).filter((f) => f.file === file || f.data?.path === file);
-    return { findings: findings.map((f) => ({ ruleId: f.ruleId ?? '', severity: f.severity, reason: f.reason, place: f.place ?? null })) };
+    return {
+      findings: findings.map((f) => ({
+        ruleId: f.ruleId ?? '',
+        severity: f.severity,
+        reason: f.reason,
+        place: f.place ?? null,
+      })),
+    };
   }
 
   return { search, ask: askQuestion, save, lint: lintOf };

@@ -57,7 +57,9 @@ export function buildCatalog(ctx: KbContext, version: string): Catalog {
   for (const e of entries) add(fileBaseName(e.path), e);
   for (const e of entries) add(e.title, e);
   for (const e of entries) for (const a of e.aliases) add(a, e);
-  const topics = indexTopics(entries.map((e) => ({ id: e.id, kind: e.kind, title: e.title, links: links.get(e.id) ?? [] })));
+  const topics = indexTopics(
+    entries.map((e) => ({ id: e.id, kind: e.kind, title: e.title, links: links.get(e.id) ?? [] })),
+  );
   const sample = entries.slice(0, 2000).map((e) => `${e.title} ${e.summary.slice(0, 200)}`);
   return {
     entries,

@@ -51,7 +51,9 @@ function frontmatter(wikiDir: string, path: string): Record<string, unknown> | u
 /** The attachments an embed may name: wiki/attachments/<name>, by lowercased file name. */
 export function attachments(wikiDir: string): Map<string, string> {
   try {
-    return new Map(readdirSync(join(wikiDir, 'attachments')).map((n) => [n.normalize('NFC').toLowerCase(), `attachments/${n}`]));
+    return new Map(
+      readdirSync(join(wikiDir, 'attachments')).map((n) => [n.normalize('NFC').toLowerCase(), `attachments/${n}`]),
+    );
   } catch {
     return new Map();
   }
@@ -73,8 +75,15 @@ export function pageRenderer(cat: Catalog, h: Hrefs, files: Map<string, string>)
 
 function sourceFacts(wikiDir: string, cat: Catalog, row: EntryRow, fm: Record<string, unknown>): EntryView['sources'] {
   if (row.kind === 'source')
-    return [{ lang: 'other', items: row.source_ref.map((raw) => ({ raw, ...(dateOf(fm['date']) ? { date: dateOf(fm['date'])! } : {}) })) }];
-  const linked = (cat.links.get(row.id) ?? []).map((id) => cat.byId.get(id)).filter((e): e is EntryRow => e?.kind === 'source');
+    return [
+      {
+        lang: 'other',
+        items: row.source_ref.map((raw) => ({ raw, ...(dateOf(fm['date']) ? { date: dateOf(fm['date'])! } : {}) })),
+      },
+    ];
+  const linked = (cat.links.get(row.id) ?? [])
+    .map((id) => cat.byId.get(id))
+    .filter((e): e is EntryRow => e?.kind === 'source');
   const groups = new Map<'en' | 'zh' | 'other', SourceFact[]>();
   for (const e of linked.slice(0, MAX_SOURCES)) {
     const l = detectLang(`${e.title} ${e.summary}`);
@@ -82,11 +91,18 @@ function sourceFacts(wikiDir: string, cat: Catalog, row: EntryRow, fm: Record<st
     const date = dateOf(frontmatter(wikiDir, e.path)?.['date']);
     (groups.get(lang) ?? groups.set(lang, []).get(lang)!).push({ entry: e, ...(date ? { date } : {}) });
   }
-  return (['en', 'zh', 'other'] as const).filter((l) => groups.has(l)).map((lang) => ({ lang, items: groups.get(lang)! }));
+  return (['en', 'zh', 'other'] as const)
+    .filter((l) => groups.has(l))
+    .map((lang) => ({ lang, items: groups.get(lang)! }));
 }
 
 /** The page of one entry, read from its file now (so an edit shows at once), or undefined when its file is gone. */
-export function entryView(wikiDir: string, cat: Catalog, row: EntryRow, render: (md: string) => string): EntryView | undefined {
+export function entryView(
+  wikiDir: string,
+  cat: Catalog,
+  row: EntryRow,
+  render: (md: string) => string,
+): EntryView | undefined {
   const abs = wikiFile(wikiDir, row.path);
   if (!abs) return undefined;
   let parsed: ReturnType<typeof parseEntryFile>;

@@ -29,12 +29,16 @@ function prepareDir(ctx: KbContext, dirArg: string): string {
   const dir = resolve(dirArg);
   for (const own of [ctx.paths.wiki, ctx.paths.raw, ctx.paths.state])
     if (dir === own || dir.startsWith(own + sep))
-      throw new UsageError(`Unexpected --html ${dirArg} inside ${relative(ctx.paths.root, own) || own}/, expected a folder of its own`);
+      throw new UsageError(
+        `Unexpected --html ${dirArg} inside ${relative(ctx.paths.root, own) || own}/, expected a folder of its own`,
+      );
   if (existsSync(dir) && readdirSync(dir).length && !existsSync(join(dir, MARK)))
-    throw new UsageError(`Unexpected --html ${dirArg}: the folder holds files kb did not write, expected a new or empty folder (or an earlier export)`);
+    throw new UsageError(
+      `Unexpected --html ${dirArg}: the folder holds files kb did not write, expected a new or empty folder (or an earlier export)`,
+    );
   for (const sub of ['entry', 'assets', 'wiki']) rmSync(join(dir, sub), { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, MARK), 'Written by `kb export --html`; the next export replaces this folder\'s pages.\n');
+  writeFileSync(join(dir, MARK), "Written by `kb export --html`; the next export replaces this folder's pages.\n");
   return dir;
 }
 
@@ -68,11 +72,17 @@ function writeEntries(ctx: KbContext, dir: string, cat: Catalog, findings: Findi
 }
 
 /** `kb export --html DIR`: the same pages as `kb serve`, search from an index built into search.html, and llms.txt. */
-export async function exportSite(ctx: KbContext, dirArg: string, opts: { signal?: AbortSignal } = {}): Promise<ExportResult> {
+export async function exportSite(
+  ctx: KbContext,
+  dirArg: string,
+  opts: { signal?: AbortSignal } = {},
+): Promise<ExportResult> {
   const t0 = performance.now();
   const dir = prepareDir(ctx, dirArg);
   const cat = buildCatalog(ctx, storeStamp(ctx));
-  const findings = cat.entries.length ? (await lintKb(ctx.paths.root, { offline: true, signal: opts.signal })).findings : [];
+  const findings = cat.entries.length
+    ? (await lintKb(ctx.paths.root, { offline: true, signal: opts.signal })).findings
+    : [];
   const root: Site = { static: true, base: './' };
   const pc = pageContext(root, cat);
   write(dir, 'index.html', indexPage(pc, cat));

@@ -39,7 +39,11 @@ export function wikiFile(wikiDir: string, urlPath: string): string | undefined {
     return undefined;
   }
   const parts = rel.split('/');
-  if (rel.includes('\0') || rel.includes('\\') || parts.some((p) => p === '' || p === '.' || p === '..' || p.startsWith('.')))
+  if (
+    rel.includes('\0') ||
+    rel.includes('\\') ||
+    parts.some((p) => p === '' || p === '.' || p === '..' || p.startsWith('.'))
+  )
     return undefined;
   if (PRIVATE.test(parts[parts.length - 1] ?? '')) return undefined;
   try {

@@ -8,7 +8,10 @@ export function esc(s: string): string {
 
 /** JSON inside `<script type="application/json">`: no `<` can close the element. */
 export function jsonScript(id: string, value: unknown): string {
-  const json = JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return `<script type="application/json" id="${esc(id)}">${json}</script>`;
 }
 

@@ -36,9 +36,14 @@ export function layout(pc: PageContext, p: PageParts): string {
     ...(site.static ? [] : [[h.ask, w.ask, 'ask']]),
     [h.graph(), w.graph, 'graph'],
   ]
-    .map(([href, label, name]) => `<a href="${esc(href!)}"${name === p.name ? ' aria-current="page"' : ''}>${esc(label!)}</a>`)
+    .map(
+      ([href, label, name]) =>
+        `<a href="${esc(href!)}"${name === p.name ? ' aria-current="page"' : ''}>${esc(label!)}</a>`,
+    )
     .join('');
-  const scripts = [...(p.scripts ?? []), 'app.js'].map((s) => `<script src="${esc(h.asset(s))}" defer></script>`).join('');
+  const scripts = [...(p.scripts ?? []), 'app.js']
+    .map((s) => `<script src="${esc(h.asset(s))}" defer></script>`)
+    .join('');
   return `<!doctype html>
 <html lang="${esc(pc.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 ${site.static ? `<meta http-equiv="Content-Security-Policy" content="${esc(STATIC_CSP)}">` : ''}<base href="${esc(site.base)}">
@@ -55,7 +60,8 @@ ${jsonScript('kb-words', w)}${jsonScript('kb-data', p.data ?? {})}${scripts}
 export const STATIC_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; connect-src 'none'; form-action 'self'";
 
-const kindWord = (w: Words, kind: string) => (kind === 'source' || kind === 'concept' || kind === 'answer' ? w[kind] : kind);
+const kindWord = (w: Words, kind: string) =>
+  kind === 'source' || kind === 'concept' || kind === 'answer' ? w[kind] : kind;
 
 export function entryLink(pc: PageContext, e: EntryRow): string {
   return `<a class="kind-${esc(e.kind)}" href="${esc(pc.h.entry(e.id))}">${esc(e.title)}</a>`;
@@ -72,7 +78,9 @@ function firstSentence(s: string): string {
 }
 
 const line = (pc: PageContext, e: EntryRow | undefined) =>
-  e ? `<li>${entryLink(pc, e)} <span class="gloss">${esc(firstSentence(e.summary).replace(/\[\[|\]\]/g, ''))}</span></li>` : '';
+  e
+    ? `<li>${entryLink(pc, e)} <span class="gloss">${esc(firstSentence(e.summary).replace(/\[\[|\]\]/g, ''))}</span></li>`
+    : '';
 
 /** The start page: concepts grouped by topic (as wiki/index.md), then sources and answers, with counts. */
 export function indexPage(pc: PageContext, cat: Catalog): string {
@@ -91,10 +99,17 @@ export function indexPage(pc: PageContext, cat: Catalog): string {
         '</ul>',
       );
       const srcs = t.sources.map((s) => cat.byId.get(s)).filter((e): e is EntryRow => Boolean(e));
-      if (srcs.length) parts.push(`<p class="topic-sources">${esc(w.sourcesOfTopic)}: ${srcs.map((s) => entryLink(pc, s)).join(' · ')}</p>`);
+      if (srcs.length)
+        parts.push(
+          `<p class="topic-sources">${esc(w.sourcesOfTopic)}: ${srcs.map((s) => entryLink(pc, s)).join(' · ')}</p>`,
+        );
     }
     if (cat.topics.rest.length)
-      parts.push(`<h3>${esc(w.otherConcepts)}</h3><ul>`, ...cat.topics.rest.map((c) => line(pc, cat.byId.get(c))), '</ul>');
+      parts.push(
+        `<h3>${esc(w.otherConcepts)}</h3><ul>`,
+        ...cat.topics.rest.map((c) => line(pc, cat.byId.get(c))),
+        '</ul>',
+      );
     parts.push('</section>');
   }
   for (const [kind, label] of [
@@ -102,7 +117,12 @@ export function indexPage(pc: PageContext, cat: Catalog): string {
     ['answer', w.answers],
   ] as const) {
     const group = of(kind);
-    if (group.length) parts.push(`<section class="group"><h2>${esc(label)} (${group.length})</h2><ul>`, ...group.map((e) => line(pc, e)), '</ul></section>');
+    if (group.length)
+      parts.push(
+        `<section class="group"><h2>${esc(label)} (${group.length})</h2><ul>`,
+        ...group.map((e) => line(pc, e)),
+        '</ul></section>',
+      );
   }
   return layout(pc, { name: 'index', title: w.index, main: parts.join('\n') });
 }

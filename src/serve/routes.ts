@@ -53,7 +53,13 @@ export function createRoutes(ctx: KbContext, opts: { offline: boolean }) {
     return undefined;
   }
 
-  async function call(method: string, path: string, q: URLSearchParams, body: Record<string, unknown>, signal: AbortSignal): Promise<Reply | undefined> {
+  async function call(
+    method: string,
+    path: string,
+    q: URLSearchParams,
+    body: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<Reply | undefined> {
     if (method === 'GET' && path === '/api/search') return json(await api.search(q.get('q'), signal));
     if (method === 'GET' && path === '/api/lint') return json(await api.lint(q.get('id')));
     if (method === 'GET' && path === '/api/graph') {
@@ -68,6 +74,7 @@ export function createRoutes(ctx: KbContext, opts: { offline: boolean }) {
   }
 
   function file(path: string): Reply | undefined {
+    if (path === '/favicon.ico') return { status: 204, type: 'image/x-icon', body: '' };
     if (path.startsWith('/assets/')) {
       const abs = assets[path.slice('/assets/'.length)];
       return abs ? { status: 200, type: mimeOf(abs), body: readFileSync(abs) } : undefined;
@@ -83,7 +90,9 @@ export function createRoutes(ctx: KbContext, opts: { offline: boolean }) {
     // The raw path, not url.pathname's: `%2f` must stay a part of one name, never become a separator.
     const path = url.pathname;
     try {
-      const r = (method === 'GET' ? (page(path, url.searchParams) ?? file(path)) : undefined) ?? (await call(method, path, url.searchParams, body, signal));
+      const r =
+        (method === 'GET' ? (page(path, url.searchParams) ?? file(path)) : undefined) ??
+        (await call(method, path, url.searchParams, body, signal));
       return r ?? { status: 404, type: 'text/plain; charset=utf-8', body: 'Not found' };
     } catch (err) {
       if (err instanceof KbError) return json({ error: err.message }, 400);

@@ -57,7 +57,13 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
   return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string | Buffer,
+  extra: Record<string, string> = {},
+): void {
   res.writeHead(status, {
     'content-type': type,
     'content-security-policy': CSP,
@@ -76,7 +82,10 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
  */
 function refusal(req: IncomingMessage, url: URL, opts: ServeOptions, port: () => number): string | undefined {
   if (opts.token) {
-    const given = url.searchParams.get('token') ?? cookie(req, 'kb_token') ?? /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const given =
+      url.searchParams.get('token') ??
+      cookie(req, 'kb_token') ??
+      /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!given || !sameText(given, opts.token)) return 'a token is required (open the URL kb serve printed)';
   } else {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
@@ -92,7 +101,9 @@ function refusal(req: IncomingMessage, url: URL, opts: ServeOptions, port: () =>
 
 export async function startServer(ctx: KbContext, opts: ServeOptions): Promise<RunningServer> {
   if (!isLoopback(opts.host) && !opts.token)
-    throw new UsageError(`Unexpected --host ${opts.host} without --token, expected a token for any host but loopback: \`kb serve --host ${opts.host} --token <secret>\``);
+    throw new UsageError(
+      `Unexpected --host ${opts.host} without --token, expected a token for any host but loopback: \`kb serve --host ${opts.host} --token <secret>\``,
+    );
   const routes = createRoutes(ctx, { offline: opts.offline });
   let port = 0;
   const server = createServer((req, res) => {
@@ -101,7 +112,8 @@ export async function startServer(ctx: KbContext, opts: ServeOptions): Promise<R
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://kb.local');
       const refused = refusal(req, url, opts, () => port);
-      if (refused) return send(res, refused.startsWith('a token') ? 401 : 403, 'text/plain; charset=utf-8', `kb: ${refused}\n`);
+      if (refused)
+        return send(res, refused.startsWith('a token') ? 401 : 403, 'text/plain; charset=utf-8', `kb: ${refused}\n`);
       if (opts.token && url.searchParams.has('token')) {
         url.searchParams.delete('token');
         return send(res, 303, 'text/plain; charset=utf-8', '', {
@@ -114,7 +126,8 @@ export async function startServer(ctx: KbContext, opts: ServeOptions): Promise<R
       send(res, r.status, r.type, r.body);
     })().catch((err: unknown) => {
       const status = err instanceof KbError || err instanceof SyntaxError ? 400 : 500;
-      if (!res.headersSent) send(res, status, 'application/json; charset=utf-8', JSON.stringify({ error: (err as Error).message }));
+      if (!res.headersSent)
+        send(res, status, 'application/json; charset=utf-8', JSON.stringify({ error: (err as Error).message }));
       else res.end();
     });
   });

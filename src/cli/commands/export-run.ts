@@ -10,7 +10,8 @@ export async function runExport(flags: ExportFlags, rt: CliRuntime): Promise<num
   try {
     const r = await exportSite(ctx, flags.html, { signal: rt.signal });
     if (flags.json) rt.io.out(JSON.stringify(r, null, 2));
-    else rt.io.out(`Wrote ${r.pages} pages, search.html, graph.html and llms.txt to ${r.dir} (open ${r.dir}/index.html).`);
+    else
+      rt.io.out(`Wrote ${r.pages} pages, search.html, graph.html and llms.txt to ${r.dir} (open ${r.dir}/index.html).`);
     return 0;
   } finally {
     closeKb(ctx);

@@ -25,7 +25,10 @@ export function defineExport(program: Command, rt: CliRuntime): void {
   program
     .command('export')
     .description('write the wiki as a static web site (pages, search, graph) with llms.txt, no server needed')
-    .requiredOption('--html <dir>', 'folder to write the site into (made if missing; files kb wrote there before are replaced)')
+    .requiredOption(
+      '--html <dir>',
+      'folder to write the site into (made if missing; files kb wrote there before are replaced)',
+    )
     .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward holding kb.config.json)')
     .option('--json', 'print what was written as JSON')
     .action(async (opts: ExportFlags) => {

@@ -1,7 +1,7 @@
 // kb's pages in the browser: search as you type, ask and save, lint findings, the graph.
 // Plain script (no bundler); every text from the wiki goes into the page as text, never as HTML,
 // except answers, which the server has rendered through the same sanitizer as the entries.
-(() => {
+{
   const json = (id) => JSON.parse(document.getElementById(id)?.textContent || '{}');
   const words = json('kb-words');
   const data = json('kb-data');
@@ -14,7 +14,10 @@
   };
 
   async function call(path, body) {
-    const r = await fetch(path, body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {});
+    const r = await fetch(
+      path,
+      body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {},
+    );
     const out = await r.json();
     if (!r.ok) throw new Error(out.error || r.statusText);
     return out;
@@ -67,14 +70,30 @@
     const list = el('ol', { className: 'results' });
     for (const e of r.entries) {
       const badge = el('span', { className: `badge kind-${e.kind}`, textContent: words[e.kind] || e.kind });
-      list.append(el('li', {}, el('a', { href: e.href, textContent: e.title, className: `kind-${e.kind}` }), ' ', badge, el('p', { className: 'gloss', textContent: e.summary.slice(0, 240) })));
+      list.append(
+        el(
+          'li',
+          {},
+          el('a', { href: e.href, textContent: e.title, className: `kind-${e.kind}` }),
+          ' ',
+          badge,
+          el('p', { className: 'gloss', textContent: e.summary.slice(0, 240) }),
+        ),
+      );
     }
     box.append(list);
     if (r.passages.length) {
       box.append(el('h2', { textContent: words.passages }));
       const ps = el('ol', { className: 'passages' });
       for (const p of r.passages)
-        ps.append(el('li', {}, el('a', { href: p.href, textContent: p.title + (p.heading ? ` › ${p.heading}` : '') }), el('blockquote', { textContent: p.text.slice(0, 400) })));
+        ps.append(
+          el(
+            'li',
+            {},
+            el('a', { href: p.href, textContent: p.title + (p.heading ? ` › ${p.heading}` : '') }),
+            el('blockquote', { textContent: p.text.slice(0, 400) }),
+          ),
+        );
       box.append(ps);
     }
   }
@@ -88,7 +107,8 @@
     const run = async () => {
       const q = input.value.trim();
       const mine = ++seq;
-      history.replaceState(null, '', q ? `?q=${encodeURIComponent(q)}` : location.pathname);
+      // The page's own path: a relative `?q=` would resolve against <base>.
+      history.replaceState(null, '', location.pathname + (q ? `?q=${encodeURIComponent(q)}` : ''));
       if (!q) return box.replaceChildren();
       try {
         const r = isStatic ? localSearch(data.index || [], q) : await call(`api/search?q=${encodeURIComponent(q)}`);
@@ -125,14 +145,17 @@
   function setupAsk() {
     const form = document.getElementById('ask-form');
     if (!form) return;
-    const [progress, box, save, saved] = ['progress', 'answer', 'save', 'save-result'].map((id) => document.getElementById(id));
+    const [progress, box, save, saved] = ['progress', 'answer', 'save', 'save-result'].map((id) =>
+      document.getElementById(id),
+    );
     let answerId = '';
     form.addEventListener('submit', async (ev) => {
       ev.preventDefault();
       const question = document.getElementById('question').value.trim();
       if (!question) return;
       const t0 = Date.now();
-      const tick = () => (progress.textContent = `${words.thinking} ${Math.round((Date.now() - t0) / 1000)} ${words.seconds}`);
+      const tick = () =>
+        (progress.textContent = `${words.thinking} ${Math.round((Date.now() - t0) / 1000)} ${words.seconds}`);
       tick();
       progress.hidden = false;
       const timer = setInterval(tick, 1000);
@@ -176,9 +199,14 @@
       const list = el('ul');
       for (const f of r.findings) {
         const where = f.place ? ` ${f.place.line}:${f.place.column}` : '';
-        list.append(el('li', { className: `sev-${f.severity}` }, el('code', { textContent: f.ruleId }), ` ${f.reason}${where}`));
+        list.append(
+          el('li', { className: `sev-${f.severity}` }, el('code', { textContent: f.ruleId }), ` ${f.reason}${where}`),
+        );
       }
-      box.replaceChildren(el('h2', { textContent: words.lint }), r.findings.length ? list : el('p', { className: 'none', textContent: words.noLint }));
+      box.replaceChildren(
+        el('h2', { textContent: words.lint }),
+        r.findings.length ? list : el('p', { className: 'none', textContent: words.noLint }),
+      );
     } catch (err) {
       box.append(el('p', { className: 'error', textContent: err.message }));
     }
@@ -196,17 +224,34 @@
     for (const [a, b] of g.edges) if (a === i || b === i) keep.add(a === i ? b : a);
     const order = [...keep];
     const at = new Map(order.map((n, k) => [n, k]));
-    return { nodes: order.map((n) => g.nodes[n]), edges: g.edges.filter(([a, b]) => at.has(a) && at.has(b)).map(([a, b]) => [at.get(a), at.get(b)]), focus: id };
+    return {
+      nodes: order.map((n) => g.nodes[n]),
+      edges: g.edges.filter(([a, b]) => at.has(a) && at.has(b)).map(([a, b]) => [at.get(a), at.get(b)]),
+      focus: id,
+    };
   }
 
   function drawGraph(box, g) {
     const graph = new graphology.Graph({ type: 'directed', multi: false, allowSelfLoops: false });
-    for (const n of g.nodes) graph.addNode(n.id, { label: n.label, x: n.x, y: n.y, size: n.id === g.focus ? n.size * 2 : n.size, color: COLOURS[n.kind] || '#999', href: n.href });
+    for (const n of g.nodes)
+      graph.addNode(n.id, {
+        label: n.label,
+        x: n.x,
+        y: n.y,
+        size: n.id === g.focus ? n.size * 2 : n.size,
+        color: COLOURS[n.kind] || '#999',
+        href: n.href,
+      });
     for (const [a, b] of g.edges) graph.mergeEdge(g.nodes[a].id, g.nodes[b].id, { color: '#ccc', size: 0.5 });
     box.replaceChildren();
-    const sigma = new Sigma(graph, box, { labelRenderedSizeThreshold: g.nodes.length > 500 ? 12 : 4, hideEdgesOnMove: g.nodes.length > 2000 });
+    const sigma = new Sigma(graph, box, {
+      labelFont: getComputedStyle(document.body).fontFamily,
+      labelRenderedSizeThreshold: g.nodes.length > 500 ? 12 : 4,
+      hideEdgesOnMove: g.nodes.length > 2000,
+    });
     sigma.on('clickNode', ({ node }) => (location.href = graph.getNodeAttribute(node, 'href')));
-    document.getElementById('graph-count').textContent = `${g.nodes.length} ${words.nodes} · ${g.edges.length} ${words.edges}`;
+    document.getElementById('graph-count').textContent =
+      `${g.nodes.length} ${words.nodes} · ${g.edges.length} ${words.edges}`;
     window.kbGraph = { sigma, graph };
   }
 
@@ -215,7 +260,11 @@
     if (!box) return;
     const id = box.dataset.id || new URLSearchParams(location.search).get('id');
     try {
-      const g = isStatic ? (id ? around(data.graph, id) : data.graph) : await call(`api/graph${id ? `?id=${encodeURIComponent(id)}` : ''}`);
+      const g = isStatic
+        ? id
+          ? around(data.graph, id)
+          : data.graph
+        : await call(`api/graph${id ? `?id=${encodeURIComponent(id)}` : ''}`);
       drawGraph(box, g);
     } catch (err) {
       box.replaceChildren(el('p', { className: 'error', textContent: err.message }));
@@ -227,4 +276,4 @@
   setupAsk();
   setupLint();
   setupGraph();
-})();
+}
