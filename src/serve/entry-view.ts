@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEntryFile } from '../entry/frontmatter.js';
 import { detectLang } from '../text/script.js';
@@ -37,15 +37,30 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []
 const dateOf = (v: unknown): string | undefined =>
   v instanceof Date ? v.toISOString().slice(0, 10) : typeof v === 'string' && v ? v : undefined;
 
-/** The frontmatter of an entry file, or undefined when it cannot be read. */
-function frontmatter(wikiDir: string, path: string): Record<string, unknown> | undefined {
+/** Bytes read from the top of a source entry for its `date:` (kb writes it near the top of the frontmatter). */
+const HEAD_BYTES = 8192;
+
+/**
+ * A source entry's `date`, read from the head of its frontmatter without parsing all of it: a
+ * concept may quote hundreds of sources, and the page must not parse hundreds of YAML blocks.
+ */
+function sourceDate(wikiDir: string, path: string): string | undefined {
   const abs = wikiFile(wikiDir, path);
   if (!abs) return undefined;
+  let head: string;
   try {
-    return parseEntryFile(readFileSync(abs, 'utf8')).data;
+    const fd = openSync(abs, 'r');
+    try {
+      const buf = Buffer.alloc(HEAD_BYTES);
+      head = buf.subarray(0, readSync(fd, buf, 0, HEAD_BYTES, 0)).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return undefined;
   }
+  const fm = /^---\n([\s\S]*?)\n---/.exec(head)?.[1] ?? head;
+  return /^date: *['"]?(\d{4}-\d{2}-\d{2}[^'"\n]*)['"]?$/m.exec(fm)?.[1]?.slice(0, 10);
 }
 
 /** The attachments an embed may name: wiki/attachments/<name>, by lowercased file name. */
@@ -88,7 +103,7 @@ function sourceFacts(wikiDir: string, cat: Catalog, row: EntryRow, fm: Record<st
   for (const e of linked.slice(0, MAX_SOURCES)) {
     const l = detectLang(`${e.title} ${e.summary}`);
     const lang = l === 'mixed' ? 'other' : l;
-    const date = dateOf(frontmatter(wikiDir, e.path)?.['date']);
+    const date = sourceDate(wikiDir, e.path);
     (groups.get(lang) ?? groups.set(lang, []).get(lang)!).push({ entry: e, ...(date ? { date } : {}) });
   }
   return (['en', 'zh', 'other'] as const)

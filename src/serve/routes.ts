@@ -32,6 +32,7 @@ export function createRoutes(ctx: KbContext, opts: { offline: boolean }) {
   const api = createApi(ctx, { offline: opts.offline, catalog, h });
   const wholeGraph = graphCache(h.entry);
   const assets = assetPaths();
+  const rendered = renderCache();
 
   function page(path: string, q: URLSearchParams): Reply | undefined {
     const cat = catalog();
@@ -47,7 +48,14 @@ export function createRoutes(ctx: KbContext, opts: { offline: boolean }) {
     }
     if (path.startsWith('/entry/')) {
       const row = cat.byPage.get(safeDecode(path.slice('/entry/'.length)) ?? '');
-      const view = row && entryView(ctx.paths.wiki, cat, row, pageRenderer(cat, h, attachments(ctx.paths.wiki)));
+      const view =
+        row &&
+        entryView(
+          ctx.paths.wiki,
+          cat,
+          row,
+          rendered(cat, () => pageRenderer(cat, h, attachments(ctx.paths.wiki))),
+        );
       return view ? html(entryPage(pc, view)) : html(missingPage(pc), 404);
     }
     return undefined;
@@ -98,6 +106,30 @@ export function createRoutes(ctx: KbContext, opts: { offline: boolean }) {
       if (err instanceof KbError) return json({ error: err.message }, 400);
       throw err;
     }
+  };
+}
+
+/** Bodies rendered lately (parsing Markdown is most of an entry page's time), kept while the catalog their links resolve against stays. */
+const RENDERED = 200;
+
+function renderCache() {
+  let version = '';
+  const html = new Map<string, string>();
+  return (cat: { version: string }, make: () => (md: string) => string) => {
+    if (cat.version !== version) {
+      html.clear();
+      version = cat.version;
+    }
+    let render: ((md: string) => string) | undefined;
+    return (md: string) => {
+      const hit = html.get(md);
+      if (hit !== undefined) return hit;
+      render ??= make();
+      const out = render(md);
+      if (html.size >= RENDERED) html.delete(html.keys().next().value!);
+      html.set(md, out);
+      return out;
+    };
   };
 }
 
