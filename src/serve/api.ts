@@ -5,12 +5,12 @@ import { ask, type AskResult } from '../ask/ask.js';
 import { answerProblems, saveAnswer } from '../ask/save.js';
 import { modelFor } from '../mcp/tools.js';
 import { boundedText, citesSchema, contentSchema, MCP_LIMITS, titleSchema } from '../mcp/limits.js';
-import { lintKb } from '../lint/run.js';
 import type { Finding } from '../lint/types.js';
 import { KbError, NotSavedError } from '../diagnostics/errors.js';
 import type { Catalog } from './catalog.js';
 import type { Hrefs } from './html.js';
 import { attachments, pageRenderer } from './entry-view.js';
+import { lintInProcess } from './lint-process.js';
 
 const querySchema = boundedText('query', MCP_LIMITS.query);
 const questionSchema = boundedText('question', MCP_LIMITS.question);
@@ -101,7 +101,7 @@ export function createApi(ctx: KbContext, opts: { offline: boolean; catalog: () 
     const row = typeof entryId === 'string' ? cat.byId.get(entryId) : undefined;
     if (!row) throw new KbError('No such entry.');
     if (lint?.version !== cat.version) {
-      const report = lintKb(ctx.paths.root, { offline: true }).then((r) => r.findings);
+      const report = lintInProcess(ctx.paths.root);
       // A failed run is not kept: the next page asks again.
       report.catch(() => (lint = undefined));
       lint = { version: cat.version, report };

@@ -17,7 +17,7 @@ export interface IndexedEntry {
 }
 
 /** Characters of each body kept in the index: enough for passages, small enough for 10,000 entries. */
-const BODY_CHARS = 1500;
+const BODY_CHARS = 800;
 
 /** Markdown as the words a reader sees: no frontmatter markers, links as their shown text, no markup. */
 export function plainText(md: string): string {

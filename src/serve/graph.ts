@@ -6,6 +6,8 @@ import type { Catalog } from './catalog.js';
 export interface GraphData {
   nodes: { id: string; label: string; kind: string; x: number; y: number; size: number; href: string }[];
   edges: [number, number][];
+  /** Entries the wiki holds: more than the nodes when the whole graph is cut at its limit. */
+  total: number;
   /** The entry a neighbourhood is drawn around. */
   focus?: string;
 }
@@ -50,7 +52,7 @@ function neighbourhood(cat: Catalog, focus: string, limit: number): string[] {
   return [...out].filter((id) => cat.byId.has(id)).slice(0, limit);
 }
 
-/** Nodes and edges of the whole wiki, or of one entry's neighbourhood, laid out. */
+/** Nodes and edges of the whole wiki (its first `limit` entries by kind and title), or of one entry's neighbourhood, laid out. */
 export function graphData(cat: Catalog, href: (id: string) => string, focus?: string, limit = 10_000): GraphData {
   const ids = focus ? neighbourhood(cat, focus, 300) : cat.entries.slice(0, limit).map((e) => e.id);
   const index = new Map(ids.map((id, i) => [id, i]));
@@ -78,7 +80,7 @@ export function graphData(cat: Catalog, href: (id: string) => string, focus?: st
       href: href(id),
     };
   });
-  return { nodes, edges, ...(focus ? { focus } : {}) };
+  return { nodes, edges, total: focus ? nodes.length : cat.entries.length, ...(focus ? { focus } : {}) };
 }
 
 /** The whole graph, laid out once per version of the catalog (a layout of 10,000 entries takes a few seconds). */

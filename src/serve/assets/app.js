@@ -226,6 +226,7 @@
     const at = new Map(order.map((n, k) => [n, k]));
     return {
       nodes: order.map((n) => g.nodes[n]),
+      total: order.length,
       edges: g.edges.filter(([a, b]) => at.has(a) && at.has(b)).map(([a, b]) => [at.get(a), at.get(b)]),
       focus: id,
     };
@@ -250,8 +251,9 @@
       hideEdgesOnMove: g.nodes.length > 2000,
     });
     sigma.on('clickNode', ({ node }) => (location.href = graph.getNodeAttribute(node, 'href')));
-    document.getElementById('graph-count').textContent =
-      `${g.nodes.length} ${words.nodes} · ${g.edges.length} ${words.edges}`;
+    // The whole graph stops at 10,000 entries: say so when the wiki holds more.
+    const shown = g.total > g.nodes.length ? `${g.nodes.length}/${g.total}` : `${g.nodes.length}`;
+    document.getElementById('graph-count').textContent = `${shown} ${words.nodes} · ${g.edges.length} ${words.edges}`;
     window.kbGraph = { sigma, graph };
   }
 
