@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EntryRow } from '../store/store.js';
 import type { Catalog } from './catalog.js';
-import { graphData } from './graph.js';
+import { drawnEdges, graphData } from './graph.js';
 
 /** A catalog of a star (c links to s1…s5), a chain s1 → a, and one entry linked to nothing. */
 function catalog(): Catalog {
@@ -72,5 +72,23 @@ describe('graphData', () => {
     const g = graphData(catalog(), href, undefined, 3);
     expect(g.nodes).toHaveLength(3);
     expect(g.total).toBe(8);
+  });
+
+  it('draws, of more links than the budget, each entry’s links to its best-connected neighbours', () => {
+    // A hub (0) linked to 1…6, and a chain 1-2-3-4-5-6.
+    const edges: [number, number][] = [
+      ...[1, 2, 3, 4, 5, 6].map((i) => [0, i] as [number, number]),
+      [1, 2],
+      [2, 3],
+      [3, 4],
+      [4, 5],
+      [5, 6],
+    ];
+    const degree = [6, 2, 3, 3, 3, 3, 2];
+    expect(drawnEdges(edges, degree, 20)).toBe(edges);
+    const drawn = drawnEdges(edges, degree, 7);
+    expect(drawn.length).toBeLessThanOrEqual(7);
+    // Every node keeps its link to the hub.
+    for (const i of [1, 2, 3, 4, 5, 6]) expect(drawn).toContainEqual([0, i]);
   });
 });

@@ -8,6 +8,8 @@ export interface GraphData {
   edges: [number, number][];
   /** Entries the wiki holds: more than the nodes when the whole graph is cut at its limit. */
   total: number;
+  /** Links between the nodes: more than the edges when only the strongest are drawn. */
+  totalEdges: number;
   /** The entry a neighbourhood is drawn around. */
   focus?: string;
 }
@@ -44,6 +46,36 @@ function layout(ids: string[], edges: [number, number][]): { x: number; y: numbe
   return ids.map((id) => g.getNodeAttributes(id) as { x: number; y: number });
 }
 
+/**
+ * Links a browser draws at most: a wiki of 10,000 entries has some 200,000, which would hold a
+ * page for seconds; the layout uses them all, the drawing the strongest of each entry.
+ */
+export const MAX_DRAWN_EDGES = 30_000;
+
+/**
+ * The edges drawn when there are more than `budget`: each node keeps its links to its
+ * best-connected neighbours, as many as its share of the budget, so hubs and the way to them stay.
+ */
+export function drawnEdges(edges: [number, number][], degree: number[], budget: number): [number, number][] {
+  if (edges.length <= budget) return edges;
+  const per = Math.max(1, Math.floor(budget / degree.length));
+  const byNode = new Map<number, number[]>();
+  edges.forEach(([a, b], k) => {
+    (byNode.get(a) ?? byNode.set(a, []).get(a)!).push(k);
+    (byNode.get(b) ?? byNode.set(b, []).get(b)!).push(k);
+  });
+  const keep = new Set<number>();
+  for (const [node, ks] of byNode) {
+    const other = (k: number) => (edges[k]![0] === node ? edges[k]![1] : edges[k]![0]);
+    ks.sort((x, y) => degree[other(y)]! - degree[other(x)]! || x - y);
+    for (const k of ks.slice(0, per)) keep.add(k);
+  }
+  return [...keep]
+    .sort((x, y) => x - y)
+    .slice(0, budget)
+    .map((k) => edges[k]!);
+}
+
 /** The ids a neighbourhood holds: the entry, what it links to and what links to it, and their neighbours when few. */
 function neighbourhood(cat: Catalog, focus: string, limit: number): string[] {
   const near = (id: string) => [...(cat.links.get(id) ?? []), ...(cat.backlinks.get(id) ?? [])];
@@ -76,11 +108,17 @@ export function graphData(cat: Catalog, href: (id: string) => string, focus?: st
       kind: e.kind,
       x: Math.round(pos[i]!.x * 100) / 100,
       y: Math.round(pos[i]!.y * 100) / 100,
-      size: Math.round((3 + Math.sqrt(degree[i]!) * 1.5) * 10) / 10,
+      size: Math.round((2 + Math.log2(1 + degree[i]!) * 1.2) * 10) / 10,
       href: href(id),
     };
   });
-  return { nodes, edges, total: focus ? nodes.length : cat.entries.length, ...(focus ? { focus } : {}) };
+  return {
+    nodes,
+    edges: drawnEdges(edges, degree, MAX_DRAWN_EDGES),
+    total: focus ? nodes.length : cat.entries.length,
+    totalEdges: edges.length,
+    ...(focus ? { focus } : {}),
+  };
 }
 
 /** The whole graph, laid out once per version of the catalog (a layout of 10,000 entries takes a few seconds). */

@@ -94,7 +94,7 @@ export function indexPage(pc: PageContext, cat: Catalog): string {
     for (const t of cat.topics.topics) {
       const head = cat.byId.get(t.head);
       parts.push(
-        `<h3>${esc(head?.title ?? t.head)} <span class="count">(${t.concepts.length} · ${t.sources.length})</span></h3><ul>`,
+        `<h3>${esc(head?.title ?? t.head)} <span class="count">(${esc(w.topicCounts.replace('{concepts}', String(t.concepts.length)).replace('{sources}', String(t.sources.length)))})</span></h3><ul>`,
         ...t.concepts.map((c) => line(pc, cat.byId.get(c))),
         '</ul>',
       );

@@ -227,6 +227,7 @@
     return {
       nodes: order.map((n) => g.nodes[n]),
       total: order.length,
+      totalEdges: 0,
       edges: g.edges.filter(([a, b]) => at.has(a) && at.has(b)).map(([a, b]) => [at.get(a), at.get(b)]),
       focus: id,
     };
@@ -234,12 +235,14 @@
 
   function drawGraph(box, g) {
     const graph = new graphology.Graph({ type: 'directed', multi: false, allowSelfLoops: false });
+    // Thousands of nodes at their own size would cover one another: smaller the more there are.
+    const scale = Math.min(1, Math.sqrt(1000 / g.nodes.length));
     for (const n of g.nodes)
       graph.addNode(n.id, {
         label: n.label,
         x: n.x,
         y: n.y,
-        size: n.id === g.focus ? n.size * 2 : n.size,
+        size: (n.id === g.focus ? 2 : 1) * n.size * scale,
         color: COLOURS[n.kind] || '#999',
         href: n.href,
       });
@@ -249,11 +252,13 @@
       labelFont: getComputedStyle(document.body).fontFamily,
       labelRenderedSizeThreshold: g.nodes.length > 500 ? 12 : 4,
       hideEdgesOnMove: g.nodes.length > 2000,
+      hideLabelsOnMove: g.nodes.length > 2000,
     });
     sigma.on('clickNode', ({ node }) => (location.href = graph.getNodeAttribute(node, 'href')));
     // The whole graph stops at 10,000 entries: say so when the wiki holds more.
     const shown = g.total > g.nodes.length ? `${g.nodes.length}/${g.total}` : `${g.nodes.length}`;
-    document.getElementById('graph-count').textContent = `${shown} ${words.nodes} · ${g.edges.length} ${words.edges}`;
+    const links = g.totalEdges > g.edges.length ? `${g.edges.length}/${g.totalEdges}` : `${g.edges.length}`;
+    document.getElementById('graph-count').textContent = `${shown} ${words.nodes} · ${links} ${words.edges}`;
     window.kbGraph = { sigma, graph };
   }
 
