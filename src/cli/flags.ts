@@ -89,3 +89,18 @@ export interface WatchFlags {
   json?: boolean;
   verbose?: boolean;
 }
+
+export interface ServeFlags {
+  kb?: string;
+  port?: string;
+  host?: string;
+  token?: string;
+  open?: boolean;
+  offline?: boolean;
+}
+
+export interface ExportFlags {
+  kb?: string;
+  html: string;
+  json?: boolean;
+}

@@ -10,6 +10,7 @@ import { defineMcp } from './mcp.js';
 import { defineStatus } from './status.js';
 import { defineWatch } from './watch.js';
 import { defineDoctor } from './doctor.js';
+import { defineExport, defineServe } from './serve.js';
 
 /** Every command's definition (options and help). Implementations load lazily in their actions. */
 export const COMMANDS: ((program: Command, rt: CliRuntime) => void)[] = [
@@ -23,4 +24,6 @@ export const COMMANDS: ((program: Command, rt: CliRuntime) => void)[] = [
   defineWatch,
   defineMcp,
   defineDoctor,
+  defineServe,
+  defineExport,
 ];
