@@ -41,7 +41,14 @@ function layout(ids: string[], edges: [number, number][]): { x: number; y: numbe
   if (ids.length > 1)
     fa2.assign(g, {
       iterations: rounds(ids.length),
-      settings: { ...fa2.inferSettings(g), barnesHutOptimize: ids.length > 1000 },
+      // Strong gravity keeps an entry without links beside the others, not far off in a corner where
+      // it would squeeze the rest of the drawing to one side.
+      settings: {
+        ...fa2.inferSettings(g),
+        strongGravityMode: true,
+        gravity: 0.05,
+        barnesHutOptimize: ids.length > 1000,
+      },
     });
   return ids.map((id) => g.getNodeAttributes(id) as { x: number; y: number });
 }
