@@ -49,7 +49,9 @@ export interface FoundEntity {
 /** Mentions an everyday word needs to be kept as a weak name. */
 const WEAK_MIN_COUNT = 3;
 /** Weak names kept of one document, most mentioned first. */
-const MAX_WEAK = 30;
+const MAX_WEAK = 20;
+/** Sentences kept of a weak name, beside a name's three. */
+const WEAK_SNIPPETS = 1;
 
 interface Candidate {
   surfaces: Map<string, number>;
@@ -604,7 +606,11 @@ function finish(
         ...new Set([...c.aliases, ...[...c.surfaces.keys()].filter((s) => s !== surface && entityKey(s) !== key)]),
       ],
       count: c.count,
-      snippets: orContext(pickSnippets(sents, names), c.context).map(openCode),
+      // An everyday word keeps one sentence: it is quoted only where it joins a concept, and a
+      // document keeps many of them.
+      snippets: orContext(pickSnippets(sents, names), c.context)
+        .slice(0, c.weak ? WEAK_SNIPPETS : undefined)
+        .map(openCode),
       ...(c.subject ? { subject: true } : {}),
       ...(c.weak ? { weak: true } : {}),
       salient:
