@@ -121,12 +121,32 @@ export function englishTerms(text: string): EnglishFound {
         (isWord(t) && (NOUN.has(t.pos) || (t.pos === 'ADJ' && !run.some((r) => NOUN.has(r.pos)))));
       // "Chapter 3", "Round 2", "Listing 4": a label before a number names nothing.
       const label = !run.length && /^\d/.test(sentence[i + 1]?.text ?? '') && /^[A-Z]/.test(t.text);
+      if (ok && !label && verbAfterNoun(sentence, i, run)) {
+        flush();
+        return;
+      }
       if (ok && !label) run.push({ ...t, pos: plural ? 'NOUN' : i === 0 ? `${t.pos}^` : t.pos });
       else flush();
     });
     flush();
   }
   return found;
+}
+
+/** Words that open the object of a verb: "Git stores its data", "Git stores the snapshot". */
+const OBJECT_OPENER = /^(?:DET|PRON)$/;
+
+/**
+ * A word the tagger read as a plural noun after a noun, with a determiner or pronoun right after it:
+ * the verb of a sentence whose subject is the noun before ("Git stores its data", "the index
+ * holds a list"), not the last word of a phrase.
+ */
+function verbAfterNoun(sentence: EnToken[], i: number, run: EnToken[]): boolean {
+  const t = sentence[i]!;
+  const last = run[run.length - 1];
+  if (!NOUN.has(t.pos) || !/^[a-z]{3,}[^s]s$/.test(t.text) || !last || !NOUN.has(last.pos.replace('^', '')))
+    return false;
+  return OBJECT_OPENER.test(sentence[i + 1]?.pos ?? '');
 }
 
 /**

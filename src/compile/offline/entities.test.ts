@@ -77,6 +77,14 @@ describe('extractEntities: noise words', () => {
     expect(keys(verb)).not.toContain('agent reset');
   });
 
+  it('reads a plural-looking word with an object after it as the verb of its sentence, not a phrase’s end', () => {
+    const md = 'Git stores its data as snapshots. Git stores the history too. Git stores every version of a file.';
+    expect(keys(md)).not.toContain('git store');
+    // A plural noun that ends its phrase stays one: "memory leaks were found".
+    const noun = 'Memory leaks were found. We fixed memory leaks in the parser. Memory leaks are rare now.';
+    expect(keys(noun)).toContain('memory leak');
+  });
+
   it('counts a short name only as a whole word', () => {
     const md =
       'A critical review (CR) found two issues. The CR was short. It is critical that circles around a Round table stay round.';
