@@ -17,7 +17,7 @@ function doc(path: string): DocumentRow {
     status: 'ok',
     error: null,
     compiled_at: 0,
-    compiler: 'offline-v10',
+    compiler: 'offline-v11',
   };
 }
 
@@ -544,6 +544,23 @@ describe('groupConcepts: everyday words', () => {
     const page = groupConcepts(found, docs, 2, 100, [], dict).find((c) => c.title === 'snapshot');
     expect(page?.aliases).toContain('快照');
     expect(page?.mentions.map((m) => m.rawPath).sort()).toEqual(docs.map((d) => d.raw_path).sort());
+  });
+
+  it('ties no compound to one everyday word of its gloss, nor words used far more often in one version', () => {
+    const dict = dictionary({ 知识库: ['knowledge', 'base'], 快照: ['snapshot'] });
+    const found = [
+      row('en/commits.md', 'Git', 9),
+      row('zh/commits.md', 'Git', 9),
+      row('zh/commits.md', '知识库', 4),
+      row('zh/log.md', '知识库', 4),
+      row('en/commits.md', 'knowledge', 4, true),
+      row('en/commits.md', 'snapshot', 30, true),
+      row('zh/commits.md', '快照', 3),
+      row('zh/log.md', '快照', 3),
+    ];
+    const all = groupConcepts(found, docs, 2, 100, [], dict).map((c) => [c.title, ...c.aliases]);
+    expect(pageOf(all, '知识库')[0]).not.toContain('knowledge');
+    expect(pageOf(all, '快照')[0]).not.toContain('snapshot');
   });
 
   it('makes no page of everyday words alone, however many documents use them', () => {

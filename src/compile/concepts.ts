@@ -657,6 +657,8 @@ function translations(okDocs: Map<string, DocumentRow>): [string, string][] {
 
 /** A name used this often in each of two versions of one work can be the same idea in both. */
 const ALIGNED_MIN_COUNT = 2;
+/** An everyday word and its translation in another version of a work are used at least this share as often as each other. */
+const ALIGNED_RATIO = 0.5;
 
 /** An English word's dictionary form: plural and -ing taken off (branches, branching → branch). */
 function wordForms(w: string): string[] {
@@ -679,19 +681,24 @@ function alignedWords(
   dict: Dictionary,
   names: ReadonlySet<string>,
 ): [string, string][] {
-  const byWork = new Map<string, { han: Map<string, number>; latin: Map<string, number> }>();
+  type Work = { han: Map<string, number>; latin: Map<string, number>; inNames: Set<string> };
+  const byWork = new Map<string, Work>();
   for (const e of entities) {
     const work = workOf.get(e.raw_path);
     const d = okDocs.get(e.raw_path);
     if (!work || !d || e.count < ALIGNED_MIN_COUNT) continue;
-    const w = byWork.get(work) ?? byWork.set(work, { han: new Map(), latin: new Map() }).get(work)!;
+    const w = byWork.get(work) ?? byWork.set(work, { han: new Map(), latin: new Map(), inNames: new Set() }).get(work)!;
     if (d.lang !== 'en' && /^[\u3400-\u9fff]{2,6}$/.test(e.key)) w.han.set(e.key, (w.han.get(e.key) ?? 0) + e.count);
     else if (d.lang === 'en' && /^[a-z][a-z-]{2,}$/.test(e.key))
       w.latin.set(e.key, (w.latin.get(e.key) ?? 0) + e.count);
+    else if (d.lang === 'en' && !e.weak && e.key.includes(' ')) for (const x of e.key.split(' ')) w.inNames.add(x);
   }
   const out: [string, string][] = [];
-  for (const { han, latin } of byWork.values()) {
+  for (const { han, latin, inNames } of byWork.values()) {
     if (!han.size || !latin.size) continue;
+    // An everyday word that is a word of one of the version's names (knowledge of "knowledge base")
+    // is read as part of the name, not as a word to translate on its own.
+    for (const k of latin.keys()) if (!names.has(k) && inNames.has(k)) latin.delete(k);
     const byForm = new Map<string, string>();
     // A name before an everyday word (branching of the title before the word branch), then the most used.
     const order = (a: string, b: string) =>
@@ -699,7 +706,14 @@ function alignedWords(
     for (const k of [...latin.keys()].sort(order)) for (const f of wordForms(k)) if (!byForm.has(f)) byForm.set(f, k);
     for (const z of [...han.keys()].sort()) {
       const glosses = dict.english(z).flatMap((g) => wordFamily(baseForm(g)));
-      const en = glosses.map((g) => byForm.get(g)).find(Boolean);
+      // An everyday word on either side is the same word in both versions only where the two are
+      // used about as often (知识库 glossed "knowledge base" is not the text's every "knowledge").
+      // A compound (知识库) translates to a phrase, not to one of its words: it pairs with names only.
+      const alike = (en: string) =>
+        (names.has(z) && names.has(en)) ||
+        ((z.length === 2 || names.has(en)) &&
+          Math.min(han.get(z)!, latin.get(en)!) >= ALIGNED_RATIO * Math.max(han.get(z)!, latin.get(en)!));
+      const en = glosses.map((g) => byForm.get(g)).find((e) => e !== undefined && alike(e));
       if (en) out.push([z, en]);
     }
   }

@@ -12,7 +12,7 @@ import { withoutAttributes } from '../../text/layout.js';
  * extracts or writes changes: compile then redoes the documents an older one compiled (their
  * entities are kept per document and would otherwise stay as the older code found them).
  */
-export const OFFLINE_COMPILER = 'offline-v10';
+export const OFFLINE_COMPILER = 'offline-v11';
 
 /** A concept entry quotes at most this many sources (a page of 1,000 quotes helps nobody). */
 const MAX_STATED_SOURCES = 40;
@@ -224,6 +224,9 @@ function definingSentence(group: ConceptGroup): string | undefined {
       const at = Math.min(...names.map((n) => (l.includes(n) ? l.indexOf(n) : 999)));
       if (at < 3) score += 3;
       else if (at < 40) score += 1;
+      // A sentence that names it otherwise or not at all (a source's everyday word for it) says
+      // what the source says, not what it is.
+      else if (at === 999) score -= 3;
       if (/\b(is|are|refers to|means|was)\b/.test(l.slice(0, 160))) score += 2;
       if (/是|指|即|称为/.test(s.slice(0, 60))) score += 2;
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
