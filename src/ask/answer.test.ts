@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { offlineAnswer, statements, unwrapped } from './answer.js';
+import { offlineAnswer, statements } from './answer.js';
+import { joinWrapped } from '../chunk/reading.js';
 import { queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
 import type { PassageHit } from './retrieve.js';
@@ -123,16 +124,19 @@ describe('statements in tables', () => {
     const md = ['| Stage | What it does |', '| --- | --- |', '| Lint | Scans the wiki for contradictions. |'].join(
       '\n',
     );
-    expect(statements(md)).toEqual(['Lint: Scans the wiki for contradictions.']);
+    expect(statements(md)).toEqual(['Lint — What it does: Scans the wiki for contradictions.']);
     const tabs = ['模块\t功能\t效果', 'Lint（扫描检测）\t定期遍历整个 Markdown 库\t自动发现逻辑冲突'].join('\n');
-    expect(statements(tabs)).toEqual(['Lint（扫描检测）：定期遍历整个 Markdown 库；自动发现逻辑冲突']);
+    expect(statements(tabs)).toEqual(['Lint（扫描检测）——功能：定期遍历整个 Markdown 库；效果：自动发现逻辑冲突']);
   });
 
   it('reads a short figure with its column’s header', () => {
     const tabs = ['Harness\tDuration\tCost', 'Solo\t20 min\t$9', 'Full harness\t6 hr\t$200'].join('\n');
-    expect(statements(tabs)).toEqual(['Solo: Duration 20 min; Cost $9', 'Full harness: Duration 6 hr; Cost $200']);
+    expect(statements(tabs)).toEqual([
+      'Solo — Duration: 20 min; Cost: $9',
+      'Full harness — Duration: 6 hr; Cost: $200',
+    ]);
     const md = ['| 模型 | 维度 |', '|---|---|', '| all-MiniLM-L6-v2 | 384 维 |'].join('\n');
-    expect(statements(md)).toEqual(['all-MiniLM-L6-v2：维度 384 维']);
+    expect(statements(md)).toEqual(['all-MiniLM-L6-v2——维度：384 维']);
   });
 });
 
@@ -838,8 +842,15 @@ describe('unwrapped: prose hard-wrapped at a fixed width', () => {
       'a sentence that ended',
       'This line is long enough to be a wrapped line of prose text.\nthen another sentence starts.',
     ],
-    ['Chinese lines', '这是一段很长很长的中文文字，作者在这里换行了但是我们不知道这是不是同一段的意思\n继续写'],
   ])('leaves %s as they are', (_what, text) => {
-    expect(unwrapped(text.split('\n'))).toEqual(text.split('\n'));
+    expect(joinWrapped(text.split('\n'))).toEqual(text.split('\n'));
+  });
+  it('joins wrapped Chinese lines without a space, and a line that goes on with code', () => {
+    expect(
+      joinWrapped(['这是一段很长很长的中文文字，作者在这里换行了但是我们不知道这是不是同一段的意思', '继续写']),
+    ).toEqual(['这是一段很长很长的中文文字，作者在这里换行了但是我们不知道这是不是同一段的意思继续写']);
+    expect(joinWrapped(['To build your code with the race detector enabled, just add the', '`-race` flag.'])).toEqual([
+      'To build your code with the race detector enabled, just add the `-race` flag.',
+    ]);
   });
 });

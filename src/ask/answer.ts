@@ -9,6 +9,7 @@ import { baseForm } from '../text/lexicon.js';
 import { mendQuotes } from '../text/quotes.js';
 import { searchTerms } from '../text/search.js';
 import { HEADER_LABEL, isHeadingLine } from '../text/layout.js';
+import { type ReadBlock, readBlocks } from '../chunk/reading.js';
 import { inChinese } from '../text/script.js';
 import { stemWord } from '../text/english.js';
 import { queryTerms } from './retrieve.js';
@@ -69,8 +70,8 @@ export const ANSWER_VERSION = 13;
 const SCAFFOLD =
   /^(?:(?:sources?|backlinks?|references?|see also|related|links?|key points|definitions|来源|参考|参考资料|参考文献|相关|链接|另见|反向链接)\s*[:：]?\s*$|<!--|\|?\s*:?-{3,})/i;
 
-/** A line that is an item of a list: a bullet or a number. */
-const LIST_ITEM = /^\s*(?:[-*+•]\s|\d{1,3}[.)]\s)/u;
+/** A list marker that opens a line: a bullet or a number. */
+const MARKER = /^(?:[-*+]\s+|\d{1,3}[.)]\s+)/u;
 
 /** What kb says of a file it cannot read (ingest/attachment.ts): its path, type and size, no statement. */
 const ATTACHMENT_LINE = /^Attachment: `[^`]+` \([^)]*\)\.?$/;
@@ -79,139 +80,75 @@ const ATTACHMENT_LINE = /^Attachment: `[^`]+` \([^)]*\)\.?$/;
 const CONCEPT_SCAFFOLD = /^(?:\[\[[^\]]*\]\] (?:\(\d+ mentions?\)|mentions .*)|…and \d+ more sources? below\.)$/;
 
 /**
- * The statements of a passage or summary, line by line: headings, fenced and indented code,
- * table rows, lists of links and "Sources"/"Backlinks" lines are skipped; list markers and
- * excerpt marks (…) are dropped; wikilinks read as their text.
+ * The statements of a passage or summary, read from its blocks (chunk/reading.ts): a paragraph's
+ * wrapped lines as one, a list item, a table row with its header; headings, code, lists of links
+ * and "Sources"/"Backlinks" lines are skipped; excerpt marks (…) are dropped; wikilinks read as
+ * their text.
  */
 export function statements(text: string): string[] {
   const out: string[] = [];
-  let fence = false;
-  const lines = unwrapped(text.split('\n'));
-  for (const [i, raw] of lines.entries()) {
-    if (/^\s*(```|~~~)/.test(raw)) {
-      fence = !fence;
-      continue;
+  const blocks = readBlocks(text);
+  for (const [b, block] of blocks.entries()) {
+    if (block.kind === 'heading') continue;
+    const next = blocks[b + 1];
+    for (const [i, raw] of block.lines.entries()) {
+      const line = statementLine(raw, block, i, next);
+      if (line === undefined) continue;
+      // An excerpt joins what it took from several lines with …; each part may open with a list marker.
+      for (const part of line.split(/\s+…\s+/)) out.push(...mendQuotes(sentences(part.replace(MARKER, ''))));
     }
-    if (fence || /^( {4}|\t)/.test(raw)) continue;
-    const row = tableRow(lines, i);
-    if (row === null) continue;
-    let line = row ?? raw.trim();
-    // A line of a drawing (`├── index.json # 检索索引`) is no statement either.
-    if (!line || /^#{1,6}(\s|$)/.test(line) || SCAFFOLD.test(line) || /^[\u2500-\u257f]/u.test(line)) continue;
-    // A line alone that gives a figure for a label (`Next meeting: 2026-03-17`) says it: no heading.
-    if (HEADER_LABEL.test(line) || (isHeadingLine(lines, i) && !/^[^:：]{2,40}[:：]\s*\S*\d/u.test(line))) continue;
-    // A short line without a sentence's end that a list follows names the list (`Action items`).
-    if (
-      !/[。.!?！？；;：:]$/u.test(line) &&
-      line.length <= 40 &&
-      !LIST_ITEM.test(line) &&
-      LIST_ITEM.test(lines[i + 1] ?? '')
-    )
-      continue;
-    line = line.replace(/^(?:[-*+]\s+|\d{1,3}[.)]\s+|[•·▪●◦‣]\s*)(\[[ xX]\]\s+)?/u, '').replace(/^>\s*/, '');
-    // A bullet typed inside a quoted line (`- • 设计质量：…`).
-    line = line.replace(/^[•·▪●◦‣]\s*/u, '');
-    // A line that is only links (a list of sources or backlinks), perhaps after a label
-    // ("Related:", "另见："), says nothing itself.
-    if (/^(?:[^:：[\]]{1,24}[:：])?(\s*\[\[[^\]]*\]\][\s,;、，.。]*)+$/.test(line)) continue;
-    // A concept page's own scaffolding (src/compile/offline/writer.ts): its list of sources, and the
-    // attribution after each quote, which is a citation, not part of what was said.
-    if (CONCEPT_SCAFFOLD.test(line) || ATTACHMENT_LINE.test(line)) continue;
-    line = line.replace(/\s+—\s+\[\[[^\]]*\]\]$/, '');
-    line = line.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/^…\s*|\s*…$/g, '');
-    // A Markdown link reads as its text; an image is no statement (its `!` is no end of a sentence).
-    const imageless = line.replace(/\s*!\[[^\]\n]*\]\([^)\s]*\)/g, '');
-    // What is left of a line around an image (`(Same image as a link: ![…](…))`) may say nothing.
-    if (imageless !== line && !WORDY.test(imageless.replace(/[(（][^)）]*[:：]\s*[)）]/gu, ''))) continue;
-    line = imageless.replace(/\[([^\]\n]+)\]\([^)\s]*\)/g, '$1');
-    // A bold label that opens a line names what the rest says (`**Fixed-size windows.** Cut every N
-    // tokens…`): one statement with it, not a sentence of its own; alone with a colon, it leads into a list.
-    // (A longer bold sentence, `**Rare terms matter more.**`, says something itself.)
-    const label = /^(\*\*|__)([^*_\n]{1,80}?)([.。:：])\1\s*(.*)$/u.exec(line);
-    if (label && !label[4] && /[:：]/u.test(label[3]!)) continue;
-    if (label?.[4] && (/[:：]/u.test(label[3]!) || isName(label[2]!)))
-      line = `${label[2]}${HAN_CHAR.test(label[2]!) ? '：' : ': '}${label[4]}`;
-    line = withoutEmphasis(line);
-    for (const part of line.split(/\s+…\s+/)) out.push(...mendQuotes(sentences(part)));
   }
   return out;
 }
 
-/** A line of structure, never the middle of a wrapped paragraph: a heading, item, row, quote, fence, code, comment, drawing. */
-const BLOCK_START = /^(?:\s*(?:#{1,6}\s|[-*+•]\s|\d{1,3}[.)]\s|[|>]|```|~~~|<!--|[\u2500-\u257f])| {4}|\t)/u;
-
-/**
- * Prose hard-wrapped at a fixed width read back as its paragraphs: a line joins the one before
- * when that one is a long line of Latin prose that stops mid-sentence (no closing mark) and this
- * one goes on in lower case. Fields (`Date: …` over `Attendees: …`), short lines, list items and
- * Chinese lines (no spaces to tell a wrap) stay as they are; code fences are left alone.
- */
-export function unwrapped(lines: readonly string[]): string[] {
-  const out: string[] = [];
-  let fence = false;
-  for (const line of lines) {
-    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
-    const prev = out.length ? out[out.length - 1]! : '';
-    if (
-      !fence &&
-      prev.trim().length >= WRAP_MIN &&
-      !BLOCK_START.test(line) &&
-      !/^\s*(```|~~~)/.test(prev) &&
-      /[A-Za-z,;]$/.test(prev.trimEnd()) &&
-      /^\s*[a-z(“"']/.test(line) &&
-      !/\p{Script=Han}$/u.test(prev.trimEnd())
-    ) {
-      out[out.length - 1] = `${prev.trimEnd()} ${line.trim()}`;
-      continue;
-    }
-    out.push(line);
-  }
-  return out;
-}
-
-/** A wrapped line is at least this long: a shorter one ends where its writer ended it. */
-const WRAP_MIN = 40;
-
-/**
- * A row of a table — Markdown's `| a | b |`, or cells typed with tabs — read as what it says:
- * `a：b；c` (`a: b; c` in Latin text). undefined: the line is no row; null: a rule or a header row.
- */
-function tableRow(lines: string[], i: number): string | null | undefined {
-  const t = lines[i]!.trim();
-  const md = t.startsWith('|');
-  if (!md && !/\S\t+\S/.test(t)) return undefined;
-  const rule = (s = '') => /^\|?\s*:?-{3,}/.test(s.trim());
-  if (md && (rule(t) || rule(lines[i + 1]))) return null;
-  if (!md && !/\S\t+\S/.test(lines[i - 1] ?? '')) return null;
-  const cellsOf = (row: string) =>
-    (md
-      ? row
-          .trim()
-          .replace(/^\||\|$/g, '')
-          .split('|')
-      : row.trim().split(/\t+/)
-    ).map((c) => c.trim());
-  const row = cellsOf(t);
-  const cells = row.filter(Boolean);
-  if (cells.length < 2) return cells[0] ?? null;
-  const han = /\p{Script=Han}/u.test(cells.join(''));
-  // A short figure says what it is by its column's header: `Full harness: Duration 6 hr; Cost $200`, not
-  // `Full harness: 6 hr; $200`.
-  const header = headerRow(lines, i, md);
-  const head = header && cellsOf(header);
-  const named = row.map((c, k) =>
-    head?.[k] && k > 0 && /\d/.test(c) && Array.from(c).length <= 24 ? `${head[k]} ${c}` : c,
+/** Whether line `i` of a block is structure, not a statement: a label, a plain-text heading, the name of the list after it. */
+function isStructure(line: string, block: ReadBlock, i: number, next: ReadBlock | undefined): boolean {
+  // A line of a drawing (`├── index.json # 检索索引`) is no statement either.
+  if (!line || SCAFFOLD.test(line) || /^[\u2500-\u257f]/u.test(line)) return true;
+  if (block.kind !== 'paragraph') return false;
+  // A line alone that gives a figure for a label (`Next meeting: 2026-03-17`) says it: no heading.
+  const alone = block.lines.length === 1 && isHeadingLine(['', line, ''], 1);
+  if (HEADER_LABEL.test(line) || (alone && !/^[^:：]{2,40}[:：]\s*\S*\d/u.test(line))) return true;
+  // A short line without a sentence's end that a list follows names the list (`Action items`).
+  return (
+    i === block.lines.length - 1 && next?.kind === 'item' && !/[。.!?！？；;：:]$/u.test(line) && line.length <= 40
   );
-  const rest = named.slice(1).filter(Boolean);
-  return `${named[0] || cells[0]}${han ? '：' : ': '}${rest.join(han ? '；' : '; ')}`;
 }
 
-/** The header row of the table that line `i` is a row of: the block's first row (the one above its rule). */
-function headerRow(lines: string[], i: number, md: boolean): string | undefined {
-  const isRow = (s = '') => (md ? s.trim().startsWith('|') : /\S\t+\S/.test(s.trim()));
-  let k = i;
-  while (k > 0 && isRow(lines[k - 1])) k--;
-  return k < i ? lines[k] : undefined;
+/** One line of a block as the statement it makes, or undefined when it makes none. */
+function statementLine(raw: string, block: ReadBlock, i: number, next: ReadBlock | undefined): string | undefined {
+  let line = raw.trim();
+  if (isStructure(line, block, i, next)) return undefined;
+  // A list item a paragraph runs on into (indented past a list's reach) keeps its marker.
+  line = line
+    .replace(MARKER, '')
+    .replace(/^(\[[ xX]\]\s+)/u, '')
+    .replace(/^>\s*/, '');
+  // A bullet typed inside a line (`• 设计质量：…`).
+  line = line.replace(/^[•·▪●◦‣]\s*/u, '');
+  // A line that is only links (a list of sources or backlinks), perhaps after a label
+  // ("Related:", "另见："), says nothing itself.
+  if (/^(?:[^:：[\]]{1,24}[:：])?(\s*\[\[[^\]]*\]\][\s,;、，.。]*)+$/.test(line)) return undefined;
+  // A concept page's own scaffolding (src/compile/offline/writer.ts): its list of sources, and the
+  // attribution after each quote, which is a citation, not part of what was said.
+  if (CONCEPT_SCAFFOLD.test(line) || ATTACHMENT_LINE.test(line)) return undefined;
+  line = line.replace(/\s+—\s+\[\[[^\]]*\]\]$/, '');
+  line = line.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/^…\s*|\s*…$/g, '');
+  // Inline HTML (`<label for="x">…</label>`) reads as the text inside it.
+  line = line.replace(/<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g, '');
+  // A Markdown link reads as its text; an image is no statement (its `!` is no end of a sentence).
+  const imageless = line.replace(/\s*!\[[^\]\n]*\]\([^)\s]*\)/g, '');
+  // What is left of a line around an image (`(Same image as a link: ![…](…))`) may say nothing.
+  if (imageless !== line && !WORDY.test(imageless.replace(/[(（][^)）]*[:：]\s*[)）]/gu, ''))) return undefined;
+  line = imageless.replace(/\[([^\]\n]+)\]\([^)\s]*\)/g, '$1');
+  // A bold label that opens a line names what the rest says (`**Fixed-size windows.** Cut every N
+  // tokens…`): one statement with it, not a sentence of its own; alone with a colon, it leads into a list.
+  // (A longer bold sentence, `**Rare terms matter more.**`, says something itself.)
+  const label = /^(\*\*|__)([^*_\n]{1,80}?)([.。:：])\1\s*(.*)$/u.exec(line);
+  if (label && !label[4] && /[:：]/u.test(label[3]!)) return undefined;
+  if (label?.[4] && (/[:：]/u.test(label[3]!) || isName(label[2]!)))
+    line = `${label[2]}${HAN_CHAR.test(label[2]!) ? '：' : ': '}${label[4]}`;
+  return withoutEmphasis(line) || undefined;
 }
 
 /** A few words naming a thing (`Fixed-size windows`, `固定编号`) rather than saying something. */
@@ -595,7 +532,7 @@ function leadInFollowers(x: ScoredStatement, consumed: Set<string>): string | un
     items.push(s);
     mark(k);
   }
-  return `${items.join(han ? '；' : '; ')}${han ? '。' : '.'}`;
+  return items.length ? `${items.join(han ? '；' : '; ')}${han ? '。' : '.'}` : undefined;
 }
 
 /**
