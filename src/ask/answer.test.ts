@@ -317,6 +317,27 @@ describe('offlineAnswer picks the sentence that answers', () => {
     expect(a.text).toContain('John Elway');
   });
 
+  it('passes over a sentence that asks the question itself for the one after it', () => {
+    const e = entry('source/faq', 'Caching FAQ', [
+      'Why does the cache miss after every deploy of the service? ' +
+        'Each deploy writes a new build id into the key, so old entries no longer match. ' +
+        'Deploys happen twice a week.',
+    ]);
+    const a = offlineAnswer('Why does the cache miss after a deploy?', packed(e), 1);
+    expect(a.text).toContain('new build id');
+  });
+
+  it('says so in the asker’s language, with the likeliest passages, when no statement holds enough of the question', () => {
+    const e = entry('source/garden', 'Garden', [
+      'Tomatoes want six hours of sun. Basil grows well beside them. Water both in the morning.',
+    ]);
+    const en = offlineAnswer('Which fertiliser suits tomatoes in clay soil, and how often?', packed(e), 2);
+    expect(en.text).toMatch(/^No sentence in the wiki answers this for certain/);
+    expect(en.text).toContain('> Tomatoes want six hours of sun.');
+    const zh = offlineAnswer('粘土里的 tomatoes 该用哪种肥料，多久施一次？', packed(e), 2);
+    expect(zh.text).toMatch(/^知识库里没有哪句话能确定地回答这个问题/);
+  });
+
   it('prefers the higher-ranked entry when two sentences hold the question about as well', () => {
     const top = entry('source/a', 'Panthers', ['The Panthers defense gave up 308 points, sixth best.']);
     const mid = entry('source/b', 'Broncos', ['The Broncos ranked first in the league.']);

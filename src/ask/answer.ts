@@ -196,6 +196,8 @@ export interface ScoredStatement {
   /** Entry rank, text (summary, then passages) and statement index: reading order. */
   at: [number, number, number];
   score: number;
+  /** Share of what the context holds of the question's words that the statement holds itself (0–1). */
+  held: number;
 }
 
 /**
@@ -221,6 +223,22 @@ function questionTerms(question: string, translated: string[] = []): Set<string>
   const crossing = crossingPairs(question);
   return new Set([...queryTerms([question]), ...translated].filter((t) => !crossing.has(t)));
 }
+
+/** Whether two statements stand next to each other in one text, `b` right after `a`. */
+function sameText(a: Candidate, b: Candidate): boolean {
+  return a.entry === b.entry && a.at[1] === b.at[1] && a.at[2] + 1 === b.at[2];
+}
+
+/** A statement that asks a question itself, or holds fewer than two words of its own besides the question's. */
+function restatesQuestion(c: Candidate, terms: Set<string>): boolean {
+  if (ASKS.test(c.text)) return true;
+  let novel = 0;
+  for (const t of c.terms) if (!terms.has(t)) novel++;
+  return novel < 2;
+}
+
+/** A statement that ends as a question does. */
+const ASKS = /[?？]\s*["”」』)）]?$/u;
 
 /**
  * The statements of the packed context that may answer the question, best first: scored by the
@@ -264,15 +282,25 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   // Sentences in the question's language first: the asker reads it, and a mixed wiki says most things twice.
   const asksInChinese = HAN_CHAR.test(question);
   const otherLanguage = (s: string) => (asksInChinese ? !HAN_CHAR.test(s) : inChinese(s));
-  const own = cands.map((c) => {
+  // What each statement holds of the question, before it is weighed as an answer.
+  const held = cands.map((c) => {
     let score = 0;
-    let novel = 0;
-    for (const t of c.terms) {
-      if (terms.has(t)) score += weight(t);
-      else novel++;
-    }
-    // A sentence that only says the question again holds no answer.
-    if (novel < 2) score *= W.restatement;
+    for (const t of c.terms) if (terms.has(t)) score += weight(t);
+    return score;
+  });
+  const restates = cands.map((c) => restatesQuestion(c, terms));
+  // What a statement that answered in full would hold: all the context holds of the question, and
+  // the question's own words it lacks (a question about what the wiki does not say holds them nowhere).
+  let whole = 0;
+  for (const t of df.keys()) whole += weight(t);
+  for (const t of questionTerms(question))
+    if (Array.from(t).length > 1 && !df.has(stemWord(t))) whole += weight(stemWord(t));
+  const own = cands.map((c, k) => {
+    let score = held[k]!;
+    // A sentence that only says the question again, or asks one, holds no answer: it gives way
+    // to the statement after it, which often does.
+    if (restates[k]) score *= W.restatement;
+    else if (k > 0 && restates[k - 1] && sameText(cands[k - 1]!, c)) score += W.giveWay * held[k - 1]!;
     if (wantsNumber && HAS_NUMBER.test(c.text)) score *= W.numberBoost;
     if (wantsReason && GIVES_REASON.test(c.text)) score *= W.reasonBoost;
     if (defines?.test(c.text)) score *= W.definitionBoost;
@@ -305,7 +333,13 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     })
     .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order)
-    .map(({ c, score }) => ({ text: c.text, entry: c.entry, at: c.at, score }));
+    .map(({ c, order, score }) => ({
+      text: c.text,
+      entry: c.entry,
+      at: c.at,
+      score,
+      held: whole ? held[order]! / whole : 0,
+    }));
 }
 
 /**
@@ -363,7 +397,10 @@ function statementsAnswer(
   const asksInChinese = HAN_CHAR.test(question);
   const picked: ScoredStatement[] = [];
   const seen = listed.map((l) => ({ key: norm(l), pairs: charPairs(norm(l)) }));
-  for (const x of rankStatements(question, packed)) {
+  const ranked = rankStatements(question, packed);
+  // No statement holds enough of the question to be its answer: say so, and show where it likeliest is.
+  if (ranked.length && !listed.length && ranked[0]!.held < W.confident) return likeliestPassages(question, ranked);
+  for (const x of ranked) {
     const key = norm(x.text);
     const pairs = charPairs(key);
     // The same sentence twice (overlapping chunks, a summary quoting its source) counts once, and
@@ -432,6 +469,32 @@ function statementsAnswer(
 }
 
 const HAN_CHAR = /\p{Script=Han}/u;
+
+/**
+ * The answer when no statement answers with confidence: that, in the asker's language, then the
+ * texts holding the best-ranked statements, each as the statements around its best one, quoted.
+ */
+function likeliestPassages(question: string, ranked: ScoredStatement[]): DraftAnswer {
+  const best = new Map<string, ScoredStatement>();
+  for (const x of ranked) {
+    const key = `${x.entry.id}\u0000${x.at[1]}`;
+    if (!best.has(key)) best.set(key, x);
+    if (best.size >= W.likeliestPassages) break;
+  }
+  const quotes = [...best.values()].map((x) => {
+    const texts = [x.entry.summary, ...x.entry.passages.map((p) => p.text)];
+    const all = statements(texts[x.at[1]] ?? '');
+    const from = Math.max(0, x.at[2] - W.passageBefore);
+    const window = all.slice(from, x.at[2] + 1 + W.passageAfter).filter((s) => !looksLikeCode(s));
+    return `> ${joinStatements(window)} ${cite(x.entry)}`;
+  });
+  const unsure = HAN_CHAR.test(question) ? ZH.UNSURE : EN.UNSURE;
+  return {
+    text: [unsure, ...quotes].join('\n\n'),
+    citations: uniqueCitations([...best.values()].map((x) => x.entry)),
+    mode: 'offline',
+  };
+}
 
 /** The words in Latin letters of a statement, lowercase and singular. */
 function latinWords(s: string): Set<string> {

@@ -14,12 +14,20 @@ export const ANSWER_WEIGHTS = {
   reasonShare: 0.8,
   /** A statement of the entry ranked r counts 1 / (1 + r × this). */
   entryRankDecay: 0.2,
-  /** A statement that only says the question again (fewer than two words of its own). */
-  restatement: 0.3,
+  /** A statement that only says the question again (fewer than two words of its own), or asks a question. */
+  restatement: 0.1,
+  /** Share of such a statement's score the statement right after it gains: the answer follows the question. */
+  giveWay: 1,
   /** A statement holding a number, when the question asks for an amount or a date. */
   numberBoost: 1.15,
   /** A statement in the other language than the question's. */
-  otherLanguage: 0.8,
+  otherLanguage: 1,
+  /** The best statement must hold this share of what the context holds of the question to be answered with. */
+  confident: 0.5,
+  /** Below it, the texts of this many of the best statements are shown, each from this many statements before its best to this many after. */
+  likeliestPassages: 3,
+  passageBefore: 1,
+  passageAfter: 2,
   /** Two statements sharing this share of their character pairs say the same thing. */
   sameSentence: 0.5,
   /** A numbered run of as many items as the question counts, and one of another length. */

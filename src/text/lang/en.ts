@@ -116,3 +116,6 @@ export const RELATED_LABELS = [
   'sources',
   'further reading',
 ];
+
+/** What the offline answer says when no statement answers with confidence, before the passages likeliest to. */
+export const UNSURE = 'No sentence in the wiki answers this for certain; these passages are the likeliest to:';

@@ -82,3 +82,6 @@ export const HEADER_LABELS = wordList('作者 译者 来源 出处 原文链接 
 
 /** Labels of a list of related links, not of statements. */
 export const RELATED_LABELS = wordList('相关 另见 参见 参考 参考资料 链接 延伸阅读');
+
+/** What the offline answer says when no statement answers with confidence, before the passages likeliest to. */
+export const UNSURE = '知识库里没有哪句话能确定地回答这个问题；最可能包含答案的段落如下：';
