@@ -140,7 +140,8 @@ function statementLine(raw: string, block: ReadBlock, i: number, next: ReadBlock
   const imageless = line.replace(/\s*!\[[^\]\n]*\]\([^)\s]*\)/g, '');
   // What is left of a line around an image (`(Same image as a link: ![…](…))`) may say nothing.
   if (imageless !== line && !WORDY.test(imageless.replace(/[(（][^)）]*[:：]\s*[)）]/gu, ''))) return undefined;
-  line = imageless.replace(/\[([^\]\n]+)\]\([^)\s]*\)/g, '$1');
+  // A link, inline or by reference (`[text](url)`, `[text][label]`), reads as its text.
+  line = imageless.replace(/\[([^\]\n]+)\](?:\([^)\s]*\)|\[[^\]\n]*\])/g, '$1');
   // A bold label that opens a line names what the rest says (`**Fixed-size windows.** Cut every N
   // tokens…`): one statement with it, not a sentence of its own; alone with a colon, it leads into a list.
   // (A longer bold sentence, `**Rare terms matter more.**`, says something itself.)
@@ -262,7 +263,8 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     texts.forEach((t, ti) => {
       statements(t).forEach((s, si) => {
         const key = norm(s);
-        if (Array.from(key).length < 6 || titles.has(key) || looksLikeCode(s)) return;
+        // A short statement may still answer (`Three.` after the question it answers).
+        if (Array.from(key).length < W.shortest || titles.has(key) || looksLikeCode(s)) return;
         cands.push({ text: s, entry: e, at: [rank, ti, si], terms: new Set(searchTerms(s).map(stemWord)) });
       });
     });
@@ -288,6 +290,24 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     for (const t of c.terms) if (terms.has(t)) score += weight(t);
     return score;
   });
+  // A question that names the document (`in This Week in Rust 656`) is answered by what that document
+  // says: the words of the question its title holds count, at a share, for each statement of it that
+  // holds one of the question's words itself.
+  const titleTerms = new Map<PackedEntry, Set<string>>(
+    packed.entries.map((e) => [
+      e,
+      new Set(
+        searchTerms(e.title)
+          .map(stemWord)
+          .filter((t) => terms.has(t)),
+      ),
+    ]),
+  );
+  const named = cands.map((c) => {
+    let score = 0;
+    for (const t of titleTerms.get(c.entry) ?? []) if (!c.terms.has(t)) score += weight(t);
+    return score;
+  });
   const restates = cands.map((c) => restatesQuestion(c, terms));
   // What a statement that answered in full would hold: all the context holds of the question, and
   // the question's own words it lacks (a question about what the wiki does not say holds them nowhere).
@@ -296,7 +316,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   for (const t of questionTerms(question))
     if (Array.from(t).length > 1 && !df.has(stemWord(t))) whole += weight(stemWord(t));
   const own = cands.map((c, k) => {
-    let score = held[k]!;
+    let score = held[k]! > 0 ? held[k]! + W.titleShare * named[k]! : 0;
     // A sentence that only says the question again, or asks one, holds no answer: it gives way
     // to the statement after it, which often does.
     if (restates[k]) score *= W.restatement;

@@ -28,6 +28,10 @@ export const ANSWER_WEIGHTS = {
   likeliestPassages: 3,
   passageBefore: 1,
   passageAfter: 2,
+  /** Share of the weight of the question's words its entry's title holds that a statement adds to its own. */
+  titleShare: 1,
+  /** A statement shorter than this (letters and digits) is no candidate. */
+  shortest: 3,
   /** Two statements sharing this share of their character pairs say the same thing. */
   sameSentence: 0.5,
   /** A numbered run of as many items as the question counts, and one of another length. */

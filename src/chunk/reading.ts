@@ -115,6 +115,14 @@ function listItems(lines: string[]): string[] {
   return items.flatMap((it) => joinWrapped(it));
 }
 
+/** Lines that are all YAML fields (`key: value`, `key:`) or their list items, two at least. */
+function isMetadata(lines: string[]): boolean {
+  return lines.length >= 2 && lines.every((l) => /^[a-z_][\w-]*:(?:\s|$)|^\s+-\s/.test(l)) && /^[a-z_]/.test(lines[0]!);
+}
+
+/** A link reference definition (`[label]: https://…`): where a link points, no statement. */
+const DEFINITION = /^\[[^\]]+\]:\s*\S+(?:\s+["'(].*)?$/;
+
 /** The blocks of a text, in order, as their lines read. */
 export function readBlocks(text: string): ReadBlock[] {
   const { lines, blocks } = parseBlocks(text);
@@ -128,7 +136,11 @@ export function readBlocks(text: string): ReadBlock[] {
         out.push({ kind: 'heading', lines: [b.title ?? own.join(' ')] });
         break;
       case 'paragraph':
-        out.push(tabRows(own) ?? { kind: 'paragraph', lines: joinWrapped(own) });
+        // Front matter a chunk cut from the top of its document (`title: "…"`, `tags:`, `  - clippings`).
+        if (isMetadata(own)) break;
+        out.push(
+          tabRows(own) ?? { kind: 'paragraph', lines: joinWrapped(own.filter((l) => !DEFINITION.test(l.trim()))) },
+        );
         break;
       case 'list':
         out.push({ kind: 'item', lines: listItems(own) });
