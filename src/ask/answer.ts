@@ -291,17 +291,19 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     return score;
   });
   // A question that names the document (`in This Week in Rust 656`) is answered by what that document
-  // says: the words of the question its title holds count, at a share, for each statement of it that
-  // holds one of the question's words itself.
-  const titleTerms = new Map<PackedEntry, Set<string>>(
-    packed.entries.map((e) => [
-      e,
+  // says: the words of the question its title holds and some other entry's title lacks (they tell the
+  // documents apart) count, at a share, for each statement of it that holds one of the question's words.
+  const titled = packed.entries.map(
+    (e) =>
       new Set(
         searchTerms(e.title)
           .map(stemWord)
           .filter((t) => terms.has(t)),
       ),
-    ]),
+  );
+  const everyTitle = (t: string) => titled.every((ts) => ts.has(t));
+  const titleTerms = new Map<PackedEntry, string[]>(
+    packed.entries.map((e, k) => [e, [...titled[k]!].filter((t) => !everyTitle(t))]),
   );
   const named = cands.map((c) => {
     let score = 0;
@@ -465,15 +467,14 @@ function statementsAnswer(
       const preceded = prev?.entry === e && prev.at[1] === x.at[1] && prev.at[2] === x.at[2] - 1;
       const before = preceded ? undefined : pointedAt(x, consumed);
       if (before) run.push(before);
-      const next = picked[i + 1];
-      const followed = next?.entry === e && next.at[1] === x.at[1] && next.at[2] === x.at[2] + 1;
       // A lead-in into `Label: …` lines, for a list question: the labels, whatever else was picked.
       const named = /[:：]$/u.test(x.text) ? labelsAfter(x, consumed, labels) : undefined;
       if (named) {
         run.push(`${x.text}${/:$/.test(x.text) ? ' ' : ''}${named}`);
         continue;
       }
-      if (followed || !/[:：]$/u.test(x.text)) {
+      // A lead-in takes what it leads into even when the first of it was picked too.
+      if (!/[:：]$/u.test(x.text)) {
         run.push(x.text);
         continue;
       }
