@@ -14,7 +14,7 @@ import { inChinese } from '../text/script.js';
 import { stemWord } from '../text/english.js';
 import { queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
-import { definedSubject, intentsOf } from './intent.js';
+import { definedSubject, intentsOf, subjectNames } from './intent.js';
 import { ANSWER_WEIGHTS as W } from './weights.js';
 import * as EN from '../text/lang/en.js';
 import * as ZH from '../text/lang/zh.js';
@@ -169,15 +169,20 @@ const GIVES_REASON = new RegExp(`${anyOf(ZH.REASON_CUES)}|\\b(?:${anyOf(EN.REASO
 const HAS_NUMBER = /[0-9０-９]|[一二三四五六七八九十百千万亿两]+(?:年|月|日|个|次|人|名|位|种|座|公里|米|倍|%|％)/;
 
 /**
- * A statement that says what the subject is: it names the subject, then 是/指/is/refers to; or it
- * names what is so called first ("This scheme, later called Folgezettel, let…", 这种做法后来被称为 Folgezettel).
+ * A statement that says what the subject is: it opens with one of the subject's names, or names it
+ * and then says what it is (是/是指/is/refers to, text/lang DEFINING), or names what is so called
+ * ("This scheme, later called Folgezettel, let…", 这种做法后来被称为 Folgezettel).
  */
 function definesRe(question: string): RegExp | undefined {
   const subject = definedSubject(question);
   if (!subject) return undefined;
-  const name = subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s*');
+  const names = `(?:${subjectNames(subject)
+    .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s*'))
+    .join('|')})`;
+  const verbs = `(?:${anyOf(ZH.DEFINING)}|\\b(?:${anyOf(EN.DEFINING)})\\b)`;
+  const called = `(?:${anyOf(ZH.CALLED)}|\\b(?:${anyOf(EN.CALLED)})\\b)`;
   return new RegExp(
-    `${name}[^。.!?！？]{0,40}?(?:是|指(?![向出导挥标定令数针责望])|即|称为|\\b(?:is|are|means|refers to)\\b)|(?:称为|叫做|叫作|\\b(?:called|known as|termed|dubbed)\\b)\\s*["“「『(（]?${name}`,
+    `^[\\s\\p{P}\\p{S}]{0,2}(?:definition\\s+)?(?:an?\\s+|the\\s+)?${names}|${names}[^。.!?！？]{0,40}?${verbs}|${called}\\s*["“「『(（]?${names}`,
     'iu',
   );
 }

@@ -7,7 +7,7 @@ export const ANSWER_WEIGHTS = {
   /** Share of its better neighbour's score a statement adds to its own. */
   neighbourShare: 0.3,
   /** A statement that says what the subject of a "什么是 X？" question is counts this many times. */
-  definitionBoost: 1.5,
+  definitionBoost: 2.5,
   /** A statement that gives a reason, when the question asks why. */
   reasonBoost: 1.2,
   /** Share of a matching statement's score that a reason two sentences away from it gets for a "why". */

@@ -85,3 +85,9 @@ export const RELATED_LABELS = wordList('相关 另见 参见 参考 参考资料
 
 /** What the offline answer says when no statement answers with confidence, before the passages likeliest to. */
 export const UNSURE = '知识库里没有哪句话能确定地回答这个问题；最可能包含答案的段落如下：';
+
+/** Verbs by which a statement says what its subject is (X 是…, X 指的是…): 指 alone also points (指向), so only its compounds. */
+export const DEFINING = wordList('是 是指 指的是 即 就是 意思是 意为 意指 定义为 用来 用于 可以');
+
+/** Words by which a statement names what it has described (这种做法后来被称为 Folgezettel). */
+export const CALLED = wordList('称为 称作 叫做 叫作 名为');
