@@ -38,6 +38,8 @@ export interface DraftAnswer {
   cached?: boolean;
   /** Why the model's reply is not a well-formed answer (empty, no `<answer>`, cut off), if it is not. */
   malformed?: string;
+  /** The offline answer found no statement that answers with confidence and quotes the likeliest passages instead. */
+  unsure?: boolean;
   /** `[[Names]]` the model cited that name no entry it was given (shown as plain text). */
   unknownCitations?: string[];
 }
@@ -519,6 +521,7 @@ function likeliestPassages(question: string, ranked: ScoredStatement[]): DraftAn
     text: [unsure, ...quotes].join('\n\n'),
     citations: uniqueCitations([...best.values()].map((x) => x.entry)),
     mode: 'offline',
+    unsure: true,
   };
 }
 
