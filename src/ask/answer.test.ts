@@ -338,6 +338,17 @@ describe('offlineAnswer picks the sentence that answers', () => {
     expect(zh.text).toMatch(/^知识库里没有哪句话能确定地回答这个问题/);
   });
 
+  it('quotes with a statement that announces a count the statements it counts', () => {
+    const e = entry('source/gen', 'Generics', [
+      'Instantiation happens in two steps.\nFirst, the compiler substitutes the type arguments.\nSecond, it verifies each constraint.\nThen the program runs.',
+    ]);
+    const a = offlineAnswer('What happens when a generic function is instantiated?', packed(e), 1).text;
+    expect(a).toContain(
+      'Instantiation happens in two steps. First, the compiler substitutes the type arguments. Second, it verifies each constraint.',
+    );
+    expect(a).not.toContain('Then the program runs');
+  });
+
   it('prefers the higher-ranked entry when two sentences hold the question about as well', () => {
     const top = entry('source/a', 'Panthers', ['The Panthers defense gave up 308 points, sixth best.']);
     const mid = entry('source/b', 'Broncos', ['The Broncos ranked first in the league.']);

@@ -480,6 +480,12 @@ function statementsAnswer(
         run.push(`${x.text}${/:$/.test(x.text) ? ' ' : ''}${named}`);
         continue;
       }
+      // A statement that announces a count ("Instantiation happens in two steps.") takes as many after it.
+      const counted = announcedCount(x.text);
+      if (counted) {
+        run.push(x.text, ...countedFollowers(x, counted, consumed));
+        continue;
+      }
       // A lead-in takes what it leads into even when the first of it was picked too.
       if (!/[:：]$/u.test(x.text)) {
         run.push(x.text);
@@ -625,6 +631,38 @@ function leadInFollowers(x: ScoredStatement, consumed: Set<string>): string | un
     mark(k);
   }
   return items.length ? `${items.join(han ? '；' : '; ')}${han ? '。' : '.'}` : undefined;
+}
+
+const EN_COUNT = new RegExp(
+  `\\b(${anyOf(EN.NUMBERS.slice(1))}|[2-9])\\s+(?:\\w+\\s+)?(?:${anyOf(EN.COUNTERS)}|way|thing|reason)s\\s*[.:]$`,
+  'iu',
+);
+const ZH_COUNT = new RegExp(
+  `([两${ZH.NUMERALS.slice(1).join('')}2-9])\\s*[${ZH.COUNTERS.join('')}](?:骤|面|种)?[。：:]$`,
+  'u',
+);
+
+/** The count a statement announces at its end ("…in two steps.", "…分为三步。"), or 0. */
+export function announcedCount(text: string): number {
+  const en = EN_COUNT.exec(text)?.[1];
+  if (en) return /\d/.test(en) ? Number(en) : EN.NUMBERS.indexOf(en.toLowerCase()) + 1;
+  const zh = ZH_COUNT.exec(text)?.[1];
+  if (zh) return zh === '两' ? 2 : /\d/.test(zh) ? Number(zh) : ZH.NUMERALS.indexOf(zh) + 1;
+  return 0;
+}
+
+/** The `count` statements after `x` in its text (five at most), each marked used. */
+function countedFollowers(x: ScoredStatement, count: number, consumed: Set<string>): string[] {
+  const texts = [x.entry.summary, ...x.entry.passages.map((p) => p.text)];
+  const after = statements(texts[x.at[1]] ?? '').slice(x.at[2] + 1, x.at[2] + 1 + Math.min(count, 5));
+  const out: string[] = [];
+  for (const [k, s] of after.entries()) {
+    const key = [x.at[0], x.at[1], x.at[2] + 1 + k].join();
+    if (consumed.has(key) || !WORDY.test(s)) break;
+    consumed.add(key);
+    out.push(s);
+  }
+  return out;
 }
 
 /**
