@@ -88,7 +88,18 @@ const CONCEPT_SCAFFOLD = /^(?:\[\[[^\]]*\]\] (?:\(\d+ mentions?\)|mentions .*)|�
  * their text.
  */
 export function statements(text: string): string[] {
-  const out: string[] = [];
+  return readStatements(text).map((s) => s.text);
+}
+
+/** A statement with the kind of block it was read from (a paragraph, a list item, a table row) and that block's index. */
+interface ReadStatement {
+  text: string;
+  kind: ReadBlock['kind'];
+  block: number;
+}
+
+function readStatements(text: string): ReadStatement[] {
+  const out: ReadStatement[] = [];
   const blocks = readBlocks(text);
   for (const [b, block] of blocks.entries()) {
     if (block.kind === 'heading') continue;
@@ -97,7 +108,9 @@ export function statements(text: string): string[] {
       const line = statementLine(raw, block, i, next);
       if (line === undefined) continue;
       // An excerpt joins what it took from several lines with …; each part may open with a list marker.
-      for (const part of line.split(/\s+…\s+/)) out.push(...mendQuotes(sentences(part.replace(MARKER, ''))));
+      for (const part of line.split(/\s+…\s+/))
+        for (const s of mendQuotes(sentences(part.replace(MARKER, ''))))
+          out.push({ text: s, kind: block.kind, block: b });
     }
   }
   return out;
@@ -168,6 +181,8 @@ function withoutEmphasis(line: string): string {
 
 /** A statement that gives a reason or a purpose. */
 const GIVES_REASON = new RegExp(`${anyOf(ZH.REASON_CUES)}|\\b(?:${anyOf(EN.REASON_CUES)})\\b`, 'iu');
+/** A statement that sets two things against each other. */
+const CONTRASTS = new RegExp(`${anyOf(ZH.CONTRAST_CUES)}|\\b(?:${anyOf(EN.CONTRAST_CUES)})\\b`, 'iu');
 const HAS_NUMBER = /[0-9０-９]|[一二三四五六七八九十百千万亿两]+(?:年|月|日|个|次|人|名|位|种|座|公里|米|倍|%|％)/;
 
 /**
@@ -241,7 +256,7 @@ function sameText(a: Candidate, b: Candidate): boolean {
 function restatesQuestion(c: Candidate, terms: Set<string>): boolean {
   if (ASKS.test(c.text)) return true;
   let novel = 0;
-  for (const t of c.terms) if (!terms.has(t)) novel++;
+  for (const t of c.terms) if (!terms.has(t) && !EN.FUNCTION_WORDS.has(t) && !ZH.FUNCTION_WORDS.has(t)) novel++;
   return novel < 2;
 }
 
@@ -287,6 +302,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   const intents = intentsOf(question);
   const wantsNumber = intents.has('number') || intents.has('when');
   const wantsReason = intents.has('reason');
+  const wantsContrast = intents.has('compare');
   const defines = definesRe(question);
   // Sentences in the question's language first: the asker reads it, and a mixed wiki says most things twice.
   const asksInChinese = HAN_CHAR.test(question);
@@ -332,6 +348,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     else if (k > 0 && restates[k - 1] && sameText(cands[k - 1]!, c)) score += W.giveWay * held[k - 1]!;
     if (wantsNumber && HAS_NUMBER.test(c.text)) score *= W.numberBoost;
     if (wantsReason && GIVES_REASON.test(c.text)) score *= W.reasonBoost;
+    if (wantsContrast && CONTRASTS.test(c.text)) score *= W.contrastBoost;
     if (defines?.test(c.text)) score *= W.definitionBoost;
     if (otherLanguage(c.text)) score *= W.otherLanguage;
     return score;
@@ -613,11 +630,23 @@ function pointedAt(x: ScoredStatement, consumed: Set<string>): string | undefine
  */
 function leadInFollowers(x: ScoredStatement, consumed: Set<string>): string | undefined {
   const texts = [x.entry.summary, ...x.entry.passages.map((p) => p.text)];
-  const after = statements(texts[x.at[1]] ?? '').slice(x.at[2] + 1);
+  const read = readStatements(texts[x.at[1]] ?? '');
+  const after = read.slice(x.at[2] + 1).map((r) => r.text);
   const mark = (k: number) => consumed.add([x.at[0], x.at[1], x.at[2] + 1 + k].join());
   const han = CJK_END.test(x.text);
   const first = after[0];
   if (!first || !WORDY.test(first)) return undefined;
+  // A lead-in into a list or a table: its items or rows, whole sentences or not.
+  const block = read[x.at[2] + 1]!;
+  if ((block.kind === 'item' || block.kind === 'row') && block.block !== read[x.at[2]]?.block) {
+    const items: string[] = [];
+    for (const [k, r] of read.slice(x.at[2] + 1).entries()) {
+      if (k >= 5 || r.block !== block.block || (k > 0 && items.join('').length + r.text.length > 400)) break;
+      items.push(r.text.replace(/[。.;；]$/u, ''));
+      mark(k);
+    }
+    return `${items.join(han ? '；' : '; ')}${han ? '。' : '.'}`;
+  }
   if (ENDED.test(first) || first.length > 120) {
     mark(0);
     return first;

@@ -6,9 +6,9 @@ import * as ZH from '../text/lang/zh.js';
  * What a question asks for. `define`: what X is; `list`: several things (有哪些, "what are the");
  * `several`: any 哪些, enough to read a lead-in's labels as a list; `steps`: an ordered process;
  * `number`: an amount; `when`: a date or time; `reason`: why; `purpose`: what X is for (answered,
- * as `define` is, by what a statement says of X).
+ * as `define` is, by what a statement says of X); `compare`: how two things differ.
  */
-export type Intent = 'define' | 'purpose' | 'list' | 'several' | 'steps' | 'number' | 'when' | 'reason';
+export type Intent = 'define' | 'purpose' | 'compare' | 'list' | 'several' | 'steps' | 'number' | 'when' | 'reason';
 
 /** One way a language asks for something, with questions that must and must not read so. */
 export interface IntentRule {
@@ -67,6 +67,27 @@ export const INTENT_RULES: readonly IntentRule[] = [
       /^what (?:is|are) (?:an?\s+|the\s+)?(.{1,60}?) (?:used|good) for$|^what does (?:an?\s+|the\s+)?(.{1,60}?) do$/iu,
     match: ['What is git bisect used for?', 'What does the evaluator do?'],
     notMatch: ['What is git bisect?', 'Why does the evaluator fail?'],
+  },
+  {
+    id: 'zh-compare',
+    language: 'zh',
+    intent: 'compare',
+    pattern:
+      /(?:和|与|跟|與|同).{1,30}?(?:有)?(?:什么|什麼|哪些|何)?(?:区别|區別|不同|差别|差別|差异|差異)|相比|比较|比較/u,
+    match: ['ref 和 state 有什么区别？', 'Git 与 SVN 的差异', '相比 SVN，Git 好在哪里？'],
+    notMatch: ['什么是 ref？', '为什么要用 state？'],
+  },
+  {
+    id: 'en-compare',
+    language: 'en',
+    intent: 'compare',
+    pattern: /\b(?:versus|vs\.?|compared? (?:to|with)|differen(?:t|ce|ces) (?:from|between)|differ from)\b/iu,
+    match: [
+      'How is a ref different from state?',
+      'errors.Is versus errors.As: what does each check?',
+      'What is the difference between a and b?',
+    ],
+    notMatch: ['What is a ref?', 'How do I compare strings?'],
   },
   {
     id: 'zh-list',

@@ -10,6 +10,8 @@ export const ANSWER_WEIGHTS = {
   definitionBoost: 2.5,
   /** A statement that gives a reason, when the question asks why. */
   reasonBoost: 1.2,
+  /** A statement that sets two things against each other (unlike, whereas, 不同), when the question compares. */
+  contrastBoost: 1.5,
   /** Share of a matching statement's score that a reason two sentences away from it gets for a "why". */
   reasonShare: 0.8,
   /** A statement of the entry ranked r counts 1 / (1 + r × this). */

@@ -128,3 +128,9 @@ export const CALLED = ['called', 'known as', 'termed', 'dubbed', 'named'];
 
 /** Words that tie a place or a frame to a question's subject ("provenance in a memory model"): the subject ends before them. */
 export const SUBJECT_TAILS = ['in', 'of', 'for', 'within', 'under'];
+
+/** Words by which a statement sets two things against each other. */
+export const CONTRAST_CUES = [
+  ...wordList('unlike whereas instead differ differs different difference versus vs compare compared while but'),
+  ...['rather than', 'as opposed to', 'on the other hand'],
+];

@@ -91,3 +91,6 @@ export const DEFINING = wordList('是 是指 指的是 即 就是 意思是 意�
 
 /** Words by which a statement names what it has described (这种做法后来被称为 Folgezettel). */
 export const CALLED = wordList('称为 称作 叫做 叫作 名为');
+
+/** Words by which a statement sets two things against each other. */
+export const CONTRAST_CUES = wordList('不同 区别 區別 不像 相比 相较 相對 相对 而是 反之 然而 但是 与之相反');
