@@ -183,7 +183,11 @@ function withoutEmphasis(line: string): string {
 const GIVES_REASON = new RegExp(`${anyOf(ZH.REASON_CUES)}|\\b(?:${anyOf(EN.REASON_CUES)})\\b`, 'iu');
 /** A statement that sets two things against each other. */
 const CONTRASTS = new RegExp(`${anyOf(ZH.CONTRAST_CUES)}|\\b(?:${anyOf(EN.CONTRAST_CUES)})\\b`, 'iu');
-const HAS_NUMBER = /[0-9０-９]|[一二三四五六七八九十百千万亿两]+(?:年|月|日|个|次|人|名|位|种|座|公里|米|倍|%|％)/;
+/** A statement that gives a number: digits, or Chinese numerals counted in a measure word (三个, 一個). */
+const HAS_NUMBER = new RegExp(
+  `[0-9０-９]|[${[...ZH.NUMERALS, ...ZH.BIG_NUMERALS].join('')}]+(?:${anyOf(ZH.MEASURES)})|\\b(?:${anyOf(EN.NUMBERS)})\\b`,
+  'iu',
+);
 
 /**
  * A statement that says what the subject is: it opens with one of the subject's names, or names it

@@ -94,3 +94,7 @@ export const CALLED = wordList('称为 称作 叫做 叫作 名为');
 
 /** Words by which a statement sets two things against each other. */
 export const CONTRAST_CUES = wordList('不同 区别 區別 不像 相比 相较 相對 相对 而是 反之 然而 但是 与之相反');
+
+/** Numerals beyond ten and the measure words a number is counted in (Simplified and Traditional): 三个, 一個, 两倍. */
+export const BIG_NUMERALS = [...'百千万萬亿億两兩'];
+export const MEASURES = wordList('年 月 日 个 個 次 人 名 位 种 種 座 公里 米 倍 项 項 条 條 步 张 張 % ％');
