@@ -72,6 +72,9 @@ export const ANSWER_VERSION = 13;
 const SCAFFOLD =
   /^(?:(?:sources?|backlinks?|references?|see also|related|links?|key points|definitions|来源|参考|参考资料|参考文献|相关|链接|另见|反向链接)\s*[:：]?\s*$|<!--|\|?\s*:?-{3,})/i;
 
+/** An HTML tag inside a line (`<label for="x">`, `</label>`): the text inside it reads without it. */
+const INLINE_HTML = /<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g;
+
 /** A list marker that opens a line: a bullet or a number. */
 const MARKER = /^(?:[-*+]\s+|\d{1,3}[.)]\s+)/u;
 
@@ -96,6 +99,9 @@ interface ReadStatement {
   text: string;
   kind: ReadBlock['kind'];
   block: number;
+  /** How deep the list item it is read from is nested (0 outside lists); whether it opens its line. */
+  depth: number;
+  opens: boolean;
 }
 
 function readStatements(text: string): ReadStatement[] {
@@ -108,9 +114,13 @@ function readStatements(text: string): ReadStatement[] {
       const line = statementLine(raw, block, i, next);
       if (line === undefined) continue;
       // An excerpt joins what it took from several lines with …; each part may open with a list marker.
+      const depth = block.depths?.[i] ?? 0;
+      let opens = true;
       for (const part of line.split(/\s+…\s+/))
-        for (const s of mendQuotes(sentences(part.replace(MARKER, ''))))
-          out.push({ text: s, kind: block.kind, block: b });
+        for (const s of mendQuotes(sentences(part.replace(MARKER, '')))) {
+          out.push({ text: s, kind: block.kind, block: b, depth, opens });
+          opens = false;
+        }
     }
   }
   return out;
@@ -150,7 +160,7 @@ function statementLine(raw: string, block: ReadBlock, i: number, next: ReadBlock
   line = line.replace(/\s+—\s+\[\[[^\]]*\]\]$/, '');
   line = line.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/^…\s*|\s*…$/g, '');
   // Inline HTML (`<label for="x">…</label>`) reads as the text inside it.
-  line = line.replace(/<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g, '');
+  line = line.replace(INLINE_HTML, '');
   // A Markdown link reads as its text; an image is no statement (its `!` is no end of a sentence).
   const imageless = line.replace(/\s*!\[[^\]\n]*\]\([^)\s]*\)/g, '');
   // What is left of a line around an image (`(Same image as a link: ![…](…))`) may say nothing.
@@ -423,7 +433,8 @@ function listText(list: Pick<Enumeration, 'leadIn' | 'items'>): string {
   const zh = inChinese(list.leadIn ?? list.items.join(''));
   const lead = list.leadIn ? (/[:：?？]$/u.test(list.leadIn) ? list.leadIn : `${list.leadIn}${zh ? '：' : ':'}`) : '';
   // Read as the statements are: no emphasis marks, a link as its text.
-  const plain = (l: string) => withoutEmphasis(l.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2'));
+  const plain = (l: string) =>
+    withoutEmphasis(l.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(INLINE_HTML, ''));
   // An item that opens with its name in bold and goes on to explain it (`1. **Fixed-size windows.** Cut
   // every N tokens…`) is listed by its name.
   const named = (l: string) =>
@@ -640,14 +651,17 @@ function leadInFollowers(x: ScoredStatement, consumed: Set<string>): string | un
   const han = CJK_END.test(x.text);
   const first = after[0];
   if (!first || !WORDY.test(first)) return undefined;
-  // A lead-in into a list or a table: its items or rows, whole sentences or not.
+  // A lead-in into a list or a table: its items or rows, whole sentences or not; of a nested list,
+  // the items at its top, each by its first sentence.
   const block = read[x.at[2] + 1]!;
   if ((block.kind === 'item' || block.kind === 'row') && block.block !== read[x.at[2]]?.block) {
     const items: string[] = [];
     for (const [k, r] of read.slice(x.at[2] + 1).entries()) {
-      if (k >= 5 || r.block !== block.block || (k > 0 && items.join('').length + r.text.length > 400)) break;
-      items.push(r.text.replace(/[。.;；]$/u, ''));
+      const full = items.length >= 5 || (items.length > 0 && items.join('').length + r.text.length > 400);
+      if (full || r.block !== block.block) break;
       mark(k);
+      if (r.depth > block.depth || !r.opens) continue;
+      items.push(r.text.replace(/[。.;；]$/u, ''));
     }
     return `${items.join(han ? '；' : '; ')}${han ? '。' : '.'}`;
   }

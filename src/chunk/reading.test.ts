@@ -48,6 +48,7 @@ describe('readBlocks', () => {
       {
         kind: 'item',
         lines: ['first item that is long enough to wrap onto the next line of the list', 'a nested item'],
+        depths: [0, 4],
       },
       { kind: 'row', lines: ['hard deprecations — Edition N: warn then deny; Edition N+1: deny'] },
       { kind: 'paragraph', lines: ['quoted words'] },

@@ -14,6 +14,8 @@ export interface ReadBlock {
   kind: ReadKind;
   /** The block's lines, wrapped lines joined; for a table, one line a row; for a list, one an item. */
   lines: string[];
+  /** For a list, how deep each line's item is nested (its indentation; 0 at the top). */
+  depths?: number[];
 }
 
 /** A line that closes what it says: a wrapped line never ends so. */
@@ -92,8 +94,8 @@ function tabRows(lines: string[]): ReadBlock | undefined {
 }
 
 /** The items of a list: each from its marker to the next, its own lines joined where they wrap; nested items are items. */
-function listItems(lines: string[]): string[] {
-  const items: string[][] = [];
+function listItems(lines: string[]): { lines: string[]; depths: number[] } {
+  const items: { lines: string[]; depth: number }[] = [];
   let fence: string | undefined;
   for (const line of lines) {
     const t = line.trim();
@@ -108,11 +110,29 @@ function listItems(lines: string[]): string[] {
     }
     // A nested item, or one inside a quote inside an item (`\t\t> - **链接笔记** - …`), at any depth.
     const item = matchListItem(t.replace(/^(?:>\s?)+/, ''));
-    if (item) items.push([item.content]);
-    else if (items.length) items[items.length - 1]!.push(line);
-    else items.push([line]);
+    if (item) items.push({ lines: [item.content], depth: depthOf(line) });
+    else if (items.length) items[items.length - 1]!.lines.push(line);
+    else items.push({ lines: [line], depth: 0 });
   }
-  return items.flatMap((it) => joinWrapped(it));
+  const out = { lines: [] as string[], depths: [] as number[] };
+  for (const it of items)
+    for (const l of joinWrapped(it.lines)) {
+      out.lines.push(l);
+      out.depths.push(it.depth);
+    }
+  return out;
+}
+
+/** How far a line is indented, a tab as four columns and a quote mark as two: the depth of the item it opens. */
+function depthOf(line: string): number {
+  let w = 0;
+  for (const ch of line) {
+    if (ch === ' ') w++;
+    else if (ch === '\t') w += 4 - (w % 4);
+    else if (ch === '>') w += 2;
+    else break;
+  }
+  return w;
 }
 
 /** Lines that are all YAML fields (`key: value`, `key:`) or their list items, two at least. */
@@ -143,7 +163,7 @@ export function readBlocks(text: string): ReadBlock[] {
         );
         break;
       case 'list':
-        out.push({ kind: 'item', lines: listItems(own) });
+        out.push({ kind: 'item', ...listItems(own) });
         break;
       case 'table': {
         const [head, , ...rows] = own;
