@@ -278,6 +278,36 @@ function restatesQuestion(c: Candidate, terms: Set<string>): boolean {
 const ASKS = /[?？]\s*["”」』)）]?$/u;
 
 /**
+ * A question that names the document (`in This Week in Rust 656`) is answered by what that document
+ * says: for each statement, the weight of the question's words its entry's title holds (and some other
+ * entry's title lacks: they tell the documents apart) that it does not hold itself.
+ */
+function titleWeights(
+  entries: PackedEntry[],
+  cands: Candidate[],
+  terms: Set<string>,
+  weight: (t: string) => number,
+): number[] {
+  const titled = entries.map(
+    (e) =>
+      new Set(
+        searchTerms(e.title)
+          .map(stemWord)
+          .filter((t) => terms.has(t)),
+      ),
+  );
+  const everyTitle = (t: string) => titled.every((ts) => ts.has(t));
+  const titleTerms = new Map<PackedEntry, string[]>(
+    entries.map((e, k) => [e, [...titled[k]!].filter((t) => !everyTitle(t))]),
+  );
+  return cands.map((c) => {
+    let score = 0;
+    for (const t of titleTerms.get(c.entry) ?? []) if (!c.terms.has(t)) score += weight(t);
+    return score;
+  });
+}
+
+/**
  * The statements of the packed context that may answer the question, best first: scored by the
  * question's terms they hold (weighted by how rare they are in the wiki), with a nudge for a
  * number when the question asks for one and for the higher-ranked entries; never a heading, a
@@ -327,26 +357,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     for (const t of c.terms) if (terms.has(t)) score += weight(t);
     return score;
   });
-  // A question that names the document (`in This Week in Rust 656`) is answered by what that document
-  // says: the words of the question its title holds and some other entry's title lacks (they tell the
-  // documents apart) count, at a share, for each statement of it that holds one of the question's words.
-  const titled = packed.entries.map(
-    (e) =>
-      new Set(
-        searchTerms(e.title)
-          .map(stemWord)
-          .filter((t) => terms.has(t)),
-      ),
-  );
-  const everyTitle = (t: string) => titled.every((ts) => ts.has(t));
-  const titleTerms = new Map<PackedEntry, string[]>(
-    packed.entries.map((e, k) => [e, [...titled[k]!].filter((t) => !everyTitle(t))]),
-  );
-  const named = cands.map((c) => {
-    let score = 0;
-    for (const t of titleTerms.get(c.entry) ?? []) if (!c.terms.has(t)) score += weight(t);
-    return score;
-  });
+  const named = titleWeights(packed.entries, cands, terms, weight);
   const restates = cands.map((c) => restatesQuestion(c, terms));
   // What a statement that answered in full would hold: all the context holds of the question, and
   // the question's own words it lacks (a question about what the wiki does not say holds them nowhere).
