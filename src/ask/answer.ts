@@ -348,9 +348,6 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   const wantsReason = intents.has('reason');
   const wantsContrast = intents.has('compare');
   const defines = definesRe(question);
-  // Sentences in the question's language first: the asker reads it, and a mixed wiki says most things twice.
-  const asksInChinese = HAN_CHAR.test(question);
-  const otherLanguage = (s: string) => (asksInChinese ? !HAN_CHAR.test(s) : inChinese(s));
   // What each statement holds of the question, before it is weighed as an answer.
   const held = cands.map((c) => {
     let score = 0;
@@ -375,7 +372,6 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     if (wantsReason && GIVES_REASON.test(c.text)) score *= W.reasonBoost;
     if (wantsContrast && CONTRASTS.test(c.text)) score *= W.contrastBoost;
     if (defines?.test(c.text)) score *= W.definitionBoost;
-    if (otherLanguage(c.text)) score *= W.otherLanguage;
     return score;
   });
   /** The score of the statement `d` places away when it is the one next to it in the same text. */

@@ -22,8 +22,6 @@ export const ANSWER_WEIGHTS = {
   giveWay: 1,
   /** A statement holding a number, when the question asks for an amount or a date. */
   numberBoost: 1.15,
-  /** A statement in the other language than the question's. */
-  otherLanguage: 1,
   /** The best statement must hold this share of what the context holds of the question to be answered with. */
   confident: 0.5,
   /** Below it, the texts of this many of the best statements are shown, each from this many statements before its best to this many after. */
