@@ -19,11 +19,11 @@ interface Floor {
 
 /**
  * A little below what this version reaches on each corpus (`npm run eval:ask` prints the figures):
- * blog 10 right (5 of them confident), 11 with a key phrase, 15 gold in the top five (of 15); book 8
- * (6), 9, 10 (of 14); notes 10 (6), 11, 14 (of 14). Between them they ask across languages both ways.
+ * blog 9 right (5 of them confident), 11 with a key phrase, 15 gold in the top five (of 15); book 8
+ * (6), 9, 10 (of 14); notes 10 (7), 11, 14 (of 14). Between them they ask across languages both ways.
  */
 const FLOORS: Record<string, Floor> = {
-  blog: { right: 9, confidentRight: 4, answerInAnswer: 10, docHit5: 14 },
+  blog: { right: 8, confidentRight: 4, answerInAnswer: 10, docHit5: 14 },
   book: { right: 7, confidentRight: 5, answerInAnswer: 8, docHit5: 9 },
   notes: { right: 9, confidentRight: 5, answerInAnswer: 10, docHit5: 13 },
 };

@@ -334,7 +334,8 @@ describe('offlineAnswer picks the sentence that answers', () => {
     const en = offlineAnswer('Which fertiliser suits tomatoes in clay soil, and how often?', packed(e), 2);
     expect(en.text).toMatch(/^No sentence in the wiki answers this for certain/);
     expect(en.text).toContain('> Tomatoes want six hours of sun.');
-    const zh = offlineAnswer('粘土里的 tomatoes 该用哪种肥料，多久施一次？', packed(e), 2);
+    const garden = entry('source/garden-zh', '菜园', ['番茄需要六小时日照。罗勒适合种在番茄旁边。早上浇水。']);
+    const zh = offlineAnswer('粘土里的番茄该用哪种肥料，多久施一次？', packed(garden), 2);
     expect(zh.text).toMatch(/^知识库里没有哪句话能确定地回答这个问题/);
   });
 

@@ -356,12 +356,17 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   });
   const named = titleWeights(packed.entries, cands, terms, weight);
   const restates = cands.map((c) => restatesQuestion(c, terms));
-  // What a statement that answered in full would hold: all the context holds of the question, and
-  // the question's own words it lacks (a question about what the wiki does not say holds them nowhere).
+  // What a statement that answered in full would hold: all the context holds of the question, and,
+  // when the context is mostly in the question's language, the question's own words it lacks (a
+  // question about what the wiki does not say holds them nowhere; one asked in the other language
+  // finds its words only by their translations).
   let whole = 0;
   for (const t of df.keys()) whole += weight(t);
-  for (const t of questionTerms(question))
-    if (Array.from(t).length > 1 && !df.has(stemWord(t))) whole += weight(stemWord(t));
+  const asksInChinese = HAN_CHAR.test(question);
+  const sameLanguage = cands.filter((c) => inChinese(c.text) === asksInChinese).length * 2 >= cands.length;
+  if (sameLanguage)
+    for (const t of questionTerms(question))
+      if (Array.from(t).length > 1 && !df.has(stemWord(t))) whole += weight(stemWord(t));
   const own = cands.map((c, k) => {
     let score = held[k]! > 0 ? held[k]! + W.titleShare * named[k]! : 0;
     // A sentence that only says the question again, or asks one, holds no answer: it gives way
