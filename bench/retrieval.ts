@@ -80,6 +80,10 @@ let mrr = 0;
 let rec1k = 0;
 let rec4k = 0;
 let ans = 0;
+// Answers that say no statement answers for certain (and quote the likeliest passages), and those of
+// them that hold the gold: the rest of answerInAnswer is what the confident answers hold.
+let unsure = 0;
+let ansUnsure = 0;
 const ctxTokens: number[] = [];
 const retrievalMs: number[] = [];
 /** CPU time of the same calls: on a shared machine, wall time also measures the neighbours. */
@@ -108,9 +112,14 @@ for (const q of questions) {
   const a4 = hasAnswer(unescapeXml(p4.xml), q.answers);
   if (a1) rec1k++;
   if (a4) rec4k++;
-  const answer = uncited(offlineAnswer(q.q, pd).text);
+  const draft = offlineAnswer(q.q, pd);
+  const answer = uncited(draft.text);
   const answered = hasAnswer(answer, q.answers);
   if (answered) ans++;
+  if (draft.unsure) {
+    unsure++;
+    if (answered) ansUnsure++;
+  }
   if (values.misses && !(a1 && a4 && answered))
     misses.push(
       JSON.stringify({
@@ -184,6 +193,8 @@ log(
     answerRecall1k: r3(rec1k / n),
     answerRecall4k: r3(rec4k / n),
     answerInAnswer: r3(ans / n),
+    unsureAnswers: r3(unsure / n),
+    answerInUnsureAnswer: r3(ansUnsure / n),
     medianContextTokens: Math.round(quantile(ctxTokens, 0.5)),
     p95RetrievalMs: Math.round(quantile(retrievalMs, 0.95) * 10) / 10,
     p95RetrievalCpuMs: Math.round(quantile(retrievalCpuMs, 0.95) * 10) / 10,

@@ -48,8 +48,8 @@ describe('tally', () => {
   it('counts verdicts and hits', () =>
     expect(
       tally([
-        j('right', { inContext: true, docHit1: true, docHit5: true, cited: true }),
-        j('partly'),
+        j('right', { inContext: true, docHit1: true, docHit5: true, cited: true, unsure: true }),
+        j('partly', { unsure: true }),
         j('wrong', { docHit5: true }),
       ]),
     ).toEqual({
@@ -62,6 +62,8 @@ describe('tally', () => {
       docHit1: 1,
       docHit5: 2,
       cited: 1,
+      unsure: 2,
+      unsureRight: 1,
     }));
 });
 

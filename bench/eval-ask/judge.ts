@@ -40,6 +40,8 @@ export interface Judged {
   docHit5: boolean;
   /** The answer cites a gold document. */
   cited: boolean;
+  /** The answer said no statement answers for certain and quoted the likeliest passages. */
+  unsure?: boolean;
 }
 
 export interface Tally {
@@ -53,6 +55,9 @@ export interface Tally {
   docHit1: number;
   docHit5: number;
   cited: number;
+  /** Answers that said they were unsure (quoting passages), and those of them judged right. */
+  unsure: number;
+  unsureRight: number;
 }
 
 export function tally(judged: readonly Judged[]): Tally {
@@ -66,6 +71,8 @@ export function tally(judged: readonly Judged[]): Tally {
     docHit1: 0,
     docHit5: 0,
     cited: 0,
+    unsure: 0,
+    unsureRight: 0,
   };
   for (const j of judged) {
     t.n++;
@@ -75,6 +82,8 @@ export function tally(judged: readonly Judged[]): Tally {
     if (j.docHit1) t.docHit1++;
     if (j.docHit5) t.docHit5++;
     if (j.cited) t.cited++;
+    if (j.unsure) t.unsure++;
+    if (j.unsure && j.verdict === 'right') t.unsureRight++;
   }
   return t;
 }

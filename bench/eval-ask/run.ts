@@ -57,6 +57,7 @@ async function answerOne(ctx: KbContext, raw: Map<string, string>, question: Ask
       docHit1: sources.slice(0, 1).some((e) => isGold(e.id)),
       docHit5: sources.slice(0, 5).some((e) => isGold(e.id)),
       cited: r.citations.some((c) => isGold(c.id)),
+      ...(r.unsure ? { unsure: true } : {}),
     },
   };
 }
@@ -117,11 +118,11 @@ export async function answerSet(dataset: string, limit: number): Promise<SetResu
 const pct = (a: number, n: number) => (n ? `${Math.round((100 * a) / n)}%` : '–');
 
 export const HEADER =
-  '| | questions | right | partly | wrong | answerInAnswer | phrases in context | docHit1 | docHit5 | gold cited |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |';
+  '| | questions | right | partly | wrong | answerInAnswer | phrases in context | docHit1 | docHit5 | gold cited | unsure (right) |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |';
 
 export function tallyRow(label: string, t: Tally): string {
   const cells = [t.right, t.partly, t.wrong, t.answerInAnswer, t.inContext, t.docHit1, t.docHit5, t.cited];
-  return `| ${label} | ${t.n} | ${cells.map((c) => `${c} (${pct(c, t.n)})`).join(' | ')} |`;
+  return `| ${label} | ${t.n} | ${cells.map((c) => `${c} (${pct(c, t.n)})`).join(' | ')} | ${t.unsure} (${t.unsureRight}) |`;
 }
 
 function groupBy(results: AnswerResult[], key: (r: AnswerResult) => string): [string, Judged[]][] {

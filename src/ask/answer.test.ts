@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { offlineAnswer, statements, unwrapped } from './answer.js';
+import { offlineAnswer, statements } from './answer.js';
+import { joinWrapped } from '../chunk/reading.js';
 import { queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
 import type { PassageHit } from './retrieve.js';
@@ -123,16 +124,19 @@ describe('statements in tables', () => {
     const md = ['| Stage | What it does |', '| --- | --- |', '| Lint | Scans the wiki for contradictions. |'].join(
       '\n',
     );
-    expect(statements(md)).toEqual(['Lint: Scans the wiki for contradictions.']);
+    expect(statements(md)).toEqual(['Lint — What it does: Scans the wiki for contradictions.']);
     const tabs = ['模块\t功能\t效果', 'Lint（扫描检测）\t定期遍历整个 Markdown 库\t自动发现逻辑冲突'].join('\n');
-    expect(statements(tabs)).toEqual(['Lint（扫描检测）：定期遍历整个 Markdown 库；自动发现逻辑冲突']);
+    expect(statements(tabs)).toEqual(['Lint（扫描检测）——功能：定期遍历整个 Markdown 库；效果：自动发现逻辑冲突']);
   });
 
   it('reads a short figure with its column’s header', () => {
     const tabs = ['Harness\tDuration\tCost', 'Solo\t20 min\t$9', 'Full harness\t6 hr\t$200'].join('\n');
-    expect(statements(tabs)).toEqual(['Solo: Duration 20 min; Cost $9', 'Full harness: Duration 6 hr; Cost $200']);
+    expect(statements(tabs)).toEqual([
+      'Solo — Duration: 20 min; Cost: $9',
+      'Full harness — Duration: 6 hr; Cost: $200',
+    ]);
     const md = ['| 模型 | 维度 |', '|---|---|', '| all-MiniLM-L6-v2 | 384 维 |'].join('\n');
-    expect(statements(md)).toEqual(['all-MiniLM-L6-v2：维度 384 维']);
+    expect(statements(md)).toEqual(['all-MiniLM-L6-v2——维度：384 维']);
   });
 });
 
@@ -311,6 +315,39 @@ describe('offlineAnswer picks the sentence that answers', () => {
     ]);
     const a = offlineAnswer('Before Manning, who was the oldest quarterback to play in a Super Bowl?', packed(e), 2);
     expect(a.text).toContain('John Elway');
+  });
+
+  it('passes over a sentence that asks the question itself for the one after it', () => {
+    const e = entry('source/faq', 'Caching FAQ', [
+      'Why does the cache miss after every deploy of the service? ' +
+        'Each deploy writes a new build id into the key, so old entries no longer match. ' +
+        'Deploys happen twice a week.',
+    ]);
+    const a = offlineAnswer('Why does the cache miss after a deploy?', packed(e), 1);
+    expect(a.text).toContain('new build id');
+  });
+
+  it('says so in the asker’s language, with the likeliest passages, when no statement holds enough of the question', () => {
+    const e = entry('source/garden', 'Garden', [
+      'Tomatoes want six hours of sun. Basil grows well beside them. Water both in the morning.',
+    ]);
+    const en = offlineAnswer('Which fertiliser suits tomatoes in clay soil, and how often?', packed(e), 2);
+    expect(en.text).toMatch(/^No sentence in the wiki answers this for certain/);
+    expect(en.text).toContain('> Tomatoes want six hours of sun.');
+    const garden = entry('source/garden-zh', '菜园', ['番茄需要六小时日照。罗勒适合种在番茄旁边。早上浇水。']);
+    const zh = offlineAnswer('粘土里的番茄该用哪种肥料，多久施一次？', packed(garden), 2);
+    expect(zh.text).toMatch(/^知识库里没有哪句话能确定地回答这个问题/);
+  });
+
+  it('quotes with a statement that announces a count the statements it counts', () => {
+    const e = entry('source/gen', 'Generics', [
+      'Instantiation happens in two steps.\nFirst, the compiler substitutes the type arguments.\nSecond, it verifies each constraint.\nThen the program runs.',
+    ]);
+    const a = offlineAnswer('What happens when a generic function is instantiated?', packed(e), 1).text;
+    expect(a).toContain(
+      'Instantiation happens in two steps. First, the compiler substitutes the type arguments. Second, it verifies each constraint.',
+    );
+    expect(a).not.toContain('Then the program runs');
   });
 
   it('prefers the higher-ranked entry when two sentences hold the question about as well', () => {
@@ -838,8 +875,15 @@ describe('unwrapped: prose hard-wrapped at a fixed width', () => {
       'a sentence that ended',
       'This line is long enough to be a wrapped line of prose text.\nthen another sentence starts.',
     ],
-    ['Chinese lines', '这是一段很长很长的中文文字，作者在这里换行了但是我们不知道这是不是同一段的意思\n继续写'],
   ])('leaves %s as they are', (_what, text) => {
-    expect(unwrapped(text.split('\n'))).toEqual(text.split('\n'));
+    expect(joinWrapped(text.split('\n'))).toEqual(text.split('\n'));
+  });
+  it('joins wrapped Chinese lines without a space, and a line that goes on with code', () => {
+    expect(
+      joinWrapped(['这是一段很长很长的中文文字，作者在这里换行了但是我们不知道这是不是同一段的意思', '继续写']),
+    ).toEqual(['这是一段很长很长的中文文字，作者在这里换行了但是我们不知道这是不是同一段的意思继续写']);
+    expect(joinWrapped(['To build your code with the race detector enabled, just add the', '`-race` flag.'])).toEqual([
+      'To build your code with the race detector enabled, just add the `-race` flag.',
+    ]);
   });
 });

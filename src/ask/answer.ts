@@ -9,11 +9,12 @@ import { baseForm } from '../text/lexicon.js';
 import { mendQuotes } from '../text/quotes.js';
 import { searchTerms } from '../text/search.js';
 import { HEADER_LABEL, isHeadingLine } from '../text/layout.js';
+import { type ReadBlock, readBlocks } from '../chunk/reading.js';
 import { inChinese } from '../text/script.js';
 import { stemWord } from '../text/english.js';
 import { queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
-import { definedSubject, intentsOf } from './intent.js';
+import { definedSubject, intentsOf, subjectNames } from './intent.js';
 import { ANSWER_WEIGHTS as W } from './weights.js';
 import * as EN from '../text/lang/en.js';
 import * as ZH from '../text/lang/zh.js';
@@ -37,6 +38,8 @@ export interface DraftAnswer {
   cached?: boolean;
   /** Why the model's reply is not a well-formed answer (empty, no `<answer>`, cut off), if it is not. */
   malformed?: string;
+  /** The offline answer found no statement that answers with confidence and quotes the likeliest passages instead. */
+  unsure?: boolean;
   /** `[[Names]]` the model cited that name no entry it was given (shown as plain text). */
   unknownCitations?: string[];
 }
@@ -63,14 +66,17 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 13;
+export const ANSWER_VERSION = 14;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
   /^(?:(?:sources?|backlinks?|references?|see also|related|links?|key points|definitions|来源|参考|参考资料|参考文献|相关|链接|另见|反向链接)\s*[:：]?\s*$|<!--|\|?\s*:?-{3,})/i;
 
-/** A line that is an item of a list: a bullet or a number. */
-const LIST_ITEM = /^\s*(?:[-*+•]\s|\d{1,3}[.)]\s)/u;
+/** An HTML tag inside a line (`<label for="x">`, `</label>`): the text inside it reads without it. */
+const INLINE_HTML = /<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g;
+
+/** A list marker that opens a line: a bullet or a number. */
+const MARKER = /^(?:[-*+]\s+|\d{1,3}[.)]\s+)/u;
 
 /** What kb says of a file it cannot read (ingest/attachment.ts): its path, type and size, no statement. */
 const ATTACHMENT_LINE = /^Attachment: `[^`]+` \([^)]*\)\.?$/;
@@ -79,139 +85,96 @@ const ATTACHMENT_LINE = /^Attachment: `[^`]+` \([^)]*\)\.?$/;
 const CONCEPT_SCAFFOLD = /^(?:\[\[[^\]]*\]\] (?:\(\d+ mentions?\)|mentions .*)|…and \d+ more sources? below\.)$/;
 
 /**
- * The statements of a passage or summary, line by line: headings, fenced and indented code,
- * table rows, lists of links and "Sources"/"Backlinks" lines are skipped; list markers and
- * excerpt marks (…) are dropped; wikilinks read as their text.
+ * The statements of a passage or summary, read from its blocks (chunk/reading.ts): a paragraph's
+ * wrapped lines as one, a list item, a table row with its header; headings, code, lists of links
+ * and "Sources"/"Backlinks" lines are skipped; excerpt marks (…) are dropped; wikilinks read as
+ * their text.
  */
 export function statements(text: string): string[] {
-  const out: string[] = [];
-  let fence = false;
-  const lines = unwrapped(text.split('\n'));
-  for (const [i, raw] of lines.entries()) {
-    if (/^\s*(```|~~~)/.test(raw)) {
-      fence = !fence;
-      continue;
+  return readStatements(text).map((s) => s.text);
+}
+
+/** A statement with the kind of block it was read from (a paragraph, a list item, a table row) and that block's index. */
+interface ReadStatement {
+  text: string;
+  kind: ReadBlock['kind'];
+  block: number;
+  /** How deep the list item it is read from is nested (0 outside lists); whether it opens its line. */
+  depth: number;
+  opens: boolean;
+}
+
+function readStatements(text: string): ReadStatement[] {
+  const out: ReadStatement[] = [];
+  const blocks = readBlocks(text);
+  for (const [b, block] of blocks.entries()) {
+    if (block.kind === 'heading') continue;
+    const next = blocks[b + 1];
+    for (const [i, raw] of block.lines.entries()) {
+      const line = statementLine(raw, block, i, next);
+      if (line === undefined) continue;
+      // An excerpt joins what it took from several lines with …; each part may open with a list marker.
+      const depth = block.depths?.[i] ?? 0;
+      let opens = true;
+      for (const part of line.split(/\s+…\s+/))
+        for (const s of mendQuotes(sentences(part.replace(MARKER, '')))) {
+          out.push({ text: s, kind: block.kind, block: b, depth, opens });
+          opens = false;
+        }
     }
-    if (fence || /^( {4}|\t)/.test(raw)) continue;
-    const row = tableRow(lines, i);
-    if (row === null) continue;
-    let line = row ?? raw.trim();
-    // A line of a drawing (`├── index.json # 检索索引`) is no statement either.
-    if (!line || /^#{1,6}(\s|$)/.test(line) || SCAFFOLD.test(line) || /^[\u2500-\u257f]/u.test(line)) continue;
-    // A line alone that gives a figure for a label (`Next meeting: 2026-03-17`) says it: no heading.
-    if (HEADER_LABEL.test(line) || (isHeadingLine(lines, i) && !/^[^:：]{2,40}[:：]\s*\S*\d/u.test(line))) continue;
-    // A short line without a sentence's end that a list follows names the list (`Action items`).
-    if (
-      !/[。.!?！？；;：:]$/u.test(line) &&
-      line.length <= 40 &&
-      !LIST_ITEM.test(line) &&
-      LIST_ITEM.test(lines[i + 1] ?? '')
-    )
-      continue;
-    line = line.replace(/^(?:[-*+]\s+|\d{1,3}[.)]\s+|[•·▪●◦‣]\s*)(\[[ xX]\]\s+)?/u, '').replace(/^>\s*/, '');
-    // A bullet typed inside a quoted line (`- • 设计质量：…`).
-    line = line.replace(/^[•·▪●◦‣]\s*/u, '');
-    // A line that is only links (a list of sources or backlinks), perhaps after a label
-    // ("Related:", "另见："), says nothing itself.
-    if (/^(?:[^:：[\]]{1,24}[:：])?(\s*\[\[[^\]]*\]\][\s,;、，.。]*)+$/.test(line)) continue;
-    // A concept page's own scaffolding (src/compile/offline/writer.ts): its list of sources, and the
-    // attribution after each quote, which is a citation, not part of what was said.
-    if (CONCEPT_SCAFFOLD.test(line) || ATTACHMENT_LINE.test(line)) continue;
-    line = line.replace(/\s+—\s+\[\[[^\]]*\]\]$/, '');
-    line = line.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/^…\s*|\s*…$/g, '');
-    // A Markdown link reads as its text; an image is no statement (its `!` is no end of a sentence).
-    const imageless = line.replace(/\s*!\[[^\]\n]*\]\([^)\s]*\)/g, '');
-    // What is left of a line around an image (`(Same image as a link: ![…](…))`) may say nothing.
-    if (imageless !== line && !WORDY.test(imageless.replace(/[(（][^)）]*[:：]\s*[)）]/gu, ''))) continue;
-    line = imageless.replace(/\[([^\]\n]+)\]\([^)\s]*\)/g, '$1');
-    // A bold label that opens a line names what the rest says (`**Fixed-size windows.** Cut every N
-    // tokens…`): one statement with it, not a sentence of its own; alone with a colon, it leads into a list.
-    // (A longer bold sentence, `**Rare terms matter more.**`, says something itself.)
-    const label = /^(\*\*|__)([^*_\n]{1,80}?)([.。:：])\1\s*(.*)$/u.exec(line);
-    if (label && !label[4] && /[:：]/u.test(label[3]!)) continue;
-    if (label?.[4] && (/[:：]/u.test(label[3]!) || isName(label[2]!)))
-      line = `${label[2]}${HAN_CHAR.test(label[2]!) ? '：' : ': '}${label[4]}`;
-    line = withoutEmphasis(line);
-    for (const part of line.split(/\s+…\s+/)) out.push(...mendQuotes(sentences(part)));
   }
   return out;
 }
 
-/** A line of structure, never the middle of a wrapped paragraph: a heading, item, row, quote, fence, code, comment, drawing. */
-const BLOCK_START = /^(?:\s*(?:#{1,6}\s|[-*+•]\s|\d{1,3}[.)]\s|[|>]|```|~~~|<!--|[\u2500-\u257f])| {4}|\t)/u;
-
-/**
- * Prose hard-wrapped at a fixed width read back as its paragraphs: a line joins the one before
- * when that one is a long line of Latin prose that stops mid-sentence (no closing mark) and this
- * one goes on in lower case. Fields (`Date: …` over `Attendees: …`), short lines, list items and
- * Chinese lines (no spaces to tell a wrap) stay as they are; code fences are left alone.
- */
-export function unwrapped(lines: readonly string[]): string[] {
-  const out: string[] = [];
-  let fence = false;
-  for (const line of lines) {
-    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
-    const prev = out.length ? out[out.length - 1]! : '';
-    if (
-      !fence &&
-      prev.trim().length >= WRAP_MIN &&
-      !BLOCK_START.test(line) &&
-      !/^\s*(```|~~~)/.test(prev) &&
-      /[A-Za-z,;]$/.test(prev.trimEnd()) &&
-      /^\s*[a-z(“"']/.test(line) &&
-      !/\p{Script=Han}$/u.test(prev.trimEnd())
-    ) {
-      out[out.length - 1] = `${prev.trimEnd()} ${line.trim()}`;
-      continue;
-    }
-    out.push(line);
-  }
-  return out;
-}
-
-/** A wrapped line is at least this long: a shorter one ends where its writer ended it. */
-const WRAP_MIN = 40;
-
-/**
- * A row of a table — Markdown's `| a | b |`, or cells typed with tabs — read as what it says:
- * `a：b；c` (`a: b; c` in Latin text). undefined: the line is no row; null: a rule or a header row.
- */
-function tableRow(lines: string[], i: number): string | null | undefined {
-  const t = lines[i]!.trim();
-  const md = t.startsWith('|');
-  if (!md && !/\S\t+\S/.test(t)) return undefined;
-  const rule = (s = '') => /^\|?\s*:?-{3,}/.test(s.trim());
-  if (md && (rule(t) || rule(lines[i + 1]))) return null;
-  if (!md && !/\S\t+\S/.test(lines[i - 1] ?? '')) return null;
-  const cellsOf = (row: string) =>
-    (md
-      ? row
-          .trim()
-          .replace(/^\||\|$/g, '')
-          .split('|')
-      : row.trim().split(/\t+/)
-    ).map((c) => c.trim());
-  const row = cellsOf(t);
-  const cells = row.filter(Boolean);
-  if (cells.length < 2) return cells[0] ?? null;
-  const han = /\p{Script=Han}/u.test(cells.join(''));
-  // A short figure says what it is by its column's header: `Full harness: Duration 6 hr; Cost $200`, not
-  // `Full harness: 6 hr; $200`.
-  const header = headerRow(lines, i, md);
-  const head = header && cellsOf(header);
-  const named = row.map((c, k) =>
-    head?.[k] && k > 0 && /\d/.test(c) && Array.from(c).length <= 24 ? `${head[k]} ${c}` : c,
+/** Whether line `i` of a block is structure, not a statement: a label, a plain-text heading, the name of the list after it. */
+function isStructure(line: string, block: ReadBlock, i: number, next: ReadBlock | undefined): boolean {
+  // A line of a drawing (`├── index.json # 检索索引`) is no statement either.
+  if (!line || SCAFFOLD.test(line) || /^[\u2500-\u257f]/u.test(line)) return true;
+  if (block.kind !== 'paragraph') return false;
+  // A line alone that gives a figure for a label (`Next meeting: 2026-03-17`) says it: no heading.
+  const alone = block.lines.length === 1 && isHeadingLine(['', line, ''], 1);
+  if (HEADER_LABEL.test(line) || (alone && !/^[^:：]{2,40}[:：]\s*\S*\d/u.test(line))) return true;
+  // A short line without a sentence's end that a list follows names the list (`Action items`).
+  return (
+    i === block.lines.length - 1 && next?.kind === 'item' && !/[。.!?！？；;：:]$/u.test(line) && line.length <= 40
   );
-  const rest = named.slice(1).filter(Boolean);
-  return `${named[0] || cells[0]}${han ? '：' : ': '}${rest.join(han ? '；' : '; ')}`;
 }
 
-/** The header row of the table that line `i` is a row of: the block's first row (the one above its rule). */
-function headerRow(lines: string[], i: number, md: boolean): string | undefined {
-  const isRow = (s = '') => (md ? s.trim().startsWith('|') : /\S\t+\S/.test(s.trim()));
-  let k = i;
-  while (k > 0 && isRow(lines[k - 1])) k--;
-  return k < i ? lines[k] : undefined;
+/** One line of a block as the statement it makes, or undefined when it makes none. */
+function statementLine(raw: string, block: ReadBlock, i: number, next: ReadBlock | undefined): string | undefined {
+  let line = raw.trim();
+  if (isStructure(line, block, i, next)) return undefined;
+  // A list item a paragraph runs on into (indented past a list's reach) keeps its marker.
+  line = line
+    .replace(MARKER, '')
+    .replace(/^(\[[ xX]\]\s+)/u, '')
+    .replace(/^>\s*/, '');
+  // A bullet typed inside a line (`• 设计质量：…`).
+  line = line.replace(/^[•·▪●◦‣]\s*/u, '');
+  // A line that is only links (a list of sources or backlinks), perhaps after a label
+  // ("Related:", "另见："), says nothing itself.
+  if (/^(?:[^:：[\]]{1,24}[:：])?(\s*\[\[[^\]]*\]\][\s,;、，.。]*)+$/.test(line)) return undefined;
+  // A concept page's own scaffolding (src/compile/offline/writer.ts): its list of sources, and the
+  // attribution after each quote, which is a citation, not part of what was said.
+  if (CONCEPT_SCAFFOLD.test(line) || ATTACHMENT_LINE.test(line)) return undefined;
+  line = line.replace(/\s+—\s+\[\[[^\]]*\]\]$/, '');
+  line = line.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/^…\s*|\s*…$/g, '');
+  // Inline HTML (`<label for="x">…</label>`) reads as the text inside it.
+  line = line.replace(INLINE_HTML, '');
+  // A Markdown link reads as its text; an image is no statement (its `!` is no end of a sentence).
+  const imageless = line.replace(/\s*!\[[^\]\n]*\]\([^)\s]*\)/g, '');
+  // What is left of a line around an image (`(Same image as a link: ![…](…))`) may say nothing.
+  if (imageless !== line && !WORDY.test(imageless.replace(/[(（][^)）]*[:：]\s*[)）]/gu, ''))) return undefined;
+  // A link, inline or by reference (`[text](url)`, `[text][label]`), reads as its text.
+  line = imageless.replace(/\[([^\]\n]+)\](?:\([^)\s]*\)|\[[^\]\n]*\])/g, '$1');
+  // A bold label that opens a line names what the rest says (`**Fixed-size windows.** Cut every N
+  // tokens…`): one statement with it, not a sentence of its own; alone with a colon, it leads into a list.
+  // (A longer bold sentence, `**Rare terms matter more.**`, says something itself.)
+  const label = /^(\*\*|__)([^*_\n]{1,80}?)([.。:：])\1\s*(.*)$/u.exec(line);
+  if (label && !label[4] && /[:：]/u.test(label[3]!)) return undefined;
+  if (label?.[4] && (/[:：]/u.test(label[3]!) || isName(label[2]!)))
+    line = `${label[2]}${HAN_CHAR.test(label[2]!) ? '：' : ': '}${label[4]}`;
+  return withoutEmphasis(line) || undefined;
 }
 
 /** A few words naming a thing (`Fixed-size windows`, `固定编号`) rather than saying something. */
@@ -228,18 +191,29 @@ function withoutEmphasis(line: string): string {
 
 /** A statement that gives a reason or a purpose. */
 const GIVES_REASON = new RegExp(`${anyOf(ZH.REASON_CUES)}|\\b(?:${anyOf(EN.REASON_CUES)})\\b`, 'iu');
-const HAS_NUMBER = /[0-9０-９]|[一二三四五六七八九十百千万亿两]+(?:年|月|日|个|次|人|名|位|种|座|公里|米|倍|%|％)/;
+/** A statement that sets two things against each other. */
+const CONTRASTS = new RegExp(`${anyOf(ZH.CONTRAST_CUES)}|\\b(?:${anyOf(EN.CONTRAST_CUES)})\\b`, 'iu');
+/** A statement that gives a number: digits, or Chinese numerals counted in a measure word (三个, 一個). */
+const HAS_NUMBER = new RegExp(
+  `[0-9０-９]|[${[...ZH.NUMERALS, ...ZH.BIG_NUMERALS].join('')}]+(?:${anyOf(ZH.MEASURES)})|\\b(?:${anyOf(EN.NUMBERS)})\\b`,
+  'iu',
+);
 
 /**
- * A statement that says what the subject is: it names the subject, then 是/指/is/refers to; or it
- * names what is so called first ("This scheme, later called Folgezettel, let…", 这种做法后来被称为 Folgezettel).
+ * A statement that says what the subject is: it opens with one of the subject's names, or names it
+ * and then says what it is (是/是指/is/refers to, text/lang DEFINING), or names what is so called
+ * ("This scheme, later called Folgezettel, let…", 这种做法后来被称为 Folgezettel).
  */
 function definesRe(question: string): RegExp | undefined {
   const subject = definedSubject(question);
   if (!subject) return undefined;
-  const name = subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s*');
+  const names = `(?:${subjectNames(subject)
+    .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s*'))
+    .join('|')})`;
+  const verbs = `(?:${anyOf(ZH.DEFINING)}|\\b(?:${anyOf(EN.DEFINING)})\\b)`;
+  const called = `(?:${anyOf(ZH.CALLED)}|\\b(?:${anyOf(EN.CALLED)})\\b)`;
   return new RegExp(
-    `${name}[^。.!?！？]{0,40}?(?:是|指(?![向出导挥标定令数针责望])|即|称为|\\b(?:is|are|means|refers to)\\b)|(?:称为|叫做|叫作|\\b(?:called|known as|termed|dubbed)\\b)\\s*["“「『(（]?${name}`,
+    `^[\\s\\p{P}\\p{S}]{0,2}(?:definition\\s+)?(?:an?\\s+|the\\s+)?${names}|${names}[^。.!?！？]{0,40}?${verbs}|${called}\\s*["“「『(（]?${names}`,
     'iu',
   );
 }
@@ -259,6 +233,8 @@ export interface ScoredStatement {
   /** Entry rank, text (summary, then passages) and statement index: reading order. */
   at: [number, number, number];
   score: number;
+  /** Share of what the context holds of the question's words that the statement holds itself (0–1). */
+  held: number;
 }
 
 /**
@@ -285,6 +261,52 @@ function questionTerms(question: string, translated: string[] = []): Set<string>
   return new Set([...queryTerms([question]), ...translated].filter((t) => !crossing.has(t)));
 }
 
+/** Whether two statements stand next to each other in one text, `b` right after `a`. */
+function sameText(a: Candidate, b: Candidate): boolean {
+  return a.entry === b.entry && a.at[1] === b.at[1] && a.at[2] + 1 === b.at[2];
+}
+
+/** A statement that asks a question itself, or holds fewer than two words of its own besides the question's. */
+function restatesQuestion(c: Candidate, terms: Set<string>): boolean {
+  if (ASKS.test(c.text)) return true;
+  let novel = 0;
+  for (const t of c.terms) if (!terms.has(t) && !EN.FUNCTION_WORDS.has(t) && !ZH.FUNCTION_WORDS.has(t)) novel++;
+  return novel < 2;
+}
+
+/** A statement that ends as a question does. */
+const ASKS = /[?？]\s*["”」』)）]?$/u;
+
+/**
+ * A question that names the document (`in This Week in Rust 656`) is answered by what that document
+ * says: for each statement, the weight of the question's words its entry's title holds (and some other
+ * entry's title lacks: they tell the documents apart) that it does not hold itself.
+ */
+function titleWeights(
+  entries: PackedEntry[],
+  cands: Candidate[],
+  terms: Set<string>,
+  weight: (t: string) => number,
+): number[] {
+  const titled = entries.map(
+    (e) =>
+      new Set(
+        searchTerms(e.title)
+          .map(stemWord)
+          .filter((t) => terms.has(t)),
+      ),
+  );
+  const everyTitle = (t: string) => titled.every((ts) => ts.has(t));
+  const titleTerms = new Map<PackedEntry, string[]>(
+    entries.map((e, k) => [e, [...titled[k]!].filter((t) => !everyTitle(t))]),
+  );
+  return cands.map((c) => {
+    let score = 0;
+    for (const t of titleTerms.get(c.entry) ?? []) if (!c.terms.has(t)) score += weight(t);
+    return score;
+  });
+}
+
 /**
  * The statements of the packed context that may answer the question, best first: scored by the
  * question's terms they hold (weighted by how rare they are in the wiki), with a nudge for a
@@ -307,7 +329,8 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     texts.forEach((t, ti) => {
       statements(t).forEach((s, si) => {
         const key = norm(s);
-        if (Array.from(key).length < 6 || titles.has(key) || looksLikeCode(s)) return;
+        // A short statement may still answer (`Three.` after the question it answers).
+        if (Array.from(key).length < W.shortest || titles.has(key) || looksLikeCode(s)) return;
         cands.push({ text: s, entry: e, at: [rank, ti, si], terms: new Set(searchTerms(s).map(stemWord)) });
       });
     });
@@ -323,23 +346,37 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   const intents = intentsOf(question);
   const wantsNumber = intents.has('number') || intents.has('when');
   const wantsReason = intents.has('reason');
+  const wantsContrast = intents.has('compare');
   const defines = definesRe(question);
-  // Sentences in the question's language first: the asker reads it, and a mixed wiki says most things twice.
-  const asksInChinese = HAN_CHAR.test(question);
-  const otherLanguage = (s: string) => (asksInChinese ? !HAN_CHAR.test(s) : inChinese(s));
-  const own = cands.map((c) => {
+  // What each statement holds of the question, before it is weighed as an answer.
+  const held = cands.map((c) => {
     let score = 0;
-    let novel = 0;
-    for (const t of c.terms) {
-      if (terms.has(t)) score += weight(t);
-      else novel++;
-    }
-    // A sentence that only says the question again holds no answer.
-    if (novel < 2) score *= W.restatement;
+    for (const t of c.terms) if (terms.has(t)) score += weight(t);
+    return score;
+  });
+  const named = titleWeights(packed.entries, cands, terms, weight);
+  const restates = cands.map((c) => restatesQuestion(c, terms));
+  // What a statement that answered in full would hold: all the context holds of the question, and,
+  // when the context is mostly in the question's language, the question's own words it lacks (a
+  // question about what the wiki does not say holds them nowhere; one asked in the other language
+  // finds its words only by their translations).
+  let whole = 0;
+  for (const t of df.keys()) whole += weight(t);
+  const asksInChinese = HAN_CHAR.test(question);
+  const sameLanguage = cands.filter((c) => inChinese(c.text) === asksInChinese).length * 2 >= cands.length;
+  if (sameLanguage)
+    for (const t of questionTerms(question))
+      if (Array.from(t).length > 1 && !df.has(stemWord(t))) whole += weight(stemWord(t));
+  const own = cands.map((c, k) => {
+    let score = held[k]! > 0 ? held[k]! + W.titleShare * named[k]! : 0;
+    // A sentence that only says the question again, or asks one, holds no answer: it gives way
+    // to the statement after it, which often does.
+    if (restates[k]) score *= W.restatement;
+    else if (k > 0 && restates[k - 1] && sameText(cands[k - 1]!, c)) score += W.giveWay * held[k - 1]!;
     if (wantsNumber && HAS_NUMBER.test(c.text)) score *= W.numberBoost;
     if (wantsReason && GIVES_REASON.test(c.text)) score *= W.reasonBoost;
+    if (wantsContrast && CONTRASTS.test(c.text)) score *= W.contrastBoost;
     if (defines?.test(c.text)) score *= W.definitionBoost;
-    if (otherLanguage(c.text)) score *= W.otherLanguage;
     return score;
   });
   /** The score of the statement `d` places away when it is the one next to it in the same text. */
@@ -368,7 +405,13 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     })
     .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order)
-    .map(({ c, score }) => ({ text: c.text, entry: c.entry, at: c.at, score }));
+    .map(({ c, order, score }) => ({
+      text: c.text,
+      entry: c.entry,
+      at: c.at,
+      score,
+      held: whole ? held[order]! / whole : 0,
+    }));
 }
 
 /**
@@ -402,7 +445,8 @@ function listText(list: Pick<Enumeration, 'leadIn' | 'items'>): string {
   const zh = inChinese(list.leadIn ?? list.items.join(''));
   const lead = list.leadIn ? (/[:：?？]$/u.test(list.leadIn) ? list.leadIn : `${list.leadIn}${zh ? '：' : ':'}`) : '';
   // Read as the statements are: no emphasis marks, a link as its text.
-  const plain = (l: string) => withoutEmphasis(l.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2'));
+  const plain = (l: string) =>
+    withoutEmphasis(l.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(INLINE_HTML, ''));
   // An item that opens with its name in bold and goes on to explain it (`1. **Fixed-size windows.** Cut
   // every N tokens…`) is listed by its name.
   const named = (l: string) =>
@@ -426,7 +470,10 @@ function statementsAnswer(
   const asksInChinese = HAN_CHAR.test(question);
   const picked: ScoredStatement[] = [];
   const seen = listed.map((l) => ({ key: norm(l), pairs: charPairs(norm(l)) }));
-  for (const x of rankStatements(question, packed)) {
+  const ranked = rankStatements(question, packed);
+  // No statement holds enough of the question to be its answer: say so, and show where it likeliest is.
+  if (ranked.length && !listed.length && ranked[0]!.held < W.confident) return likeliestPassages(question, ranked);
+  for (const x of ranked) {
     const key = norm(x.text);
     const pairs = charPairs(key);
     // The same sentence twice (overlapping chunks, a summary quoting its source) counts once, and
@@ -471,15 +518,20 @@ function statementsAnswer(
       const preceded = prev?.entry === e && prev.at[1] === x.at[1] && prev.at[2] === x.at[2] - 1;
       const before = preceded ? undefined : pointedAt(x, consumed);
       if (before) run.push(before);
-      const next = picked[i + 1];
-      const followed = next?.entry === e && next.at[1] === x.at[1] && next.at[2] === x.at[2] + 1;
       // A lead-in into `Label: …` lines, for a list question: the labels, whatever else was picked.
       const named = /[:：]$/u.test(x.text) ? labelsAfter(x, consumed, labels) : undefined;
       if (named) {
         run.push(`${x.text}${/:$/.test(x.text) ? ' ' : ''}${named}`);
         continue;
       }
-      if (followed || !/[:：]$/u.test(x.text)) {
+      // A statement that announces a count ("Instantiation happens in two steps.") takes as many after it.
+      const counted = announcedCount(x.text);
+      if (counted) {
+        run.push(x.text, ...countedFollowers(x, counted, consumed));
+        continue;
+      }
+      // A lead-in takes what it leads into even when the first of it was picked too.
+      if (!/[:：]$/u.test(x.text)) {
         run.push(x.text);
         continue;
       }
@@ -495,6 +547,33 @@ function statementsAnswer(
 }
 
 const HAN_CHAR = /\p{Script=Han}/u;
+
+/**
+ * The answer when no statement answers with confidence: that, in the asker's language, then the
+ * texts holding the best-ranked statements, each as the statements around its best one, quoted.
+ */
+function likeliestPassages(question: string, ranked: ScoredStatement[]): DraftAnswer {
+  const best = new Map<string, ScoredStatement>();
+  for (const x of ranked) {
+    const key = `${x.entry.id}\u0000${x.at[1]}`;
+    if (!best.has(key)) best.set(key, x);
+    if (best.size >= W.likeliestPassages) break;
+  }
+  const quotes = [...best.values()].map((x) => {
+    const texts = [x.entry.summary, ...x.entry.passages.map((p) => p.text)];
+    const all = statements(texts[x.at[1]] ?? '');
+    const from = Math.max(0, x.at[2] - W.passageBefore);
+    const window = all.slice(from, x.at[2] + 1 + W.passageAfter).filter((s) => !looksLikeCode(s));
+    return `> ${joinStatements(window)} ${cite(x.entry)}`;
+  });
+  const unsure = HAN_CHAR.test(question) ? ZH.UNSURE : EN.UNSURE;
+  return {
+    text: [unsure, ...quotes].join('\n\n'),
+    citations: uniqueCitations([...best.values()].map((x) => x.entry)),
+    mode: 'offline',
+    unsure: true,
+  };
+}
 
 /** The words in Latin letters of a statement, lowercase and singular. */
 function latinWords(s: string): Set<string> {
@@ -578,11 +657,26 @@ function pointedAt(x: ScoredStatement, consumed: Set<string>): string | undefine
  */
 function leadInFollowers(x: ScoredStatement, consumed: Set<string>): string | undefined {
   const texts = [x.entry.summary, ...x.entry.passages.map((p) => p.text)];
-  const after = statements(texts[x.at[1]] ?? '').slice(x.at[2] + 1);
+  const read = readStatements(texts[x.at[1]] ?? '');
+  const after = read.slice(x.at[2] + 1).map((r) => r.text);
   const mark = (k: number) => consumed.add([x.at[0], x.at[1], x.at[2] + 1 + k].join());
   const han = CJK_END.test(x.text);
   const first = after[0];
   if (!first || !WORDY.test(first)) return undefined;
+  // A lead-in into a list or a table: its items or rows, whole sentences or not; of a nested list,
+  // the items at its top, each by its first sentence.
+  const block = read[x.at[2] + 1]!;
+  if ((block.kind === 'item' || block.kind === 'row') && block.block !== read[x.at[2]]?.block) {
+    const items: string[] = [];
+    for (const [k, r] of read.slice(x.at[2] + 1).entries()) {
+      const full = items.length >= 5 || (items.length > 0 && items.join('').length + r.text.length > 400);
+      if (full || r.block !== block.block) break;
+      mark(k);
+      if (r.depth > block.depth || !r.opens) continue;
+      items.push(r.text.replace(/[。.;；]$/u, ''));
+    }
+    return `${items.join(han ? '；' : '; ')}${han ? '。' : '.'}`;
+  }
   if (ENDED.test(first) || first.length > 120) {
     mark(0);
     return first;
@@ -595,7 +689,39 @@ function leadInFollowers(x: ScoredStatement, consumed: Set<string>): string | un
     items.push(s);
     mark(k);
   }
-  return `${items.join(han ? '；' : '; ')}${han ? '。' : '.'}`;
+  return items.length ? `${items.join(han ? '；' : '; ')}${han ? '。' : '.'}` : undefined;
+}
+
+const EN_COUNT = new RegExp(
+  `\\b(${anyOf(EN.NUMBERS.slice(1))}|[2-9])\\s+(?:\\w+\\s+)?(?:${anyOf(EN.COUNTERS)}|way|thing|reason)s\\s*[.:]$`,
+  'iu',
+);
+const ZH_COUNT = new RegExp(
+  `([两${ZH.NUMERALS.slice(1).join('')}2-9])\\s*[${ZH.COUNTERS.join('')}](?:骤|面|种)?[。：:]$`,
+  'u',
+);
+
+/** The count a statement announces at its end ("…in two steps.", "…分为三步。"), or 0. */
+export function announcedCount(text: string): number {
+  const en = EN_COUNT.exec(text)?.[1];
+  if (en) return /\d/.test(en) ? Number(en) : EN.NUMBERS.indexOf(en.toLowerCase()) + 1;
+  const zh = ZH_COUNT.exec(text)?.[1];
+  if (zh) return zh === '两' ? 2 : /\d/.test(zh) ? Number(zh) : ZH.NUMERALS.indexOf(zh) + 1;
+  return 0;
+}
+
+/** The `count` statements after `x` in its text (five at most), each marked used. */
+function countedFollowers(x: ScoredStatement, count: number, consumed: Set<string>): string[] {
+  const texts = [x.entry.summary, ...x.entry.passages.map((p) => p.text)];
+  const after = statements(texts[x.at[1]] ?? '').slice(x.at[2] + 1, x.at[2] + 1 + Math.min(count, 5));
+  const out: string[] = [];
+  for (const [k, s] of after.entries()) {
+    const key = [x.at[0], x.at[1], x.at[2] + 1 + k].join();
+    if (consumed.has(key) || !WORDY.test(s)) break;
+    consumed.add(key);
+    out.push(s);
+  }
+  return out;
 }
 
 /**

@@ -30,6 +30,8 @@ export interface AskResult {
   citations: Citation[];
   mode: 'offline' | 'model';
   model?: string;
+  /** No statement answered with confidence: the answer says so and quotes the likeliest passages. */
+  unsure?: boolean;
   /** Keyword queries the model expanded the question into. */
   queries: string[];
   context: { tokens: number; budget: number; entries: number; passages: number };
@@ -111,6 +113,7 @@ export async function ask(
       citations: draft.citations,
       mode: draft.mode,
       ...(draft.model ? { model: draft.model } : {}),
+      ...(draft.unsure ? { unsure: true } : {}),
       queries,
       context: {
         tokens: packed.tokens,

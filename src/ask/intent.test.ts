@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { definedSubject, INTENT_RULES, intentsOf, ruleMatches } from './intent.js';
+import { definedSubject, INTENT_RULES, intentsOf, ruleMatches, subjectNames } from './intent.js';
 
 describe('question intent rules', () => {
   for (const rule of INTENT_RULES) {
@@ -29,5 +29,14 @@ describe('question intent rules', () => {
     ['What is a vector database?', 'vector database'],
     ['什么是X', undefined],
     ['Why is RAG useful?', undefined],
+    ['git bisect 是用来做什么的？', 'git bisect'],
+    ['What does the evaluator do?', 'evaluator'],
   ])('finds the subject of %s', (q, subject) => expect(definedSubject(q)).toBe(subject));
+
+  it.each([
+    ['组合子（combinator）', ['组合子', 'combinator']],
+    ['Rust 的 Stream trait', ['Rust 的 Stream trait', 'Stream trait']],
+    ['provenance in a memory model', ['provenance in a memory model', 'provenance']],
+    ['vector database', ['vector database']],
+  ])('calls the subject %s by %j', (subject, names) => expect(subjectNames(subject)).toEqual(names));
 });

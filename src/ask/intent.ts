@@ -5,16 +5,17 @@ import * as ZH from '../text/lang/zh.js';
 /**
  * What a question asks for. `define`: what X is; `list`: several things (有哪些, "what are the");
  * `several`: any 哪些, enough to read a lead-in's labels as a list; `steps`: an ordered process;
- * `number`: an amount; `when`: a date or time; `reason`: why.
+ * `number`: an amount; `when`: a date or time; `reason`: why; `purpose`: what X is for (answered,
+ * as `define` is, by what a statement says of X); `compare`: how two things differ.
  */
-export type Intent = 'define' | 'list' | 'several' | 'steps' | 'number' | 'when' | 'reason';
+export type Intent = 'define' | 'purpose' | 'compare' | 'list' | 'several' | 'steps' | 'number' | 'when' | 'reason';
 
 /** One way a language asks for something, with questions that must and must not read so. */
 export interface IntentRule {
   id: string;
   language: 'en' | 'zh';
   intent: Intent;
-  /** Tested on the question; for `define`, on the question without its final punctuation, group 1 the subject. */
+  /** Tested on the question; for `define` and `purpose`, on the question without its final punctuation, group 1 the subject. */
   pattern: RegExp;
   match: string[];
   notMatch: string[];
@@ -48,6 +49,45 @@ export const INTENT_RULES: readonly IntentRule[] = [
     pattern: /^what(?:'s| is| are)\s+(?:an?\s+|the\s+)?(.{1,60})$/iu,
     match: ['What is a vector database?', "what's RAG", 'What are embeddings?'],
     notMatch: ['What does the evaluator do?', 'Why is RAG useful?', 'Who is the author?'],
+  },
+  {
+    id: 'zh-purpose',
+    language: 'zh',
+    intent: 'purpose',
+    pattern:
+      /^(.{1,40}?)\s*(?:是用来(?:做|干)什么的?|是(?:做|干)什么用的|有什么用(?:处)?|的作用是什么|用来(?:做|干)什么)$/u,
+    match: ['git bisect 是用来做什么的？', 'React 编译器是做什么用的？', '嵌入有什么用？'],
+    notMatch: ['什么是嵌入？', '为什么要用嵌入？'],
+  },
+  {
+    id: 'en-purpose',
+    language: 'en',
+    intent: 'purpose',
+    pattern:
+      /^what (?:is|are) (?:an?\s+|the\s+)?(.{1,60}?) (?:used|good) for$|^what does (?:an?\s+|the\s+)?(.{1,60}?) do$/iu,
+    match: ['What is git bisect used for?', 'What does the evaluator do?'],
+    notMatch: ['What is git bisect?', 'Why does the evaluator fail?'],
+  },
+  {
+    id: 'zh-compare',
+    language: 'zh',
+    intent: 'compare',
+    pattern:
+      /(?:和|与|跟|與|同).{1,30}?(?:有)?(?:什么|什麼|哪些|何)?(?:区别|區別|不同|差别|差別|差异|差異)|相比|比较|比較/u,
+    match: ['ref 和 state 有什么区别？', 'Git 与 SVN 的差异', '相比 SVN，Git 好在哪里？'],
+    notMatch: ['什么是 ref？', '为什么要用 state？'],
+  },
+  {
+    id: 'en-compare',
+    language: 'en',
+    intent: 'compare',
+    pattern: /\b(?:versus|vs\.?|compared? (?:to|with)|differen(?:t|ce|ces) (?:from|between)|differ from)\b/iu,
+    match: [
+      'How is a ref different from state?',
+      'errors.Is versus errors.As: what does each check?',
+      'What is the difference between a and b?',
+    ],
+    notMatch: ['What is a ref?', 'How do I compare strings?'],
   },
   {
     id: 'zh-list',
@@ -158,7 +198,7 @@ function bare(question: string): string {
 
 /** Whether a rule reads the text as asking for its intent. */
 export function ruleMatches(rule: IntentRule, text: string): boolean {
-  return rule.pattern.test(rule.intent === 'define' ? bare(text) : text);
+  return rule.pattern.test(rule.intent === 'define' || rule.intent === 'purpose' ? bare(text) : text);
 }
 
 /** What a question asks for: every intent a rule reads in it. */
@@ -173,13 +213,34 @@ export function asks(text: string, intent: Intent): boolean {
   return INTENT_RULES.some((r) => r.intent === intent && ruleMatches(r, text));
 }
 
-/** What a "什么是 X？" / "What is X?" question asks to have defined: X, or undefined. */
+/** What a "什么是 X？" / "What is X?" / "X 是用来做什么的？" question asks about: X, or undefined. */
 export function definedSubject(question: string): string | undefined {
   const q = bare(question);
   for (const r of INTENT_RULES) {
-    if (r.intent !== 'define') continue;
-    const subject = r.pattern.exec(q)?.[1]?.trim();
+    if (r.intent !== 'define' && r.intent !== 'purpose') continue;
+    const m = r.pattern.exec(q);
+    const subject = (m?.[1] ?? m?.[2])?.trim();
     if (subject) return Array.from(subject).length >= 2 ? subject : undefined;
   }
   return undefined;
+}
+
+/**
+ * The names a statement may call the subject by: the subject, the gloss it gives in brackets
+ * (组合子（combinator）: 组合子, combinator), what follows a possessive (Rust 的 Stream trait: Stream
+ * trait), and the subject without a frame it is put in (provenance in a memory model: provenance).
+ */
+export function subjectNames(subject: string): string[] {
+  const out = new Set<string>();
+  const add = (s: string | undefined) => {
+    const t = s?.trim().replace(/^(?:an?|the)\s+/i, '');
+    if (t && Array.from(t).length >= 2) out.add(t);
+  };
+  const gloss = /^(.+?)\s*[(（]([^()（）]+)[)）]\s*$/u.exec(subject);
+  for (const s of gloss ? [gloss[1]!, gloss[2]!] : [subject]) {
+    add(s);
+    add(/的\s*(.+)$/u.exec(s)?.[1]);
+    add(new RegExp(`^(.+?)\\s+(?:${anyOf(EN.SUBJECT_TAILS)})\\s`, 'iu').exec(s)?.[1]);
+  }
+  return [...out];
 }

@@ -7,19 +7,31 @@ export const ANSWER_WEIGHTS = {
   /** Share of its better neighbour's score a statement adds to its own. */
   neighbourShare: 0.3,
   /** A statement that says what the subject of a "什么是 X？" question is counts this many times. */
-  definitionBoost: 1.5,
+  definitionBoost: 2.5,
   /** A statement that gives a reason, when the question asks why. */
   reasonBoost: 1.2,
+  /** A statement that sets two things against each other (unlike, whereas, 不同), when the question compares. */
+  contrastBoost: 1.5,
   /** Share of a matching statement's score that a reason two sentences away from it gets for a "why". */
   reasonShare: 0.8,
   /** A statement of the entry ranked r counts 1 / (1 + r × this). */
   entryRankDecay: 0.2,
-  /** A statement that only says the question again (fewer than two words of its own). */
-  restatement: 0.3,
+  /** A statement that only says the question again (fewer than two words of its own), or asks a question. */
+  restatement: 0.1,
+  /** Share of such a statement's score the statement right after it gains: the answer follows the question. */
+  giveWay: 1,
   /** A statement holding a number, when the question asks for an amount or a date. */
   numberBoost: 1.15,
-  /** A statement in the other language than the question's. */
-  otherLanguage: 0.8,
+  /** The best statement must hold this share of what the context holds of the question to be answered with. */
+  confident: 0.5,
+  /** Below it, the texts of this many of the best statements are shown, each from this many statements before its best to this many after. */
+  likeliestPassages: 3,
+  passageBefore: 1,
+  passageAfter: 2,
+  /** Share of the weight of the question's words its entry's title holds that a statement adds to its own. */
+  titleShare: 1,
+  /** A statement shorter than this (letters and digits) is no candidate. */
+  shortest: 3,
   /** Two statements sharing this share of their character pairs say the same thing. */
   sameSentence: 0.5,
   /** A numbered run of as many items as the question counts, and one of another length. */

@@ -116,3 +116,21 @@ export const RELATED_LABELS = [
   'sources',
   'further reading',
 ];
+
+/** What the offline answer says when no statement answers with confidence, before the passages likeliest to. */
+export const UNSURE = 'No sentence in the wiki answers this for certain; these passages are the likeliest to:';
+
+/** Verbs by which a statement says what its subject is ("X is …", "X refers to …"). */
+export const DEFINING = ['is', 'are', 'means', 'refers to', 'stands for', 'is defined as'];
+
+/** Words by which a statement names what it has described ("…, later called Folgezettel"). */
+export const CALLED = ['called', 'known as', 'termed', 'dubbed', 'named'];
+
+/** Words that tie a place or a frame to a question's subject ("provenance in a memory model"): the subject ends before them. */
+export const SUBJECT_TAILS = ['in', 'of', 'for', 'within', 'under'];
+
+/** Words by which a statement sets two things against each other. */
+export const CONTRAST_CUES = [
+  ...wordList('unlike whereas instead differ differs different difference versus vs compare compared while but'),
+  ...['rather than', 'as opposed to', 'on the other hand'],
+];

@@ -82,3 +82,19 @@ export const HEADER_LABELS = wordList('作者 译者 来源 出处 原文链接 
 
 /** Labels of a list of related links, not of statements. */
 export const RELATED_LABELS = wordList('相关 另见 参见 参考 参考资料 链接 延伸阅读');
+
+/** What the offline answer says when no statement answers with confidence, before the passages likeliest to. */
+export const UNSURE = '知识库里没有哪句话能确定地回答这个问题；最可能包含答案的段落如下：';
+
+/** Verbs by which a statement says what its subject is (X 是…, X 指的是…): 指 alone also points (指向), so only its compounds. */
+export const DEFINING = wordList('是 是指 指的是 即 就是 意思是 意为 意指 定义为 用来 用于 可以');
+
+/** Words by which a statement names what it has described (这种做法后来被称为 Folgezettel). */
+export const CALLED = wordList('称为 称作 叫做 叫作 名为');
+
+/** Words by which a statement sets two things against each other. */
+export const CONTRAST_CUES = wordList('不同 区别 區別 不像 相比 相较 相對 相对 而是 反之 然而 但是 与之相反');
+
+/** Numerals beyond ten and the measure words a number is counted in (Simplified and Traditional): 三个, 一個, 两倍. */
+export const BIG_NUMERALS = [...'百千万萬亿億两兩'];
+export const MEASURES = wordList('年 月 日 个 個 次 人 名 位 种 種 座 公里 米 倍 项 項 条 條 步 张 張 % ％');
