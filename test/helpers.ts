@@ -72,7 +72,7 @@ let queue: Promise<unknown> = Promise.resolve();
  */
 export function runKbIn(
   args: string[],
-  opts: { cwd: string; env?: Record<string, string | undefined> },
+  opts: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number },
 ): Promise<CliResult> {
   bundled ??= import(/* @vite-ignore */ pathToFileURL(join(REPO, 'dist', 'kb.mjs')).href).then(
     (m: { main: Main }) => m.main,
@@ -98,10 +98,16 @@ export function runKbIn(
     };
     setEnv(env);
     process.chdir(opts.cwd);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, rej) => {
+      if (opts.timeoutMs === undefined) return;
+      timer = setTimeout(() => rej(new Error(`kb ${args.join(' ')} took over ${opts.timeoutMs} ms`)), opts.timeoutMs);
+    });
     try {
-      const code = await main(args, io);
+      const code = await Promise.race([main(args, io), late]);
       return { code, stdout, stderr };
     } finally {
+      clearTimeout(timer);
       process.chdir(cwd);
       setEnv(saved);
     }
