@@ -80,13 +80,18 @@ export function runKbIn(
   const run = queue.then(async () => {
     const main = await bundled!;
     const env: Record<string, string | undefined> = { NO_COLOR: '1', ANTHROPIC_API_KEY: undefined, ...opts.env };
-    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    // The whole environment comes back afterwards: a command may set some of it (--model sets KB_MODEL).
+    const saved = { ...process.env };
     const cwd = process.cwd();
     const setEnv = (e: Record<string, string | undefined>) => {
       for (const [k, v] of Object.entries(e)) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
+    };
+    const restoreEnv = () => {
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+      setEnv(saved);
     };
     let stdout = '';
     let stderr = '';
@@ -109,7 +114,7 @@ export function runKbIn(
     } finally {
       clearTimeout(timer);
       process.chdir(cwd);
-      setEnv(saved);
+      restoreEnv();
     }
   });
   queue = run.catch(() => {});
