@@ -172,7 +172,7 @@ describe('a damaged .kb/cache.db is set aside and started afresh', () => {
     fake = await startFakeAnthropic(claude);
     const kb = fixture(DOCS);
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
-    expect((await runKbIn(['compile'], { cwd: kb, env })).code).toBe(0);
+    expect((await runKb(['compile'], { cwd: kb, env })).code).toBe(0);
     const cache = join(kb, '.kb', 'cache.db');
     expect(existsSync(cache)).toBe(true);
     damage(cache, how);
