@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { startFakeAnthropic, type FakeAnthropic, type FakeHandler, type FakeReply } from './fake-anthropic.js';
 import { faithfulClaude } from './model-fixtures.js';
-import { KB_BIN, REPO, fixture, listTree, read, runKbIn, writeFile } from './helpers.js';
+import { KB_BIN, REPO, fixture, listTree, read, runKb, runKbIn, writeFile } from './helpers.js';
 import { parseEntryFile } from '../src/entry/frontmatter.js';
 import { extractWikiLinks } from '../src/parse/links.js';
 import { entityKey } from '../src/entry/names.js';
@@ -230,17 +230,28 @@ afterAll(async () => {
 
 describe('compile invariants (aged raw files)', () => {
   let cleanModel: Snapshot;
+  /** The sample, aged and compiled with the model: the reference, and the start of the tests that begin with that compile. */
+  let compiled: string;
+  /** A copy of the compiled sample, file times and all. */
+  const compiledCopy = (): string => {
+    const root = mkdtempSync(join(tmpdir(), 'kb-inv-'));
+    cpSync(compiled, root, { recursive: true, preserveTimestamps: true });
+    return root;
+  };
 
   beforeAll(async () => {
     const m = sampleKb();
+    age(m);
     const f = await fake(faithfulClaude);
-    const r = await runKbIn(['compile'], { cwd: m, env: keyEnv(f.url) });
+    // A real process: the compile every copy starts from ends as the CLI's does, every database closed.
+    const r = await runKb(['compile'], { cwd: m, env: keyEnv(f.url) });
     expect(r.code, r.stderr).toBe(0);
     cleanModel = snapshot(m);
     // A sanity check of the reference itself.
     expect(cleanModel.sources.length).toBe(SAMPLE.length);
     expect(cleanModel.concepts.length).toBeGreaterThan(5);
     expect(brokenLinks(m)).toEqual([]);
+    compiled = m;
   });
 
   it('offline compile, then one with a key: every source recompiled by the model, none emptied', async () => {
@@ -256,11 +267,9 @@ describe('compile invariants (aged raw files)', () => {
   });
 
   it('a template edit between compiles recompiles every source from its real text', async () => {
-    const root = sampleKb();
-    age(root);
+    // The first compile, with the model, of the aged sample: the one of beforeAll, copied.
+    const root = compiledCopy();
     const f = await fake(faithfulClaude);
-    const first = await runKbIn(['compile'], { cwd: root, env: keyEnv(f.url) });
-    expect(first.code, first.stderr).toBe(0);
     const tpl = readFileSync(join(REPO, 'templates', 'compile-source.md'), 'utf8');
     writeFile(
       root,
@@ -301,11 +310,9 @@ describe('compile invariants (aged raw files)', () => {
   });
 
   it('a hand edit, then a deletion: the edited entry keeps its text and no link breaks', async () => {
-    const root = sampleKb();
-    age(root);
+    // The first compile, with the model, of the aged sample: the one of beforeAll, copied.
+    const root = compiledCopy();
     const f = await fake(faithfulClaude);
-    const first = await runKbIn(['compile'], { cwd: root, env: keyEnv(f.url) });
-    expect(first.code, first.stderr).toBe(0);
     // The concept of fewest sources (two, where there is one of two): edit one source's entry,
     // delete another's raw file (a concept of two goes).
     const concept = entries(root)
@@ -340,11 +347,9 @@ describe('compile invariants (aged raw files)', () => {
   });
 
   it('an embedder change: the next compile embeds every passage and entry again, without the model', async () => {
-    const root = sampleKb();
-    age(root);
+    // The first compile, with the model, of the aged sample: the one of beforeAll, copied.
+    const root = compiledCopy();
     const f = await fake(faithfulClaude);
-    const first = await runKbIn(['compile'], { cwd: root, env: keyEnv(f.url) });
-    expect(first.code, first.stderr).toBe(0);
     const calls = f.messages().length;
     writeFile(root, 'kb.config.json', JSON.stringify({ embedding: { dims: 256 } }));
     // Search before the compile: it must not leave the store without its mark.
