@@ -238,10 +238,9 @@ describe('kb ask when the model fails', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/warning: The model failed/);
       expect(r.stdout).toContain('[[Tides]]');
-      const j = JSON.parse((await runKbIn(['ask', 'What causes tides?', '--json'], { cwd: root, env })).stdout) as Record<
-        string,
-        unknown
-      >;
+      const j = JSON.parse(
+        (await runKbIn(['ask', 'What causes tides?', '--json'], { cwd: root, env })).stdout,
+      ) as Record<string, unknown>;
       expect(j['cached']).toBe(false);
       expect(j['mode']).toBe('offline');
     } finally {

@@ -60,7 +60,10 @@ export function runKb(
   });
 }
 
-type Main = (argv: string[], io: { out(l: string): void; err(l: string): void; isTTY: boolean; color: boolean }) => Promise<number>;
+type Main = (
+  argv: string[],
+  io: { out(l: string): void; err(l: string): void; isTTY: boolean; color: boolean },
+) => Promise<number>;
 let bundled: Promise<Main> | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 

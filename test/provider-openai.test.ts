@@ -257,7 +257,11 @@ describe('kb lint --heal through an OpenAI-compatible provider', { timeout: 400_
       }
       return { text: '<verdict>consistent</verdict><subject></subject><reason>They agree.</reason>' };
     });
-    const r = await runKbIn(['lint', '--heal'], { cwd: root, env: { ...GIT_ENV, ...env(fake.url) }, timeoutMs: 120_000 });
+    const r = await runKbIn(['lint', '--heal'], {
+      cwd: root,
+      env: { ...GIT_ENV, ...env(fake.url) },
+      timeoutMs: 120_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const judged = fake.chats().filter((c) => JSON.stringify(c.body.messages).includes('skeptical'));
     const written = fake.chats().filter((c) => JSON.stringify(c.body.messages).includes('Rewrite that entry'));
