@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixture, read, REPO, runKb, writeFile } from './helpers.js';
+import { fixture, read, REPO, runKb, runKbIn, writeFile } from './helpers.js';
 import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
 import { parseEntryFile } from '../src/entry/frontmatter.js';
 
@@ -15,7 +15,7 @@ const FILES = {
 
 async function compiledKb(): Promise<string> {
   const root = fixture(FILES);
-  const r = await runKb(['compile'], { cwd: root });
+  const r = await runKbIn(['compile'], { cwd: root });
   expect(r.code, r.stderr).toBe(0);
   return root;
 }
@@ -32,18 +32,18 @@ describe('kb search / context / ask (CLI)', () => {
     expect(r.stdout).toMatch(/^Entries\n 1\. \d\.\d{4} {2}Tides/);
     expect(r.stdout).toContain('Passages');
     expect(r.stdout).toContain('raw/tides.md');
-    const j = await runKb(['search', '大熊猫 吃 什么', '--json'], { cwd: root });
+    const j = await runKbIn(['search', '大熊猫 吃 什么', '--json'], { cwd: root });
     const out = JSON.parse(j.stdout) as { entries: { title: string; score: number }[] };
     expect(out.entries[0]?.title).toBe('大熊猫');
   });
 
   it('kb context prints <kb_entry> blocks within the budget', async () => {
-    const r = await runKb(['context', 'what causes tides', '--budget', '300'], { cwd: root });
+    const r = await runKbIn(['context', 'what causes tides', '--budget', '300'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^<kb_entry id="source\/tides">/);
     expect(r.stderr).toMatch(/of 300 tokens/);
     const j = JSON.parse(
-      (await runKb(['context', 'what causes tides', '--budget', '300', '--json'], { cwd: root })).stdout,
+      (await runKbIn(['context', 'what causes tides', '--budget', '300', '--json'], { cwd: root })).stdout,
     ) as { tokens: number };
     expect(j.tokens).toBeLessThanOrEqual(300);
     const bad = await runKb(['context', 'x', '--budget', 'lots'], { cwd: root });
@@ -56,7 +56,7 @@ describe('kb search / context / ask (CLI)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('[[Tides]]');
     expect(r.stderr).toContain('No ANTHROPIC_API_KEY');
-    const j = JSON.parse((await runKb(['ask', 'what causes tides', '--json'], { cwd: root })).stdout) as {
+    const j = JSON.parse((await runKbIn(['ask', 'what causes tides', '--json'], { cwd: root })).stdout) as {
       mode: string;
       citations: { title: string }[];
       context: { tokens: number };
@@ -71,25 +71,25 @@ describe('kb search / context / ask (CLI)', () => {
   });
 
   it('kb ask --save files the answer and a later search finds it; --format marp writes a deck', async () => {
-    const r = await runKb(['ask', 'What causes spring tides?', '--save'], { cwd: root });
+    const r = await runKbIn(['ask', 'What causes spring tides?', '--save'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('Filed wiki/answers/What causes spring tides.md');
     const { data } = parseEntryFile(read(root, 'wiki/answers/What causes spring tides.md'));
     expect(data['kind']).toBe('answer');
     // The cited source lists the answer among its backlinks (the body section is off by default).
     expect(parseEntryFile(read(root, 'wiki/sources/Tides.md')).data['backlinks']).toContain(data['id']);
-    const s = await runKb(['search', 'spring tides', '--json'], { cwd: root });
+    const s = await runKbIn(['search', 'spring tides', '--json'], { cwd: root });
     expect((JSON.parse(s.stdout) as { entries: { kind: string }[] }).entries.some((e) => e.kind === 'answer')).toBe(
       true,
     );
-    const lint = await runKb(['lint'], { cwd: root });
+    const lint = await runKbIn(['lint'], { cwd: root });
     expect(lint.code, lint.stdout + lint.stderr).toBe(0);
     expect(lint.stdout).toMatch(/0 errors, 0 warnings/);
     // A compile afterwards keeps the answer.
-    expect((await runKb(['compile'], { cwd: root })).code).toBe(0);
+    expect((await runKbIn(['compile'], { cwd: root })).code).toBe(0);
     expect(existsSync(join(root, 'wiki/answers/What causes spring tides.md'))).toBe(true);
 
-    const m = await runKb(['ask', 'What is a volcano?', '--format', 'marp'], { cwd: root });
+    const m = await runKbIn(['ask', 'What is a volcano?', '--format', 'marp'], { cwd: root });
     expect(m.code, m.stderr).toBe(0);
     const deck = parseEntryFile(read(root, 'wiki/answers/What is a volcano.md'));
     expect(deck.data['marp']).toBe(true);
@@ -98,10 +98,10 @@ describe('kb search / context / ask (CLI)', () => {
 
   it('kb ask --save: the filed answer is linked, so kb lint finds no orphan-entry for it', async () => {
     const file = 'wiki/answers/Why do sea levels rise and fall.md';
-    const r = await runKb(['ask', 'Why do sea levels rise and fall?', '--save', '--offline'], { cwd: root });
+    const r = await runKbIn(['ask', 'Why do sea levels rise and fall?', '--save', '--offline'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Filed wiki\/answers\/Why do sea levels rise and fall\.md \(backlinks in 1 entr/);
-    const lint = JSON.parse((await runKb(['lint', '--json'], { cwd: root })).stdout) as {
+    const lint = JSON.parse((await runKbIn(['lint', '--json'], { cwd: root })).stdout) as {
       findings: { ruleId: string; file: string }[];
     };
     expect(lint.findings.filter((f) => f.file === file)).toEqual([]);
@@ -110,12 +110,12 @@ describe('kb search / context / ask (CLI)', () => {
   it('kb ask --save --offline again: the new answer cites the sources, never the answer it replaces', async () => {
     const q = 'What do the Moon and the Sun do to the sea?';
     const file = 'wiki/answers/What do the Moon and the Sun do to the sea.md';
-    const first = await runKb(['ask', q, '--save', '--offline'], { cwd: root });
+    const first = await runKbIn(['ask', q, '--save', '--offline'], { cwd: root });
     expect(first.code, first.stderr).toBe(0);
     const before = parseEntryFile(read(root, file));
     expect(before.data['source_ref']).toEqual(['raw/tides.md']);
 
-    const again = await runKb(['ask', q, '--save', '--offline', '--json'], { cwd: root });
+    const again = await runKbIn(['ask', q, '--save', '--offline', '--json'], { cwd: root });
     expect(again.code, again.stderr).toBe(0);
     const j = JSON.parse(again.stdout) as { citations: { id: string }[]; saved: { replaced?: { version: number } } };
     expect(j.citations.map((c) => c.id)).toContain('source/tides');
@@ -131,7 +131,7 @@ describe('kb search / context / ask (CLI)', () => {
     expect(read(root, 'wiki/log.md')).toMatch(
       /updated \[\[What do the Moon and the Sun do to the sea\]\] \(version 2 replaces version 1 by offline\)/,
     );
-    const lint = JSON.parse((await runKb(['lint', '--json'], { cwd: root })).stdout) as {
+    const lint = JSON.parse((await runKbIn(['lint', '--json'], { cwd: root })).stdout) as {
       findings: { ruleId: string; file: string }[];
     };
     expect(lint.findings.filter((f) => f.file === file || f.ruleId === 'missing-backlink')).toEqual([]);
@@ -160,7 +160,7 @@ describe('kb ask with a model (fake Anthropic server)', () => {
 
   it('expands a Chinese question into English keywords, answers from the packed context, caches the calls', async () => {
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
-    const r = await runKb(['ask', '潮汐是怎么形成的？', '--json'], { cwd: root, env });
+    const r = await runKbIn(['ask', '潮汐是怎么形成的？', '--json'], { cwd: root, env });
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout) as {
       mode: string;
@@ -178,7 +178,7 @@ describe('kb ask with a model (fake Anthropic server)', () => {
     expect(answerPrompt).toContain('<kb_entry id="source/tides">');
     expect(answerPrompt).toContain('潮汐是怎么形成的');
     // Without the answer cache, the model's replies still come from .kb/cache.db: no new calls.
-    const again = await runKb(['ask', '潮汐是怎么形成的？', '--json', '--no-cache'], { cwd: root, env });
+    const again = await runKbIn(['ask', '潮汐是怎么形成的？', '--json', '--no-cache'], { cwd: root, env });
     expect(again.code, again.stderr).toBe(0);
     expect(fake.messages()).toHaveLength(2);
     expect(r.stdout + r.stderr + again.stdout + again.stderr).not.toContain('test-key');
@@ -187,7 +187,7 @@ describe('kb ask with a model (fake Anthropic server)', () => {
   it('an edited answer template is not answered from the answer cache', async () => {
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
     const ask = async () => {
-      const r = await runKb(['ask', 'Why are there two tides a day?', '--json'], { cwd: root, env });
+      const r = await runKbIn(['ask', 'Why are there two tides a day?', '--json'], { cwd: root, env });
       expect(r.code, r.stderr).toBe(0);
       return (JSON.parse(r.stdout) as { cached: boolean }).cached;
     };
@@ -204,12 +204,12 @@ describe('kb ask with a model (fake Anthropic server)', () => {
   it('a filed model answer is not replaced by an offline one, nor after a person edited it', async () => {
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
     const file = 'wiki/answers/What makes the tides.md';
-    const saved = await runKb(['ask', 'What makes the tides?', '--save'], { cwd: root, env });
+    const saved = await runKbIn(['ask', 'What makes the tides?', '--save'], { cwd: root, env });
     expect(saved.code, saved.stderr).toBe(0);
     const text = read(root, file);
     expect(parseEntryFile(text).data['compiled_by']).toBe('model:claude-sonnet-4-5');
 
-    const offline = await runKb(['ask', 'What makes the tides?', '--save', '--offline'], { cwd: root });
+    const offline = await runKbIn(['ask', 'What makes the tides?', '--save', '--offline'], { cwd: root });
     expect(offline.code).toBe(1);
     expect(offline.stdout).toContain('[[Tides]]');
     expect(offline.stderr).toContain(
@@ -219,7 +219,7 @@ describe('kb ask with a model (fake Anthropic server)', () => {
 
     const edited = text.replace('## Sources', 'My own note on this.\n\n## Sources');
     writeFileSync(join(root, file), edited);
-    const model = await runKb(['ask', 'what makes the tides', '--save', '--no-cache'], { cwd: root, env });
+    const model = await runKbIn(['ask', 'what makes the tides', '--save', '--no-cache'], { cwd: root, env });
     expect(model.code).toBe(1);
     expect(model.stderr).toContain(
       "kb: Not filed: wiki/answers/What makes the tides.md was edited by hand since kb filed it, and kb never overwrites a person's edits",
@@ -234,14 +234,13 @@ describe('kb ask when the model fails', () => {
     const fake = await startFakeAnthropic(() => ({ status: 400, headers: { 'x-should-retry': 'false' } }));
     try {
       const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
-      const r = await runKb(['ask', 'What causes tides?'], { cwd: root, env });
+      const r = await runKbIn(['ask', 'What causes tides?'], { cwd: root, env });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/warning: The model failed/);
       expect(r.stdout).toContain('[[Tides]]');
-      const j = JSON.parse((await runKb(['ask', 'What causes tides?', '--json'], { cwd: root, env })).stdout) as Record<
-        string,
-        unknown
-      >;
+      const j = JSON.parse(
+        (await runKbIn(['ask', 'What causes tides?', '--json'], { cwd: root, env })).stdout,
+      ) as Record<string, unknown>;
       expect(j['cached']).toBe(false);
       expect(j['mode']).toBe('offline');
     } finally {
@@ -304,7 +303,7 @@ describe('kb ask --save with an empty or malformed model reply', () => {
       }
       expect(existsSync(join(root, 'wiki/answers'))).toBe(false);
       reply = { text: '' };
-      const j = await runKb(['ask', 'Why are tides empty?', '--save', '--json'], { cwd: root, env });
+      const j = await runKbIn(['ask', 'Why are tides empty?', '--save', '--json'], { cwd: root, env });
       expect(j.code).toBe(1);
       expect((JSON.parse(j.stdout) as { notSaved: string; saved?: unknown }).notSaved).toMatch(
         /^Not filed: the model's reply is empty/,
@@ -313,7 +312,7 @@ describe('kb ask --save with an empty or malformed model reply', () => {
       // A malformed reply was not cached: asking again asks the model again, and a well-formed reply is filed.
       reply = { text: '<answer>The Moon and the Sun pull the sea [[Tides]].</answer>' };
       const calls = fake.messages().length;
-      const ok = await runKb(['ask', 'Why are there tides?', '--save'], { cwd: root, env });
+      const ok = await runKbIn(['ask', 'Why are there tides?', '--save'], { cwd: root, env });
       expect(ok.code, ok.stderr).toBe(0);
       expect(fake.messages().length).toBeGreaterThan(calls);
       expect(parseEntryFile(read(root, 'wiki/answers/Why are there tides.md')).body).toContain(
@@ -329,16 +328,16 @@ describe('kb ask after the embedder changed', () => {
   it('says, as kb search does, that it uses keywords only until `kb compile` embeds the wiki again', async () => {
     const root = await compiledKb();
     writeFileSync(join(root, 'kb.config.json'), JSON.stringify({ embedding: { dims: 256 } }));
-    const search = await runKb(['search', 'what causes tides'], { cwd: root });
+    const search = await runKbIn(['search', 'what causes tides'], { cwd: root });
     expect(search.stderr).toMatch(/uses keywords only until `kb compile`/);
-    const r = await runKb(['ask', 'what causes tides', '--offline', '--no-cache'], { cwd: root });
+    const r = await runKbIn(['ask', 'what causes tides', '--offline', '--no-cache'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/warning: .*uses keywords only until `kb compile` embeds the wiki again/);
     expect(r.stdout).toContain('Tides');
-    const j = await runKb(['ask', 'what causes tides', '--offline', '--no-cache', '--json'], { cwd: root });
+    const j = await runKbIn(['ask', 'what causes tides', '--offline', '--no-cache', '--json'], { cwd: root });
     expect((JSON.parse(j.stdout) as { warnings?: string[] }).warnings?.join(' ')).toMatch(/keywords only/);
-    expect((await runKb(['compile'], { cwd: root })).code).toBe(0);
-    const after = await runKb(['ask', 'what causes tides', '--offline', '--no-cache'], { cwd: root });
+    expect((await runKbIn(['compile'], { cwd: root })).code).toBe(0);
+    const after = await runKbIn(['ask', 'what causes tides', '--offline', '--no-cache'], { cwd: root });
     expect(after.stderr).not.toMatch(/keywords only/);
   }, 120_000);
 });
@@ -352,7 +351,7 @@ describe('kb ask with the model: answers you can check', () => {
       reply = {
         text: '<answer>The Moon pulls the sea [[Tides]]; see [[HNSW]] and [[Malkov and Yashunin (2018)]].</answer>',
       };
-      const loose = await runKb(['ask', 'What pulls the sea?'], { cwd: root, env });
+      const loose = await runKbIn(['ask', 'What pulls the sea?'], { cwd: root, env });
       expect(loose.code, loose.stderr).toBe(0);
       expect(loose.stderr).toMatch(
         /warning: The answer cites \[\[HNSW\]\], \[\[Malkov and Yashunin \(2018\)\]\], which name no entry/,
@@ -362,12 +361,12 @@ describe('kb ask with the model: answers you can check', () => {
       expect(strict.code).toBe(1);
 
       reply = { text: '<answer>The sea rises twice a day.</answer>' };
-      const none = await runKb(['ask', 'How often does the sea rise?', '--strict'], { cwd: root, env });
+      const none = await runKbIn(['ask', 'How often does the sea rise?', '--strict'], { cwd: root, env });
       expect(none.code).toBe(1);
       expect(none.stderr).toMatch(/warning: The answer cites no entry of the wiki/);
 
       reply = { text: '<kb_entry><title>Tides</title><body>The Moon.</body></kb_entry>' };
-      const xml = await runKb(['ask', 'Why is the sea tidal?'], { cwd: root, env });
+      const xml = await runKbIn(['ask', 'Why is the sea tidal?'], { cwd: root, env });
       expect(xml.stdout).not.toContain('<kb_entry');
       expect(xml.stdout).toMatch(/The model gave no readable answer/);
       expect(xml.stderr).toMatch(/warning: The model's reply has no <answer> element/);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fixture, runKb } from './helpers.js';
+import { fixture, runKb, runKbIn } from './helpers.js';
 
 // English notes, Chinese notes, one of them in Traditional characters.
 const FILES = {
@@ -22,12 +22,12 @@ describe('Chinese and cross-language questions (CLI, no model)', () => {
   }, 120_000);
 
   const search = async (q: string) => {
-    const r = await runKb(['search', q, '--json'], { cwd: root, timeoutMs: 120_000 });
+    const r = await runKbIn(['search', q, '--json'], { cwd: root, timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);
     return (JSON.parse(r.stdout) as { entries: { title: string }[] }).entries.map((e) => e.title);
   };
   const ask = async (q: string) => {
-    const r = await runKb(['ask', q, '--offline', '--json'], {
+    const r = await runKbIn(['ask', q, '--offline', '--json'], {
       cwd: root,
       env: { ANTHROPIC_API_KEY: '' },
       timeoutMs: 120_000,
@@ -55,7 +55,7 @@ describe('Chinese and cross-language questions (CLI, no model)', () => {
   }, 120_000);
 
   it('an offline answer does not quote a saved answer’s title', async () => {
-    const s = await runKb(['ask', 'What causes tides?', '--save'], {
+    const s = await runKbIn(['ask', 'What causes tides?', '--save'], {
       cwd: root,
       env: { ANTHROPIC_API_KEY: '' },
       timeoutMs: 120_000,

@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { startFakeAnthropic, type FakeAnthropic, type FakeHandler, type FakeReply } from './fake-anthropic.js';
 import { faithfulClaude } from './model-fixtures.js';
-import { KB_BIN, REPO, fixture, listTree, read, runKb, writeFile } from './helpers.js';
+import { KB_BIN, REPO, fixture, listTree, read, runKb, runKbIn, writeFile } from './helpers.js';
 import { parseEntryFile } from '../src/entry/frontmatter.js';
 import { extractWikiLinks } from '../src/parse/links.js';
 import { entityKey } from '../src/entry/names.js';
@@ -50,6 +50,15 @@ function sampleKb(): string {
 function age(root: string): void {
   const past = (Date.now() - 3600_000) / 1000;
   for (const f of listTree(join(root, 'raw'))) utimesSync(join(root, 'raw', f), past, past);
+}
+
+/**
+ * The CLI in process, documents prepared on the main thread (KB_THREADS=0): the OCR engine of the
+ * sample image is then loaded once for the file, not in a new thread for every compile. The
+ * reference compile and the interrupted ones run as real processes, with their threads.
+ */
+function runIn(args: string[], opts: { cwd: string; env?: Record<string, string> }) {
+  return runKbIn(args, { ...opts, env: { KB_THREADS: '0', ...opts.env } });
 }
 
 function keyEnv(url: string): Record<string, string> {
@@ -143,17 +152,17 @@ describe('an upgraded offline compiler', () => {
       'raw/b.md': '# Beta notes\n\nBeta compares BM25 with embeddings for Chinese text.\n',
     });
     age(root);
-    const first = await runKb(['compile'], { cwd: root });
+    const first = await runIn(['compile'], { cwd: root });
     expect(first.code, first.stderr).toBe(0);
     // What an older kb left behind: raw/a.md compiled by an earlier offline compiler.
     const db = new Database(join(root, 'wiki', 'embeddings.db'));
     sqliteVec.load(db);
     db.prepare(`UPDATE documents SET compiler = 'offline-v0' WHERE raw_path IN ('raw/a.md', 'a.md')`).run();
     db.close();
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runIn(['compile'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^0 new, 1 updated, 1 unchanged/m);
-    const again = await runKb(['compile'], { cwd: root });
+    const again = await runIn(['compile'], { cwd: root });
     expect(again.stdout).toMatch(/^0 new, 0 updated, 2 unchanged/m);
   });
 });
@@ -230,10 +239,20 @@ afterAll(async () => {
 
 describe('compile invariants (aged raw files)', () => {
   let cleanModel: Snapshot;
+  /** The sample, aged and compiled with the model: the reference, and the start of the tests that begin with that compile. */
+  let compiled: string;
+  /** A copy of the compiled sample, file times and all. */
+  const compiledCopy = (): string => {
+    const root = mkdtempSync(join(tmpdir(), 'kb-inv-'));
+    cpSync(compiled, root, { recursive: true, preserveTimestamps: true });
+    return root;
+  };
 
   beforeAll(async () => {
     const m = sampleKb();
+    age(m);
     const f = await fake(faithfulClaude);
+    // A real process: the compile every copy starts from ends as the CLI's does, every database closed.
     const r = await runKb(['compile'], { cwd: m, env: keyEnv(f.url) });
     expect(r.code, r.stderr).toBe(0);
     cleanModel = snapshot(m);
@@ -241,33 +260,32 @@ describe('compile invariants (aged raw files)', () => {
     expect(cleanModel.sources.length).toBe(SAMPLE.length);
     expect(cleanModel.concepts.length).toBeGreaterThan(5);
     expect(brokenLinks(m)).toEqual([]);
+    compiled = m;
   });
 
   it('offline compile, then one with a key: every source recompiled by the model, none emptied', async () => {
     const root = sampleKb();
     age(root);
-    const off = await runKb(['compile'], { cwd: root });
+    const off = await runIn(['compile'], { cwd: root });
     expect(off.code, off.stderr).toBe(0);
     const f = await fake(faithfulClaude);
-    const r = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    const r = await runIn(['compile'], { cwd: root, env: keyEnv(f.url) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^0 new, 15 updated, 0 unchanged, 0 deleted, 0 skipped/m);
     expectInvariants(root, cleanModel);
   });
 
   it('a template edit between compiles recompiles every source from its real text', async () => {
-    const root = sampleKb();
-    age(root);
+    // The first compile, with the model, of the aged sample: the one of beforeAll, copied.
+    const root = compiledCopy();
     const f = await fake(faithfulClaude);
-    const first = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
-    expect(first.code, first.stderr).toBe(0);
     const tpl = readFileSync(join(REPO, 'templates', 'compile-source.md'), 'utf8');
     writeFile(
       root,
       'templates/compile-source.md',
       tpl.replace('Rules for the content:', 'Rules for the content (keep it short):'),
     );
-    const r = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    const r = await runIn(['compile'], { cwd: root, env: keyEnv(f.url) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^0 new, 15 updated, 0 unchanged, 0 deleted, 0 skipped/m);
     expectInvariants(root, cleanModel);
@@ -290,22 +308,20 @@ describe('compile invariants (aged raw files)', () => {
     const f = await fake((req) =>
       healthy ? faithfulClaude(req) : { status: 529, headers: { 'retry-after-ms': '1' } },
     );
-    const sick = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    const sick = await runIn(['compile'], { cwd: root, env: keyEnv(f.url) });
     expect(sick.code, sick.stderr).toBe(0);
     expect(sick.stderr).toMatch(/model-unavailable/);
     healthy = true;
-    const r = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    const r = await runIn(['compile'], { cwd: root, env: keyEnv(f.url) });
     expect(r.code, r.stderr).toBe(0);
     expectInvariants(root, cleanModel);
     expect(r.stdout).toMatch(/ 0 skipped/);
   });
 
   it('a hand edit, then a deletion: the edited entry keeps its text and no link breaks', async () => {
-    const root = sampleKb();
-    age(root);
+    // The first compile, with the model, of the aged sample: the one of beforeAll, copied.
+    const root = compiledCopy();
     const f = await fake(faithfulClaude);
-    const first = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
-    expect(first.code, first.stderr).toBe(0);
     // The concept of fewest sources (two, where there is one of two): edit one source's entry,
     // delete another's raw file (a concept of two goes).
     const concept = entries(root)
@@ -323,11 +339,11 @@ describe('compile invariants (aged raw files)', () => {
     writeFile(root, `wiki/${edited.path}`, text);
     rmSync(join(root, goneRef!));
 
-    const r = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    const r = await runIn(['compile'], { cwd: root, env: keyEnv(f.url) });
     expect(r.code, r.stderr).toBe(0);
     const clean = sampleKb();
     rmSync(join(clean, goneRef!));
-    const c = await runKb(['compile'], { cwd: clean, env: keyEnv(f.url) });
+    const c = await runIn(['compile'], { cwd: clean, env: keyEnv(f.url) });
     expect(c.code, c.stderr).toBe(0);
     expectInvariants(root, snapshot(clean));
     const after = read(root, `wiki/${edited.path}`);
@@ -340,17 +356,15 @@ describe('compile invariants (aged raw files)', () => {
   });
 
   it('an embedder change: the next compile embeds every passage and entry again, without the model', async () => {
-    const root = sampleKb();
-    age(root);
+    // The first compile, with the model, of the aged sample: the one of beforeAll, copied.
+    const root = compiledCopy();
     const f = await fake(faithfulClaude);
-    const first = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
-    expect(first.code, first.stderr).toBe(0);
     const calls = f.messages().length;
     writeFile(root, 'kb.config.json', JSON.stringify({ embedding: { dims: 256 } }));
     // Search before the compile: it must not leave the store without its mark.
-    const before = await runKb(['search', 'hybrid search'], { cwd: root });
+    const before = await runIn(['search', 'hybrid search'], { cwd: root });
     expect(before.stderr).toMatch(/search uses keywords only until `kb compile`/);
-    const r = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    const r = await runIn(['compile'], { cwd: root, env: keyEnv(f.url) });
     expect(r.code, r.stderr).toBe(0);
     expect(f.messages()).toHaveLength(calls);
     expect(r.stderr.match(/\[vectors-rebuilt\]/g)).toHaveLength(1);
@@ -359,12 +373,12 @@ describe('compile invariants (aged raw files)', () => {
     expect(n(`SELECT count(*) n FROM vec_chunks`)).toBe(n(`SELECT count(*) n FROM chunks`));
     expect(n(`SELECT count(*) n FROM vec_entries`)).toBe(n(`SELECT count(*) n FROM entries`));
     expect(n(`SELECT vec_length(embedding) n FROM vec_chunks LIMIT 1`)).toBe(256);
-    const search = await runKb(['search', '--json', 'merging ranked lists from keyword and vector search'], {
+    const search = await runIn(['search', '--json', 'merging ranked lists from keyword and vector search'], {
       cwd: root,
     });
     const found = JSON.parse(search.stdout) as { entries: { via: string[] }[] };
     expect(found.entries.some((e) => e.via.includes('vector'))).toBe(true);
-    const again = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+    const again = await runIn(['compile'], { cwd: root, env: keyEnv(f.url) });
     expect(again.stderr).not.toMatch(/vectors-rebuilt/);
     expectInvariants(root, cleanModel);
   });
@@ -392,7 +406,7 @@ describe('compile invariants (aged raw files)', () => {
           .n;
         expect(pending).toBe(SAMPLE.length);
         hang = false;
-        const r = await runKb(['compile'], { cwd: root, env: keyEnv(f.url) });
+        const r = await runIn(['compile'], { cwd: root, env: keyEnv(f.url) });
         expect(r.code, r.stderr).toBe(0);
         expectInvariants(root, cleanModel);
       });
@@ -408,7 +422,7 @@ describe('a file recorded as empty by mistake', () => {
       'raw/blank.md': '   \n\n',
     });
     age(root);
-    const first = await runKb(['compile'], { cwd: root });
+    const first = await runIn(['compile'], { cwd: root });
     expect(first.code, first.stderr).toBe(0);
     expect(existsSync(join(root, 'wiki/sources/Alpha notes.md'))).toBe(true);
     // What a compile before the fix left behind: raw/a.md recorded as empty, its entry gone.
@@ -420,19 +434,19 @@ describe('a file recorded as empty by mistake', () => {
     db.close();
     rmSync(join(root, 'wiki/sources/Alpha notes.md'));
 
-    const lint = await runKb(['lint', '--json'], { cwd: root });
+    const lint = await runIn(['lint', '--json'], { cwd: root });
     const findings = (JSON.parse(lint.stdout) as { findings: { ruleId: string; file: string; reason: string }[] })
       .findings;
     const uncompiled = findings.filter((f) => f.ruleId === 'uncompiled-source');
     expect(uncompiled.map((f) => f.file)).toEqual(['raw/a.md']);
     expect(uncompiled[0]!.reason).toMatch(/recorded as empty although it has text/);
 
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runIn(['compile'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^1 new, 0 updated, 1 unchanged, 0 deleted, 1 skipped/m);
     expect(read(root, 'wiki/sources/Alpha notes.md')).toContain('Alpha is a retrieval method');
     // A file that really is blank stays skipped, without a compile each time.
-    const again = await runKb(['compile'], { cwd: root });
+    const again = await runIn(['compile'], { cwd: root });
     expect(again.stdout).toMatch(/^0 new, 0 updated, 2 unchanged, 0 deleted, 1 skipped/m);
   });
 });
@@ -459,7 +473,7 @@ describe('an entry a person edited, then a deletion', () => {
         '# Gamma notes\n\nThe Zettelkasten of Niklas Luhmann had 90,000 cards. Gamma compares the Zettelkasten with BM25 ranking. Every Zettelkasten needs links.\n',
     });
     age(root);
-    const first = await runKb(['compile'], { cwd: root });
+    const first = await runIn(['compile'], { cwd: root });
     expect(first.code, first.stderr).toBe(0);
     const beta = 'wiki/sources/Beta notes.md';
     const kbText = read(root, beta);
@@ -475,7 +489,7 @@ describe('an entry a person edited, then a deletion', () => {
     writeFile(root, beta, edited);
 
     rmSync(join(root, 'raw/c.md'));
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runIn(['compile'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/0 new, 0 updated, 2 unchanged, 1 deleted.*concepts 0 new, \d+ updated, 1 removed/);
     const after = read(root, beta);
@@ -497,7 +511,7 @@ describe('an entry a person edited, then a deletion', () => {
     );
     expect(r.stderr).toMatch(/kb's update merged into your edited entry/);
 
-    const lint = await runKb(['lint', '--json'], { cwd: root });
+    const lint = await runIn(['lint', '--json'], { cwd: root });
     const findings = (
       JSON.parse(lint.stdout) as {
         findings: { ruleId: string; file: string; note?: string; data?: { target?: string } }[];
@@ -511,7 +525,7 @@ describe('an entry a person edited, then a deletion', () => {
 
     // A further compile has nothing to say and leaves the file as it is.
     writeFile(root, 'raw/d.md', '# Delta notes\n\nDelta is about something else entirely, with no shared names.\n');
-    const again = await runKb(['compile'], { cwd: root });
+    const again = await runIn(['compile'], { cwd: root });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toMatch(/\]\], which this compile/);
     expect(read(root, beta)).toBe(after);
@@ -526,12 +540,12 @@ describe('generated files a person deleted', () => {
         '# Alpha notes\n\nBM25 ranks documents by term overlap. Alpha uses BM25 for keyword search. BM25 is fast.\n',
       'raw/b.md': '# Beta notes\n\nBM25 is a ranking function. Beta keeps notes with BM25 search.\n',
     });
-    const first = await runKb(['compile'], { cwd: root });
+    const first = await runIn(['compile'], { cwd: root });
     expect(first.code, first.stderr).toBe(0);
     const index = read(root, 'wiki/index.md');
     const json = read(root, 'wiki/index.json');
     for (const f of ['index.md', 'index.json', 'log.md']) rmSync(join(root, 'wiki', f));
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runIn(['compile'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^0 new, 0 updated, 2 unchanged, 0 deleted/m);
     expect(read(root, 'wiki/index.md')).toBe(index);
@@ -541,7 +555,7 @@ describe('generated files a person deleted', () => {
     expect(r.stderr).toMatch(/wiki\/log\.md: info Unexpected missing log/);
     // Present again: the next compile does not touch them.
     const stamp = statSync(join(root, 'wiki/index.md')).mtimeMs;
-    const again = await runKb(['compile'], { cwd: root });
+    const again = await runIn(['compile'], { cwd: root });
     expect(again.stderr).not.toMatch(/restored/);
     expect(statSync(join(root, 'wiki/index.md')).mtimeMs).toBe(stamp);
   });
@@ -564,19 +578,19 @@ describe('file names in NFC and NFD', () => {
       [`raw/${nfd('schéma')}.png`]: readFileSync(join(REPO, 'raw/images/rag-pipeline.png')),
     });
     age(root);
-    const first = await runKb(['compile'], { cwd: root });
+    const first = await runIn(['compile'], { cwd: root });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^4 new/m);
     const refs = snapshot(root).sources;
     expect(refs).toEqual(['raw/b.md', 'raw/café.md', 'raw/schéma.png', 'raw/한글 노트.md'].sort());
     expect(existsSync(join(root, 'wiki/attachments/schéma.png'))).toBe(true);
     const v1 = versions(root);
-    const again = await runKb(['compile'], { cwd: root });
+    const again = await runIn(['compile'], { cwd: root });
     expect(again.stdout).toMatch(/^0 new, 0 updated, 4 unchanged/m);
     expect(versions(root)).toEqual(v1);
     // A deletion removes a concept: the other entries are rendered again from their raw text.
     rmSync(join(root, 'raw/b.md'));
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runIn(['compile'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/unexpected error|ENOENT/);
     const cafe = read(root, 'wiki/sources/Café notes.md');
@@ -592,7 +606,7 @@ describe('file names in NFC and NFD', () => {
         '# Café in NFD\n\nThis file is named in NFD and talks about BM25 scores and BM25 search.\n',
     });
     age(root);
-    const first = await runKb(['compile'], { cwd: root });
+    const first = await runIn(['compile'], { cwd: root });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^2 new/m);
     expect(first.stderr).toMatch(
@@ -605,11 +619,11 @@ describe('file names in NFC and NFD', () => {
     expect(titles).toEqual(['Café in NFC', 'Café in NFD']);
     const v1 = versions(root);
     for (let i = 0; i < 2; i++) {
-      const again = await runKb(['compile'], { cwd: root });
+      const again = await runIn(['compile'], { cwd: root });
       expect(again.stdout).toMatch(/^0 new, 0 updated, 2 unchanged, 0 deleted/m);
       expect(versions(root)).toEqual(v1);
     }
-    const lint = await runKb(['lint', '--json'], { cwd: root });
+    const lint = await runIn(['lint', '--json'], { cwd: root });
     const findings = (JSON.parse(lint.stdout) as { findings: { ruleId: string }[] }).findings;
     expect(findings.filter((f) => ['uncompiled-source', 'deleted-source', 'broken-link'].includes(f.ruleId))).toEqual(
       [],
@@ -621,14 +635,14 @@ describe('size and time shortcuts', () => {
   it('an attachment replaced by one of the same size and an older time is copied into the vault again', async () => {
     const png = readFileSync(join(REPO, 'raw/images/rag-pipeline.png'));
     const root = fixture({ 'raw/pic.png': png });
-    const first = await runKb(['compile'], { cwd: root });
+    const first = await runIn(['compile'], { cwd: root });
     expect(first.code, first.stderr).toBe(0);
     const other = Buffer.from(png);
     other[other.length - 20] = other[other.length - 20]! ^ 0xff;
     writeFileSync(join(root, 'raw/pic.png'), other);
     const past = (Date.now() - 3600_000) / 1000;
     utimesSync(join(root, 'raw/pic.png'), past, past);
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runIn(['compile'], { cwd: root });
     expect(r.stdout).toMatch(/^0 new, 1 updated/m);
     expect(readFileSync(join(root, 'wiki/attachments/pic.png')).equals(other)).toBe(true);
   });
@@ -638,14 +652,14 @@ describe('size and time shortcuts', () => {
       'raw/a.md': '# Alpha notes\n\nAlpha ranks documents with BM25 and keeps notes in plain files for later.\n',
       'raw/b.md': '# Beta notes\n\nBeta also ranks documents with BM25 and keeps a list of sources.\n',
     });
-    const first = await runKb(['compile'], { cwd: root });
+    const first = await runIn(['compile'], { cwd: root });
     expect(first.code, first.stderr).toBe(0);
     const entry = join(root, 'wiki/sources/Alpha notes.md');
     // A coarse clock: kb's write and the person's edit fall in the same tick (here: a time ahead of now).
     const tick = new Date(Math.ceil(Date.now() / 1000) * 1000 + 10_000);
     utimesSync(entry, tick, tick);
     writeFile(root, 'raw/c.md', '# Gamma\n\nSomething unrelated entirely: gardening tomatoes in spring.\n');
-    const second = await runKb(['compile'], { cwd: root });
+    const second = await runIn(['compile'], { cwd: root });
     expect(second.code, second.stderr).toBe(0);
     const text = readFileSync(entry, 'utf8');
     const cut = text.lastIndexOf('plain files');
@@ -658,7 +672,7 @@ describe('size and time shortcuts', () => {
       'raw/a.md',
       '# Alpha notes\n\nAlpha ranks documents with BM25 and keeps notes in plain files for later. It grew.\n',
     );
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runIn(['compile'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     // Seen as the person's: their line stays; kb's own change (the file's size) is merged beside it.
     const after = readFileSync(entry, 'utf8');

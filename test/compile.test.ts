@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixture, KB_BIN, listTree, mtime, read, REPO, runKb, writeFile } from './helpers.js';
+import { fixture, KB_BIN, listTree, mtime, read, REPO, runKb, writeFile, runKbIn } from './helpers.js';
 import { cpSync } from 'node:fs';
 import { scanWiki } from '../src/entry/wiki.js';
 import { extractWikiLinks } from '../src/parse/links.js';
@@ -92,10 +92,10 @@ describe('kb compile (offline, end to end)', () => {
 
   it('skips unchanged files, rewrites what a change touches, removes what a deletion leaves', async () => {
     const root = fixture(DOCS);
-    expect((await runKb(['compile'], { cwd: root })).code).toBe(0);
+    expect((await runKbIn(['compile'], { cwd: root })).code).toBe(0);
     const before = new Map(listTree(join(root, 'wiki')).map((f) => [f, mtime(root, `wiki/${f}`)]));
 
-    const noop = await runKb(['compile', '--json'], { cwd: root });
+    const noop = await runKbIn(['compile', '--json'], { cwd: root });
     expect(noop.code).toBe(0);
     const rep = JSON.parse(noop.stdout) as { unchanged: number; new: number; written: number };
     expect(rep).toMatchObject({ unchanged: 5, new: 0, written: 0 });
@@ -107,7 +107,7 @@ describe('kb compile (offline, end to end)', () => {
       'raw/notes/vectors.md',
       `${DOCS['raw/notes/vectors.md']}\nProduct quantization shrinks vectors in a vector database.\n`,
     );
-    const ch = await runKb(['compile'], { cwd: root });
+    const ch = await runKbIn(['compile'], { cwd: root });
     expect(ch.stdout).toMatch(/0 new, 1 updated, 4 unchanged/);
     const vec = findEntry(root, (fm) => fm['title'] === 'Vector Stores')!;
     expect(vec.fm['version']).toBe(2);
@@ -118,7 +118,7 @@ describe('kb compile (offline, end to end)', () => {
 
     // Delete: the source entry goes, and concepts left with one source go, with no dangling link.
     rmSync(join(root, 'raw/zh/分词.md'));
-    const del = await runKb(['compile'], { cwd: root });
+    const del = await runKbIn(['compile'], { cwd: root });
     expect(del.stdout).toMatch(/1 deleted/);
     expect(findEntry(root, (fm) => fm['title'] === '中文分词与检索')).toBeUndefined();
     expect(findEntry(root, (fm) => fm['kind'] === 'concept' && fm['title'] === '中文分词')).toBeUndefined();
@@ -129,10 +129,10 @@ describe('kb compile (offline, end to end)', () => {
 
   it('keeps the entry id when a raw file is renamed or moved', async () => {
     const root = fixture(DOCS);
-    await runKb(['compile'], { cwd: root });
+    await runKbIn(['compile'], { cwd: root });
     const before = findEntry(root, (fm) => fm['title'] === 'Zettelkasten notes')!;
     renameSync(join(root, 'raw/notes/zettel.txt'), join(root, 'raw/zettelkasten-notes.txt'));
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runKbIn(['compile'], { cwd: root });
     expect(r.stdout).toMatch(/1 renamed/);
     const after = findEntry(root, (fm) => fm['title'] === 'Zettelkasten notes')!;
     expect(after.fm['id']).toBe(before.fm['id']);
@@ -142,7 +142,7 @@ describe('kb compile (offline, end to end)', () => {
 
   it('never overwrites an entry a person edited', async () => {
     const root = fixture(DOCS);
-    await runKb(['compile'], { cwd: root });
+    await runKbIn(['compile'], { cwd: root });
     const e = findEntry(root, (fm) => fm['title'] === 'Vector Stores')!;
     const edited = `${read(root, `wiki/${e.path}`)}\nMy own note: check pgvector too.\n`;
     writeFileSync(join(root, 'wiki', e.path), edited);
@@ -151,7 +151,7 @@ describe('kb compile (offline, end to end)', () => {
       'raw/notes/vectors.md',
       `${DOCS['raw/notes/vectors.md']}\nA new sentence about the vector database.\n`,
     );
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runKbIn(['compile'], { cwd: root });
     expect(r.code).toBe(0);
     expect(read(root, `wiki/${e.path}`)).toBe(edited);
     expect(r.stderr).toMatch(new RegExp(`wiki/${e.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*edit`));
@@ -215,7 +215,7 @@ describe('kb compile (offline, end to end)', () => {
     expect(readdirSync(join(root, 'wiki', 'sources')).filter((f) => f.endsWith('.md'))).toHaveLength(125);
     expect(listTree(join(root, 'wiki')).some((f) => f.endsWith('.tmp'))).toBe(false);
     checkWiki(root);
-    const third = await runKb(['compile', '--json'], { cwd: root });
+    const third = await runKbIn(['compile', '--json'], { cwd: root });
     expect(JSON.parse(third.stdout)).toMatchObject({ unchanged: 125, written: 0 });
   });
 
@@ -254,7 +254,7 @@ describe('kb compile (offline, end to end)', () => {
 
   it('compiles Chinese documents: titles, file names, summaries and concepts', async () => {
     const root = fixture(DOCS);
-    await runKb(['compile'], { cwd: root });
+    await runKbIn(['compile'], { cwd: root });
     expect(existsSync(join(root, 'wiki', 'sources', '检索增强生成笔记.md'))).toBe(true);
     const zh = entry(root, 'sources/检索增强生成笔记.md');
     expect(String(zh.data['summary'])).toMatch(/检索增强生成/);
@@ -266,7 +266,7 @@ describe('kb compile (offline, end to end)', () => {
   it('compiles the shipped sample raw/ into a wiki where every entry validates and every link resolves', async () => {
     const root = fixture();
     cpSync(join(REPO, 'raw'), join(root, 'raw'), { recursive: true });
-    const r = await runKb(['compile', '--json'], { cwd: root });
+    const r = await runKbIn(['compile', '--json'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     const rep = JSON.parse(r.stdout) as { new: number; skipped: number; messages: unknown[] };
     expect(rep.new).toBeGreaterThanOrEqual(15);

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
 import { claude } from './model-fixtures.js';
-import { fixture, read, runKb } from './helpers.js';
+import { fixture, read, runKb, runKbIn } from './helpers.js';
 
 const DOCS: Record<string, string> = {
   'raw/rag.md':
@@ -87,7 +87,7 @@ describe('a damaged wiki/embeddings.db is set aside and rebuilt', () => {
       restore();
       const db = join(root, 'wiki', 'embeddings.db');
       damage(db, how);
-      const r = await runKb(args, { cwd: root });
+      const r = await runKbIn(args, { cwd: root });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).not.toMatch(/unexpected error/);
       const said = r.stderr.split('\n').filter((l) => l.includes('[store-corrupt]'));
@@ -101,7 +101,7 @@ describe('a damaged wiki/embeddings.db is set aside and rebuilt', () => {
       expect(statSync(join(root, 'wiki', aside!)).size).toBeGreaterThan(0);
       expect(existsSync(db)).toBe(true);
       // The next run finds a sound store and says nothing more.
-      const again = await runKb(args, { cwd: root });
+      const again = await runKbIn(args, { cwd: root });
       expect(again.code, again.stderr).toBe(0);
       expect(again.stderr).not.toContain('[store-corrupt]');
     },
@@ -113,15 +113,15 @@ describe('a damaged wiki/embeddings.db is set aside and rebuilt', () => {
     const edited = `${read(root, 'wiki/sources/Vector Stores.md').trimEnd()}\n\nMy own note: quokka indexes are hand-written.\n`;
     writeFileSync(file, edited);
     damage(join(root, 'wiki', 'embeddings.db'), 'random bytes');
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runKbIn(['compile'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('[store-corrupt]');
     expect(r.stdout).toMatch(/3 new, 0 updated/);
     expect(r.stdout).toMatch(/1 edited by you left alone/);
     expect(read(root, 'wiki/sources/Vector Stores.md')).toBe(edited);
-    const search = await runKb(['search', 'HNSW'], { cwd: root });
+    const search = await runKbIn(['search', 'HNSW'], { cwd: root });
     expect(search.stdout).toMatch(/Vector Stores/);
-    const again = await runKb(['compile'], { cwd: root });
+    const again = await runKbIn(['compile'], { cwd: root });
     expect(again.stdout).toMatch(/0 new, 0 updated, 3 unchanged/);
     writeFileSync(file, read(root, 'wiki/sources/Vector Stores.md'));
   });
@@ -145,19 +145,19 @@ describe('a damaged wiki/embeddings.db is set aside and rebuilt', () => {
       text += `${p}\n\n`;
     }
     const big = fixture({ ...DOCS, 'raw/big.md': text });
-    expect((await runKb(['compile'], { cwd: big })).code).toBe(0);
+    expect((await runKbIn(['compile'], { cwd: big })).code).toBe(0);
     const db = join(big, 'wiki', 'embeddings.db');
     expect(statSync(db).size).toBeGreaterThan(8 * 1024 * 1024);
     damage(db, 'garbled in the middle');
-    const r = await runKb(['search', 'vector database'], { cwd: big });
+    const r = await runKbIn(['search', 'vector database'], { cwd: big });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/unexpected error/);
     expect(r.stderr.split('\n').filter((l) => l.includes('[store-corrupt]'))).toHaveLength(1);
     expect(asides(join(big, 'wiki'), 'embeddings.db')).toHaveLength(1);
-    const c = await runKb(['compile'], { cwd: big });
+    const c = await runKbIn(['compile'], { cwd: big });
     expect(c.code, c.stderr).toBe(0);
     expect(c.stdout).toMatch(/4 new/);
-    expect((await runKb(['search', 'HNSW'], { cwd: big })).stdout).toMatch(/Vector Stores/);
+    expect((await runKbIn(['search', 'HNSW'], { cwd: big })).stdout).toMatch(/Vector Stores/);
   });
 });
 
@@ -199,8 +199,8 @@ describe('a damaged .kb/lexicon.db (Chinese–English retrieval) is set aside an
       const kb = fixture(DOCS);
       // The lexicon is built once per user, in the XDG cache folder: this test's own.
       const env = { XDG_CACHE_HOME: join(kb, 'xdg') };
-      expect((await runKb(['compile'], { cwd: kb, env })).code).toBe(0);
-      const first = await runKb(['ask', '--offline', '--no-cache', '什么是向量数据库？'], { cwd: kb, env });
+      expect((await runKbIn(['compile'], { cwd: kb, env })).code).toBe(0);
+      const first = await runKbIn(['ask', '--offline', '--no-cache', '什么是向量数据库？'], { cwd: kb, env });
       expect(first.code, first.stderr).toBe(0);
       const dir = join(kb, 'xdg', 'kb');
       const name = readdirSync(dir).find((f) => /^lexicon-.*\.db$/.test(f))!;
@@ -219,10 +219,10 @@ describe('a damaged .kb/lexicon.db (Chinese–English retrieval) is set aside an
 
   it('a damaged .kb/cache.db does not stop `kb ask` (its answer cache lives there)', async () => {
     const kb = fixture(DOCS);
-    expect((await runKb(['compile'], { cwd: kb })).code).toBe(0);
-    expect((await runKb(['ask', '--offline', 'What is RAG?'], { cwd: kb })).code).toBe(0);
+    expect((await runKbIn(['compile'], { cwd: kb })).code).toBe(0);
+    expect((await runKbIn(['ask', '--offline', 'What is RAG?'], { cwd: kb })).code).toBe(0);
     damage(join(kb, '.kb', 'cache.db'), 'random bytes');
-    const r = await runKb(['ask', '--offline', 'What is RAG?'], { cwd: kb });
+    const r = await runKbIn(['ask', '--offline', 'What is RAG?'], { cwd: kb });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n').filter((l) => l.includes('[cache-corrupt]'))).toHaveLength(1);
   }, 120_000);

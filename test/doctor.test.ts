@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { startFakeOpenAI, type FakeOpenAI } from './fake-openai.js';
-import { fixture, runKb, writeFile } from './helpers.js';
+import { fixture, runKb, writeFile, runKbIn } from './helpers.js';
 
 let fake: FakeOpenAI | undefined;
 afterEach(async () => {
@@ -26,7 +26,7 @@ async function doctor(
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; checks: Check[]; text: string }> {
   const j = await runKb(['doctor', '--json'], { cwd: root, env });
-  const t = await runKb(['doctor'], { cwd: root, env });
+  const t = await runKbIn(['doctor'], { cwd: root, env });
   expect(j.stdout + j.stderr + t.stdout + t.stderr).not.toContain(KEY);
   expect(t.code).toBe(j.code);
   return { code: j.code, checks: JSON.parse(j.stdout) as Check[], text: t.stdout };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixture, read, runKb, writeFile } from './helpers.js';
+import { fixture, read, runKb, writeFile, runKbIn } from './helpers.js';
 
 const TIDES =
   '# Tides\n\nTides rise and fall twice a day because the Moon pulls the sea.\n\nThe Sun pulls too, but less.\n';
@@ -23,7 +23,7 @@ describe('kb compile and a person’s edits: a three-way merge', () => {
     expect((await runKb(['compile'], { cwd: root })).code).toBe(0);
     addNote(root, 'sources/Tides.md');
     writeFile(root, 'raw/tides.md', `${TIDES}\nSpring tides come at new and full moon.\n`);
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runKbIn(['compile'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     const entry = read(root, 'wiki/sources/Tides.md');
     expect(entry).toContain(`\n${NOTE}\n`);
@@ -31,7 +31,7 @@ describe('kb compile and a person’s edits: a three-way merge', () => {
     expect(r.stderr + r.stdout).toMatch(/merged into your edited entry|your edits kept, kb's changes merged/);
     // Still the person's entry: a later change merges again, the note stays.
     writeFile(root, 'raw/tides.md', `${TIDES}\nSpring tides come at new and full moon, neap tides at the quarters.\n`);
-    expect((await runKb(['compile'], { cwd: root })).code).toBe(0);
+    expect((await runKbIn(['compile'], { cwd: root })).code).toBe(0);
     const again = read(root, 'wiki/sources/Tides.md');
     expect(again).toContain(`\n${NOTE}\n`);
     expect(again).toContain('neap tides at the quarters');
@@ -39,7 +39,7 @@ describe('kb compile and a person’s edits: a three-way merge', () => {
 
   it('keeps the person’s text and says so when both changed the same lines', async () => {
     const root = fixture({ 'raw/tides.md': TIDES });
-    expect((await runKb(['compile'], { cwd: root })).code).toBe(0);
+    expect((await runKbIn(['compile'], { cwd: root })).code).toBe(0);
     const path = join(root, 'wiki/sources/Tides.md');
     const mine = readFileSync(path, 'utf8').replace(
       '\nTides rise and fall twice a day because the Moon',
@@ -47,7 +47,7 @@ describe('kb compile and a person’s edits: a three-way merge', () => {
     );
     writeFileSync(path, mine);
     writeFile(root, 'raw/tides.md', TIDES.replace('twice a day', 'about twice a day'));
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runKbIn(['compile'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(path, 'utf8')).toBe(mine);
     expect(r.stderr).toMatch(/conflict between your edit and kb's update/);
@@ -57,12 +57,12 @@ describe('kb compile and a person’s edits: a three-way merge', () => {
     const doc = (n: number) =>
       `# Note ${n}\n\nThe Zettelkasten method keeps one idea per card. Zettelkasten cards link to each other.\n\nNote ${n} says more about the Zettelkasten.\n`;
     const root = fixture({ 'raw/a.md': doc(1), 'raw/b.md': doc(2), 'raw/c.md': doc(3) });
-    expect((await runKb(['compile'], { cwd: root })).code).toBe(0);
+    expect((await runKbIn(['compile'], { cwd: root })).code).toBe(0);
     const page = read(root, 'wiki/concepts/Zettelkasten.md');
     expect(page).toContain('[[Note 3]]');
     addNote(root, 'concepts/Zettelkasten.md');
     rmSync(join(root, 'raw/c.md'));
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runKbIn(['compile'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     const after = read(root, 'wiki/concepts/Zettelkasten.md');
     expect(after).toContain(`\n${NOTE}\n`);

@@ -3,7 +3,7 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeAnthropic, userPrompt, type FakeAnthropic, type FakeRequest } from './fake-anthropic.js';
 import { claude } from './model-fixtures.js';
-import { fixture, REPO, runKb } from './helpers.js';
+import { fixture, REPO, runKb, runKbIn } from './helpers.js';
 import { extractEntities } from '../src/compile/offline/entities.js';
 import { countTokens } from '../src/text/tokens.js';
 
@@ -57,7 +57,7 @@ describe('kb compile --estimate against what compile sends', () => {
     const e = await runKb(['compile', '--estimate', '--json'], { cwd: root, env });
     expect(e.code, e.stderr).toBe(0);
     const est = JSON.parse(e.stdout) as { sourceCalls: number; conceptCalls: number; inputTokens: number };
-    const r = await runKb(['compile'], { cwd: root, env });
+    const r = await runKbIn(['compile'], { cwd: root, env });
     expect(r.code, r.stderr).toBe(0);
     const sent = fake.messages();
     const input = sent.reduce((n, m) => n + sentTokens(m), 0);

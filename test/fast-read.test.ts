@@ -7,7 +7,7 @@ import { closeKb, openKb } from '../src/kb/context.js';
 import { lintKb } from '../src/lint/run.js';
 import { computeStatus, type KbStatus } from '../src/status/status.js';
 import { sha256 } from '../src/util/hash.js';
-import { fixture, runKb, writeFile } from './helpers.js';
+import { fixture, runKb, writeFile, runKbIn } from './helpers.js';
 
 /*
  * `kb status` and `kb lint` take entry files whose size and mtime compile recorded from the scan
@@ -97,7 +97,7 @@ describe('status and lint from the scan cache', () => {
     // A compile that has work to do scans the wiki: the (now settled) entry files are recorded by
     // size and mtime; the ones it writes again are too recent for that and are recorded by content.
     writeFile(root, 'raw/gamma.md', `${RAW['raw/gamma.md']}\nGamma adds a line about BM25.\n`);
-    expect((await runKb(['compile', '--offline'], { cwd: root })).code).toBe(0);
+    expect((await runKbIn(['compile', '--offline'], { cwd: root })).code).toBe(0);
     const files = entryFiles(root);
     const before = cacheUse(root);
     expect([...before.byMtime, ...before.byContent].sort()).toEqual([...files].sort());
@@ -168,10 +168,10 @@ describe('status and lint from the scan cache', () => {
   });
   it('take link targets of unchanged entries from the cache, and find a link a deleted entry broke', async () => {
     const root = fixture(RAW);
-    expect((await runKb(['compile', '--offline'], { cwd: root })).code).toBe(0);
+    expect((await runKbIn(['compile', '--offline'], { cwd: root })).code).toBe(0);
     age(root, 120);
     writeFile(root, 'raw/gamma.md', `${RAW['raw/gamma.md']}\nGamma adds a line about BM25.\n`);
-    expect((await runKb(['compile', '--offline'], { cwd: root })).code).toBe(0);
+    expect((await runKbIn(['compile', '--offline'], { cwd: root })).code).toBe(0);
     const db = new Database(join(root, 'wiki', 'embeddings.db'), { readonly: true });
     const rows = db.prepare(`SELECT path, links FROM wiki_files`).all() as { path: string; links: string }[];
     db.close();
@@ -193,10 +193,10 @@ describe('status and lint from the scan cache', () => {
 
   it("take an entry's own links from the cache apart from its Backlinks section, as a full parse does", async () => {
     const root = fixture({ ...RAW, 'kb.config.json': JSON.stringify({ wiki: { backlinksSection: true } }) });
-    expect((await runKb(['compile', '--offline'], { cwd: root })).code).toBe(0);
+    expect((await runKbIn(['compile', '--offline'], { cwd: root })).code).toBe(0);
     age(root, 120);
     writeFile(root, 'raw/gamma.md', `${RAW['raw/gamma.md']}\nGamma adds a line about BM25.\n`);
-    expect((await runKb(['compile', '--offline'], { cwd: root })).code).toBe(0);
+    expect((await runKbIn(['compile', '--offline'], { cwd: root })).code).toBe(0);
     const db = new Database(join(root, 'wiki', 'embeddings.db'), { readonly: true });
     const rows = db.prepare(`SELECT path, links, own_links FROM wiki_files`).all() as {
       path: string;
@@ -217,7 +217,7 @@ describe('status and lint from the scan cache', () => {
       '---\nid: concept/hand-written\nkind: concept\ntitle: Hand Written\nsummary: Written by a person.\n---\n# Hand Written\n\nIt builds on [[Alpha]].\n',
     );
     writeFile(root, 'raw/gamma.md', `${RAW['raw/gamma.md']}\nGamma adds another line about BM25.\n`);
-    expect((await runKb(['compile', '--offline'], { cwd: root })).code).toBe(0);
+    expect((await runKbIn(['compile', '--offline'], { cwd: root })).code).toBe(0);
     const alpha = readFileSync(join(root, 'wiki', 'sources', 'Alpha.md'), 'utf8');
     expect(alpha.slice(alpha.indexOf('<!-- kb:backlinks -->'))).toContain('[[Hand Written]]');
     age(root, 120);

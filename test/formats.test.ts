@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fixture, runKb, type CliResult } from './helpers.js';
+import { fixture, runKb, type CliResult, runKbIn } from './helpers.js';
 import { makePdf } from './pdf-fixtures.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'formats');
@@ -75,7 +75,7 @@ describe('kb compile on every kind of document a person keeps', () => {
     ['reciprocal rank fusion', 'raw/clips/hybrid.html'],
   ];
   it.each(found)('`kb search %s` finds the entry of %s by its words', async (query, raw) => {
-    const r = await runKb(['search', query, '--json'], { cwd: root });
+    const r = await runKbIn(['search', query, '--json'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     const top = (JSON.parse(r.stdout) as { entries: { sourceRef: string[]; via: string[] }[] }).entries[0];
     expect(top?.sourceRef).toEqual([raw]);
@@ -84,7 +84,7 @@ describe('kb compile on every kind of document a person keeps', () => {
   });
 
   it('a PDF passage knows its page; the original is in the vault', async () => {
-    const r = await runKb(['search', 'graze on grasses', '--json'], { cwd: root });
+    const r = await runKbIn(['search', 'graze on grasses', '--json'], { cwd: root });
     const out = JSON.parse(r.stdout) as { passages?: { heading: string }[] };
     expect(out.passages?.[0]?.heading).toContain('p. 2');
     expect(readdirSync(join(root, 'wiki', 'attachments')).sort()).toEqual([
@@ -104,7 +104,7 @@ describe('kb compile on every kind of document a person keeps', () => {
     const dir = join(root, '.kb', 'ingest');
     const before = cacheFiles(dir);
     expect(before.size).toBe(9); // 2 PDFs, 5 Office files and e-books, 1 image, and why the broken .docx is not read
-    const r = await runKb(['compile', '--offline', '--force'], { cwd: root });
+    const r = await runKbIn(['compile', '--offline', '--force'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     expect(cacheFiles(dir)).toEqual(before);
   });
@@ -116,16 +116,16 @@ describe('upgrading a knowledge base compiled by an older kb', () => {
       'raw/tapir.pdf': await makePdf(['Tapirs\nTapirs browse on leaves.']),
       'raw/note.md': '# Note\n\nA note.\n',
     });
-    expect((await runKb(['compile', '--offline'], { cwd: root })).code).toBe(0);
+    expect((await runKbIn(['compile', '--offline'], { cwd: root })).code).toBe(0);
     // What an older kb leaves behind: no ingest version in the store.
     const db = new Database(join(root, 'wiki', 'embeddings.db'));
     db.prepare(`DELETE FROM meta WHERE key = 'ingest_version'`).run();
     db.close();
-    const upgraded = await runKb(['compile', '--offline', '--verbose'], { cwd: root });
+    const upgraded = await runKbIn(['compile', '--offline', '--verbose'], { cwd: root });
     expect(upgraded.code, upgraded.stderr).toBe(0);
     expect(upgraded.stderr).toContain('update  raw/tapir.pdf');
     expect(upgraded.stderr).not.toContain('raw/note.md');
-    const again = await runKb(['compile', '--offline'], { cwd: root });
+    const again = await runKbIn(['compile', '--offline'], { cwd: root });
     expect(again.stdout).toMatch(/^0 new, 0 updated, 2 unchanged/m);
   });
 });

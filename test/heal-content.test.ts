@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bodyHash, parseEntryFile } from '../src/entry/frontmatter.js';
 import { startFakeAnthropic, type FakeRequest } from './fake-anthropic.js';
 import { branches, exampleEntry, git, gitInit, GIT_ENV, today } from './heal-helpers.js';
-import { type CliResult, fixture, read, runKb } from './helpers.js';
+import { type CliResult, fixture, read, runKb, runKbIn } from './helpers.js';
 
 const d = today();
 
@@ -65,7 +65,7 @@ async function healWith(root: string, verdict: 'accept' | 'reject') {
 describe('kb lint --heal with a model', { timeout: 400_000 }, () => {
   it('rewrites two contradicting entries, has a separate judge check them, commits what it accepts', async () => {
     const root = contradictingKb();
-    const lint0 = await runKb(['lint', '--json', '--rule', 'contradiction'], { cwd: root, env: GIT_ENV });
+    const lint0 = await runKbIn(['lint', '--json', '--rule', 'contradiction'], { cwd: root, env: GIT_ENV });
     expect((JSON.parse(lint0.stdout) as { findings: { ruleId: string }[] }).findings).toHaveLength(1);
 
     const { r, requests } = await healWith(root, 'accept');
@@ -123,7 +123,7 @@ describe('kb lint --heal with a model', { timeout: 400_000 }, () => {
 
   it('without a model, says that content fixes need one', async () => {
     const root = contradictingKb();
-    const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV });
+    const r = await runKbIn(['lint', '--heal'], { cwd: root, env: GIT_ENV });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('needs a model');
     expect(branches(root)).toEqual(['main']);
@@ -167,7 +167,7 @@ describe('kb lint --heal merging duplicates, with --web', { timeout: 400_000 }, 
     });
     let r: CliResult;
     try {
-      r = await runKb(['lint', '--heal', '--web'], {
+      r = await runKbIn(['lint', '--heal', '--web'], {
         cwd: root,
         env: { ...GIT_ENV, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url },
         timeoutMs: 120_000,
@@ -221,7 +221,7 @@ describe('kb lint --heal on an entry a person edited whose source changed', { ti
     });
     let r: CliResult;
     try {
-      r = await runKb(['lint', '--heal'], {
+      r = await runKbIn(['lint', '--heal'], {
         cwd: root,
         env: { ...GIT_ENV, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url },
         timeoutMs: 120_000,
@@ -269,7 +269,7 @@ describe('kb lint with a model: which entries are compared', { timeout: 200_000 
       return { text: '<verdict>consistent</verdict><subject></subject><reason>They agree.</reason>' };
     });
     try {
-      const r = await runKb(['lint', '--json', '--rule', 'contradiction'], {
+      const r = await runKbIn(['lint', '--json', '--rule', 'contradiction'], {
         cwd: root,
         env: { ...GIT_ENV, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url },
       });

@@ -14,7 +14,7 @@ import {
   snapshot,
   today,
 } from './heal-helpers.js';
-import { fixture, read, runKb, writeFile } from './helpers.js';
+import { fixture, read, runKb, writeFile, runKbIn } from './helpers.js';
 import { bodyHash, parseEntryFile, stringifyEntry } from '../src/entry/frontmatter.js';
 import { heal } from '../src/heal/heal.js';
 import type { EntryFrontmatter } from '../src/types.js';
@@ -82,7 +82,7 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     const before = snapshot(root);
     const status = git(root, 'status', '--porcelain');
     const head = git(root, 'rev-parse', 'HEAD');
-    const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
+    const r = await runKbIn(['lint', '--heal'], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
     expect(branches(root)).toEqual([`heal/frontmatter-${d}`, `heal/links-${d}`, `heal/sources-${d}`, 'main']);
@@ -122,7 +122,7 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
         }
         if (was) expect(Number(text.match(/^version: (\d+)$/m)?.[1])).toBeGreaterThan(Number(was));
       }
-      const relint = await runKb(['lint', '--json', '--rule', rules.join(',')], { cwd: join(wt, 'b'), env: GIT_ENV });
+      const relint = await runKbIn(['lint', '--json', '--rule', rules.join(',')], { cwd: join(wt, 'b'), env: GIT_ENV });
       expect((JSON.parse(relint.stdout) as { findings: unknown[] }).findings).toEqual([]);
       git(root, 'worktree', 'remove', '--force', join(wt, 'b'));
     }
@@ -142,7 +142,7 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     expect(log).toContain('git merge heal/links-');
 
     // Same findings again today: no new branch, the changelog says where they are.
-    const again = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
+    const again = await runKbIn(['lint', '--heal'], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
     expect(again.code).toBe(0);
     expect(branches(root)).toEqual([`heal/frontmatter-${d}`, `heal/links-${d}`, `heal/sources-${d}`, 'main']);
     expect(again.stdout).toContain('already made today');
@@ -150,7 +150,7 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
 
   it('says how to get a git repository when there is none', async () => {
     const root = fixture({ 'wiki/concepts/A.md': exampleEntry({ title: 'A' }, '# A\n\nSee [[Nowhere]].\n') });
-    const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV });
+    const r = await runKbIn(['lint', '--heal'], { cwd: root, env: GIT_ENV });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('git init');
   });
@@ -158,12 +158,12 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
   it('exits 0 quietly with nothing to do', async () => {
     const root = fixture({ 'wiki/concepts/A.md': exampleEntry({ title: 'A' }, '# A\n\nText.\n') });
     gitInit(root);
-    const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV });
+    const r = await runKbIn(['lint', '--heal'], { cwd: root, env: GIT_ENV });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(branches(root)).toEqual(['main']);
     // --dry-run says so, in one line.
-    const dry = await runKb(['lint', '--heal', '--dry-run'], { cwd: root, env: GIT_ENV });
+    const dry = await runKbIn(['lint', '--heal', '--dry-run'], { cwd: root, env: GIT_ENV });
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(/^Nothing to heal: [^\n]+\n$/);
   });
@@ -174,7 +174,7 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     });
     gitInit(root);
     const before = snapshot(root);
-    const r = await runKb(['lint', '--heal', '--dry-run'], { cwd: root, env: GIT_ENV });
+    const r = await runKbIn(['lint', '--heal', '--dry-run'], { cwd: root, env: GIT_ENV });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`would make \`heal/links-${d}\``);
     expect(branches(root)).toEqual(['main']);
@@ -188,7 +188,7 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
       s.replace('## Source', 'Compare [[Nowhere Else]] and [[green tea]].\n\n## Source'),
     );
     git(root, 'commit', '-q', '-am', 'a broken link');
-    const r = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
+    const r = await runKbIn(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('merged into the current branch');
     expect(git(root, 'log', '-1', '--format=%s', 'main')).toMatch(/\[Heal\]|Merge/);
@@ -196,7 +196,7 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     // Coffee links to Green Tea now: its backlinks say so (the body section is off by default).
     expect(read(root, 'wiki/sources/Green Tea.md')).toMatch(/^backlinks:\n(?: {2}- .*\n)* {2}- source\/coffee\n/m);
     expect(git(root, 'status', '--porcelain').replace(/^\?\? changelog\/\n/m, '')).toBe('');
-    const after = await runKb(['lint', '--json', '--rule', 'broken-link,missing-backlink'], {
+    const after = await runKbIn(['lint', '--json', '--rule', 'broken-link,missing-backlink'], {
       cwd: root,
       env: GIT_ENV,
     });
@@ -230,7 +230,7 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
       if (point === 'merge-staged') expect(git(root, 'ls-files', '--', 'raw')).toMatch(/herbal\.md/);
       else expect(git(root, 'ls-tree', '-r', '--name-only', 'HEAD', '--', 'raw')).toMatch(/herbal\.md/);
 
-      const again = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
+      const again = await runKbIn(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
       expect(again.code, again.stderr).toBe(0);
       expect(intact(), point).toBe(true);
       expect(existsSync(join(root, '.kb/heal-aside'))).toBe(false);
@@ -248,7 +248,7 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     writeFile(root, '.kb/heal-aside/raw/mine.md', '# Mine\n\nMy own words.  \n');
     writeFile(root, '.kb/heal-aside/raw/both.md', 'copy kept\n');
     writeFile(root, 'raw/both.md', 'a different file now\n');
-    const r = await runKb(['lint', '--heal', '--dry-run'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
+    const r = await runKbIn(['lint', '--heal', '--dry-run'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(read(root, 'raw/mine.md')).toBe('# Mine\n\nMy own words.  \n');
     expect(existsSync(join(root, '.kb/heal-aside/raw/mine.md'))).toBe(false);
@@ -278,7 +278,7 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
       ['broken-link', 'links'],
       ['schema', 'frontmatter'],
     ]) {
-      const r = await runKb(['lint', '--heal', '--merge', '--rule', rule!], {
+      const r = await runKbIn(['lint', '--heal', '--merge', '--rule', rule!], {
         cwd: root,
         env: GIT_ENV,
         timeoutMs: 180_000,
@@ -319,11 +319,11 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     edit(root, 'wiki/sources/Coffee.md', (s) => `${s}\nMy note: see [[Nowhere]].\n`);
     git(root, 'commit', '-q', '-am', 'problems');
     const edited = async () =>
-      (JSON.parse((await runKb(['status', '--json'], { cwd: root })).stdout) as { entries: { humanEdited: number } })
+      (JSON.parse((await runKbIn(['status', '--json'], { cwd: root })).stdout) as { entries: { humanEdited: number } })
         .entries.humanEdited;
     expect(await edited()).toBe(2); // Coffee, and Green Tea without its hash
 
-    const r = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
+    const r = await runKbIn(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 180_000 });
     expect(r.code, r.stderr).toBe(0);
     for (const path of ['wiki/sources/咖啡.md', 'wiki/sources/Green Tea.md']) {
       const { data, body } = parseEntryFile(read(root, path));
@@ -338,7 +338,7 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     writeFile(root, 'raw/咖啡.md', '# 咖啡\n\n咖啡是用烘焙过的咖啡豆冲泡的。冷萃咖啡要泡很多个小时。\n');
     writeFile(root, 'raw/tea.md', `${read(root, 'raw/tea.md')}\nSencha is the most popular green tea in Japan.\n`);
     writeFile(root, 'raw/coffee.md', `${read(root, 'raw/coffee.md')}\nA flat white is made with espresso.\n`);
-    const c = await runKb(['compile', '--json'], { cwd: root });
+    const c = await runKbIn(['compile', '--json'], { cwd: root });
     expect(c.code, c.stderr).toBe(0);
     expect((JSON.parse(c.stdout) as { protected: string[] }).protected).toEqual(['wiki/sources/Coffee.md']);
     expect(read(root, 'wiki/sources/咖啡.md')).toContain('冷萃咖啡');
@@ -362,7 +362,7 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
       ),
     });
     gitInit(root);
-    const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
+    const r = await runKbIn(['lint', '--heal'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);
     const log = read(root, `changelog/${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}.md`);
     const changed = /What changed:\n\n((?:- .*\n)+)/.exec(log)?.[1];
@@ -402,12 +402,12 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
       ),
     });
     gitInit(root);
-    const lint0 = await runKb(['lint', '--json'], { cwd: root, env: GIT_ENV });
+    const lint0 = await runKbIn(['lint', '--json'], { cwd: root, env: GIT_ENV });
     expect((JSON.parse(lint0.stdout) as { findings: { ruleId: string }[] }).findings.map((f) => f.ruleId)).toEqual([
       'deleted-source',
     ]);
 
-    const r = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
+    const r = await runKbIn(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);
     const why = 'the fix brings 1 new error on the branch: wiki/concepts/Lonely Concept.md [orphan-entry]';
     expect(r.stdout).toContain(`not merged: ${why}`);
@@ -428,7 +428,7 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
     );
     expect(git(root, 'log', '-1', '--format=%B', `heal/sources-${d}`)).toContain(`Not clean: ${why}.`);
     // The next run finds the same branch and still gives the right reason.
-    const again = await runKb(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
+    const again = await runKbIn(['lint', '--heal', '--merge'], { cwd: root, env: GIT_ENV, timeoutMs: 120_000 });
     expect(again.stdout).toContain(`not merged: ${why}`);
   });
 
@@ -462,7 +462,7 @@ describe('kb lint --heal', { timeout: 400_000 }, () => {
         started: 1,
       }),
     );
-    const r = await runKb(['lint', '--heal'], { cwd: root, env: GIT_ENV });
+    const r = await runKbIn(['lint', '--heal'], { cwd: root, env: GIT_ENV });
     expect(r.code).toBe(0);
     expect(git(root, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
     expect(existsSync(join(root, '.kb/heal/heal_links-x'))).toBe(false);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defaultConfigText } from '../src/init/init.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,6 +58,70 @@ export function runKb(
       res({ code, stdout, stderr });
     });
   });
+}
+
+type Main = (
+  argv: string[],
+  io: { out(l: string): void; err(l: string): void; isTTY: boolean; color: boolean },
+) => Promise<number>;
+let bundled: Promise<Main> | undefined;
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Run the CLI in this process: the same bundle `bin/kb.js` runs (built by the global setup),
+ * with the same arguments, folder and environment, and its exit code, stdout and stderr — without
+ * starting a process and loading kb again each time. Runs one at a time (the folder and the
+ * environment are the process's). Not for what needs a process of its own: signals, locks, watch.
+ */
+export function runKbIn(
+  args: string[],
+  opts: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number },
+): Promise<CliResult> {
+  bundled ??= import(/* @vite-ignore */ pathToFileURL(join(REPO, 'dist', 'kb.mjs')).href).then(
+    (m: { main: Main }) => m.main,
+  );
+  const run = queue.then(async () => {
+    const main = await bundled!;
+    const env: Record<string, string | undefined> = { NO_COLOR: '1', ANTHROPIC_API_KEY: undefined, ...opts.env };
+    // The whole environment comes back afterwards: a command may set some of it (--model sets KB_MODEL).
+    const saved = { ...process.env };
+    const cwd = process.cwd();
+    const setEnv = (e: Record<string, string | undefined>) => {
+      for (const [k, v] of Object.entries(e)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    };
+    const restoreEnv = () => {
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+      setEnv(saved);
+    };
+    let stdout = '';
+    let stderr = '';
+    const io = {
+      out: (l: string) => (stdout += `${l}\n`),
+      err: (l: string) => (stderr += `${l}\n`),
+      isTTY: false,
+      color: false,
+    };
+    setEnv(env);
+    process.chdir(opts.cwd);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, rej) => {
+      if (opts.timeoutMs === undefined) return;
+      timer = setTimeout(() => rej(new Error(`kb ${args.join(' ')} took over ${opts.timeoutMs} ms`)), opts.timeoutMs);
+    });
+    try {
+      const code = await Promise.race([main(args, io), late]);
+      return { code, stdout, stderr };
+    } finally {
+      clearTimeout(timer);
+      process.chdir(cwd);
+      restoreEnv();
+    }
+  });
+  queue = run.catch(() => {});
+  return run;
 }
 
 /** Every file under a folder, relative, sorted. */

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cpSync, mkdtempSync, readFileSync, rmSync, utimesSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO, listTree, runKb, writeFile } from './helpers.js';
+import { REPO, listTree, writeFile, runKbIn } from './helpers.js';
 import { bodyHash, parseEntryFile, stringifyEntry } from '../src/entry/frontmatter.js';
 import { withoutBacklinks } from '../src/entry/backlinks.js';
 import type { EntryFrontmatter } from '../src/types.js';
@@ -54,7 +54,7 @@ function wikiFiles(root: string): Record<string, string> {
 }
 
 async function compile(root: string, args: string[] = [], env?: Record<string, string>): Promise<string> {
-  const r = await runKb(['compile', ...args], { cwd: root, ...(env ? { env } : {}) });
+  const r = await runKbIn(['compile', ...args], { cwd: root, ...(env ? { env } : {}) });
   expect(r.code, r.stderr).toBe(0);
   return r.stdout;
 }

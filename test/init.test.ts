@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { loadConfig } from '../src/config/load.js';
 import { obsidianFileTexts } from '../src/init/obsidian.js';
-import { listTree, read, REPO, runKb } from './helpers.js';
+import { listTree, read, REPO, runKb, runKbIn } from './helpers.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'kb-init-'));
 // No global git identity: kb init must still make its first commit.
@@ -64,21 +64,21 @@ describe('kb init', () => {
     mkdirSync(join(dir, 'raw'));
     writeFileSync(join(dir, 'raw', 'a.md'), '# A\n');
     const before = listTree(dir);
-    const r = await runKb(['init'], { cwd: dir });
+    const r = await runKbIn(['init'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/already holds raw\/ \(but no kb\.config\.json\); nothing was changed/);
     expect(listTree(dir)).toEqual(before);
 
     const again = tmp();
-    expect((await runKb(['init', 'k', '--no-git'], { cwd: again })).code).toBe(0);
-    const r2 = await runKb(['init', 'k'], { cwd: again });
+    expect((await runKbIn(['init', 'k', '--no-git'], { cwd: again })).code).toBe(0);
+    const r2 = await runKbIn(['init', 'k'], { cwd: again });
     expect(r2.code).toBe(1);
     expect(r2.stderr).toContain('kb.config.json');
   });
 
   it.skipIf(!existsSync('/proc/self'))('a folder that cannot be made ends at once with a clear error', async () => {
     const started = Date.now();
-    const r = await runKb(['init', '/proc/kb-cannot-be-here', '--no-git'], { cwd: tmp(), timeoutMs: 20_000 });
+    const r = await runKbIn(['init', '/proc/kb-cannot-be-here', '--no-git'], { cwd: tmp(), timeoutMs: 20_000 });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /^kb: Cannot create \/proc\/kb-cannot-be-here \(ENOENT: [^)]*\).*pick a folder you can write to\.\n$/,
@@ -92,8 +92,8 @@ describe('kb init', () => {
     mkdirSync(withKb);
     writeFileSync(join(withKb, 'kb'), '#!/bin/sh\n');
     const [on, off] = await Promise.all([
-      runKb(['init', 'a', '--no-git'], { cwd: dir, env: { PATH: withKb } }),
-      runKb(['init', 'b', '--no-git'], { cwd: dir, env: { PATH: join(dir, 'nothing') } }),
+      runKbIn(['init', 'a', '--no-git'], { cwd: dir, env: { PATH: withKb } }),
+      runKbIn(['init', 'b', '--no-git'], { cwd: dir, env: { PATH: join(dir, 'nothing') } }),
     ]);
     expect(on.stdout).toContain('\n  kb watch         compile every document you drop into raw/\n');
     expect(off.stdout).toContain('\n  npx kb-wiki watch    compile every document you drop into raw/\n');
@@ -102,13 +102,13 @@ describe('kb init', () => {
 
   it('a new knowledge base is found from a subfolder and compiles', async () => {
     const dir = tmp();
-    expect((await runKb(['init', 'k', '--no-git', '--json'], { cwd: dir })).code).toBe(0);
+    expect((await runKbIn(['init', 'k', '--no-git', '--json'], { cwd: dir })).code).toBe(0);
     const root = join(dir, 'k');
     writeFileSync(
       join(root, 'raw', 'note.md'),
       '# Vector Databases\n\nA vector database stores embeddings for similarity search.\n',
     );
-    const r = await runKb(['compile'], { cwd: join(root, 'raw') });
+    const r = await runKbIn(['compile'], { cwd: join(root, 'raw') });
     expect(r.code).toBe(0);
     expect(listTree(join(root, 'wiki'))).toContain('sources/Vector Databases.md');
   });

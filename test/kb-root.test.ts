@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfigText, initKb } from '../src/init/init.js';
-import { fixture, listTree, read, runKb, writeFile } from './helpers.js';
+import { fixture, listTree, read, runKb, writeFile, runKbIn } from './helpers.js';
 
 const NOTE = { 'raw/retrieval.md': '# Retrieval\n\nRetrieval finds the passages a question needs.\n' };
 
@@ -32,7 +32,7 @@ describe('a knowledge base is what says so', () => {
 
   it('its first kb compile makes it one: writes the kb.config.json kb init writes, and says so in one line', async () => {
     const root = fixture(NOTE, { config: false });
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runKbIn(['compile'], { cwd: root });
     expect(r.code).toBe(0);
     const said = r.stderr.split('\n').filter((l) => l.includes('kb.config.json'));
     expect(said).toEqual([
@@ -40,20 +40,20 @@ describe('a knowledge base is what says so', () => {
     ]);
     expect(read(root, 'kb.config.json')).toBe(defaultConfigText());
     expect(existsSync(join(root, 'wiki', 'sources', 'Retrieval.md'))).toBe(true);
-    const again = await runKb(['compile'], { cwd: root });
+    const again = await runKbIn(['compile'], { cwd: root });
     expect(again.stderr).not.toContain('kb.config.json');
-    expect((await runKb(['status'], { cwd: root })).code).toBe(0);
+    expect((await runKbIn(['status'], { cwd: root })).code).toBe(0);
   });
 
   it('--kb names a folder holding raw/ for compile from anywhere; an estimate writes nothing', async () => {
     const root = fixture(NOTE, { config: false });
     const elsewhere = mkdtempSync(join(tmpdir(), 'kb-elsewhere-'));
     const before = listTree(root);
-    const est = await runKb(['compile', '--estimate', '--kb', root], { cwd: elsewhere });
+    const est = await runKbIn(['compile', '--estimate', '--kb', root], { cwd: elsewhere });
     expect(est.code).toBe(0);
     expect(est.stdout).toContain('Estimate for compiling 1 document');
     expect(listTree(root).filter((f) => !f.startsWith('.kb/'))).toEqual(before);
-    const r = await runKb(['compile', '--kb', root], { cwd: elsewhere });
+    const r = await runKbIn(['compile', '--kb', root], { cwd: elsewhere });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`made ${root} a knowledge base`);
     expect(read(root, 'kb.config.json')).toBe(defaultConfigText());
@@ -67,8 +67,8 @@ describe('a knowledge base is what says so', () => {
     mkdirSync(child, { recursive: true });
     const before = listTree(parent);
     const [status, compile] = await Promise.all([
-      runKb(['status'], { cwd: child }),
-      runKb(['compile'], { cwd: child }),
+      runKbIn(['status'], { cwd: child }),
+      runKbIn(['compile'], { cwd: child }),
     ]);
     expect(status.code).toBe(2);
     expect(status.stderr).toContain(`No knowledge base in ${child}`);
@@ -80,9 +80,9 @@ describe('a knowledge base is what says so', () => {
   it('--kb naming a folder that is no knowledge base is a usage error, and writes nothing', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'kb-empty-'));
     const [status, search, compile] = await Promise.all([
-      runKb(['status', '--kb', empty], { cwd: tmpdir() }),
-      runKb(['search', 'x', '--kb', empty], { cwd: tmpdir() }),
-      runKb(['compile', '--kb', empty], { cwd: tmpdir() }),
+      runKbIn(['status', '--kb', empty], { cwd: tmpdir() }),
+      runKbIn(['search', 'x', '--kb', empty], { cwd: tmpdir() }),
+      runKbIn(['compile', '--kb', empty], { cwd: tmpdir() }),
     ]);
     for (const r of [status, search, compile]) {
       expect(r.code).toBe(2);
@@ -99,7 +99,7 @@ describe('a knowledge base is what says so', () => {
     const bare = fixture({}); // kb.config.json and raw/, no wiki/ at all
     for (const root of [made, bare]) {
       const before = listTree(root);
-      const runs = await Promise.all(READERS.map((args) => runKb([...args, '--kb', root], { cwd: dir })));
+      const runs = await Promise.all(READERS.map((args) => runKbIn([...args, '--kb', root], { cwd: dir })));
       for (const [i, r] of runs.entries())
         expect([READERS[i]![0], r.code, r.stderr]).toEqual([READERS[i]![0], 0, expect.any(String)]);
       expect(listTree(root).filter((f) => !f.startsWith('.kb/'))).toEqual(before);

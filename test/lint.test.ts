@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exampleEntry } from '../src/lint/entry-info.js';
-import { fixture, runKb } from './helpers.js';
+import { fixture, runKb, runKbIn } from './helpers.js';
 
 const broken = () =>
   fixture({
@@ -32,7 +32,7 @@ describe('kb lint', () => {
 
   it('--json prints findings with file, place, rule and severity', async () => {
     const root = broken();
-    const r = await runKb(['lint', '--json'], { cwd: root });
+    const r = await runKbIn(['lint', '--json'], { cwd: root });
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout) as {
       findings: {
@@ -52,10 +52,10 @@ describe('kb lint', () => {
 
   it('--rule runs some rules; severities come from kb.config.json; off disables', async () => {
     const root = broken();
-    let r = await runKb(['lint', '--rule', 'missing-summary'], { cwd: root });
+    let r = await runKbIn(['lint', '--rule', 'missing-summary'], { cwd: root });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('broken-link');
-    r = await runKb(['lint', '--rule', 'missing-summary', '--frail'], { cwd: root });
+    r = await runKbIn(['lint', '--rule', 'missing-summary', '--frail'], { cwd: root });
     expect(r.code).toBe(1);
     const { writeFile } = await import('./helpers.js');
     writeFile(
@@ -63,7 +63,7 @@ describe('kb lint', () => {
       'kb.config.json',
       JSON.stringify({ lint: { rules: { 'broken-link': 'warning', 'missing-summary': 'off' } } }),
     );
-    r = await runKb(['lint', '--json'], { cwd: root });
+    r = await runKbIn(['lint', '--json'], { cwd: root });
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { findings: { ruleId: string; severity: string }[] };
     expect(report.findings.find((f) => f.ruleId === 'broken-link')?.severity).toBe('warning');
@@ -71,20 +71,20 @@ describe('kb lint', () => {
   });
 
   it('an unknown rule is a usage error', async () => {
-    const r = await runKb(['lint', '--rule', 'no-such-rule'], { cwd: broken() });
+    const r = await runKbIn(['lint', '--rule', 'no-such-rule'], { cwd: broken() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Unknown rule `no-such-rule`');
   });
 
   it('a clean wiki exits 0', async () => {
     const root = fixture({ 'wiki/concepts/A.md': exampleEntry({ title: 'A' }, '# A\n\nText.\n') });
-    const r = await runKb(['lint'], { cwd: root });
+    const r = await runKbIn(['lint'], { cwd: root });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('no problems');
   });
 
   it('--list-rules documents every rule', async () => {
-    const r = await runKb(['lint', '--list-rules', '--json'], { cwd: fixture() });
+    const r = await runKbIn(['lint', '--list-rules', '--json'], { cwd: fixture() });
     const rules = JSON.parse(r.stdout) as { id: string; fixable: string }[];
     expect(rules.map((x) => x.id)).toEqual(
       expect.arrayContaining(['broken-link', 'contradiction', 'dead-url', 'missing-citation']),

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scanWiki } from '../src/entry/wiki.js';
 import { entryValidator, schemaErrors } from '../src/entry/validate.js';
-import { fixture, listTree, read, runKb } from './helpers.js';
+import { fixture, listTree, read, runKb, runKbIn } from './helpers.js';
 
 /*
  * One long line must not stall a compile: every text pass is linear. These inputs each made some
@@ -122,9 +122,9 @@ describe('kb compile with megabyte lines', () => {
       expect(Buffer.byteLength(read(root, `wiki/${e.path}`)), e.path).toBeLessThan(64 * 1024);
     }
     expect(read(root, 'wiki/index.md')).toContain('[[Garden Notes]]');
-    const search = await runKb(['search', 'tomatoes'], { cwd: root });
+    const search = await runKbIn(['search', 'tomatoes'], { cwd: root });
     expect(search.stdout).toMatch(/Garden Notes/);
-    const again = await runKb(['compile'], { cwd: root, timeoutMs: 170_000 });
+    const again = await runKbIn(['compile'], { cwd: root, timeoutMs: 170_000 });
     expect(again.stdout).toMatch(/0 new, 0 updated, 4 unchanged/);
     expect(listTree(join(root, 'wiki')).filter((f) => f.startsWith('sources/'))).toHaveLength(4);
   }, 180_000);

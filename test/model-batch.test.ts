@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startFakeAnthropic, userPrompt, type FakeAnthropic } from './fake-anthropic.js';
-import { fixture, KB_BIN, listTree, read, runKb } from './helpers.js';
+import { fixture, KB_BIN, listTree, read, runKb, runKbIn } from './helpers.js';
 import { claude } from './model-fixtures.js';
 
 let fake: FakeAnthropic | undefined;
@@ -34,7 +34,7 @@ describe('kb compile --batch', () => {
     expect(listTree(join(root, 'wiki'))).toContain('sources/Notes on Retrieval-Augmented Generation.md');
     expect(read(root, 'wiki/log.md')).toMatch(/batch msgbatch_1: 2 replies.*at batch price/);
     // Nothing left to send: a second --batch run submits nothing.
-    const again = await runKb(['compile', '--batch', '--force'], { cwd: root, env: env(fake.url) });
+    const again = await runKbIn(['compile', '--batch', '--force'], { cwd: root, env: env(fake.url) });
     expect(again.code, again.stderr).toBe(0);
     expect(fake.batches.size).toBe(1);
   });
@@ -65,7 +65,7 @@ describe('kb compile --batch', () => {
     expect(stderr).toMatch(/Run `kb compile --batch` again to resume/);
 
     opts.pollsBeforeEnd = 0;
-    const r = await runKb(['compile', '--batch'], { cwd: root, env: env(fake.url) });
+    const r = await runKbIn(['compile', '--batch'], { cwd: root, env: env(fake.url) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Resuming batch msgbatch_1/);
     expect(fake.batches.size).toBe(1);

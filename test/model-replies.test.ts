@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startFakeAnthropic, userPrompt, type FakeRequest } from './fake-anthropic.js';
 import { startFakeOpenAI } from './fake-openai.js';
 import { claude, RAW } from './model-fixtures.js';
-import { fixture, listTree, read, REPO, runKb } from './helpers.js';
+import { fixture, listTree, read, REPO, runKbIn } from './helpers.js';
 
 interface Recorded {
   name: string;
@@ -60,7 +60,7 @@ describe.each(Object.keys(SDKS) as (keyof typeof SDKS)[])('recorded model replie
   it.each(REPLIES.map((r) => [r.name, r] as const))('%s', async (_name, r) => {
     const { env, prompts } = await SDKS[sdk](r);
     const root = fixture({ 'raw/rag-notes.md': RAW['raw/rag-notes.md'] });
-    const out = await runKb(['compile'], { cwd: root, env });
+    const out = await runKbIn(['compile'], { cwd: root, env });
     expect(out.code, out.stderr).toBe(0);
     expect(out.stderr).not.toContain('unexpected error');
     const sources = listTree(join(root, 'wiki')).filter((f) => f.startsWith('sources/'));

@@ -6,7 +6,7 @@ import { startFakeAnthropic, userPrompt, type FakeAnthropic, type FakeRequest } 
 import { claude } from './model-fixtures.js';
 import { join } from 'node:path';
 import { scanWiki } from '../src/entry/wiki.js';
-import { fixture, runKb } from './helpers.js';
+import { fixture, runKb, runKbIn } from './helpers.js';
 
 let fake: FakeAnthropic | undefined;
 afterEach(async () => {
@@ -56,7 +56,7 @@ describe('model.timeoutSeconds and model.maxRetries', () => {
     expect(compiledBy(root, 'raw/quick.md')).toMatch(/^model:/);
 
     slow = false;
-    const again = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    const again = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toContain('model-unavailable');
     expect(compiledBy(root, 'raw/slow.md')).toMatch(/^model:/);
@@ -97,7 +97,7 @@ describe('model.timeoutSeconds and model.maxRetries', () => {
 
   it('the settings are checked: a timeout of 0 is a configuration error', async () => {
     const root = fixture({ ...RAW, 'kb.config.json': config({ timeoutSeconds: 0 }) });
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runKbIn(['compile'], { cwd: root });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/`model\.timeoutSeconds` must be > 0/);
   });
@@ -141,7 +141,7 @@ describe('a 200 reply that is not valid JSON', () => {
       isSlow(r) && broken ? { status: 200, body: '{"id": "msg_1", "content": [{"type": "text", "te' } : claude(r),
     );
     const root = fixture({ ...RAW, 'kb.config.json': config({ maxRetries: 0 }) });
-    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    const r = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/unexpected error|SyntaxError/);
     const warned = r.stderr.split('\n').filter((l) => l.startsWith('raw/slow.md:'));
@@ -152,7 +152,7 @@ describe('a 200 reply that is not valid JSON', () => {
     expect(compiledBy(root, 'raw/slow.md')).toMatch(/^offline/);
 
     broken = false;
-    const again = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    const again = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
     expect(again.code, again.stderr).toBe(0);
     expect(compiledBy(root, 'raw/slow.md')).toMatch(/^model:/);
   }, 120_000);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeOpenAI, type FakeOpenAI } from './fake-openai.js';
 import { claude, RAW } from './model-fixtures.js';
-import { fixture, listTree, read, runKb, writeFile, type CliResult } from './helpers.js';
+import { fixture, listTree, read, runKb, writeFile, type CliResult, runKbIn } from './helpers.js';
 import type { FakeRequest } from './fake-anthropic.js';
 import { exampleEntry, git, gitInit, GIT_ENV, today } from './heal-helpers.js';
 
@@ -50,15 +50,15 @@ describe('kb compile through an OpenAI-compatible provider', () => {
 
     // Same provider and model: every reply from the cache. Another model: asked again.
     const calls = fake.chats().length;
-    const again = await runKb(['compile', '--force'], { cwd: root, env: env(fake.url) });
+    const again = await runKbIn(['compile', '--force'], { cwd: root, env: env(fake.url) });
     expect(again.code, again.stderr).toBe(0);
     expect(fake.chats()).toHaveLength(calls);
-    const other = await runKb(['compile', '--force', '--model', 'qwen-max'], { cwd: root, env: env(fake.url) });
+    const other = await runKbIn(['compile', '--force', '--model', 'qwen-max'], { cwd: root, env: env(fake.url) });
     expect(other.code, other.stderr).toBe(0);
     expect(fake.chats().length).toBeGreaterThan(calls);
     expect(fake.chats().at(-1)!.body.model).toBe('qwen-max');
 
-    const status = await runKb(['status'], { cwd: root, env: env(fake.url) });
+    const status = await runKbIn(['status'], { cwd: root, env: env(fake.url) });
     expect(status.stdout).toMatch(/openai\/gpt-4\.1-mini/);
     expect(status.stdout).toMatch(/openai\/qwen-max/);
     expectNoKey(root, r, again, other, status);
@@ -70,7 +70,7 @@ describe('kb compile through an OpenAI-compatible provider', () => {
       n++ === 0 ? { text: 'Sure! Here is a summary of the notes, in prose.' } : claude(req),
     );
     const root = fixture({ 'raw/rag-notes.md': RAW['raw/rag-notes.md'] });
-    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    const r = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code, r.stderr).toBe(0);
     expect(fake.chats()[1]!.body.messages[1].content).toContain('Sure! Here is a summary');
     expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(/compiled_by: '?model:/);
@@ -81,7 +81,7 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     fake = await startFakeOpenAI(() => ({ text: 'I am a small model and I like prose.' }));
     const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
     config(root, { provider: 'ollama', baseURL: fake.url, name: 'qwen2.5:7b' });
-    const s = await runKb(['compile'], { cwd: root, env: {} });
+    const s = await runKbIn(['compile'], { cwd: root, env: {} });
     expect(s.code, s.stderr).toBe(0);
     expect(fake.chats()).toHaveLength(2);
     expect(s.stderr.match(/raw\/a\.md: warning Unexpected model output twice/g)).toHaveLength(1);
@@ -98,7 +98,7 @@ describe('kb compile through an OpenAI-compatible provider', () => {
       return claude(req);
     });
     const root = fixture({ 'raw/rag-notes.md': RAW['raw/rag-notes.md'] });
-    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    const r = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code, r.stderr).toBe(0);
     const bodies = fake.chats().map((c) => JSON.stringify(c.body.messages));
     expect(bodies[0]).toBe(bodies[1]);
@@ -110,7 +110,7 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     fake = await startFakeOpenAI(() => ({ status: 500 }));
     const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
     config(root, { maxRetries: 1 });
-    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    const r = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code).toBe(0);
     expect(fake.chats()).toHaveLength(2);
     expect(r.stderr).toMatch(
@@ -119,7 +119,7 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v11');
     await fake.close();
     fake = await startFakeOpenAI(claude);
-    const next = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    const next = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
     expect(next.code, next.stderr).toBe(0);
     expect(fake.chats().length).toBeGreaterThan(0);
     expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(
@@ -131,7 +131,7 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     let cut = 2;
     fake = await startFakeOpenAI((req) => ({ ...claude(req), cutBody: cut-- > 0 }));
     const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
-    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    const r = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/unexpected error|terminated|\s{4}at /);
     expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).toMatch(
@@ -146,7 +146,7 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     fake = undefined;
     const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
     config(root, { provider: 'deepseek', baseURL: url, maxRetries: 0 });
-    const r = await runKb(['compile'], { cwd: root, env: { DEEPSEEK_API_KEY: KEY } });
+    const r = await runKbIn(['compile'], { cwd: root, env: { DEEPSEEK_API_KEY: KEY } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('Unexpected no answer');
     expect(r.stderr).toMatch(
@@ -158,7 +158,7 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     fake = await startFakeOpenAI(() => ({ delayMs: 5000, text: 'late' }));
     const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
     config(root, { timeoutSeconds: 0.3, maxRetries: 1 });
-    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    const r = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code).toBe(0);
     expect(fake.chats()).toHaveLength(2);
     expect(r.stderr).toMatch(
@@ -171,12 +171,12 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     fake = await startFakeOpenAI(claude);
     const root = fixture(RAW);
     config(root, { provider: 'ollama', baseURL: fake.url });
-    const e = await runKb(['compile', '--estimate', '--json'], { cwd: root, env: {} });
+    const e = await runKbIn(['compile', '--estimate', '--json'], { cwd: root, env: {} });
     expect(e.code, e.stderr).toBe(0);
     const est = JSON.parse(e.stdout) as { model: string; usd: number; priced: boolean; sourceCalls: number };
     expect(est).toMatchObject({ model: 'ollama/qwen2.5:7b', usd: 0, priced: true });
     expect(est.sourceCalls).toBe(2);
-    const b = await runKb(['compile', '--batch'], { cwd: root, env: {} });
+    const b = await runKbIn(['compile', '--batch'], { cwd: root, env: {} });
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(
       /--batch uses Anthropic's Message Batches API.*qwen2\.5:7b \(Ollama at http:\/\/127\.0\.0\.1:\d+\/v1\).*without --batch/,
@@ -193,9 +193,9 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     const long = `# Long notes\n\n${Array.from({ length: 40 }, (_, i) => para(i)).join('\n\n')}\n`;
     const root = fixture({ 'raw/long.md': long });
     config(root, { provider: 'ollama', baseURL: fake.url, contextTokens: 4096 });
-    const small = await runKb(['compile', '--estimate', '--json'], { cwd: root, env: {} });
+    const small = await runKbIn(['compile', '--estimate', '--json'], { cwd: root, env: {} });
     config(root, { provider: 'ollama', baseURL: fake.url, contextTokens: 128000 });
-    const large = await runKb(['compile', '--estimate', '--json'], { cwd: root, env: {} });
+    const large = await runKbIn(['compile', '--estimate', '--json'], { cwd: root, env: {} });
     expect(JSON.parse(small.stdout).longDocuments).toBe(1);
     expect(JSON.parse(large.stdout).longDocuments).toBe(0);
   });
@@ -211,9 +211,9 @@ describe('kb ask and heal through an OpenAI-compatible provider', () => {
       return claude(req);
     });
     const root = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
-    const c = await runKb(['compile', '--offline'], { cwd: root, env: env(fake.url) });
+    const c = await runKbIn(['compile', '--offline'], { cwd: root, env: env(fake.url) });
     expect(c.code, c.stderr).toBe(0);
-    const a = await runKb(['ask', 'What does RAG do?', '--json'], { cwd: root, env: env(fake.url) });
+    const a = await runKbIn(['ask', 'What does RAG do?', '--json'], { cwd: root, env: env(fake.url) });
     expect(a.code, a.stderr).toBe(0);
     const res = JSON.parse(a.stdout) as { mode: string; model: string; answer: string };
     expect(res.mode).toBe('model');
@@ -257,7 +257,11 @@ describe('kb lint --heal through an OpenAI-compatible provider', { timeout: 400_
       }
       return { text: '<verdict>consistent</verdict><subject></subject><reason>They agree.</reason>' };
     });
-    const r = await runKb(['lint', '--heal'], { cwd: root, env: { ...GIT_ENV, ...env(fake.url) }, timeoutMs: 120_000 });
+    const r = await runKbIn(['lint', '--heal'], {
+      cwd: root,
+      env: { ...GIT_ENV, ...env(fake.url) },
+      timeoutMs: 120_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const judged = fake.chats().filter((c) => JSON.stringify(c.body.messages).includes('skeptical'));
     const written = fake.chats().filter((c) => JSON.stringify(c.body.messages).includes('Rewrite that entry'));
@@ -319,7 +323,7 @@ describe('the language entries are written in, and repeatable replies', () => {
       return claude(req);
     });
     const root = fixture({ ...RAW, 'kb.config.json': JSON.stringify({ wiki: { language: 'zh' } }) });
-    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    const r = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code, r.stderr).toBe(0);
     const prompts = fake.chats().map((c) => c.body.messages.at(-1).content as string);
     expect(
@@ -344,7 +348,7 @@ describe('the language entries are written in, and repeatable replies', () => {
       return claude(req);
     });
     const root = fixture(RAW);
-    const r = await runKb(['compile'], { cwd: root, env: env(fake.url) });
+    const r = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
     expect(r.code, r.stderr).toBe(0);
     const prompts = fake.chats().map((c) => c.body.messages.at(-1).content as string);
     expect(prompts.some((p) => p.includes('Unexpected entry written in Chinese, expected English'))).toBe(true);

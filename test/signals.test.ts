@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { fixture, KB_BIN, listTree, REPO, runKb } from './helpers.js';
+import { fixture, KB_BIN, listTree, REPO, runKbIn } from './helpers.js';
 import { makePdf } from './pdf-fixtures.js';
 import { sha256 } from '../src/util/hash.js';
 
@@ -79,11 +79,11 @@ describe('a signal stops a compile', () => {
       expect(r.stdout).not.toMatch(/\d+ new, \d+ updated/);
       expect(existsSync(join(root, '.kb', 'lock'))).toBe(false);
 
-      const again = await runKb(['compile'], { cwd: root });
+      const again = await runKbIn(['compile'], { cwd: root });
       expect(again.code, again.stderr).toBe(0);
       const sources = listTree(join(root, 'wiki')).filter((f) => f.startsWith('sources/'));
       expect(sources).toHaveLength(24);
-      const third = await runKb(['compile'], { cwd: root });
+      const third = await runKbIn(['compile'], { cwd: root });
       expect(third.stdout).toMatch(/0 new, 0 updated, 24 unchanged/);
     },
     240_000,
@@ -117,7 +117,7 @@ describe('a signal stops a compile', () => {
         expect(r.code, r.stderr).toBe(exit);
         expect(r.stderr).toMatch(/interrupted; run `kb compile` again to finish/);
       }
-      const again = await runKb(['compile'], { cwd: root });
+      const again = await runKbIn(['compile'], { cwd: root });
       expect(again.code, again.stderr).toBe(0);
       expect(again.stdout).toMatch(/8 new, 0 updated/);
     },
@@ -153,7 +153,7 @@ describe('a signal stops a compile', () => {
       : [];
     expect(kept.filter((f) => f.includes(sha256(pdf)))).toEqual([]);
 
-    const again = await runKb(['compile'], { cwd: root, timeoutMs: 170_000 });
+    const again = await runKbIn(['compile'], { cwd: root, timeoutMs: 170_000 });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/4 new, 0 updated/);
     const wiki = listTree(join(root, 'wiki'));

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture, runKb, writeFile } from './helpers.js';
+import { fixture, runKb, writeFile, runKbIn } from './helpers.js';
 import type { KbStatus } from '../src/status/status.js';
 
 describe('kb status', () => {
@@ -29,7 +29,7 @@ describe('kb status', () => {
     const beta = join(root, 'wiki/sources/Beta.md');
     writeFileSync(beta, `${readFileSync(beta, 'utf8').trimEnd()}\n\nSee also [[Nowhere At All]].\n`); // a person's edit with a broken link
 
-    const r = await runKb(['status', '--json'], { cwd: join(root, 'raw') });
+    const r = await runKbIn(['status', '--json'], { cwd: join(root, 'raw') });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const s = JSON.parse(r.stdout) as KbStatus;
@@ -67,7 +67,7 @@ describe('kb status', () => {
     expect(s.store.chunks).toBeGreaterThan(0);
     expect(s.spend).toMatchObject({ calls: 0, usd: 0 });
 
-    const human = await runKb(['status'], { cwd: root });
+    const human = await runKbIn(['status'], { cwd: root });
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/sources\s+4 in raw\/: 1 compiled, 1 pending, 1 stale, 1 failed, 1 removed/);
     expect(human.stdout).toContain('pending  raw/new.md');
@@ -99,11 +99,11 @@ describe('kb status', () => {
     }
     git('merge', '-q', '--no-ff', '--no-edit', 'heal/links-20260101');
 
-    const r = await runKb(['status', '--json'], { cwd: root });
+    const r = await runKbIn(['status', '--json'], { cwd: root });
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as KbStatus).healBranches).toEqual(['heal/sources-20260101']);
 
-    const human = await runKb(['status'], { cwd: root });
+    const human = await runKbIn(['status'], { cwd: root });
     expect(human.stdout).toContain('1 heal branch waiting for review');
     expect(human.stdout).not.toContain('heal/links-20260101');
     // Every `kb …` command the hints suggest is one the CLI accepts.
@@ -112,14 +112,14 @@ describe('kb status', () => {
     for (const cmd of suggested) {
       const args = cmd.split(' ').slice(1);
       if (args.includes('--heal')) args.push('--dry-run');
-      const run = await runKb(args, { cwd: root });
+      const run = await runKbIn(args, { cwd: root });
       expect(run.code, `${cmd}: ${run.stderr}`).not.toBe(2);
     }
   }, 120_000);
 
   it('works on a knowledge base never compiled, outside git', async () => {
     const root = fixture({ 'raw/a.md': '# A\n\ntext\n' });
-    const r = await runKb(['status', '--json', '--kb', root], { cwd: '/' });
+    const r = await runKbIn(['status', '--json', '--kb', root], { cwd: '/' });
     expect(r.code).toBe(0);
     const s = JSON.parse(r.stdout) as KbStatus;
     expect(s.sources).toMatchObject({ total: 1, pending: 1, compiled: 0 });
@@ -136,15 +136,15 @@ describe('kb status', () => {
     // Files settled well before the compile (not within its racy two seconds).
     const hourAgo = new Date(Date.now() - 3600_000);
     for (const f of ['a.md', 'b.md']) utimesSync(join(root, 'raw', f), hourAgo, hourAgo);
-    expect((await runKb(['compile', '--offline'], { cwd: root })).code).toBe(0);
+    expect((await runKbIn(['compile', '--offline'], { cwd: root })).code).toBe(0);
     // b.md rewritten in place, same size, its time put back: compile will not read it, and status agrees.
     const b = join(root, 'raw/b.md');
     writeFileSync(b, readFileSync(b, 'utf8').replace('Beta also', 'Beta even'));
     utimesSync(b, hourAgo, hourAgo);
     writeFile(root, 'raw/a.md', '# Alpha\n\nAlpha changed after the compile.\n');
-    const s = JSON.parse((await runKb(['status', '--json'], { cwd: root })).stdout) as KbStatus;
+    const s = JSON.parse((await runKbIn(['status', '--json'], { cwd: root })).stdout) as KbStatus;
     expect(s.sources, JSON.stringify(s.sources)).toMatchObject({ compiled: 1, stale: 1, stalePaths: ['a.md'] });
-    const c = await runKb(['compile', '--offline'], { cwd: root });
+    const c = await runKbIn(['compile', '--offline'], { cwd: root });
     expect(c.stdout + c.stderr).toMatch(/0 new, 1 updated, 1 unchanged/);
   });
 });

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixture, listTree, read, REPO, runKb } from './helpers.js';
+import { fixture, listTree, read, REPO, runKb, runKbIn } from './helpers.js';
 import { makePdf } from './pdf-fixtures.js';
 
 const outsideDirs: string[] = [];
@@ -45,7 +45,7 @@ describe('symlinks out of raw/', () => {
       .map((p) => read(root, `wiki/${p}`))
       .join('\n');
     expect(text).not.toMatch(/zanzibarsecrethash|quokka diary/);
-    const search = await runKb(['search', 'zanzibarsecrethash quokka'], { cwd: root });
+    const search = await runKbIn(['search', 'zanzibarsecrethash quokka'], { cwd: root });
     expect(search.stdout).not.toMatch(/zanzibar|quokka/);
   });
 
@@ -63,7 +63,7 @@ describe('symlinks out of raw/', () => {
     );
     writeFileSync(join(outside, 'memo.docx'), readFileSync(join(REPO, 'test', 'fixtures', 'formats', 'quokka.docx')));
     for (const f of ['plans.pdf', 'shot.png', 'memo.docx']) symlinkSync(join(outside, f), join(root, 'raw', f));
-    const r = await runKb(['compile'], { cwd: root });
+    const r = await runKbIn(['compile'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     for (const f of ['plans.pdf', 'shot.png', 'memo.docx']) {
       expect(

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { renameSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixture, runKb, writeFile } from './helpers.js';
+import { fixture, writeFile, runKbIn } from './helpers.js';
 import { startFakeAnthropic, userPrompt, type FakeAnthropic } from './fake-anthropic.js';
 import { claude } from './model-fixtures.js';
 import { scanWiki } from '../src/entry/wiki.js';
@@ -50,14 +50,14 @@ function touchLater(root: string, p: string) {
 }
 
 async function kb(root: string, ...args: string[]) {
-  const r = await runKb(args, { cwd: root });
+  const r = await runKbIn(args, { cwd: root });
   expect(r.code, `kb ${args.join(' ')}: ${r.stderr}`).toBe(0);
   return r;
 }
 
 /** Lint as JSON: every finding, so a test can say "clean". */
 async function findings(root: string): Promise<{ ruleId: string; file: string }[]> {
-  const r = await runKb(['lint', '--json'], { cwd: root });
+  const r = await runKbIn(['lint', '--json'], { cwd: root });
   return (JSON.parse(r.stdout) as { findings: { ruleId: string; file: string; severity: string }[] }).findings.filter(
     (f) => f.severity !== 'info',
   );
@@ -182,7 +182,7 @@ describe('a work saved in two files, with the model', () => {
     });
     const root = fixture({ 'raw/a.txt': feedA(), 'raw/b.txt': feedB() });
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
-    const r = await runKb(['compile'], { cwd: root, env });
+    const r = await runKbIn(['compile'], { cwd: root, env });
     expect(r.code, r.stderr).toBe(0);
     const sourceCalls = (anchor: string) =>
       fake!.messages().filter((m) => new RegExp(`<source path="raw/[ab]\\.txt#${anchor}"`).test(userPrompt(m)));
@@ -205,7 +205,7 @@ describe('a work saved in two files, with the model', () => {
     const calls = fake.messages().length;
     writeFile(root, 'raw/b.txt', feedB().replace('第一步。', '第一步，也是最重要的一步。'));
     touchLater(root, 'raw/b.txt');
-    const again = await runKb(['compile'], { cwd: root, env });
+    const again = await runKbIn(['compile'], { cwd: root, env });
     expect(again.code, again.stderr).toBe(0);
     const more = fake.messages().slice(calls);
     expect(more.some((m) => userPrompt(m).includes('#harness-design-for-long-running-agents"'))).toBe(false);

@@ -1,13 +1,16 @@
 import { Command, CommanderError } from 'commander';
 import { KbError } from '../diagnostics/errors.js';
-import { isStdoutGone, onStdoutGone, printMessages, processIo, writeOut } from './io.js';
+import { type Io, isStdoutGone, onStdoutGone, printMessages, processIo, writeOut } from './io.js';
 import type { CliRuntime } from './runtime.js';
 import { isCorruption, onRecovery, openedDatabases, recoverOpened, recoveryMessage } from '../store/recover.js';
 import { asDiskFull } from '../diagnostics/disk-full.js';
 import { COMMANDS } from './commands/index.js';
 import { applyModelOptions } from './model-options.js';
 
-function program(rt: CliRuntime): Command {
+function program(rt: CliRuntime, own: boolean): Command {
+  // Help and usage errors go where the command prints when the caller chose where (tests run kb in process).
+  const out = own ? writeOut : (s: string) => rt.io.out(s.replace(/\n$/, ''));
+  const err = own ? (s: string) => process.stderr.write(s) : (s: string) => rt.io.err(s.replace(/\n$/, ''));
   const program = new Command('kb')
     .description(
       'Compile a folder of documents (raw/) into an Obsidian wiki (wiki/), ask it questions, keep it healthy.',
@@ -15,7 +18,7 @@ function program(rt: CliRuntime): Command {
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeOut, writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({ writeOut: out, writeErr: err });
   for (const define of COMMANDS) define(program, rt);
   program.hook('preAction', (_program, command) => applyModelOptions(command.opts()));
   return program;
@@ -27,8 +30,8 @@ export function interruptedExit(signal: NodeJS.Signals | undefined): number {
 }
 
 /** The one exit point: parse, run, map typed errors to exit codes (0 ok, 1 failure, 2 usage, 130/143 interrupted). */
-export async function main(argv: string[]): Promise<number> {
-  const io = processIo();
+export async function main(argv: string[], given?: Io): Promise<number> {
+  const io = given ?? processIo();
   const abort = new AbortController();
   let exit = 0;
   let interrupts = 0;
@@ -52,12 +55,12 @@ export async function main(argv: string[]): Promise<number> {
   const stopOnGone = onStdoutGone(() => abort.abort());
   try {
     try {
-      await program(rt).parseAsync(argv, { from: 'user' });
+      await program(rt, !given).parseAsync(argv, { from: 'user' });
     } catch (err) {
       // A database found damaged while in use: set aside what is damaged and run the command once more.
       if (!isCorruption(err) || abort.signal.aborted || recoverOpened().length === 0) throw err;
       exit = 0;
-      await program(rt).parseAsync(argv, { from: 'user' });
+      await program(rt, !given).parseAsync(argv, { from: 'user' });
     }
   } catch (err) {
     if (err instanceof CommanderError) {
