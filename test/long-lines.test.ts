@@ -59,14 +59,20 @@ function runPasses(name: string, line: string, timeoutMs: number): Promise<PassR
       void w.terminate();
       reject(new Error(`${name}: the text passes took over ${timeoutMs / 1000} s on a ${line.length}-character line`));
     }, timeoutMs);
-    w.once('message', (m: PassResult) => {
+    // One listener of each at a time: a call's are removed when it ends, or the shared worker
+    // gathers one per call (Node warns at eleven).
+    const onMessage = (m: PassResult) => {
       clearTimeout(timer);
+      w.off('error', onError);
       resolve(m);
-    });
-    w.once('error', (err) => {
+    };
+    const onError = (err: Error) => {
       clearTimeout(timer);
+      w.off('message', onMessage);
       reject(err);
-    });
+    };
+    w.once('message', onMessage);
+    w.once('error', onError);
     w.postMessage({ name, line });
   });
 }

@@ -13,11 +13,17 @@ import { ruleList, type LintFlags } from '../flags.js';
 
 const LOCK_WAIT_MS = 30_000;
 
+/** How long heal waits for a compile or watch to let go of the lock: `KB_LOCK_WAIT_MS`, else 30 s. */
+function lockWaitMs(env: NodeJS.ProcessEnv): number {
+  const ms = Number(env['KB_LOCK_WAIT_MS']);
+  return env['KB_LOCK_WAIT_MS'] !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : LOCK_WAIT_MS;
+}
+
 /** `kb lint --heal`: under the same lock as compile and watch. Exit 0 unless a branch failed. */
 export async function runHeal(root: string, flags: LintFlags, rt: CliRuntime): Promise<number> {
   const ctx = openKb(root);
   // compile and watch hold the lock for short turns: wait for one to finish rather than skip the night.
-  const lock = await acquireLock(join(ctx.paths.state, 'lock'), 'lint --heal', { waitMs: LOCK_WAIT_MS });
+  const lock = await acquireLock(join(ctx.paths.state, 'lock'), 'lint --heal', { waitMs: lockWaitMs(ctx.env) });
   const healer = resolveProvider(ctx.config, ctx.env, 'heal');
   if (flags.web && !flags.offline && healer.kind !== 'anthropic' && !flags.json) {
     rt.io.err(
