@@ -50,8 +50,6 @@ export interface FoundEntity {
 const WEAK_MIN_COUNT = 3;
 /** Weak names kept of one document, most mentioned first. */
 const MAX_WEAK = 20;
-/** Sentences kept of a weak name, beside a name's three. */
-const WEAK_SNIPPETS = 1;
 
 interface Candidate {
   surfaces: Map<string, number>;
@@ -606,11 +604,9 @@ function finish(
         ...new Set([...c.aliases, ...[...c.surfaces.keys()].filter((s) => s !== surface && entityKey(s) !== key)]),
       ],
       count: c.count,
-      // An everyday word keeps one sentence: it is quoted only where it joins a concept, and a
-      // document keeps many of them.
-      snippets: orContext(pickSnippets(sents, names), c.context)
-        .slice(0, c.weak ? WEAK_SNIPPETS : undefined)
-        .map(openCode),
+      // An everyday word keeps no sentence: a document keeps many of them, each would read the whole
+      // text for its best one, and every compile would load them all (a page lists where it is used).
+      snippets: c.weak ? [] : orContext(pickSnippets(sents, names), c.context).map(openCode),
       ...(c.subject ? { subject: true } : {}),
       ...(c.weak ? { weak: true } : {}),
       salient:
