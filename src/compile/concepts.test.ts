@@ -69,6 +69,11 @@ const pages = (docs: Record<string, string>, dict?: Dictionary) => {
 };
 const pageOf = (all: string[][], name: string) => all.filter((p) => p.includes(name));
 
+/** A row of one name in one document, its surface the key, with the flags given. */
+function entityRow(raw_path: string, key: string, count: number, flags: Partial<EntityRow>): EntityRow {
+  return { raw_path, key, surface: key, aliases: [], count, snippets: [], ...flags };
+}
+
 describe('groupConcepts: one page per idea across languages and scripts', () => {
   it('merges a Chinese term and its English name given in parentheses in another document', () => {
     const all = pages({
@@ -432,16 +437,8 @@ describe('aliases an existing page has', () => {
 });
 
 describe('groupConcepts: a text and its translation', () => {
-  const row = (raw_path: string, key: string, count: number, subject = false): EntityRow => ({
-    raw_path,
-    key,
-    surface: key,
-    aliases: [],
-    count,
-    snippets: [],
-    salient: true,
-    ...(subject ? { subject: true } : {}),
-  });
+  const row = (raw_path: string, key: string, count: number, subject = false) =>
+    entityRow(raw_path, key, count, subject ? { salient: true, subject: true } : { salient: true });
   const docRow = (path: string, lang: string, marks: string): DocumentRow => ({ ...doc(path), lang, marks });
   // The same code and links in both (what a translation keeps as written), none in the third.
   const shared = 'a1 b2 c3 d4 e5 f6 g7 h8';
@@ -512,15 +509,8 @@ describe('groupConcepts: a text and its translation', () => {
 });
 
 describe('groupConcepts: everyday words', () => {
-  const row = (raw_path: string, key: string, count: number, weak = false): EntityRow => ({
-    raw_path,
-    key,
-    surface: key,
-    aliases: [],
-    count,
-    snippets: [],
-    ...(weak ? { weak: true } : { salient: true }),
-  });
+  const row = (raw_path: string, key: string, count: number, weak = false) =>
+    entityRow(raw_path, key, count, weak ? { weak: true } : { salient: true });
   const docRow = (path: string, lang: string, marks: string): DocumentRow => ({ ...doc(path), lang, marks });
   const shared = 'a1 b2 c3 d4 e5 f6 g7 h8';
   const docs = [

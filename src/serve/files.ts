@@ -1,19 +1,13 @@
 import { realpathSync, statSync } from 'node:fs';
 import { extname, join, sep } from 'node:path';
+import { ATTACHMENT_MIME } from '../ingest/detect.js';
 
 /** Files of wiki/ the server never hands out: the store and its journal (derived data, not pages). */
 const PRIVATE = /^embeddings\.db/;
 
-export const MIME: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.svg': 'image/svg+xml',
-  '.avif': 'image/avif',
-  '.bmp': 'image/bmp',
-  '.pdf': 'application/pdf',
+/** What a file of wiki/ is served as: an attachment's type as ingest knows it, and the pages' own files. */
+export const MIME: Readonly<Record<string, string>> = {
+  ...ATTACHMENT_MIME,
   '.md': 'text/markdown; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
