@@ -125,16 +125,13 @@ describe('statements in tables', () => {
       '\n',
     );
     expect(statements(md)).toEqual(['Lint — What it does: Scans the wiki for contradictions.']);
-    const tabs = ['模块\t功能\t效果', 'Lint（扫描检测）\t定期遍历整个 Markdown 库\t自动发现逻辑冲突'].join('\n');
-    expect(statements(tabs)).toEqual(['Lint（扫描检测）——功能：定期遍历整个 Markdown 库；效果：自动发现逻辑冲突']);
+    const tabs = ['模块\t功能\t效果', '调度器（定时任务）\t定期检查所有任务\t自动重试失败的任务'].join('\n');
+    expect(statements(tabs)).toEqual(['调度器（定时任务）——功能：定期检查所有任务；效果：自动重试失败的任务']);
   });
 
   it('reads a short figure with its column’s header', () => {
-    const tabs = ['Harness\tDuration\tCost', 'Solo\t20 min\t$9', 'Full harness\t6 hr\t$200'].join('\n');
-    expect(statements(tabs)).toEqual([
-      'Solo — Duration: 20 min; Cost: $9',
-      'Full harness — Duration: 6 hr; Cost: $200',
-    ]);
+    const tabs = ['Plan\tDuration\tCost', 'Solo\t20 min\t$9', 'Full team\t6 hr\t$200'].join('\n');
+    expect(statements(tabs)).toEqual(['Solo — Duration: 20 min; Cost: $9', 'Full team — Duration: 6 hr; Cost: $200']);
     const md = ['| 模型 | 维度 |', '|---|---|', '| all-MiniLM-L6-v2 | 384 维 |'].join('\n');
     expect(statements(md)).toEqual(['all-MiniLM-L6-v2——维度：384 维']);
   });

@@ -34,20 +34,18 @@ const ZH_NUMERAL = `[两${ZH.NUMERALS.join('')}]`;
 const ZH_COUNTER = `[${ZH.COUNTERS.join('')}]`;
 const EN_COUNTER = EN.COUNTERS.join('|');
 const COUNTER_WORD = new RegExp(`\\b(${EN_COUNTER})s\\b`, 'i');
+const ZH_COUNTED = new RegExp(`(?:哪|几|${ZH_NUMERAL}|\\d)\\s*(${ZH_COUNTER})`, 'u');
+const ZH_COUNT = new RegExp(`(${ZH_NUMERAL}|\\d{1,2})\\s*(?:${ZH_COUNTER}|大)`, 'u');
+const EN_COUNT = new RegExp(`\\b(${EN.NUMBERS.slice(2).join('|')}|\\d{1,2})\\s+\\w+`, 'i');
 
 /** The word a question counts with (步 of 哪几步, 种 of 五种, step of "what are the steps"). */
 function counterAsked(question: string): string | undefined {
-  return (
-    new RegExp(`(?:哪|几|${ZH_NUMERAL}|\\d)\\s*(${ZH_COUNTER})`, 'u').exec(question)?.[1] ??
-    COUNTER_WORD.exec(question)?.[1]?.toLowerCase()
-  );
+  return ZH_COUNTED.exec(question)?.[1] ?? COUNTER_WORD.exec(question)?.[1]?.toLowerCase();
 }
 
 /** The count a question names ("哪五种" → 5, "five patterns", "3 steps"). */
 function countAsked(question: string): number | undefined {
-  const m =
-    new RegExp(`(${ZH_NUMERAL}|\\d{1,2})\\s*(?:${ZH_COUNTER}|大)`, 'u').exec(question) ??
-    new RegExp(`\\b(${EN.NUMBERS.slice(2).join('|')}|\\d{1,2})\\s+\\w+`, 'i').exec(question);
+  const m = ZH_COUNT.exec(question) ?? EN_COUNT.exec(question);
   return m ? numberOf(m[1]!) : undefined;
 }
 

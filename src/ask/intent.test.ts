@@ -30,7 +30,7 @@ describe('question intent rules', () => {
     ['什么是X', undefined],
     ['Why is RAG useful?', undefined],
     ['git bisect 是用来做什么的？', 'git bisect'],
-    ['What does the evaluator do?', 'evaluator'],
+    ['What does the scheduler do?', 'scheduler'],
   ])('finds the subject of %s', (q, subject) => expect(definedSubject(q)).toBe(subject));
 
   it.each([

@@ -48,7 +48,7 @@ export const INTENT_RULES: readonly IntentRule[] = [
     intent: 'define',
     pattern: /^what(?:'s| is| are)\s+(?:an?\s+|the\s+)?(.{1,60})$/iu,
     match: ['What is a vector database?', "what's RAG", 'What are embeddings?'],
-    notMatch: ['What does the evaluator do?', 'Why is RAG useful?', 'Who is the author?'],
+    notMatch: ['What does the scheduler do?', 'Why is RAG useful?', 'Who is the author?'],
   },
   {
     id: 'zh-purpose',
@@ -65,8 +65,8 @@ export const INTENT_RULES: readonly IntentRule[] = [
     intent: 'purpose',
     pattern:
       /^what (?:is|are) (?:an?\s+|the\s+)?(.{1,60}?) (?:used|good) for$|^what does (?:an?\s+|the\s+)?(.{1,60}?) do$/iu,
-    match: ['What is git bisect used for?', 'What does the evaluator do?'],
-    notMatch: ['What is git bisect?', 'Why does the evaluator fail?'],
+    match: ['What is git bisect used for?', 'What does the scheduler do?'],
+    notMatch: ['What is git bisect?', 'Why does the scheduler fail?'],
   },
   {
     id: 'zh-compare',
@@ -109,7 +109,7 @@ export const INTENT_RULES: readonly IntentRule[] = [
       'iu',
     ),
     match: [
-      'What are the main parts of a harness?',
+      'What are the main parts of a compiler?',
       'Which tools does it use?',
       'List the steps',
       'How many patterns are there?',
@@ -186,8 +186,8 @@ export const INTENT_RULES: readonly IntentRule[] = [
     language: 'en',
     intent: 'reason',
     pattern: /\bwhy\b|\breason\b/iu,
-    match: ['Why does the evaluator help?', 'What is the reason for two agents?'],
-    notMatch: ['What does the evaluator do?'],
+    match: ['Why does the cache help?', 'What is the reason for two replicas?'],
+    notMatch: ['What does the cache do?'],
   },
 ];
 
@@ -225,6 +225,9 @@ export function definedSubject(question: string): string | undefined {
   return undefined;
 }
 
+/** A subject put in a frame (provenance in a memory model): the part before the frame. */
+const FRAMED = new RegExp(`^(.+?)\\s+(?:${anyOf(EN.SUBJECT_TAILS)})\\s`, 'iu');
+
 /**
  * The names a statement may call the subject by: the subject, the gloss it gives in brackets
  * (组合子（combinator）: 组合子, combinator), what follows a possessive (Rust 的 Stream trait: Stream
@@ -240,7 +243,7 @@ export function subjectNames(subject: string): string[] {
   for (const s of gloss ? [gloss[1]!, gloss[2]!] : [subject]) {
     add(s);
     add(/的\s*(.+)$/u.exec(s)?.[1]);
-    add(new RegExp(`^(.+?)\\s+(?:${anyOf(EN.SUBJECT_TAILS)})\\s`, 'iu').exec(s)?.[1]);
+    add(FRAMED.exec(s)?.[1]);
   }
   return [...out];
 }
