@@ -205,13 +205,23 @@ export function judgeWiki(labels: CorpusLabels, pages: readonly WikiPage[]): Cor
 
   let linksToConcepts = 0;
   let linksToNoise = 0;
+  const linksTo = new Map<string, number>();
   const conceptIds = new Set(concepts.map((c) => c.id));
   for (const p of pages)
     for (const l of p.links) {
       if (!conceptIds.has(l)) continue;
       linksToConcepts++;
-      if (noisePages.has(l)) linksToNoise++;
+      if (noisePages.has(l)) {
+        linksToNoise++;
+        linksTo.set(l, (linksTo.get(l) ?? 0) + 1);
+      }
     }
+  // Each noise page with the links that lead to it, most first: what a reader meets most.
+  const titleOf = new Map(concepts.map((c) => [c.id, c.title]));
+  const noiseShown = [...noisePages]
+    .filter((id) => noiseTitles.includes(titleOf.get(id)!))
+    .sort((a, b) => (linksTo.get(b) ?? 0) - (linksTo.get(a) ?? 0) || (a < b ? -1 : 1))
+    .map((id) => `${titleOf.get(id)} (${linksTo.get(id) ?? 0} links)`);
 
   return {
     corpus: labels.name,
@@ -238,7 +248,7 @@ export function judgeWiki(labels: CorpusLabels, pages: readonly WikiPage[]): Cor
       titles: wrongTitles,
       summaries: badSummaries,
       unjudged,
-      noise: noiseTitles,
+      noise: noiseShown,
       splitPairs,
       splitWorks,
       duplicates,

@@ -232,6 +232,20 @@ describe('extractEntities: a translation in parentheses', () => {
     expect(found.find((e) => e.key === '上下文焦虑')?.aliases).toContain('context anxiety');
     expect(found.find((e) => e.key === '倒数排名融合')?.aliases).toContain('Reciprocal Rank Fusion');
   });
+
+  // A word jieba's dictionary lacks is tagged like punctuation; right before a parenthesis it is the
+  // new term the parenthesis glosses. Must match / must not match:
+  const glossed: [string, string, string | undefined][] = [
+    ['在 Git 里，这种操作叫做_变基（rebase）_。变基之后历史是一条直线。变基很常用。', '变基', 'rebase'],
+    ['這種操作叫做衍合（rebase）。衍合之後歷史是一條直線。衍合很常用。', '衍合', 'rebase'],
+    ['这里必须修复（error）。必须修复的问题很多，必须修复。', '必须修复', undefined],
+    ['框架\t时长\n单次 (Solo)\t20 分钟\n完整框架 (Full harness)\t6 小时\n这是单次生成。', '单次', undefined],
+  ];
+  it.each(glossed)('reads a word the dictionary lacks before a gloss as the glossed term: %s', (md, key, alias) => {
+    const found = extractEntities(md, 'Untitled').find((e) => e.key === key);
+    if (alias) expect(found?.aliases).toContain(alias);
+    else expect(found?.aliases ?? []).toEqual([]);
+  });
 });
 
 describe('extractEntities: what a page quotes', () => {
@@ -352,6 +366,18 @@ describe('extractEntities: English words in Chinese prose', () => {
     expect(found).not.toContain('Prompt');
     expect(found).not.toContain('Token');
     expect(found).toContain('Opus');
+  });
+
+  // A term of art a translator kept in lowercase English between Chinese words. Must match / must not match:
+  const kept: [string, string, boolean][] = [
+    ['Git 把对象打包至一个叫 packfile 的二进制文件。每个 packfile 都有索引。', 'packfile', true],
+    ['运行 reflog 命令查看历史。reflog 记录了引用的变化。', 'reflog', true],
+    ['然后 commit 一下。再 commit 一次就好。', 'commit', false],
+    ['打开 src/main.rs 文件。再看 src/main.rs 的内容。', 'src', false],
+    ['输入 git status --short 查看。再输入 git status --short 一次。', 'short', false],
+  ];
+  it.each(kept)('reads a lowercase English term kept between Chinese words as a name: %s', (md, key, found) => {
+    expect(keys(md).includes(key)).toBe(found);
   });
 
   it('takes an English name opening a glossary line with its Chinese gloss, whatever the gloss is', () => {

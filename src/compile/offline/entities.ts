@@ -384,7 +384,12 @@ function pairedNames(
       (m.index ?? 0) + m[0].indexOf(m[1]!) + m[1]!.length,
     );
     const firstAlias = (m[2] ?? '').split(/[,，;；、]/)[0]!.trim();
-    const zh = termBefore(tokenizeZh(before), Math.min(3, firstAlias.split(/\s+/).length));
+    const tokens = tokenizeZh(before);
+    const zh = termBefore(tokens, Math.min(3, firstAlias.split(/\s+/).length));
+    // A word the dictionary lacks (变基（rebase）) is a term only where the text keeps using it: a
+    // table's row label glossed once (单次 (Solo)) is a label.
+    const last = tokens[tokens.length - 1];
+    if (zh && last?.tag === 'x' && occurrences(text, last.word, UNKNOWN_MIN_USES) < UNKNOWN_MIN_USES) continue;
     // 中间信息遗失（Lost in the Middle） read back only to 遗失: a Chinese name has about two characters
     // for each word of the English one, so a much shorter one is a piece of it.
     const words = firstAlias.split(/[\s-]+/).filter((w) => w && !EN.STOP.has(w.toLowerCase())).length;
@@ -447,6 +452,16 @@ function afterVerb(zh: string, englishWords: number, text: string): string {
 }
 
 /** How often a Chinese string occurs in a text (at most 2: whether it occurs again is what matters). */
+/** A glossed word the dictionary lacks is a term when the text writes it at least this often. */
+const UNKNOWN_MIN_USES = 3;
+
+/** How often a string occurs in a text, counted up to `max`. */
+function occurrences(text: string, s: string, max: number): number {
+  let n = 0;
+  for (let at = text.indexOf(s); at >= 0 && n < max; at = text.indexOf(s, at + s.length)) n++;
+  return n;
+}
+
 function countHan(text: string, s: string): number {
   const first = text.indexOf(s);
   return first < 0 ? 0 : text.indexOf(s, first + s.length) < 0 ? 1 : 2;

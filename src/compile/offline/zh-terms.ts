@@ -192,7 +192,12 @@ const EDGE = new Set([
 export function termBefore(tokens: ZhToken[], minWords = 1): string | undefined {
   const parts: ZhToken[] = [];
   for (let i = tokens.length - 1; i >= 0 && parts.length < 4; i--) {
-    const t = tokens[i]!;
+    // A word jieba's dictionary lacks (变基（rebase）, tagged x like punctuation) right before the
+    // parenthesis is the new term the parenthesis glosses.
+    const t =
+      !parts.length && tokens[i]!.tag === 'x' && HAN_ONLY.test(tokens[i]!.word) && tokens[i]!.word.length > 1
+        ? { ...tokens[i]!, tag: 'nz' }
+        : tokens[i]!;
     // A noun on the stop list (笔记, 数据, 系统) is no term alone but is part of one: 卡片盒/笔记/法.
     // A place word (中间, 前端) is part of a name the English shows is longer: 中间信息遗失（Lost in the Middle）.
     const place = t.tag === 'f' && t.word.length > 1 && parts.length < minWords;
@@ -244,9 +249,30 @@ function loanword(tokens: ZhToken[], i: number): boolean {
   return !/^\d/.test(tokens[j]?.word ?? '');
 }
 
+/** Whether the word nearest a token on one side, spaces skipped, is Chinese: the token sits in Chinese prose. */
+function hanBeside(tokens: ZhToken[], i: number, step: 1 | -1): boolean {
+  let j = i + step;
+  while (tokens[j]?.word === ' ') j += step;
+  return CHINESE_PROSE.test(tokens[j]?.word ?? '');
+}
+
+/** A Chinese word or Chinese punctuation (。，「」（）): what stands beside a word in Chinese prose. */
+const CHINESE_PROSE = /^[\u3400-\u9fff\u3000-\u303f\uff01-\uff0f\uff1a-\uff1f]+$/;
+
+/**
+ * A lowercase English word a Chinese text keeps untranslated between Chinese words (叫 packfile 的二进制文件,
+ * 执行 rebase 之后): a term of art the translator left as written. Not an everyday English word
+ * (file, commit), not code (a path, a command with options: those sit beside other Latin text).
+ */
+function keptInEnglish(tokens: ZhToken[], i: number): boolean {
+  const w = tokens[i]!.word;
+  return /^[a-z][a-z]{3,20}$/.test(w) && !isCommonEnglishWord(w) && hanBeside(tokens, i, -1) && hanBeside(tokens, i, 1);
+}
+
 /**
  * Latin names inside Chinese prose, from jieba's `eng` words: a capitalised word or acronym, or a
- * run of them one space apart (Claude Agent SDK, Tool Wrapper). Lowercase words and code stay out.
+ * run of them one space apart (Claude Agent SDK, Tool Wrapper), and a term of art kept in lowercase
+ * English between Chinese words. Other lowercase words and code stay out.
  */
 export function latinNames(tokens: ZhToken[], bump: (name: string) => void): void {
   let run: ZhToken[] = [];
@@ -270,6 +296,10 @@ export function latinNames(tokens: ZhToken[], bump: (name: string) => void): voi
     // A plain capitalised word starting a line, sentence or table cell ("Retrieval quality") is no name.
     const atStart = p < 0 || /[。！？.!?\t\n]$/.test(tokens[p]!.word);
     const plain = /^[A-Z][a-z]+$/.test(t.word) && !run.length && !joined && (atStart || loanword(tokens, i));
+    if (t.tag === 'eng' && !run.length && keptInEnglish(tokens, i)) {
+      bump(t.word);
+      continue;
+    }
     if (t.tag === 'eng' && /^[A-Z][A-Za-z0-9]*$/.test(t.word) && !plain) {
       run.push(t);
       if (joined && tokens[i + 2]?.tag === 'eng') i++;
