@@ -215,6 +215,9 @@ export function termBefore(tokens: ZhToken[], minWords = 1): string | undefined 
   )
     parts.shift();
   while (parts.length > 1 && parts[0]!.word.length === 1) parts.shift();
+  // Before a word the dictionary lacks only nouns belong to the term: 称为/快进 is the sentence's verb and the term.
+  if (parts.length > 1 && tokens[tokens.length - 1]!.tag === 'x')
+    while (parts.length > 1 && !NOUNISH.has(parts[0]!.tag)) parts.shift();
   if (!parts.length) return undefined;
   const term = parts.map((p) => p.word).join('');
   if (hanLength(term) < 2 || hanLength(term) > 12) return undefined;
