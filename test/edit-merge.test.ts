@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixture, read, runKb, writeFile, runKbIn } from './helpers.js';
+import { branches, git, GIT_ENV, gitInit, today } from './heal-helpers.js';
 
 const TIDES =
   '# Tides\n\nTides rise and fall twice a day because the Moon pulls the sea.\n\nThe Sun pulls too, but less.\n';
@@ -51,6 +52,53 @@ describe('kb compile and a person’s edits: a three-way merge', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(path, 'utf8')).toBe(mine);
     expect(r.stderr).toMatch(/conflict between your edit and kb's update/);
+  });
+
+  it('offers kb’s side of a conflict on a heal branch, the person’s text staying on theirs', async () => {
+    const root = fixture({ 'raw/tides.md': TIDES });
+    expect((await runKbIn(['compile'], { cwd: root })).code).toBe(0);
+    const path = join(root, 'wiki/sources/Tides.md');
+    const kbText = readFileSync(path, 'utf8');
+    expect(kbText).toContain('The Sun pulls too, but less.');
+    const mine = kbText
+      .replace(
+        '\nTides rise and fall twice a day because the Moon',
+        '\nTides rise and fall twice a day because the Moon (mostly)',
+      )
+      .replace('The Sun pulls too, but less.', `The Sun pulls too, but less. ${NOTE}`);
+    writeFileSync(path, mine);
+    gitInit(root);
+    writeFile(root, 'raw/tides.md', TIDES.replace('twice a day', 'about twice a day'));
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'source changed');
+    expect((await runKbIn(['compile'], { cwd: root })).code).toBe(0);
+    expect(readFileSync(path, 'utf8')).toBe(mine);
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'compiled');
+
+    const l = await runKbIn(['lint', '--rule', 'edit-conflict'], { cwd: root });
+    expect(l.stdout + l.stderr).toMatch(
+      /wiki\/sources\/Tides\.md[\s\S]*conflict between your edit and kb's update in 1 place/,
+    );
+    const h = await runKbIn(['lint', '--heal'], { cwd: root, env: GIT_ENV });
+    expect(h.code, h.stderr).toBe(0);
+    const branch = `heal/edits-${today()}`;
+    expect(branches(root)).toContain(branch);
+    const offered = git(root, 'show', `${branch}:wiki/sources/Tides.md`);
+    expect(offered).toContain('about twice a day');
+    expect(offered).not.toContain('(mostly)');
+    expect(offered).toContain(`The Sun pulls too, but less. ${NOTE}`);
+    // The person's checkout is untouched, and their entry stays theirs on the branch.
+    expect(readFileSync(path, 'utf8')).toBe(mine);
+    expect(offered).toMatch(/content_hash: [0-9a-f]{64}/);
+    expect(offered.match(/content_hash: ([0-9a-f]{64})/)?.[1]).toBe(mine.match(/content_hash: ([0-9a-f]{64})/)?.[1]);
+    // Merged, the next compile has nothing left to offer: the entry is the person's with kb's update.
+    git(root, 'merge', '-q', branch);
+    const again = await runKbIn(['compile'], { cwd: root });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/conflict/);
+    expect((await runKbIn(['lint', '--rule', 'edit-conflict'], { cwd: root })).stdout).not.toMatch(/edit-conflict/);
+    expect(read(root, 'wiki/sources/Tides.md')).toContain(`The Sun pulls too, but less. ${NOTE}`);
   });
 
   it('after a source is deleted, an edited concept page loses kb’s link to it but keeps the person’s paragraph', async () => {

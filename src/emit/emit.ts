@@ -8,6 +8,7 @@ import { linksBrokenInEdited } from './edited-links.js';
 import { indexWiki } from './index-wiki.js';
 import { keepRest } from './keep.js';
 import { mergeEdits } from './merge-edits.js';
+import { offersDir, readOffers, removeOffer, writeOffer } from './offers.js';
 import { buildLinkTable, type LinkContext } from './link-table.js';
 import { refreshBacklinks } from './refresh-backlinks.js';
 import { renderConcepts } from './render-concepts.js';
@@ -87,6 +88,11 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
       for (const [id, key] of keys) store.putRenderKey(id, key);
       for (const [id, body] of w.bases) store.putEntryBase(id, body);
     });
+  // An entry kb wrote (or merged into) has nothing left to offer; a conflict leaves kb's side.
+  const offers = offersDir(paths.state);
+  const written = new Set(w.bases.map(([id]) => id));
+  for (const o of readOffers(offers)) if (written.has(o.id)) removeOffer(offers, o.id);
+  for (const f of finals.values()) if (f.offer) writeOffer(offers, f.offer);
   input.onIndex?.();
   copyAttachments(paths.raw, paths.wiki, attachments, input.rawAbs, renders.changedDocs);
   store.setMeta('backlinks_section', String(section));

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { message, type KbMessage } from '../diagnostics/message.js';
+import { bodyHash } from '../entry/frontmatter.js';
 import { linkIds } from './keep.js';
 import type { LinkContext } from './link-table.js';
 import type { Finals } from './types.js';
@@ -15,7 +16,7 @@ export type Merged = { clean: true; text: string } | { clean: false; conflicts: 
  * (kb's new text). Lines only kb changed take kb's change; lines the person changed stay theirs
  * byte for byte; where both changed the same lines it is a conflict and nothing is merged.
  */
-export function mergeThree(mine: string, base: string, theirs: string): Merged {
+export function mergeThree(mine: string, base: string, theirs: string, favor?: 'theirs'): Merged {
   const dir = mkdtempSync(join(tmpdir(), 'kb-merge-'));
   try {
     const [a, b, c] = ['mine', 'base', 'theirs'].map((n) => join(dir, n));
@@ -26,7 +27,8 @@ export function mergeThree(mine: string, base: string, theirs: string): Merged {
     writeFileSync(b!, line(base));
     writeFileSync(c!, line(theirs));
     try {
-      const text = execFileSync('git', ['merge-file', '-p', '--quiet', a!, b!, c!], {
+      const args = ['merge-file', '-p', '--quiet', ...(favor ? [`--${favor}`] : []), a!, b!, c!];
+      const text = execFileSync('git', args, {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
         maxBuffer: 64 * 1024 * 1024,
@@ -74,6 +76,16 @@ export function mergeEdits(
       continue;
     }
     if (!r.clean) {
+      // kb's side, offered by `kb lint --heal` on a branch: the person's lines everywhere else.
+      const kbSide = mergeThree(f.old.body, base, f.body, 'theirs');
+      if ('clean' in kbSide && kbSide.clean)
+        f.offer = {
+          id: f.id,
+          path: f.old.path,
+          mineHash: bodyHash(f.old.body),
+          conflicts: r.conflicts,
+          body: kbSide.text,
+        };
       out.push(
         message(
           file,
@@ -81,7 +93,7 @@ export function mergeEdits(
           `Unexpected conflict between your edit and kb's update in ${r.conflicts} place${r.conflicts === 1 ? '' : 's'}, expected changes to different lines; your text is kept as it is`,
           {
             severity: 'warning',
-            note: "kb's new text reaches this entry once the lines you both changed are resolved by hand (or the entry is deleted to take kb's text)",
+            note: "`kb lint --heal` offers kb's side on a branch; or resolve the lines you both changed by hand (or delete the entry to take kb's text)",
           },
         ),
       );

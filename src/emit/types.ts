@@ -1,5 +1,6 @@
 import type { EntryFrontmatter, EntryId, EntryKind } from '../types.js';
 import type { LoadedEntry } from '../entry/wiki.js';
+import type { EntryOffer } from './offers.js';
 
 /** What a writer (the offline compiler or the model) wrote for an entry, before kb renders it. */
 export interface EntryDraft {
@@ -88,6 +89,8 @@ export interface Final {
   merged?: string;
   /** kb's own new text of an entry whose merge is written: the base of the next merge. */
   kbBody?: string;
+  /** kb's side of a conflict with a person's edit, for heal to offer on a branch. */
+  offer?: EntryOffer;
   old: LoadedEntry | undefined;
 }
 

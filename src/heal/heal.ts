@@ -10,6 +10,8 @@ import { lint, type LintReport } from '../lint/lint.js';
 import type { Finding } from '../lint/types.js';
 import type { ModelClient } from '../model/client.js';
 import { applyContentFix } from './fixes/content.js';
+import { takeOffers } from './fixes/offers.js';
+import { offersDir } from '../emit/offers.js';
 import {
   fixBrokenLinks,
   fixFrontmatter,
@@ -181,7 +183,14 @@ function inGroup(group: HealGroup, f: Finding): boolean {
 
 async function lintAt(paths: KbPaths, ctx: KbContext, model?: ModelClient): Promise<LintReport> {
   // The person's store says which raw files ingest skips (empty, binary…), so they are not "uncompiled" here either.
-  return lint(await loadLintInput(paths, ctx.config, { embedder: ctx.embedder, model, store: ctx.store }));
+  return lint(
+    await loadLintInput(paths, ctx.config, {
+      embedder: ctx.embedder,
+      model,
+      store: ctx.store,
+      offers: offersDir(ctx.paths.state),
+    }),
+  );
 }
 
 /** --merge: the branches made are merged into the checkout, and the entries they changed indexed again. */
@@ -254,6 +263,11 @@ async function healGroup(
         break;
       case 'links':
         fixBrokenLinks(wt, log);
+        refreshBacklinks(wt, log, ctx.config.wiki.backlinksSection);
+        refreshIndex(wt);
+        break;
+      case 'edits':
+        takeOffers(wt, targets, offersDir(ctx.paths.state), log);
         refreshBacklinks(wt, log, ctx.config.wiki.backlinksSection);
         refreshIndex(wt);
         break;

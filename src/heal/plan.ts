@@ -25,9 +25,10 @@ const STRUCTURAL_TOPIC: Record<string, string> = {
   'uncompiled-source': 'sources',
   'stale-entry': 'sources',
   'deleted-source': 'sources',
+  'edit-conflict': 'edits',
 };
 
-const ORDER = ['frontmatter', 'links', 'sources'];
+const ORDER = ['frontmatter', 'links', 'sources', 'edits'];
 
 /** Group the fixable findings by topic: structural groups first, then one group per content problem. */
 export function planHeal(findings: Finding[]): HealGroup[] {
@@ -108,6 +109,11 @@ function titleOf(g: HealGroup): string {
       if (by('uncompiled-source')) parts.push(`compile ${count(by('uncompiled-source'), 'new source')}`);
       if (by('stale-entry')) parts.push(`recompile ${count(by('stale-entry'), 'stale entry', 'stale entries')}`);
       if (by('deleted-source')) parts.push(`clean up ${count(by('deleted-source'), 'deleted source')}`);
+      break;
+    case 'edits':
+      parts.push(
+        `offer kb's update to ${count(g.findings.length, 'entry', 'entries')} you edited, where you both changed the same lines`,
+      );
       break;
     case 'citations':
       parts.push(`add citations to ${count(g.findings.length, 'paragraph')}`);

@@ -9,6 +9,7 @@ import type { KbPaths } from '../kb/paths.js';
 import type { ModelClient } from '../model/client.js';
 import { emptySkip, type Store } from '../store/store.js';
 import { sha256 } from '../util/hash.js';
+import { offersDir, readOffers } from '../emit/offers.js';
 import type { LintInput, RawState } from './types.js';
 
 export interface LoadOptions {
@@ -18,6 +19,8 @@ export interface LoadOptions {
   network?: boolean;
   fetch?: typeof fetch;
   signal?: AbortSignal | undefined;
+  /** Where compile leaves kb's sides of edit conflicts: the knowledge base's own `.kb/offers/` by default (heal lints a worktree against the checkout's). */
+  offers?: string;
 }
 
 /** Read the knowledge base as it is on disk now: every entry, every raw file with its hash. */
@@ -59,6 +62,7 @@ export async function loadLintInput(paths: KbPaths, config: KbConfig, opts: Load
     raw,
     skippedRaw,
     emptiedRaw,
+    offers: readOffers(opts.offers ?? offersDir(paths.state)),
     store: opts.store,
     embedder: opts.embedder,
     model: opts.model,

@@ -1,3 +1,4 @@
+import type { EntryOffer } from '../emit/offers.js';
 import type { KbConfig } from '../config/defaults.js';
 import type { KbMessage } from '../diagnostics/message.js';
 import type { Embedder } from '../embed/types.js';
@@ -26,6 +27,8 @@ export interface LintInput {
   raw: RawState[];
   /** Raw paths the store says ingest skipped (empty, binary…) at their current hash: no entry expected. */
   skippedRaw: Set<string>;
+  /** kb's sides of edit conflicts compile left in `.kb/offers/` (emit/offers.ts). */
+  offers: EntryOffer[];
   /** Raw paths the store recorded as empty although ingest finds text in them now. */
   emptiedRaw?: Set<string>;
   store?: Store | undefined;

@@ -4,6 +4,7 @@ import { contradiction } from './contradiction.js';
 import { deadUrl } from './dead-url.js';
 import { deletedSource } from './deleted-source.js';
 import { duplicateEntry } from './duplicate-entry.js';
+import { editConflict } from './edit-conflict.js';
 import { humanEdited } from './human-edited.js';
 import { missingBacklink } from './missing-backlink.js';
 import { missingCitation } from './missing-citation.js';
@@ -24,6 +25,7 @@ export const RULES: readonly LintRule[] = [
   deletedSource,
   staleEntry,
   humanEdited,
+  editConflict,
   duplicateEntry,
   contradiction,
   missingCitation,
