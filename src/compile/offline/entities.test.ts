@@ -241,6 +241,14 @@ describe('extractEntities: a translation in parentheses', () => {
     ['这里必须修复（error）。必须修复的问题很多，必须修复。', '必须修复', undefined],
     ['框架\t时长\n单次 (Solo)\t20 分钟\n完整框架 (Full harness)\t6 小时\n这是单次生成。', '单次', undefined],
   ];
+  it('takes no code in parentheses for a translation of the words before it', () => {
+    const md = '它在設定檔中增加了一節，指定了遠端的名稱 (`origin`)。遠端的名稱可以改，遠端的名稱也可以刪。';
+    const found = extractEntities(md, 'Untitled');
+    expect(found.flatMap((e) => e.aliases)).not.toContain('origin');
+    const plain = extractEntities(md.replace('(`origin`)', '(origin)'), 'Untitled');
+    expect(plain.flatMap((e) => e.aliases)).toContain('origin');
+  });
+
   it.each(glossed)('reads a word the dictionary lacks before a gloss as the glossed term: %s', (md, key, alias) => {
     const found = extractEntities(md, 'Untitled').find((e) => e.key === key);
     if (alias) expect(found?.aliases).toContain(alias);

@@ -74,6 +74,8 @@ interface Candidate {
  * once, not once per letter; and the words inside a match are bounded (no name has a 40-letter
  * word), so a try that fails costs a few dozen steps.
  */
+/** Parentheses that hold only inline code: (`origin`), （`git add`）. */
+const CODE_IN_PARENS = /[（(][ \t]*`[^`\n]{1,80}`[ \t]*[)）]/g;
 const PAREN_ABBR = /[（(][ \t]*[A-Z][A-Za-z0-9-]{1,10}[ \t]*[)）]/g;
 const PAREN_EN =
   /(?<![A-Za-z])([A-Za-z][\p{L}\p{N}-]{0,40}(?:[ \t]+[A-Za-z][\p{L}\p{N}-]{0,40}){0,6})[ \t]*[（(][ \t]*([A-Z][A-Za-z0-9-]{1,10})[ \t]*[)）]$/u;
@@ -129,7 +131,8 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   // is, not as sentences, and the identifiers of all of it are no names.
   const code = codeBlocks(source);
   const markdown = withoutIndentedCode(source, code);
-  const text = stripMarkdown(withoutTableHeads(markdown));
+  // 指定了遠端的名稱 (`origin`): code in parentheses is a value the text gives, not a translation.
+  const text = stripMarkdown(withoutTableHeads(markdown.replace(CODE_IN_PARENS, ' ')));
   const cands = new Map<string, Candidate>();
   const ofTitle = titleParts(title);
   const add = (name: string, strong: boolean, n = 1, subject = false): Candidate | undefined => {
