@@ -22,6 +22,13 @@ describe('titleSubjects: the terms of a title the text keeps returning to', () =
     ['向量数据库简介', '向量数据库存储向量。向量数据库支持近邻检索。常见的向量数据库有很多。', ['向量数据库']],
     ['CUDA local memory', `${say('local memory', 4)}\n${say('CUDA', 6)}`, ['local memory']],
     ['MOC的组织', `${say('MOC', 12)}\n组织一下。组织起来。组织。`, ['MOC']],
+    // A word's mentions inside a longer term of the title are the longer term's.
+    ['关于卡片盒的卡片', '卡片盒是工具。卡片盒很大。卡片盒里有卡片。卡片盒分区。', ['卡片盒']],
+    [
+      '关于卡片盒的卡片',
+      '卡片盒是工具。卡片盒很大。卡片盒好。卡片盒新。这张卡片。那张卡片。每张卡片。',
+      ['卡片盒', '卡片'],
+    ],
   ])('%s → %j', (title, text, want) => {
     expect(
       titleSubjects(title, text)

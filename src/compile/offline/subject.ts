@@ -146,6 +146,17 @@ function countIn(text: string, lower: string, name: string): number {
   return lower.match(p.re)?.length ?? 0;
 }
 
+/** Mentions of a Han term that are not part of one of the longer terms given. */
+function ownCount(text: string, name: string, longer: readonly string[]): number {
+  const covered: [number, number][] = [];
+  for (const l of longer)
+    for (let i = text.indexOf(l); i >= 0; i = text.indexOf(l, i + l.length)) covered.push([i, i + l.length]);
+  let n = 0;
+  for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + name.length))
+    if (!covered.some(([a, b]) => i >= a && i + name.length <= b)) n++;
+  return n;
+}
+
 /** A term that can name something: a Latin word of three letters or more, two Han characters, never a bare number. */
 function nameable(name: string): boolean {
   if (!/\p{L}/u.test(name)) return false;
@@ -178,9 +189,15 @@ export function titleSubjects(
         if (i === j && words(run) > 1 && !(i === 1 && words(run) === 2 && isName(run[0]!.word, prose()))) continue;
         const name = title.slice(run[i]!.start, run[j]!.end).replace(/\s+/g, ' ');
         if (!nameable(name) || !wellCut(run.slice(i, j + 1), opts.nounsOnly ?? false) || modifierLast(name)) continue;
-        const count = countIn(text, lower, name);
-        if (count >= MIN_MENTIONS) grams.push({ name, from: run[i]!.start, to: run[j]!.end, count });
+        grams.push({ name, from: run[i]!.start, to: run[j]!.end, count: countIn(text, lower, name) });
       }
+  // 卡片 in 关于卡片盒的卡片: a Chinese word's mentions inside a longer term of the title (卡片盒) are that term's.
+  for (const g of grams)
+    if (!LATIN.test(g.name)) {
+      const longer = grams.filter((o) => o.name.length > g.name.length && o.name.includes(g.name)).map((o) => o.name);
+      if (longer.length) g.count = ownCount(text, g.name, longer);
+    }
+  for (let i = grams.length - 1; i >= 0; i--) if (grams[i]!.count < MIN_MENTIONS) grams.splice(i, 1);
   const kept = grams.filter(
     (g) =>
       !grams.some(
