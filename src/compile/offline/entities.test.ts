@@ -221,6 +221,18 @@ describe('extractEntities: everyday compounds and words that are no prose', () =
   });
 });
 
+describe('extractEntities: bold labels', () => {
+  it('takes a bold label opening item after item for a field, a bold term opening its one definition for a name', () => {
+    const items = ['打磨', '換噴嘴', '調溫度']
+      .map((m, i) => `- ${m}\n    - **成功率：** ${60 + i}%（效果顯著）。\n    - **耗時：** ${i + 1} 小時。`)
+      .join('\n');
+    const labels = `${items}\n\n成功率只是估計。成功率會變。`;
+    expect(names(labels)).not.toContain('成功率');
+    const definition = '**上下文焦虑：** 模型在上下文快满时提前收尾。\n\n上下文焦虑很常见。上下文焦虑难以察觉。';
+    expect(names(definition)).toContain('上下文焦虑');
+  });
+});
+
 describe('extractEntities: a translation in parentheses', () => {
   it('pairs no piece of a Chinese name with a longer English one', () => {
     const md = [

@@ -153,11 +153,17 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   };
   pairedNames(text, add, ofTitle);
   const emphasised: string[] = [];
+  const labels = new Map<string, number>();
   for (const m of markdown.matchAll(EMPHASIS)) {
     // **Indexing (offline):** is a label with a qualifier: the name is what comes before it.
     const t = clean((m.slice(1).find(Boolean) ?? '').replace(/\s*[(（][^()（）]*[)）]\s*[:：]?\s*$/u, ''));
     if (HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) emphasised.push(t);
+    const after = markdown.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 2);
+    if (/[:：]\s*$/.test(m[0].slice(0, -2)) || /^\s?[:：]/.test(after)) labels.set(t, (labels.get(t) ?? 0) + 1);
   }
+  // **成功率：** opening item after item is a field of a repeated layout, not a name the text stresses
+  // (a term opening its one definition, **上下文焦虑：** …, is).
+  for (let i = emphasised.length - 1; i >= 0; i--) if ((labels.get(emphasised[i]!) ?? 0) > 1) emphasised.splice(i, 1);
   const { latin, han } = byScript(text);
   const en = englishTerms(latin);
   // **Findings**: a common word in bold is still a common word.
