@@ -17,7 +17,7 @@ function doc(path: string): DocumentRow {
     status: 'ok',
     error: null,
     compiled_at: 0,
-    compiler: 'offline-v16',
+    compiler: 'offline-v17',
   };
 }
 
@@ -141,6 +141,30 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     const merged = pages(docs, dict);
     expect(merged).toHaveLength(1);
     expect(merged[0]).toEqual(expect.arrayContaining(['精灵编辑器', 'sprite editor']));
+  });
+
+  it('merges a name of an English word and a Chinese noun with the English name it translates (tree 物件, tree object)', () => {
+    const docs = {
+      'tw1.md': '接下來看 tree 物件。每個 tree 物件指向檔案，tree 物件也指向子目錄。',
+      'tw2.md': '建立 tree 物件之後，Git 會把 tree 物件寫入資料庫。',
+      'en1.md': 'After reading a tree object, Git lists the tree object in its log.',
+      'en2.md': 'After writing a tree object, Git stores the tree object in its database.',
+    };
+    const dict = dictionary({ 物件: ['object', 'article'] });
+    expect(pages(docs)).toHaveLength(2);
+    const merged = pages(docs, dict);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toEqual(expect.arrayContaining(['tree 物件', 'tree object']));
+    // The English word must be the same word: "blob 物件" is no "tree object".
+    const other = pages(
+      {
+        ...docs,
+        'tw1.md': docs['tw1.md'].replaceAll('tree', 'blob'),
+        'tw2.md': docs['tw2.md'].replaceAll('tree', 'blob'),
+      },
+      dict,
+    );
+    expect(other).toHaveLength(2);
   });
 
   it('reads an adjective the dictionary gives for a Chinese word as its noun too (焦虑: anxious, anxiety)', () => {

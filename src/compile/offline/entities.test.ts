@@ -400,6 +400,17 @@ describe('extractEntities: English words in Chinese prose', () => {
     expect(keys(md).includes(key)).toBe(found);
   });
 
+  // A lowercase English word a translator kept before a Chinese noun: one name in two scripts. Must match / must not match:
+  const twoScripts: [string, string, boolean][] = [
+    ['接下來看 tree 物件。每個 tree 物件指向檔案，tree 物件也指向子目錄。', 'tree 物件', true],
+    ['提交时 Git 创建 commit 对象。commit 对象指向树。每个 commit 对象都有作者。', 'commit 对象', true],
+    ['打开 src/main.rs 文件。再看 src/main.rs 文件。', 'rs 文件', false],
+    ['The tree object 物件 here is English prose. The tree object 物件 again.', 'object 物件', false],
+  ];
+  it.each(twoScripts)('reads an English word and the Chinese noun after it as one name: %s', (md, key, found) => {
+    expect(keys(md).includes(key)).toBe(found);
+  });
+
   it('takes an English name opening a glossary line with its Chinese gloss, whatever the gloss is', () => {
     const md = [
       'Lint（扫描检测）\t定期启动 Agent 遍历整个 Markdown 库，识别条目间的不一致性。',

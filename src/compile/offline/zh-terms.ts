@@ -128,11 +128,18 @@ export function chineseTerms(
     if ((SINGLE.has(t.tag) || (PERSON.has(t.tag) && hanLength(t.word) >= 3)) && HAN_ONLY.test(t.word)) {
       if (hanLength(t.word) >= 3 && !ZH.STOP.has(folded) && !isCommonZh(t.word)) bump(t.word);
     }
-    const first =
-      termPart(t, true) || (t.tag === 'eng' && /^[A-Z][A-Za-z0-9]+$/.test(t.word) && tokens[i + 1]?.word === ' ');
-    if (!first) continue;
+    // "XML 标签", and a lowercase word a translator kept in English before a Chinese noun ("tree 物件",
+    // "commit 对象"): one name in two scripts.
+    const mixed =
+      t.tag === 'eng' &&
+      (/^[A-Z][A-Za-z0-9]+$/.test(t.word)
+        ? tokens[i + 1]?.word === ' '
+        : /^[a-z]{3,20}$/.test(t.word) &&
+          hanBeside(tokens, i, -1) &&
+          termPart(tokens[i + (tokens[i + 1]?.word === ' ' ? 2 : 1)] ?? t));
+    if (!termPart(t, true) && !mixed) continue;
     let j = i + 1;
-    if (t.tag === 'eng') j++; // the space between "XML" and "标签"
+    if (t.tag === 'eng' && tokens[j]?.word === ' ') j++; // the space between "XML" and "标签"
     const parts = [t];
     let term = '';
     for (; j < tokens.length && parts.length < 4; j++) {
@@ -143,11 +150,9 @@ export function chineseTerms(
       parts.push(u);
       const before = parts[parts.length - 2]!.word;
       term = text.slice(t.start, u.end);
-      if (hanLength(term) >= 3) {
-        bump(
-          term,
-          parts.map((p) => p.word),
-        );
+      if (hanLength(term) >= 3 || (mixed && hanLength(term) >= 2 && /^[a-z]/.test(term))) {
+        // A name led by its English word ("tree 物件") is that word's, however often the text uses 物件 alone.
+        bump(term, /^[a-z]/.test(term) ? undefined : parts.map((p) => p.word));
         // 智能/体会 for 智能体/会: a word that opens with a suffix may have taken it from the word before.
         if (u.word.length > 1 && SUFFIX.has(u.word[0]!)) misCut(term, before + u.word[0]);
       }
