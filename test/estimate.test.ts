@@ -67,4 +67,37 @@ describe('kb compile --estimate against what compile sends', () => {
     expect(Math.abs(est.conceptCalls - concepts) / concepts).toBeLessThanOrEqual(0.3);
     expect(Math.abs(est.inputTokens - input) / input).toBeLessThanOrEqual(0.2);
   }, 180_000);
+
+  it('counts the repair rounds past compiles needed, and assumes a few before there are any', async () => {
+    let n = 0;
+    // Every fourth source reply fails its checks the first time; the repair round gets a good one.
+    fake = await startFakeAnthropic((req) => {
+      const p = userPrompt(req);
+      if (/<source path=/.test(p) && !/<previous_reply>/.test(p) && ++n % 4 === 0)
+        return { text: 'Sure! Here is the entry.' };
+      return namer(req);
+    });
+    const root = fixture();
+    cpSync(join(REPO, 'raw'), join(root, 'raw'), { recursive: true });
+    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
+    type Est = { repairCalls: number; repairShare: number; repairShareMeasured: boolean; sourceCalls: number };
+    const before = JSON.parse((await runKb(['compile', '--estimate', '--json'], { cwd: root, env })).stdout) as Est;
+    expect(before.repairShareMeasured).toBe(false);
+    expect(before.repairShare).toBeGreaterThan(0);
+    expect(before.repairCalls).toBeGreaterThan(0);
+    const r = await runKbIn(['compile'], { cwd: root, env });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = fake.messages().map(userPrompt);
+    const repairs = sent.filter((p) => /<previous_reply>/.test(p)).length;
+    const firsts = sent.length - repairs;
+    expect(repairs).toBeGreaterThan(3);
+    const after = JSON.parse(
+      (await runKb(['compile', '--estimate', '--force', '--json'], { cwd: root, env })).stdout,
+    ) as Est;
+    expect(after.repairShareMeasured).toBe(true);
+    // Of compile's own calls (sources, their parts, concepts): close to what the fake saw.
+    expect(after.repairShare).toBeCloseTo(repairs / firsts, 1);
+    const text = (await runKb(['compile', '--estimate', '--force'], { cwd: root, env })).stdout;
+    expect(text).toMatch(/repair calls +~\d+ \(\d+% of calls: as in past compiles\)/);
+  }, 180_000);
 });

@@ -123,6 +123,7 @@ export async function estimateKb(ctx: KbContext, opts: { force?: boolean } = {})
     const { estimateCompile } = await import('./model/estimate.js');
     return await estimateCompile(ctx, {
       force: Boolean(opts.force),
+      ...(cache ? { repairs: cache.repairShare() } : {}),
       ...(cache ? { isCached: (r) => cache.get(requestKey(settingsForTask(plan, r.task).id, r)) !== undefined } : {}),
     });
   } finally {

@@ -119,6 +119,20 @@ export class ResponseCache {
     };
   }
 
+  /**
+   * Repair calls per first call of compile's tasks over the paid calls recorded, and how many first
+   * calls that is measured on.
+   */
+  repairShare(): { share: number; calls: number } {
+    const row = this.db
+      .prepare(
+        `SELECT SUM(task LIKE '%-repair') AS repairs, SUM(task NOT LIKE '%-repair' AND (task LIKE 'compile-source%' OR task IN ('combine-source', 'concept'))) AS calls FROM usage`,
+      )
+      .get() as { repairs: number | null; calls: number | null };
+    const calls = row.calls ?? 0;
+    return { share: calls ? (row.repairs ?? 0) / calls : 0, calls };
+  }
+
   close(): void {
     this.db.close();
   }

@@ -41,11 +41,29 @@ export interface CompileEstimate {
   outputTokens: number;
   /** Of the input tokens: the catalog sent with every call (prompt-cached after the first). */
   catalogTokens: number;
+  /** Repair rounds expected (a reply that fails its checks is asked again with the error), included in the tokens. */
+  repairCalls: number;
+  /** Repairs per call: measured on this knowledge base's past compiles, else assumed. */
+  repairShare: number;
+  repairShareMeasured: boolean;
   usd: number;
   /** The same through --batch (half price). */
   batchUsd: number;
   /** False when config.model.prices has no price for the model (usd is then 0). */
   priced: boolean;
+}
+
+/** The repair prompt's own words and the error it quotes, in tokens. */
+const REPAIR_EXTRA = 150;
+/** Repairs per call assumed until past compiles give a measure (a good model's replies mostly pass their checks). */
+const ASSUMED_REPAIR_SHARE = 0.05;
+/** Past calls needed before their repair share is taken as this knowledge base's. */
+const MEASURED_MIN_CALLS = 20;
+
+function repairShareOf(seen?: { share: number; calls: number }): { repairShare: number; repairShareMeasured: boolean } {
+  return seen && seen.calls >= MEASURED_MIN_CALLS
+    ? { repairShare: seen.share, repairShareMeasured: true }
+    : { repairShare: ASSUMED_REPAIR_SHARE, repairShareMeasured: false };
 }
 
 /** Expected reply length of a source entry: summary, key points, entities. */
@@ -86,7 +104,12 @@ function chunksOf(
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: mirrors compile step by step (scan, sources, long-source parts, concepts, repairs) so the estimate stays easy to check against it
 export async function estimateCompile(
   ctx: KbContext,
-  opts: { force?: boolean; isCached?: (req: ModelRequest) => boolean } = {},
+  opts: {
+    force?: boolean;
+    isCached?: (req: ModelRequest) => boolean;
+    /** Repairs per call seen in past compiles (`.kb/cache.db`), and on how many calls. */
+    repairs?: { share: number; calls: number };
+  } = {},
 ): Promise<CompileEstimate> {
   const { config, store } = ctx;
   const plan = modelPlan(config, ctx.env);
@@ -112,16 +135,21 @@ export async function estimateCompile(
     inputTokens: 0,
     outputTokens: 0,
     catalogTokens,
+    repairCalls: 0,
+    ...repairShareOf(opts.repairs),
     usd: 0,
     batchUsd: 0,
     priced: priceOf(config, sources) !== undefined && priceOf(config, concepts) !== undefined,
   };
   // Calls per cached prefix (instructions + catalog): the first writes the prompt cache, the rest read it.
   const prefixes = new Map<string, { tokens: number; calls: number }>();
+  let repairs = 0;
   const add = (input: number, output: number, prefix?: { name: string; tokens: number }) => {
     const usage = usages[prefix?.name ?? 'source']!;
-    usage.input_tokens += input;
-    usage.output_tokens += output;
+    // A repair resends the prompt with the reply and what was wrong (REPAIR_EXTRA) and gets a new reply.
+    usage.input_tokens += input + est.repairShare * (input + output + REPAIR_EXTRA);
+    usage.output_tokens += output * (1 + est.repairShare);
+    repairs += est.repairShare;
     if (prefix) {
       const p = prefixes.get(prefix.name) ?? { tokens: prefix.tokens, calls: 0 };
       p.calls++;
@@ -236,6 +264,11 @@ export async function estimateCompile(
     add(conceptSystem + quoted, CONCEPT_OUTPUT, { name: 'concept', tokens: conceptSystem });
   }
 
+  est.repairCalls = Math.round(repairs);
+  for (const u of Object.values(usages)) {
+    u.input_tokens = Math.round(u.input_tokens);
+    u.output_tokens = Math.round(u.output_tokens);
+  }
   est.inputTokens = usages['source']!.input_tokens + usages['concept']!.input_tokens;
   est.outputTokens = usages['source']!.output_tokens + usages['concept']!.output_tokens;
   for (const [name, p] of prefixes) {
