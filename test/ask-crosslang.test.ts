@@ -11,6 +11,11 @@ const FILES = {
     '# 大熊猫\n\n大熊猫是中国特有的哺乳动物，生活在四川、陕西和甘肃的山区。大熊猫主要以竹子为食，每天要吃十几公斤竹子。\n',
   'raw/zh/長城.md': '# 長城\n\n長城是中國古代的軍事防禦工程，東起山海關，西至嘉峪關，全長兩萬多公里。\n',
   'raw/zh/資料庫.md': '# 資料庫\n\n關聯式資料庫用表格儲存資料，以結構化查詢語言存取。\n',
+  // Chinese notes that hold 编, 译 and 器 in other words, never 编译器; only an English note says "compiler".
+  'raw/zh/编写.md':
+    '# 编写与翻译\n\n编写网页时要在浏览器里测试。翻译人员用编辑器翻译文档。编辑器、浏览器、容器和翻译器都是常用的器具。编者和译者一起用编辑器。\n',
+  'raw/en/compiler.md':
+    '# The Compiler\n\nA compiler is a build-time tool that turns source code into machine code and optimizes it.\n',
 };
 
 describe('Chinese and cross-language questions (CLI, no model)', () => {
@@ -38,6 +43,15 @@ describe('Chinese and cross-language questions (CLI, no model)', () => {
 
   it('a Chinese question finds the English note', async () => {
     expect((await search('潮汐是由什么引起的？'))[0]).toBe('Tides');
+  }, 120_000);
+
+  it('a Chinese word no Chinese note writes is found by its translation, not by its characters in other words', async () => {
+    expect((await search('编译器是做什么用的？'))[0]).toBe('The Compiler');
+    // Nor by the words that ask (是, 做, 用, 的): notes holding only those are no keyword match.
+    const r = await runKbIn(['search', '编译器是做什么用的？', '--json'], { cwd: root, timeoutMs: 120_000 });
+    const found = (JSON.parse(r.stdout) as { entries: { title: string; via: string[] }[] }).entries;
+    for (const t of ['長城', '大熊猫', '資料庫'])
+      expect(found.find((e) => e.title === t)?.via ?? []).not.toContain('bm25');
   }, 120_000);
 
   it('an English question is answered from the Chinese note', async () => {

@@ -214,7 +214,7 @@ export async function retrieve(
   const { terms: translated, ownLanguage } =
     opts.translate === false ? { terms: [], ownLanguage: true } : translations(ctx, question);
   if (terms.length || translated.length) {
-    const all = [...terms, ...translated.map((t) => t.match)];
+    const all = [...terms, ...translated.flatMap((t) => [t.match, ...(t.source ?? []), ...(t.edges ?? [])])];
     const { chunks: total, df } = store.termStats(all);
     const held = terms.filter((t) => (df.get(t) ?? 0) > 0);
     const useful = held.filter((t) => (df.get(t) ?? 0) <= total / 2);
@@ -225,7 +225,15 @@ export async function retrieve(
     const share = charShares(terms, df, tune.charRedundancy);
     const words = own.filter((t) => !single(t));
     if (words.length) groups.set(1, [...words]);
-    for (const t of own.filter(single)) {
+    // A word the notes never write in the question's language (编译器, where only English notes say
+    // "compiler") is searched by its translation, not by its characters (编, 译, 器 of other words).
+    // Not where the word may be cut wrong: its characters make a word the notes hold with a neighbour (中文/件 and 文件).
+    const none = (xs: string[] | undefined) => (xs ?? []).every((s) => (df.get(s) ?? 0) === 0);
+    const alone = (t: TranslatedTerm) => Boolean(t.source?.length) && none(t.source) && none(t.edges);
+    const translatedChars = new Set(
+      translated.filter((t) => alone(t) && (df.get(t.match) ?? 0) > 0).flatMap((t) => t.source!.flatMap((s) => [...s])),
+    );
+    for (const t of own.filter((x) => single(x) && !translatedChars.has(x))) {
       // Quarters: each distinct weight is one more full-text query.
       const w = Math.max(0.25, Math.round(tune.charWeight * (share.get(t) ?? 1) * 4) / 4);
       (groups.get(w) ?? groups.set(w, []).get(w)!).push(t);
@@ -235,7 +243,9 @@ export async function retrieve(
       const n = df.get(t.match) ?? 0;
       if (n === 0 || n > total / 2) continue;
       const bucket = t.weight >= 0.75 ? 1 : t.weight >= 0.4 ? 0.5 : 0.25;
-      const w = tune.translationWeight * bucket * (ownLanguage ? 0.5 : 1);
+      // A word the notes never write in the question's language is found through its translation
+      // alone: that translation weighs in full.
+      const w = tune.translationWeight * bucket * (ownLanguage && !alone(t) ? 0.5 : 1);
       (groups.get(w) ?? groups.set(w, []).get(w)!).push(t.match);
       // A translation's parts share its weight (its character pairs are one word, not four): a
       // sentence holding 上下文焦虑 must not outweigh one holding the question's own "context anxiety".

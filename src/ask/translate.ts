@@ -20,6 +20,10 @@ export interface TranslatedTerm {
   parts: string[];
   /** 0..1: how sure the translation is. */
   weight: number;
+  /** The index terms of the question's own word it translates (编译器: 编译 译器). */
+  source?: string[];
+  /** The character pairs the word makes with its neighbours in the question (中文 in 中文件: 文件). */
+  edges?: string[];
 }
 
 const HAN_RUN = /\p{Script=Han}+/gu;
@@ -106,22 +110,36 @@ export function translateQuestion(
   for (const p of wikiPairs(store)) {
     // Every pair's Chinese name has a Han character: a question without one holds none of them.
     if (want.toEnglish && qHan && q.includes(zhOf(p)))
-      for (const w of englishWords(p.en)) add({ match: w, parts: [w], weight: 1 });
+      for (const w of englishWords(p.en)) add({ match: w, parts: [w], weight: 1, source: zhTerm(zhOf(p), 1).parts });
     if (
       want.toChinese &&
       lower.includes(p.en) &&
       new RegExp(`(^|[^a-z])${p.en.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^a-z])`).test(lower)
     )
-      add(zhTerm(zhOf(p), 1));
+      add({ ...zhTerm(zhOf(p), 1), source: englishWords(p.en) });
   }
   if (want.toEnglish) {
     for (const m of q.matchAll(HAN_RUN)) {
-      for (const word of lex.words(m[0])) {
+      const run = m[0];
+      let at = 0;
+      for (const word of lex.words(run)) {
+        const from = run.indexOf(word, at);
+        at = from < 0 ? at : from + word.length;
+        const edges =
+          from < 0
+            ? []
+            : [run.slice(Math.max(0, from - 1), from + 1), run.slice(at - 1, at + 1)].filter((e) => e.length === 2);
         const single = Array.from(word).length === 1;
         if ((single && ZH_STOPCHARS.has(word)) || ZH.QUESTION_WORDS.has(word)) continue;
         for (const t of lex.english(word).slice(0, single ? 2 : 3)) {
           if (t.weight < 0.3) continue;
-          add({ match: t.term, parts: [t.term], weight: t.weight * (single ? 0.5 : 1) });
+          add({
+            match: t.term,
+            parts: [t.term],
+            weight: t.weight * (single ? 0.5 : 1),
+            source: zhTerm(word, 1).parts,
+            edges,
+          });
         }
       }
     }
@@ -141,7 +159,8 @@ export function translateQuestion(
       // A verb as the dictionary writes it: founded → found, found(e); carrying → carry, carrye.
       const forms = [key, ...verbForms(key)];
       const found = forms.map((f) => lex.chinese(f)).find((l) => l.length) ?? [];
-      for (const t of found.slice(0, 3)) if (t.weight >= 0.3) add(zhTerm(t.term, weight * t.weight));
+      for (const t of found.slice(0, 3))
+        if (t.weight >= 0.3) add({ ...zhTerm(t.term, weight * t.weight), source: key.split(' ') });
     }
   }
   return [...out.values()];

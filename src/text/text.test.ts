@@ -122,6 +122,14 @@ describe('withoutInterrogatives', () => {
     expect(left('他们各自负责什么？')).toBe('他们 负责 ？');
     expect(left('区别对待的原则是什么')).toBe('区别对待的原则是');
   });
+
+  it('blanks the words of a question about a purpose, not a verb the question asks about', () => {
+    const left = (q: string) => withoutInterrogatives(q).replace(/\s+/g, ' ').trim();
+    expect(left('React 编译器是做什么用的？')).toBe('React 编译器 ？');
+    expect(left('git bisect 是用来做什么的？')).toBe('git bisect ？');
+    expect(left('嵌入有什么用？')).toBe('嵌入 ？');
+    expect(left('他们平时做什么运动？')).toBe('他们平时做 运动？');
+  });
 });
 
 describe('stemWord', () => {

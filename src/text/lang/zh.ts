@@ -40,10 +40,11 @@ export const QUESTION_CHARS = new Set([...'吗呢吧啊么什哪谁几多少怎�
  * Interrogatives (什么, 哪, 谁, 多少, 如何, 几 …): a question's own words for what it asks, which the
  * sentence that answers it says otherwise (谁 → a name, 多少 → a number). Not 几乎, 茶几, 几何, 任何,
  * 吗啡. With them the words that shape a question about several things (Lint 和 Heal 分别做什么,
- * 重置和压缩有什么区别): a sentence holding 分别 or 区别 is no closer to the answer.
+ * 重置和压缩有什么区别): a sentence holding 分别 or 区别 is no closer to the answer. And the words
+ * of a question about a purpose (是做什么用的, 有什么用): the answer says what the thing does.
  */
 export const INTERROGATIVE =
-  /为什么|什么|怎么样|怎么|怎样|如何|为何|哪|多少|多久|谁|(?<![任如为])何[时地处种人年]|(?<!茶)几(?![乎何])|是否|吗(?!啡)|呢|啥|分别(?=[是做有为在指用能会叫]|\p{Script=Han}?[什哪多怎如])|各自|(?<=有什么|有何|的)(?:区别|差别|差异|不同)(?=[?？是在吗]|$)/gu;
+  /是(?:用来)?[做干]什么用?的?|用来[做干]什么的?|[做干]什么用的?|有什么用处?|为什么|什么|怎么样|怎么|怎样|如何|为何|哪|多少|多久|谁|(?<![任如为])何[时地处种人年]|(?<!茶)几(?![乎何])|是否|吗(?!啡)|呢|啥|分别(?=[是做有为在指用能会叫]|\p{Script=Han}?[什哪多怎如])|各自|(?<=有什么|有何|的)(?:区别|差别|差异|不同)(?=[?？是在吗]|$)/gu;
 
 /** The question with its Chinese interrogatives blanked out (English ones are in en.STOP). */
 export function withoutInterrogatives(question: string): string {
