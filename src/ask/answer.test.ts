@@ -884,3 +884,21 @@ describe('unwrapped: prose hard-wrapped at a fixed width', () => {
     ]);
   });
 });
+
+describe('offlineAnswer: a Chinese question about English notes', () => {
+  it('takes the statement that says what the subject is, called by its English name', () => {
+    const notes = entry('source/scheduler', 'Job runner', [
+      'Most jobs run at night. The queue holds jobs for the scheduler, and the scheduler reads the queue twice.',
+      'The scheduler is a service that decides which job runs next.',
+    ]);
+    const ctx: PackedContext = {
+      ...packed(notes),
+      weights: { scheduler: 3, queue: 2, job: 1 },
+      renderings: { 调度器: 'scheduler' },
+    };
+    expect(offlineAnswer('调度器是什么？', ctx, 1).text).toContain('decides which job runs next');
+    // Without the rendering nothing tells a statement of what it is from one that names it.
+    const bare: PackedContext = { ...packed(notes), weights: { scheduler: 3, queue: 2, job: 1 } };
+    expect(offlineAnswer('调度器是什么？', bare, 1).text).not.toContain('decides which job runs next');
+  });
+});

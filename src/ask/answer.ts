@@ -66,7 +66,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 14;
+export const ANSWER_VERSION = 15;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -204,10 +204,10 @@ const HAS_NUMBER = new RegExp(
  * and then says what it is (是/是指/is/refers to, text/lang DEFINING), or names what is so called
  * ("This scheme, later called Folgezettel, let…", 这种做法后来被称为 Folgezettel).
  */
-function definesRe(question: string): RegExp | undefined {
+function definesRe(question: string, renderings?: Record<string, string>): RegExp | undefined {
   const subject = definedSubject(question);
   if (!subject) return undefined;
-  const names = `(?:${subjectNames(subject)
+  const names = `(?:${[...subjectNames(subject), ...rendered(subject, renderings)]
     .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s*'))
     .join('|')})`;
   const verbs = `(?:${anyOf(ZH.DEFINING)}|\\b(?:${anyOf(EN.DEFINING)})\\b)`;
@@ -216,6 +216,19 @@ function definesRe(question: string): RegExp | undefined {
     `^[\\s\\p{P}\\p{S}]{0,2}(?:definition\\s+)?(?:an?\\s+|the\\s+)?${names}|${names}[^。.!?！？]{0,40}?${verbs}|${called}\\s*["“「『(（]?${names}`,
     'iu',
   );
+}
+
+/**
+ * The subject in English where each of its Chinese words has a rendering (React 编译器: React
+ * compiler), for a Chinese question about English notes; nothing when a word has none.
+ */
+function rendered(subject: string, renderings?: Record<string, string>): string[] {
+  if (!renderings || !/\p{Script=Han}/u.test(subject)) return [];
+  const words = Object.keys(renderings).sort((a, b) => b.length - a.length);
+  let out = foldText(subject);
+  for (const w of words) out = out.split(w).join(` ${renderings[w]} `);
+  out = out.replace(/\s+/g, ' ').trim();
+  return /\p{Script=Han}/u.test(out) ? [] : [out];
 }
 
 function looksLikeCode(s: string): boolean {
@@ -347,7 +360,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   const wantsNumber = intents.has('number') || intents.has('when');
   const wantsReason = intents.has('reason');
   const wantsContrast = intents.has('compare');
-  const defines = definesRe(question);
+  const defines = definesRe(question, packed.renderings);
   // What each statement holds of the question, before it is weighed as an answer.
   const held = cands.map((c) => {
     let score = 0;
@@ -493,7 +506,7 @@ function statementsAnswer(
   if (!picked.length) return { text: NOTHING, citations: [], mode: 'offline' };
   // For "what is X?", the entries saying what X is come first (This scheme, later called Folgezettel…
   // before a passing mention in a higher-ranked entry); then reading order.
-  const defines = definesRe(question);
+  const defines = definesRe(question, packed.renderings);
   const defining = new Set(picked.filter((x) => defines?.test(x.text)).map((x) => x.entry));
   // An entry's passages come packed by rank: read them in the order of the note (summary first).
   const line = (x: ScoredStatement) => (x.at[1] === 0 ? -1 : (x.entry.passages[x.at[1] - 1]?.line ?? 0));

@@ -26,6 +26,8 @@ export interface PackedContext {
   entries: PackedEntry[];
   /** Weight of each search term of the question (its idf in the wiki), when retrieval gave them. */
   weights?: Record<string, number>;
+  /** The question's Chinese words in English, when retrieval translated them (Retrieval.renderings). */
+  renderings?: Record<string, string>;
 }
 
 export interface PackOptions {
@@ -250,7 +252,11 @@ export function cutPassage(
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: the three packing passes (best sentences, whole passages, summaries) spend one shared token budget and one list of blocks
 export function packContext(
   store: Store,
-  r: Pick<Retrieval, 'entries' | 'passages'> & { terms?: string[]; weights?: Record<string, number> },
+  r: Pick<Retrieval, 'entries' | 'passages'> & {
+    terms?: string[];
+    weights?: Record<string, number>;
+    renderings?: Record<string, string>;
+  },
   opts: PackOptions,
 ): PackedContext {
   const budget = Math.max(0, Math.floor(opts.budget));
@@ -396,5 +402,12 @@ export function packContext(
   });
   const xml = entries.map((e) => renderEntry(e)).join('\n');
   const weights = opts.weights ?? r.weights;
-  return { xml, tokens: countTokens(xml), budget, entries, ...(weights ? { weights } : {}) };
+  return {
+    xml,
+    tokens: countTokens(xml),
+    budget,
+    entries,
+    ...(weights ? { weights } : {}),
+    ...(r.renderings ? { renderings: r.renderings } : {}),
+  };
 }

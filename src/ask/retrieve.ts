@@ -43,6 +43,8 @@ export interface Retrieval {
   terms: string[];
   /** Weight of each term: its idf over the chunks (rare terms say more). */
   weights: Record<string, number>;
+  /** The question's Chinese words and their surest English translations (编译器: compiler), when it searched with them. */
+  renderings?: Record<string, string>;
   entries: EntryHit[];
   passages: PassageHit[];
   timings: { ftsMs: number; vectorMs: number; hopMs: number; totalMs: number };
@@ -499,7 +501,7 @@ export async function retrieve(
       };
     });
   timings.totalMs = performance.now() - t0;
-  return { query: question, terms, weights, entries, passages, timings };
+  return { query: question, terms, weights, entries, passages, timings, ...renderingsOf(translated) };
 }
 
 function bestChunkIn(entryId: string, chunks: Map<number, ChunkRow>, score: Map<number, number>): ChunkRow | undefined {
@@ -567,4 +569,15 @@ export function idf(total: number, df: number): number {
 
 function round(x: number): number {
   return Math.round(x * 1e5) / 1e5;
+}
+
+/** The surest English rendering of each Chinese word of the question (weight ≥ 0.75): what a statement may call it. */
+function renderingsOf(translated: readonly TranslatedTerm[]): { renderings?: Record<string, string> } {
+  const best = new Map<string, TranslatedTerm>();
+  for (const t of translated) {
+    if (!t.from || t.weight < 0.75 || !/^[a-z]/i.test(t.match)) continue;
+    const had = best.get(t.from);
+    if (!had || had.weight < t.weight) best.set(t.from, t);
+  }
+  return best.size ? { renderings: Object.fromEntries([...best].map(([w, t]) => [w, t.match])) } : {};
 }

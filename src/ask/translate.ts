@@ -24,6 +24,8 @@ export interface TranslatedTerm {
   source?: string[];
   /** The character pairs the word makes with its neighbours in the question (中文 in 中文件: 文件). */
   edges?: string[];
+  /** The question's own word it translates, as the question writes it (folded). */
+  from?: string;
 }
 
 const HAN_RUN = /\p{Script=Han}+/gu;
@@ -139,6 +141,7 @@ export function translateQuestion(
             weight: t.weight * (single ? 0.5 : 1),
             source: zhTerm(word, 1).parts,
             edges,
+            from: word,
           });
         }
       }
