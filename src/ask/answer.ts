@@ -66,7 +66,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 15;
+export const ANSWER_VERSION = 16;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -229,6 +229,11 @@ function rendered(subject: string, renderings?: Record<string, string>): string[
   for (const w of words) out = out.split(w).join(` ${renderings[w]} `);
   out = out.replace(/\s+/g, ' ').trim();
   return /\p{Script=Han}/u.test(out) ? [] : [out];
+}
+
+/** Whether a text says what the subject of a "what is X (for)?" question is (false for other questions). */
+export function statesWhatItIs(question: string, text: string, renderings?: Record<string, string>): boolean {
+  return definesRe(question, renderings)?.test(text) ?? false;
 }
 
 function looksLikeCode(s: string): boolean {

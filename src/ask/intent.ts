@@ -46,9 +46,14 @@ export const INTENT_RULES: readonly IntentRule[] = [
     id: 'en-define',
     language: 'en',
     intent: 'define',
-    pattern: /^what(?:'s| is| are)\s+(?:an?\s+|the\s+)?(.{1,60})$/iu,
+    pattern: /^what(?:'s| is| are)\s+(?!the\s+differences?\s)(?:an?\s+|the\s+)?(.{1,60})$/iu,
     match: ['What is a vector database?', "what's RAG", 'What are embeddings?'],
-    notMatch: ['What does the scheduler do?', 'Why is RAG useful?', 'Who is the author?'],
+    notMatch: [
+      'What does the scheduler do?',
+      'Why is RAG useful?',
+      'Who is the author?',
+      "What's the difference between a cache and a buffer?",
+    ],
   },
   {
     id: 'zh-purpose',

@@ -1,3 +1,4 @@
+import { statesWhatItIs } from './answer.js';
 import type { Store } from '../store/store.js';
 import { countTokens } from '../text/tokens.js';
 import type { EntryHit, PassageHit, Retrieval } from './retrieve.js';
@@ -253,6 +254,8 @@ export function cutPassage(
 export function packContext(
   store: Store,
   r: Pick<Retrieval, 'entries' | 'passages'> & {
+    /** The question: one asking what something is gets the top entry's summary early. */
+    query?: string;
     terms?: string[];
     weights?: Record<string, number>;
     renderings?: Record<string, string>;
@@ -332,6 +335,21 @@ export function packContext(
     cuts.push(cutOf(p, w, opts.focusShare ?? 0));
   }
 
+  /** An entry's summary in its block, when it fits and adds something. */
+  function addSummary(hit: EntryHit): void {
+    const summary = hit.summary.trim();
+    if (!summary) return;
+    const b = blocks.get(hit.id) ?? makeBlock(hit.id);
+    if (!b) return;
+    const mine = cutsOf.get(hit.id) ?? [];
+    const before = blocks.has(hit.id) ? cost(b, mine) : 0;
+    const after = cost({ ...b, summary }, mine);
+    if (after === before || used - before + after > budget) return;
+    b.summary = summary;
+    used += after - before;
+    if (!blocks.has(hit.id)) blocks.set(hit.id, b);
+  }
+
   // 1. The best sentence of each top passage.
   const firstLimit = budget * (opts.excerptShare ?? 0.6);
   // Strongest first: a lower passage's sentence that holds the question (卡洛琳堡…1964年该堡…重建) comes
@@ -347,6 +365,9 @@ export function packContext(
       .filter((i) => i === c.best || (Math.abs(i - c.best) <= k && c.scores[i]! > 0));
     attempt(c, around.length >= c.spans.length ? 'all' : new Set(around), firstLimit);
   }
+  // What X is (for): the top entry's summary, when it says what X is, comes before more of the passages.
+  const top = r.entries[0];
+  if (top && r.query && statesWhatItIs(r.query, top.summary, r.renderings)) addSummary(top);
   // 2. The paragraphs of each passage that matter (whole passages when that is all of them), or
   // as much of their best as fits.
   for (const c of cuts) {
@@ -374,19 +395,7 @@ export function packContext(
   // Then whole passages, when there is room.
   for (const c of cuts) if (c.chosen !== undefined && c.chosen !== 'all') attempt(c, 'all', budget);
   // 3. Summaries of the top entries, when there is room.
-  for (const hit of r.entries.slice(0, opts.summaryEntries ?? 4)) {
-    const summary = hit.summary.trim();
-    if (!summary) continue;
-    const b = blocks.get(hit.id) ?? makeBlock(hit.id);
-    if (!b) continue;
-    const mine = cutsOf.get(hit.id) ?? [];
-    const before = blocks.has(hit.id) ? cost(b, mine) : 0;
-    const after = cost({ ...b, summary }, mine);
-    if (after === before || used - before + after > budget) continue;
-    b.summary = summary;
-    used += after - before;
-    if (!blocks.has(hit.id)) blocks.set(hit.id, b);
-  }
+  for (const hit of r.entries.slice(0, opts.summaryEntries ?? 4)) addSummary(hit);
 
   const rank = new Map(r.entries.map((e, i) => [e.id, i]));
   const firstPassage = new Map<string, number>();
