@@ -253,6 +253,19 @@ describe('extractEntities: a translation in parentheses', () => {
     ['这里必须修复（error）。必须修复的问题很多，必须修复。', '必须修复', undefined],
     ['框架\t时长\n单次 (Solo)\t20 分钟\n完整框架 (Full harness)\t6 小时\n这是单次生成。', '单次', undefined],
   ];
+  it('pairs nothing inside inline code or on it', () => {
+    const md = [
+      '當你執行 `git branch (分支名稱)` 這條命令時，Git 建立分支。分支名稱可以改，分支名稱要短。',
+      '某些大專案還會有個 `proposed`（建議）分支。proposed 分支很少用。',
+    ].join('\n\n');
+    const found = extractEntities(md, 'Untitled');
+    expect(found.flatMap((e) => [e.surface, ...e.aliases])).not.toContain('git branch');
+    expect(found.find((e) => e.key === 'proposed')?.aliases ?? []).not.toContain('建議');
+    // The same words as prose are a gloss.
+    const prose = extractEntities(md.replaceAll('`', ''), 'Untitled');
+    expect(prose.flatMap((e) => [e.surface, ...e.aliases])).toContain('git branch');
+  });
+
   it('takes no code in parentheses for a translation of the words before it', () => {
     const md = '它在設定檔中增加了一節，指定了遠端的名稱 (`origin`)。遠端的名稱可以改，遠端的名稱也可以刪。';
     const found = extractEntities(md, 'Untitled');

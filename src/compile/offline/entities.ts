@@ -74,6 +74,15 @@ interface Candidate {
  * once, not once per letter; and the words inside a match are bounded (no name has a 40-letter
  * word), so a try that fails costs a few dozen steps.
  */
+/** Inline code spans. */
+const INLINE_CODE = /`[^`\n]+`/;
+const INLINE_CODES = /`[^`\n]+`/g;
+
+/** The text with its inline code spans and parenthesised code blanked out. */
+function withoutCode(markdown: string): string {
+  return markdown.replace(CODE_IN_PARENS, ' ').replace(INLINE_CODES, ' ');
+}
+
 /** Parentheses that hold only inline code: (`origin`), （`git add`）. */
 const CODE_IN_PARENS = /[（(][ \t]*`[^`\n]{1,80}`[ \t]*[)）]/g;
 const PAREN_ABBR = /[（(][ \t]*[A-Z][A-Za-z0-9-]{1,10}[ \t]*[)）]/g;
@@ -151,7 +160,12 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
     c.strong ||= strong;
     return c;
   };
-  pairedNames(text, add, ofTitle);
+  // Code is no name and gives none: `git branch (分支名稱)` or `proposed`（建议） pairs nothing.
+  pairedNames(
+    INLINE_CODE.test(markdown) ? stripMarkdown(withoutTableHeads(withoutCode(markdown))) : text,
+    add,
+    ofTitle,
+  );
   const emphasised: string[] = [];
   const labels = new Map<string, number>();
   for (const m of markdown.matchAll(EMPHASIS)) {
