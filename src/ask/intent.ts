@@ -61,7 +61,7 @@ export const INTENT_RULES: readonly IntentRule[] = [
     intent: 'purpose',
     pattern:
       /^(.{1,40}?)\s*(?:是用来(?:做|干)什么的?|是(?:做|干)什么用的|有什么用(?:处)?|的作用是什么|用来(?:做|干)什么)$/u,
-    match: ['git bisect 是用来做什么的？', 'React 编译器是做什么用的？', '嵌入有什么用？'],
+    match: ['git bisect 是用来做什么的？', '消息队列是做什么用的？', '嵌入有什么用？'],
     notMatch: ['什么是嵌入？', '为什么要用嵌入？'],
   },
   {

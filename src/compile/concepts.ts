@@ -381,7 +381,7 @@ function wordFamily(w: string): string[] {
 }
 
 const HAN_KEY = /^[\u3400-\u9fff]{3,12}$/;
-/** A name of an English word and a Chinese noun ("tree 物件", "commit 对象"). */
+/** A name of an English word and a Chinese noun ("cache 物件", "token 对象"). */
 const MIXED_KEY = /^([a-z]{3,20}) ?([\u3400-\u9fff]{2,6})$/;
 const EN_PHRASE = /^[a-z][a-z-]*(?: [a-z][a-z-]*){1,3}$/;
 
@@ -406,7 +406,7 @@ function wordByWord(keys: readonly string[], dict: Dictionary): [string, string]
   for (const k of keys) {
     const mixed = MIXED_KEY.exec(k);
     if (!HAN_KEY.test(k) && !mixed) continue;
-    // "tree 物件": the English word as it is, the Chinese cut into dictionary words.
+    // "cache 物件": the English word as it is, the Chinese cut into dictionary words.
     const words = mixed ? [mixed[1]!, ...dict.words(mixed[2]!)] : dict.words(k);
     // A one-character word only as the head (卡片/盒, card box): elsewhere it is a piece of a longer word.
     if (words.length < 2 || words.length > 4 || words.slice(0, -1).some((w) => w.length < 2)) continue;

@@ -221,6 +221,25 @@ describe('extractEntities: everyday compounds and words that are no prose', () =
   });
 });
 
+describe('extractEntities: what a section heading names', () => {
+  const links = (url: (i: number) => string) =>
+    Array.from({ length: 6 }, (_, i) => `* [Change number ${i} to the tool](${url(i)})`).join('\n');
+  it('counts an address’s path as a mention of what it leads to, never its query', () => {
+    const md = [
+      '# Weekly',
+      'Intro text about the week.',
+      '## Final Comment Period',
+      'No items entered final comment period this week.',
+      links((i) => `https://github.com/org/rfcs/issues?q=label%3Afinal-comment-period+page${i}`),
+      '## Linter',
+      links((i) => `https://github.com/org/linter/pull/${100 + i}`),
+    ].join('\n\n');
+    const found = extractEntities(md, 'Weekly');
+    expect(found.find((e) => e.key === 'comment period')?.count ?? 0).toBeLessThan(3);
+    expect(found.map((e) => e.key)).toContain('linter');
+  });
+});
+
 describe('extractEntities: bold labels', () => {
   it('takes a bold label opening item after item for a field, a bold term opening its one definition for a name', () => {
     const items = ['打磨', '換噴嘴', '調溫度']

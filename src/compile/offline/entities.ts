@@ -74,6 +74,9 @@ interface Candidate {
  * once, not once per letter; and the words inside a match are bounded (no name has a 40-letter
  * word), so a try that fails costs a few dozen steps.
  */
+/** A web address with its query or fragment (group 1: the address without them). */
+const ADDRESS_QUERY = /(https?:\/\/[^\s?#)>\]]*)[?#][^\s)>\]]*/g;
+
 /** Inline code spans. */
 const INLINE_CODE = /`[^`\n]+`/;
 const INLINE_CODES = /`[^`\n]+`/g;
@@ -140,7 +143,7 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   // is, not as sentences, and the identifiers of all of it are no names.
   const code = codeBlocks(source);
   const markdown = withoutIndentedCode(source, code);
-  // 指定了遠端的名稱 (`origin`): code in parentheses is a value the text gives, not a translation.
+  // 设置了默认的名称 (`main`): code in parentheses is a value the text gives, not a translation.
   const text = stripMarkdown(withoutTableHeads(markdown.replace(CODE_IN_PARENS, ' ')));
   const cands = new Map<string, Candidate>();
   const ofTitle = titleParts(title);
@@ -160,7 +163,7 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
     c.strong ||= strong;
     return c;
   };
-  // Code is no name and gives none: `git branch (分支名稱)` or `proposed`（建议） pairs nothing.
+  // Code is no name and gives none: `make install (目标目录)` or `staging`（预发） pairs nothing.
   pairedNames(
     INLINE_CODE.test(markdown) ? stripMarkdown(withoutTableHeads(withoutCode(markdown))) : text,
     add,
@@ -175,7 +178,7 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
     const after = markdown.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 2);
     if (/[:：]\s*$/.test(m[0].slice(0, -2)) || /^\s?[:：]/.test(after)) labels.set(t, (labels.get(t) ?? 0) + 1);
   }
-  // **成功率：** opening item after item is a field of a repeated layout, not a name the text stresses
+  // **价格：** opening item after item is a field of a repeated layout, not a name the text stresses
   // (a term opening its one definition, **上下文焦虑：** …, is).
   for (let i = emphasised.length - 1; i >= 0; i--) if ((labels.get(emphasised[i]!) ?? 0) > 1) emphasised.splice(i, 1);
   const { latin, han } = byScript(text);
@@ -316,7 +319,9 @@ function sectionSubjects(markdown: string): { name: string; count: number }[] {
   heads.forEach((h, i) => {
     const next = heads.slice(i + 1).find((o) => (o.depth ?? 0) <= (h.depth ?? 0));
     // Counted in the section as written: Markdown's marks stand between words, never inside them.
-    const section = markdown.slice(h.end, next ? next.start : markdown.length);
+    // An address's path names what it leads to (…/linter/pull/1 under "Linter"); its query is a
+    // search, no mention (…?q=label%3Aneeds-review under "Needs Review").
+    const section = markdown.slice(h.end, next ? next.start : markdown.length).replace(ADDRESS_QUERY, '$1');
     // A section of a line or two names nothing three times over.
     if (section.length < MIN_SECTION_CHARS) return;
     // A heading of one everyday word ("Status", "Adding", "检查") labels a step; a term of art or a phrase names a subject.
@@ -409,8 +414,8 @@ function pairedNames(
     const firstAlias = (m[2] ?? '').split(/[,，;；、]/)[0]!.trim();
     const tokens = tokenizeZh(before);
     const zh = termBefore(tokens, Math.min(3, firstAlias.split(/\s+/).length));
-    // A word the dictionary lacks (变基（rebase）) is a term only where the text keeps using it: a
-    // table's row label glossed once (单次 (Solo)) is a label.
+    // A word the dictionary lacks (灰度（canary）) is a term only where the text keeps using it: a
+    // table's row label glossed once (首页 (Home)) is a label.
     const last = tokens[tokens.length - 1];
     if (zh && last?.tag === 'x' && occurrences(text, last.word, UNKNOWN_MIN_USES) < UNKNOWN_MIN_USES) continue;
     // 中间信息遗失（Lost in the Middle） read back only to 遗失: a Chinese name has about two characters

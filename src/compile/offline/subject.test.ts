@@ -23,11 +23,11 @@ describe('titleSubjects: the terms of a title the text keeps returning to', () =
     ['CUDA local memory', `${say('local memory', 4)}\n${say('CUDA', 6)}`, ['local memory']],
     ['MOC的组织', `${say('MOC', 12)}\n组织一下。组织起来。组织。`, ['MOC']],
     // A word's mentions inside a longer term of the title are the longer term's.
-    ['关于卡片盒的卡片', '卡片盒是工具。卡片盒很大。卡片盒里有卡片。卡片盒分区。', ['卡片盒']],
+    ['关于工具箱的工具', '工具箱是木头做的。工具箱很大。工具箱里有工具。工具箱分三层。', ['工具箱']],
     [
-      '关于卡片盒的卡片',
-      '卡片盒是工具。卡片盒很大。卡片盒好。卡片盒新。这张卡片。那张卡片。每张卡片。',
-      ['卡片盒', '卡片'],
+      '关于工具箱的工具',
+      '工具箱是木头做的。工具箱很大。工具箱好用。工具箱很新。这件工具。那件工具。每件工具。',
+      ['工具箱', '工具'],
     ],
   ])('%s → %j', (title, text, want) => {
     expect(

@@ -191,7 +191,7 @@ export function titleSubjects(
         if (!nameable(name) || !wellCut(run.slice(i, j + 1), opts.nounsOnly ?? false) || modifierLast(name)) continue;
         grams.push({ name, from: run[i]!.start, to: run[j]!.end, count: countIn(text, lower, name) });
       }
-  // 卡片 in 关于卡片盒的卡片: a Chinese word's mentions inside a longer term of the title (卡片盒) are that term's.
+  // 工具 in 关于工具箱的工具: a Chinese word's mentions inside a longer term of the title (工具箱) are that term's.
   for (const g of grams)
     if (!LATIN.test(g.name)) {
       const longer = grams.filter((o) => o.name.length > g.name.length && o.name.includes(g.name)).map((o) => o.name);

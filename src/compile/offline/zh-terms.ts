@@ -128,8 +128,8 @@ export function chineseTerms(
     if ((SINGLE.has(t.tag) || (PERSON.has(t.tag) && hanLength(t.word) >= 3)) && HAN_ONLY.test(t.word)) {
       if (hanLength(t.word) >= 3 && !ZH.STOP.has(folded) && !isCommonZh(t.word)) bump(t.word);
     }
-    // "XML 标签", and a lowercase word a translator kept in English before a Chinese noun ("tree 物件",
-    // "commit 对象"): one name in two scripts.
+    // "XML 标签", and a lowercase word a translator kept in English before a Chinese noun ("cache 物件",
+    // "token 对象"): one name in two scripts.
     const mixed =
       t.tag === 'eng' &&
       (/^[A-Z][A-Za-z0-9]+$/.test(t.word)
@@ -151,7 +151,7 @@ export function chineseTerms(
       const before = parts[parts.length - 2]!.word;
       term = text.slice(t.start, u.end);
       if (hanLength(term) >= 3 || (mixed && hanLength(term) >= 2 && /^[a-z]/.test(term))) {
-        // A name led by its English word ("tree 物件") is that word's, however often the text uses 物件 alone.
+        // A name led by its English word ("cache 物件") is that word's, however often the text uses 物件 alone.
         bump(term, /^[a-z]/.test(term) ? undefined : parts.map((p) => p.word));
         // 智能/体会 for 智能体/会: a word that opens with a suffix may have taken it from the word before.
         if (u.word.length > 1 && SUFFIX.has(u.word[0]!)) misCut(term, before + u.word[0]);
@@ -197,7 +197,7 @@ const EDGE = new Set([
 export function termBefore(tokens: ZhToken[], minWords = 1): string | undefined {
   const parts: ZhToken[] = [];
   for (let i = tokens.length - 1; i >= 0 && parts.length < 4; i--) {
-    // A word jieba's dictionary lacks (变基（rebase）, tagged x like punctuation) right before the
+    // A word jieba's dictionary lacks (灰度（canary）, tagged x like punctuation) right before the
     // parenthesis is the new term the parenthesis glosses.
     const t =
       !parts.length && tokens[i]!.tag === 'x' && HAN_ONLY.test(tokens[i]!.word) && tokens[i]!.word.length > 1
@@ -220,7 +220,7 @@ export function termBefore(tokens: ZhToken[], minWords = 1): string | undefined 
   )
     parts.shift();
   while (parts.length > 1 && parts[0]!.word.length === 1) parts.shift();
-  // Before a word the dictionary lacks only nouns belong to the term: 称为/快进 is the sentence's verb and the term.
+  // Before a word the dictionary lacks only nouns belong to the term: 称为/灰度 is the sentence's verb and the term.
   if (parts.length > 1 && tokens[tokens.length - 1]!.tag === 'x')
     while (parts.length > 1 && !NOUNISH.has(parts[0]!.tag)) parts.shift();
   if (!parts.length) return undefined;
@@ -268,7 +268,7 @@ function hanBeside(tokens: ZhToken[], i: number, step: 1 | -1): boolean {
 const CHINESE_PROSE = /^[\u3400-\u9fff\u3000-\u303f\uff01-\uff0f\uff1a-\uff1f]+$/;
 
 /**
- * A lowercase English word a Chinese text keeps untranslated between Chinese words (叫 packfile 的二进制文件,
+ * A lowercase English word a Chinese text keeps untranslated between Chinese words (叫 tarball 的压缩包,
  * 执行 rebase 之后): a term of art the translator left as written. Not an everyday English word
  * (file, commit), not code (a path, a command with options: those sit beside other Latin text).
  */
