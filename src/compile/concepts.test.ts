@@ -17,7 +17,7 @@ function doc(path: string): DocumentRow {
     status: 'ok',
     error: null,
     compiled_at: 0,
-    compiler: 'offline-v19',
+    compiler: 'offline-v20',
   };
 }
 
@@ -165,6 +165,47 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
       dict,
     );
     expect(other).toHaveLength(2);
+  });
+
+  // Rows as a text names them: each name written as it is, salient, in two documents.
+  const pagesOfRows = (rows: [string, string][]) => {
+    const entities = rows.map(([path, surface]) => ({
+      ...entityRow(path, surface.toLowerCase(), 3, { salient: true }),
+      surface,
+    }));
+    const docs = [...new Set(rows.map(([p]) => p))].map(doc);
+    return groupConcepts(entities, docs, 2, 100, []).map((c) => [c.title, ...c.aliases]);
+  };
+
+  it('merges a name and the name with its kind after it (defer, the defer statement), the name the title', () => {
+    const all = pagesOfRows([
+      ['a.md', 'defer statement'],
+      ['b.md', 'defer'],
+      ['b.md', 'defer statement'],
+      ['a.md', 'defer'],
+      ['c.md', 'HTTP protocol'],
+      ['d.md', 'HTTP protocol'],
+      ['c.md', 'HTTP'],
+      ['d.md', 'HTTP'],
+    ]);
+    expect(pageOf(all, 'defer statement')).toHaveLength(1);
+    expect(pageOf(all, 'defer statement')[0]).toContain('defer');
+    expect(pageOf(all, 'HTTP protocol')[0]![0]).toBe('HTTP');
+  });
+
+  it('keeps apart a name and a phrase naming what belongs to it or a narrower kind (Git repository, remote branch)', () => {
+    const all = pagesOfRows([
+      ['a.md', 'Git'],
+      ['b.md', 'Git'],
+      ['a.md', 'Git repository'],
+      ['b.md', 'Git repository'],
+      ['a.md', 'remote'],
+      ['b.md', 'remote'],
+      ['a.md', 'remote branch'],
+      ['b.md', 'remote branch'],
+    ]);
+    expect(pageOf(all, 'Git repository')[0]).not.toContain('Git');
+    expect(pageOf(all, 'remote branch')[0]).not.toContain('remote');
   });
 
   it('reads an adjective the dictionary gives for a Chinese word as its noun too (焦虑: anxious, anxiety)', () => {

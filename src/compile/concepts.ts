@@ -1,3 +1,4 @@
+import * as EN from '../text/lang/en.js';
 import type { EntryId } from '../types.js';
 import { byRawPath } from './works.js';
 import type { DocumentRow, EntityRow } from '../store/store.js';
@@ -149,6 +150,7 @@ export function groupConcepts(
   }
   if (dict) for (const [zh, en] of wordByWord([...surfaces.keys()], dict)) tie(zh, en);
   for (const [named, role] of roleAgents(surfaces)) tie(role, named);
+  for (const [name, kind] of namesOfKind(surfaces, strongKeys)) tie(name, kind);
   for (const [gerund, base] of gerunds(surfaces)) tie(base, gerund);
   // Existing concept entries tie their aliases together too, so a person's (or a model's) alias merges
   // names; the offline compiler's own are made again from the sources each run, so an older kb's
@@ -225,11 +227,15 @@ export function groupConcepts(
     // A name is the title before any everyday word: a page is titled by what names it.
     const byName = new Set<string>();
     for (const rows of named.values()) for (const r of rows) for (const x of [r.surface, ...r.aliases]) byName.add(x);
+    // "HTTP protocol" beside "HTTP": the name is the title, the name with its kind an alias.
+    const keysHere = new Set([...votes.keys()].map(entityKey));
+    const withKind = (name: string) => namesOfKind(new Map([[entityKey(name), 0]]), keysHere).length > 0;
     const ranked = [...votes.entries()]
       .filter(([name]) => !sourceTitles.has(entityKey(name)))
       .sort(
         (a, b) =>
           Number(byName.has(b[0])) - Number(byName.has(a[0])) ||
+          Number(withKind(a[0])) - Number(withKind(b[0])) ||
           together(b[0]) - together(a[0]) ||
           b[1] - a[1] ||
           Number(hasTraditional(a[0])) - Number(hasTraditional(b[0])) ||
@@ -240,8 +246,16 @@ export function groupConcepts(
     // An abbreviation is an alias: "Retrieval-Augmented Generation" is the title, "RAG" the alias.
     const top = ranked[0]![0];
     if (/^[A-Z][A-Z0-9]+s?$/.test(top)) {
+      // Spelt out, not the abbreviation with a word after it ("HTTP protocol" spells out nothing).
       const expansion = ranked.find(
-        ([n]) => n.includes(' ') && /^[A-Za-z]/.test(n) && initials(n).startsWith(top[0]!.toLowerCase()),
+        ([n]) =>
+          n.includes(' ') &&
+          /^[A-Za-z]/.test(n) &&
+          initials(n).startsWith(top[0]!.toLowerCase()) &&
+          !n
+            .toLowerCase()
+            .split(/[\s-]+/)
+            .includes(top.toLowerCase()),
       );
       if (expansion) {
         ranked.splice(ranked.indexOf(expansion), 1);
@@ -384,6 +398,21 @@ const HAN_KEY = /^[\u3400-\u9fff]{3,12}$/;
 /** A name of an English word and a Chinese noun ("cache 物件", "token 对象"). */
 const MIXED_KEY = /^([a-z]{3,20}) ?([\u3400-\u9fff]{2,6})$/;
 const EN_PHRASE = /^[a-z][a-z-]*(?: [a-z][a-z-]*){1,3}$/;
+
+/**
+ * "X <kind>" and X, when the knowledge base names both: the defer statement is defer, the SSH
+ * protocol SSH (en.KIND_WORDS). X must be a name of its own, not a word of the phrase only.
+ */
+function namesOfKind(surfaces: Map<string, unknown>, names: ReadonlySet<string>): [string, string][] {
+  const out: [string, string][] = [];
+  for (const k of surfaces.keys()) {
+    const at = k.lastIndexOf(' ');
+    if (at < 1 || !/^[a-z0-9 -]+$/.test(k) || !EN.KIND_WORDS.has(baseForm(k.slice(at + 1)))) continue;
+    const name = k.slice(0, at);
+    if (names.has(name)) out.push([name, k]);
+  }
+  return out;
+}
 
 /**
  * Chinese compounds whose dictionary words translate an English name word by word, in order:

@@ -26,6 +26,13 @@ export const STOP = new Set([
 ]);
 
 /** Words that say a number is not exact ("about 40", "nearly half"): no subject of a stated number. */
+/**
+ * Words naming the kind of thing a name is (the defer statement, the SSH protocol): "X <kind>" is X.
+ * Not words for what belongs to X (a Git repository is not Git), nor kinds an adjective often
+ * narrows (a remote branch is no remote, a design pattern no design).
+ */
+export const KIND_WORDS = new Set(wordList('statement keyword protocol macro trait directive'));
+
 export const APPROXIMATORS = new Set(wordList('about around approximately roughly nearly almost'));
 
 /** Capitalised words that start sentences or headings but name nothing. */
