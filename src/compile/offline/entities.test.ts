@@ -240,6 +240,15 @@ describe('extractEntities: what a section heading names', () => {
   });
 });
 
+describe('extractEntities: a word marked inside a longer name', () => {
+  it('takes no word marked inside a longer English name for a name, a word marked before a function word still', () => {
+    const zh = '你的 React 應用程式從「root」component 開始。root component 通常只有一個，root 也可以改名。';
+    expect(keys(zh)).not.toContain('root');
+    const en = '3. **Committing** to the DOM comes last. Committing writes nodes. Committing is quick.';
+    expect(keys(en)).toContain('committing');
+  });
+});
+
 describe('extractEntities: bold labels', () => {
   it('takes a bold label opening item after item for a field, a bold term opening its one definition for a name', () => {
     const items = ['打磨', '換噴嘴', '調溫度']

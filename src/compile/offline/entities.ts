@@ -174,8 +174,17 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   for (const m of markdown.matchAll(EMPHASIS)) {
     // **Indexing (offline):** is a label with a qualifier: the name is what comes before it.
     const t = clean((m.slice(1).find(Boolean) ?? '').replace(/\s*[(（][^()（）]*[)）]\s*[:：]?\s*$/u, ''));
-    if (HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) emphasised.push(t);
     const after = markdown.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 2);
+    // 「root」component: a word marked inside a longer English name is no name of its own (but
+    // **Committing** to the DOM is one: a function word follows it).
+    const next = /^ ?([A-Za-z]+)/.exec(markdown.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 30));
+    const inName =
+      !HAN.test(t) &&
+      !t.includes(' ') &&
+      /[A-Za-z0-9]$/.test(m.slice(1).find(Boolean) ?? '') &&
+      next !== null &&
+      !EN.STOP.has(next[1]!.toLowerCase());
+    if ((HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) && !inName) emphasised.push(t);
     if (/[:：]\s*$/.test(m[0].slice(0, -2)) || /^\s?[:：]/.test(after)) labels.set(t, (labels.get(t) ?? 0) + 1);
   }
   // **价格：** opening item after item is a field of a repeated layout, not a name the text stresses
