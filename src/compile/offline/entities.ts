@@ -175,8 +175,8 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
     // **Indexing (offline):** is a label with a qualifier: the name is what comes before it.
     const t = clean((m.slice(1).find(Boolean) ?? '').replace(/\s*[(（][^()（）]*[)）]\s*[:：]?\s*$/u, ''));
     const after = markdown.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 2);
-    // 「root」component: a word marked inside a longer English name is no name of its own (but
-    // **Committing** to the DOM is one: a function word follows it).
+    // 「main」branch: a word marked inside a longer English name is no name of its own (but
+    // **Deploying** to the server is one: a function word follows it).
     const next = /^ ?([A-Za-z]+)/.exec(markdown.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 30));
     const inName =
       !HAN.test(t) &&
