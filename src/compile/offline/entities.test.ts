@@ -249,6 +249,21 @@ describe('extractEntities: a word marked inside a longer name', () => {
   });
 });
 
+describe('extractEntities: a heading that labels a section', () => {
+  it('takes no name ending in a word for a kind of text from a heading, a name of its own still', () => {
+    const md = [
+      '# Weekly',
+      '## Release Updates',
+      'Release Updates lists what shipped. Release Updates come first. Release Updates are short.',
+      '## Build Cache',
+      'Build Cache keeps outputs. Build Cache is shared. Build Cache saves time.',
+    ].join('\n\n');
+    const found = extractEntities(md, 'Weekly');
+    expect(found.find((e) => e.key === 'release update')?.salient ?? false).toBe(false);
+    expect(found.find((e) => e.key === 'build cache')?.salient).toBe(true);
+  });
+});
+
 describe('extractEntities: bold labels', () => {
   it('takes a bold label opening item after item for a field, a bold term opening its one definition for a name', () => {
     const items = ['打磨', '換噴嘴', '調溫度']

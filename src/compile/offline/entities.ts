@@ -769,9 +769,12 @@ function rowsAsSentences(markdown: string): string {
 /**
  * A Chinese name made of everyday words only (架构/设计, 版本/控制): a heading of that is the name of
  * a section (架构设计, 使用方法), not a term the text stresses. A four-character dictionary word
- * counts as its two halves when both are everyday words.
+ * counts as its two halves when both are everyday words. An English name of several words that ends
+ * in a word for a kind of text (Release Updates, Meeting Notes: en.TITLE_GENRE) labels a section too.
  */
 function isSectionLabel(name: string): boolean {
+  const latin = name.split(/\s+/);
+  if (/^[A-Za-z]/.test(name) && latin.length > 1) return EN.TITLE_GENRE.has(latin.at(-1)!.toLowerCase());
   if (!/^[\u3400-\u9fff]{4,}$/.test(name)) return false;
   const words = tokenizeZh(name).flatMap((t) =>
     t.word.length === 4 && !isEverydayWord(t.word) ? [t.word.slice(0, 2), t.word.slice(2)] : [t.word],
