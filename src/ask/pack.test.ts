@@ -163,17 +163,18 @@ describe('packContext: the strongest sentences first', () => {
 
 describe('packContext for a question asking what something is', () => {
   const long = (topic: string) =>
-    Array.from({ length: 30 }, (_, i) => `Step ${i} of the ${topic} scheduler setup writes a config line.`).join(' ');
+    Array.from({ length: 150 }, (_, i) => `Step ${i} of the ${topic} scheduler setup writes a config line.`).join(' ');
   const entries = [hit('source/s', 'Scheduler', 'The scheduler is a service that decides which job runs next.')];
   const passages = [passage('source/s', 'Scheduler', long('first')), passage('source/s', 'Scheduler', long('second'))];
-  const pack = (query: string) =>
-    packContext(store, { entries, passages, terms: ['scheduler'], query }, { budget: 300 }).entries[0]?.summary ?? '';
+  const pack = (query: string, budget = 2000) =>
+    packContext(store, { entries, passages, terms: ['scheduler'], query }, { budget }).entries[0]?.summary ?? '';
 
   it('gives the top entry’s summary early when it says what the subject is', () => {
     expect(pack('What is the scheduler?')).toContain('decides which job runs next');
   });
 
-  it('keeps the room for passages otherwise', () => {
+  it('keeps the room for passages otherwise, and at a small budget', () => {
     expect(pack('How many steps does the scheduler setup take?')).toBe('');
+    expect(pack('What is the scheduler?', 1000)).toBe('');
   });
 });

@@ -6,6 +6,9 @@ import { sentenceSpans } from '../text/segment.js';
 import { searchTerms } from '../text/search.js';
 import { fileBaseName } from '../entry/names.js';
 
+/** The smallest budget at which a definition question's top summary goes in before more passages. */
+const SUMMARY_FIRST_BUDGET = 2000;
+
 export interface PackedEntry {
   id: string;
   title: string;
@@ -365,9 +368,11 @@ export function packContext(
       .filter((i) => i === c.best || (Math.abs(i - c.best) <= k && c.scores[i]! > 0));
     attempt(c, around.length >= c.spans.length ? 'all' : new Set(around), firstLimit);
   }
-  // What X is (for): the top entry's summary, when it says what X is, comes before more of the passages.
+  // What X is (for): the top entry's summary, when it says what X is, comes before more of the
+  // passages — where the budget has room for both (at a small one a passage may hold the answer).
   const top = r.entries[0];
-  if (top && r.query && statesWhatItIs(r.query, top.summary, r.renderings)) addSummary(top);
+  if (top && r.query && budget >= SUMMARY_FIRST_BUDGET && statesWhatItIs(r.query, top.summary, r.renderings))
+    addSummary(top);
   // 2. The paragraphs of each passage that matter (whole passages when that is all of them), or
   // as much of their best as fits.
   for (const c of cuts) {
