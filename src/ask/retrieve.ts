@@ -227,8 +227,8 @@ export async function retrieve(
     const share = charShares(terms, df, tune.charRedundancy);
     const words = own.filter((t) => !single(t));
     if (words.length) groups.set(1, [...words]);
-    // A word the notes never write in the question's language (编译器, where only English notes say
-    // "compiler") is searched by its translation, not by its characters (编, 译, 器 of other words).
+    // A word the notes never write in the question's language (消息队列, where only English notes say
+    // "message queue") is searched by its translation, not by its characters (消, 息, 队, 列 of other words).
     // Not where the word may be cut wrong: its characters make a word the notes hold with a neighbour (中文/件 and 文件).
     const none = (xs: string[] | undefined) => (xs ?? []).every((s) => (df.get(s) ?? 0) === 0);
     const alone = (t: TranslatedTerm) => Boolean(t.source?.length) && none(t.source) && none(t.edges);
@@ -245,9 +245,9 @@ export async function retrieve(
       const n = df.get(t.match) ?? 0;
       if (n === 0 || n > total / 2) continue;
       const bucket = t.weight >= 0.75 ? 1 : t.weight >= 0.4 ? 0.5 : 0.25;
-      // A word the notes never write in the question's language is found through its translation
-      // alone: that translation weighs in full.
-      const w = tune.translationWeight * bucket * (ownLanguage && !alone(t) ? 0.5 : 1);
+      // Half where notes in the question's language are there too (they come first). A translation
+      // that stands alone (above) at full weight made confident answers unsure (eval:ask notes: 5 -> 4).
+      const w = tune.translationWeight * bucket * (ownLanguage ? 0.5 : 1);
       (groups.get(w) ?? groups.set(w, []).get(w)!).push(t.match);
       // A translation's parts share its weight (its character pairs are one word, not four): a
       // sentence holding 上下文焦虑 must not outweigh one holding the question's own "context anxiety".
