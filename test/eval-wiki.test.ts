@@ -51,7 +51,7 @@ const FLOORS: Record<string, Floor> = {
   docs: { noise: 0.17, central: 0.85, titles: 1, summaries: 0.85, works: 0.75, linksToNoise: 0.05, pairs: 0.6 },
   meetings: { noise: 0.28, central: 0.4, titles: 1, summaries: 0.9, linksToNoise: 0.32 },
   newsletter: { noise: 0.15, central: 0.3, titles: 1, summaries: 1, linksToNoise: 0.15 },
-  notes: { noise: 0.13, central: 0.95, titles: 1, summaries: 1, linksToNoise: 0.2 },
+  notes: { noise: 0.1, central: 0.95, titles: 1, summaries: 1, linksToNoise: 0.12 },
 };
 
 describe('wiki eval slice', () => {

@@ -22,6 +22,12 @@ describe('titleSubjects: the terms of a title the text keeps returning to', () =
     ['向量数据库简介', '向量数据库存储向量。向量数据库支持近邻检索。常见的向量数据库有很多。', ['向量数据库']],
     ['CUDA local memory', `${say('local memory', 4)}\n${say('CUDA', 6)}`, ['local memory']],
     ['MOC的组织', `${say('MOC', 12)}\n组织一下。组织起来。组织。`, ['MOC']],
+    // A title that says it lists commands or tips (常用命令, 使用技巧) is about what they are for.
+    [
+      'redis常用指令',
+      'redis-cli 連線後可以下指令。以下指令最常用。redis 的 GET 指令讀值。SET 指令寫值。redis 也有刪除指令。redis 很快。指令不分大小寫。',
+      ['redis'],
+    ],
     // A word's mentions inside a longer term of the title are the longer term's.
     ['关于工具箱的工具', '工具箱是木头做的。工具箱很大。工具箱里有工具。工具箱分三层。', ['工具箱']],
     [

@@ -58,6 +58,7 @@ export function withoutInterrogatives(question: string): string {
 export const TITLE_GENRE = new Set(
   wordList(`翻译 译文 原文 转载 你的 我的 第一个 第一篇 如同 简介 介绍 入门 笔记 指南 教程 概述 概览 总结 会议 纪要
   初探 浅谈 详解 基础 起步 章 第 篇 简述 小结 问答 速查 手册 学习 心得 周刊 每周 本周 更新 发布 预览 讨论 提案 常用
+  指令 命令 用法 技巧
   什么 如何 为什么 怎么 怎样 关于 的 与 和 及 之`),
 );
 
