@@ -136,8 +136,9 @@ describe('kb watch', () => {
 
   it('batches a burst of changes into one compile', async () => {
     const root = fixture();
-    // A generous quiet time: a loaded machine may spread the burst's events out.
-    const w = new Watcher(root, ['--no-initial', '--debounce', '1000']);
+    // A generous quiet time: a loaded machine may spread the burst's events out (each file's event
+    // waits for its size to hold still; with 1 s, one in a clean-clone CI run came after the compile began).
+    const w = new Watcher(root, ['--no-initial', '--debounce', '2500']);
     const ready = await w.next((e) => e.type === 'ready');
     for (let i = 1; i <= 6; i++)
       writeFile(root, `raw/notes/note-${i}.md`, `# Note ${i}\n\nNote number ${i} is about topic ${i}.\n`);
