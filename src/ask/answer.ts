@@ -220,7 +220,7 @@ function definesRe(question: string, renderings?: Record<string, string>): RegEx
 
 /**
  * The subject in English where each of its Chinese words has a rendering (消息队列: message
- * compiler), for a Chinese question about English notes; nothing when a word has none.
+ * queue), for a Chinese question about English notes; nothing when a word has none.
  */
 function rendered(subject: string, renderings?: Record<string, string>): string[] {
   if (!renderings || !/\p{Script=Han}/u.test(subject)) return [];

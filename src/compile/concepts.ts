@@ -150,7 +150,7 @@ export function groupConcepts(
   }
   if (dict) for (const [zh, en] of wordByWord([...surfaces.keys()], dict)) tie(zh, en);
   for (const [named, role] of roleAgents(surfaces)) tie(role, named);
-  for (const [name, kind] of namesOfKind(surfaces, strongKeys)) tie(name, kind);
+  for (const [name, kind] of namesOfKind(surfaces.keys(), strongKeys)) tie(name, kind);
   for (const [gerund, base] of gerunds(surfaces)) tie(base, gerund);
   // Existing concept entries tie their aliases together too, so a person's (or a model's) alias merges
   // names; the offline compiler's own are made again from the sources each run, so an older kb's
@@ -229,7 +229,8 @@ export function groupConcepts(
     for (const rows of named.values()) for (const r of rows) for (const x of [r.surface, ...r.aliases]) byName.add(x);
     // "HTTP protocol" beside "HTTP": the name is the title, the name with its kind an alias.
     const keysHere = new Set([...votes.keys()].map(entityKey));
-    const withKind = (name: string) => namesOfKind(new Map([[entityKey(name), 0]]), keysHere).length > 0;
+    const kinded = new Set(namesOfKind(keysHere, keysHere).map(([, k]) => k));
+    const withKind = (name: string) => kinded.has(entityKey(name));
     const ranked = [...votes.entries()]
       .filter(([name]) => !sourceTitles.has(entityKey(name)))
       .sort(
@@ -403,9 +404,9 @@ const EN_PHRASE = /^[a-z][a-z-]*(?: [a-z][a-z-]*){1,3}$/;
  * "X <kind>" and X, when the knowledge base names both: the defer statement is defer, the SSH
  * protocol SSH (en.KIND_WORDS). X must be a name of its own, not a word of the phrase only.
  */
-function namesOfKind(surfaces: Map<string, unknown>, names: ReadonlySet<string>): [string, string][] {
+function namesOfKind(keys: Iterable<string>, names: ReadonlySet<string>): [string, string][] {
   const out: [string, string][] = [];
-  for (const k of surfaces.keys()) {
+  for (const k of keys) {
     const at = k.lastIndexOf(' ');
     if (at < 1 || !/^[a-z0-9 -]+$/.test(k) || !EN.KIND_WORDS.has(baseForm(k.slice(at + 1)))) continue;
     const name = k.slice(0, at);

@@ -120,13 +120,15 @@ export class ResponseCache {
   }
 
   /**
-   * Repair calls per first call of compile's tasks over the paid calls recorded, and how many first
-   * calls that is measured on.
+   * Repair calls per first call of compile's tasks (sources, their parts, combining them, concepts)
+   * over the paid calls recorded, and how many first calls that is measured on.
    */
   repairShare(): { share: number; calls: number } {
     const row = this.db
       .prepare(
-        `SELECT SUM(task LIKE '%-repair') AS repairs, SUM(task NOT LIKE '%-repair' AND (task LIKE 'compile-source%' OR task IN ('combine-source', 'concept'))) AS calls FROM usage`,
+        `SELECT SUM(repair) AS repairs, SUM(1 - repair) AS calls FROM (
+           SELECT task LIKE '%-repair' AS repair, replace(task, '-repair', '') AS base FROM usage
+         ) WHERE base LIKE 'compile-source%' OR base IN ('combine-source', 'concept')`,
       )
       .get() as { repairs: number | null; calls: number | null };
     const calls = row.calls ?? 0;

@@ -271,8 +271,8 @@ describe('extractEntities: bold labels', () => {
       .join('\n');
     const labels = `${items}\n\n成功率只是估計。成功率會變。`;
     expect(names(labels)).not.toContain('成功率');
-    const definition = '**上下文焦虑：** 模型在上下文快满时提前收尾。\n\n上下文焦虑很常见。上下文焦虑难以察觉。';
-    expect(names(definition)).toContain('上下文焦虑');
+    const definition = '**消息队列：** 在服务之间传递消息的组件。\n\n消息队列很常见。消息队列需要监控。';
+    expect(names(definition)).toContain('消息队列');
   });
 });
 
@@ -294,7 +294,7 @@ describe('extractEntities: a translation in parentheses', () => {
     ['在 Git 里，这种操作叫做_变基（rebase）_。变基之后历史是一条直线。变基很常用。', '变基', 'rebase'],
     ['這種操作叫做衍合（rebase）。衍合之後歷史是一條直線。衍合很常用。', '衍合', 'rebase'],
     ['这里必须修复（error）。必须修复的问题很多，必须修复。', '必须修复', undefined],
-    ['框架\t时长\n单次 (Solo)\t20 分钟\n完整框架 (Full harness)\t6 小时\n这是单次生成。', '单次', undefined],
+    ['模式\t时长\n单次 (Solo)\t20 分钟\n批量 (Batch)\t6 小时\n这是单次运行。', '单次', undefined],
   ];
   it('pairs nothing inside inline code or on it', () => {
     const md = [

@@ -68,24 +68,22 @@ interface Candidate {
   weak?: boolean;
 }
 
+/** A web address with its query or fragment (group 1: the address without them). */
+const ADDRESS_QUERY = /(https?:\/\/[^\s?#)>\]]*)[?#][^\s)>\]]*/g;
+/** Inline code spans. */
+const INLINE_CODE = /`[^`\n]+`/g;
+
+/** The text with its inline code spans and parenthesised code blanked out. */
+function withoutCode(markdown: string): string {
+  return markdown.replace(CODE_IN_PARENS, ' ').replace(INLINE_CODE, ' ');
+}
+
 /*
  * Every pattern here runs on whole documents, where one line may be megabytes long: each must be
  * linear. A match may only start where a word starts (a lookbehind), so a long word is scanned
  * once, not once per letter; and the words inside a match are bounded (no name has a 40-letter
  * word), so a try that fails costs a few dozen steps.
  */
-/** A web address with its query or fragment (group 1: the address without them). */
-const ADDRESS_QUERY = /(https?:\/\/[^\s?#)>\]]*)[?#][^\s)>\]]*/g;
-
-/** Inline code spans. */
-const INLINE_CODE = /`[^`\n]+`/;
-const INLINE_CODES = /`[^`\n]+`/g;
-
-/** The text with its inline code spans and parenthesised code blanked out. */
-function withoutCode(markdown: string): string {
-  return markdown.replace(CODE_IN_PARENS, ' ').replace(INLINE_CODES, ' ');
-}
-
 /** Parentheses that hold only inline code: (`origin`), （`git add`）. */
 const CODE_IN_PARENS = /[（(][ \t]*`[^`\n]{1,80}`[ \t]*[)）]/g;
 const PAREN_ABBR = /[（(][ \t]*[A-Z][A-Za-z0-9-]{1,10}[ \t]*[)）]/g;
@@ -164,31 +162,29 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
     return c;
   };
   // Code is no name and gives none: `make install (目标目录)` or `staging`（预发） pairs nothing.
-  pairedNames(
-    INLINE_CODE.test(markdown) ? stripMarkdown(withoutTableHeads(withoutCode(markdown))) : text,
-    add,
-    ofTitle,
-  );
+  pairedNames(markdown.includes('`') ? stripMarkdown(withoutTableHeads(withoutCode(markdown))) : text, add, ofTitle);
   const emphasised: string[] = [];
   const labels = new Map<string, number>();
   for (const m of markdown.matchAll(EMPHASIS)) {
     // **Indexing (offline):** is a label with a qualifier: the name is what comes before it.
-    const t = clean((m.slice(1).find(Boolean) ?? '').replace(/\s*[(（][^()（）]*[)）]\s*[:：]?\s*$/u, ''));
-    const after = markdown.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 2);
+    const inner = m.slice(1).find(Boolean) ?? '';
+    const t = clean(inner.replace(/\s*[(（][^()（）]*[)）]\s*[:：]?\s*$/u, ''));
+    const end = (m.index ?? 0) + m[0].length;
+    const after = markdown.slice(end, end + 30);
     // 「main」branch: a word marked inside a longer English name is no name of its own (but
     // **Deploying** to the server is one: a function word follows it).
-    const next = /^ ?([A-Za-z]+)/.exec(markdown.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 30));
+    const next = /^ ?([A-Za-z]+)/.exec(after)?.[1];
     const inName =
       !HAN.test(t) &&
       !t.includes(' ') &&
-      /[A-Za-z0-9]$/.test(m.slice(1).find(Boolean) ?? '') &&
-      next !== null &&
-      !EN.STOP.has(next[1]!.toLowerCase());
+      /[A-Za-z0-9]$/.test(inner) &&
+      next !== undefined &&
+      !EN.STOP.has(next.toLowerCase());
     if ((HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) && !inName) emphasised.push(t);
     if (/[:：]\s*$/.test(m[0].slice(0, -2)) || /^\s?[:：]/.test(after)) labels.set(t, (labels.get(t) ?? 0) + 1);
   }
   // **价格：** opening item after item is a field of a repeated layout, not a name the text stresses
-  // (a term opening its one definition, **上下文焦虑：** …, is).
+  // (a term opening its one definition, **消息队列：** …, is).
   for (let i = emphasised.length - 1; i >= 0; i--) if ((labels.get(emphasised[i]!) ?? 0) > 1) emphasised.splice(i, 1);
   const { latin, han } = byScript(text);
   const en = englishTerms(latin);
@@ -477,31 +473,25 @@ function glossedNames(text: string, pairAlias: (main: string, alias: string) => 
  * keeps its verbs: the rest is short) and is no everyday word (反向链接 is not 链接).
  */
 function afterVerb(zh: string, englishWords: number, text: string): string {
-  if (countHan(text, zh) > 1) return zh;
+  if (occurrences(text, zh, 2) > 1) return zh;
   const tokens = tokenizeZh(zh);
   for (let i = tokens.length - 2; i >= 0; i--) {
     if (tokens[i]!.tag !== 'v') continue;
     const rest = zh.slice(tokens[i]!.end).trim();
     if ((rest.match(/[\u3400-\u9fff]/g) ?? []).length < 2 * englishWords || isCommonZh(rest)) continue;
-    if (countHan(text, rest) > 1) return rest;
+    if (occurrences(text, rest, 2) > 1) return rest;
   }
   return zh;
 }
 
-/** How often a Chinese string occurs in a text (at most 2: whether it occurs again is what matters). */
 /** A glossed word the dictionary lacks is a term when the text writes it at least this often. */
 const UNKNOWN_MIN_USES = 3;
 
-/** How often a string occurs in a text, counted up to `max`. */
+/** How often a string occurs in a text, counted up to `max` (2: whether it occurs again is what matters). */
 function occurrences(text: string, s: string, max: number): number {
   let n = 0;
   for (let at = text.indexOf(s); at >= 0 && n < max; at = text.indexOf(s, at + s.length)) n++;
   return n;
-}
-
-function countHan(text: string, s: string): number {
-  const first = text.indexOf(s);
-  return first < 0 ? 0 : text.indexOf(s, first + s.length) < 0 ? 1 : 2;
 }
 
 /** Lines mostly in Latin letters (for the English tagger) and lines with Chinese (for jieba). */

@@ -197,10 +197,10 @@ export function titleSubjects(
       const longer = grams.filter((o) => o.name.length > g.name.length && o.name.includes(g.name)).map((o) => o.name);
       if (longer.length) g.count = ownCount(text, g.name, longer);
     }
-  for (let i = grams.length - 1; i >= 0; i--) if (grams[i]!.count < MIN_MENTIONS) grams.splice(i, 1);
-  const kept = grams.filter(
+  const named = grams.filter((g) => g.count >= MIN_MENTIONS);
+  const kept = named.filter(
     (g) =>
-      !grams.some(
+      !named.some(
         (o) =>
           o !== g &&
           o.from <= g.from &&

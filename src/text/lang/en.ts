@@ -25,7 +25,6 @@ export const STOP = new Set([
   note notes see etc e.g i.e vs`),
 ]);
 
-/** Words that say a number is not exact ("about 40", "nearly half"): no subject of a stated number. */
 /**
  * Words naming the kind of thing a name is (the defer statement, the SSH protocol): "X <kind>" is X.
  * Not words for what belongs to X (a Git repository is not Git), nor kinds an adjective often
@@ -33,6 +32,7 @@ export const STOP = new Set([
  */
 export const KIND_WORDS = new Set(wordList('statement keyword protocol macro trait directive'));
 
+/** Words that say a number is not exact ("about 40", "nearly half"): no subject of a stated number. */
 export const APPROXIMATORS = new Set(wordList('about around approximately roughly nearly almost'));
 
 /** Capitalised words that start sentences or headings but name nothing. */
