@@ -453,6 +453,42 @@ describe('groupConcepts: versions of one work count once', () => {
     expect(two).toEqual(expect.arrayContaining(['mixer', 'FastAPI']));
   });
 
+  it('keeps two issues of one template apart when they link to different things', () => {
+    // Issues of a newsletter share their standing names but not their links: two works, so a name
+    // both discuss is shared by two works; an edited copy of one note keeps its links: one work.
+    const names = [...shared, 'mixer'];
+    const entities = [...names.flatMap((n) => [row('a.md', n), row('b.md', n)]), ...others];
+    const marks = (xs: string[]) => xs.join(' ');
+    const issue = (path: string, links: string[]): DocumentRow => ({ ...docOf(path, 'en'), marks: marks(links) });
+    const rest = ['d.md', 'e.md', 'f.md'].map((p) => docOf(p, 'en'));
+    const apart = [
+      issue('a.md', ['l1', 'l2', 'l3', 'l4', 'l5', 'l6']),
+      issue('b.md', ['l1', 'm2', 'm3', 'm4', 'm5', 'm6']),
+    ];
+    expect(groupConcepts(entities, [...apart, ...rest], 2, 100, []).map((c) => c.title)).toContain('mixer');
+    const copies = [
+      issue('a.md', ['l1', 'l2', 'l3', 'l4', 'l5', 'l6']),
+      issue('b.md', ['l1', 'l2', 'l3', 'l4', 'l5', 'm6']),
+    ];
+    expect(groupConcepts(entities, [...copies, ...rest], 2, 100, []).map((c) => c.title)).not.toContain('mixer');
+  });
+
+  it('does not count a name that works write only in the same standing sentence', () => {
+    const standing = 'Every week we highlight some tasks from the Rust community for you to pick.';
+    const inTemplate = (p: string): EntityRow => ({ ...row(p, 'Rust community'), snippets: [standing] });
+    const docs = ['a.md', 'b.md', 'c.md', 'd.md'].map((p) => docOf(p, 'en'));
+    const template = ['a.md', 'b.md', 'c.md'].map(inTemplate);
+    const own = ['a.md', 'b.md', 'c.md', 'd.md'].flatMap((p, i) => [row(p, `Topic ${i}`, 3)]);
+    expect(groupConcepts([...template, ...own], docs, 2, 100, []).map((c) => c.title)).not.toContain('Rust community');
+    // Two works that also say something of their own about it give it its page.
+    const said = ['c.md', 'd.md'].map((p) => ({
+      ...row(p, 'Rust community'),
+      snippets: [`The Rust community in ${p} met.`],
+    }));
+    const titles = groupConcepts([...template.slice(0, 2), ...said, ...own], docs, 2, 100, []).map((c) => c.title);
+    expect(titles).toContain('Rust community');
+  });
+
   it('keeps a name the versions of a work carry in their title', () => {
     const entities = [
       ...shared.flatMap((n) => [row('en.md', n), row('zh.md', n)]),

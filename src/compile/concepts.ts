@@ -183,6 +183,7 @@ export function groupConcepts(
     g.byDoc.set(e.raw_path, list);
   }
 
+  const standing = standingSentences(entities, okDocs, workOf);
   // A name that is already a source entry's title needs no concept entry: links go to the source.
   const sourceTitles = new Set(docs.map((d) => entityKey(d.title)));
   // Versions of one work (an article and its translations) count once.
@@ -190,7 +191,7 @@ export function groupConcepts(
   const out: { c: Omit<PlannedConcept, 'mentions'>; byDoc: Map<string, EntityRow[]>; total: number }[] = [];
   for (const g of groups.values()) {
     // Support, stress and introduction are the names' own: everyday words only add mentions.
-    const named = namedRows(g.byDoc);
+    const named = namedRows(g.byDoc, standing);
     if (!named.size) continue;
     // A single document's own topics get pages only in a knowledge base of several documents.
     const n = works(named);
@@ -303,13 +304,42 @@ export function groupConcepts(
 const WEAK_VOTE = 0.5;
 
 /** A group's rows that are names, not everyday words, by document. */
-function namedRows(byDoc: Map<string, EntityRow[]>): Map<string, EntityRow[]> {
+function namedRows(byDoc: Map<string, EntityRow[]>, standing: ReadonlySet<string>): Map<string, EntityRow[]> {
   const out = new Map<string, EntityRow[]>();
   for (const [path, rows] of byDoc) {
-    const named = rows.filter((r) => !r.weak);
+    const named = rows.filter((r) => !r.weak && !onlyStanding(r, standing));
     if (named.length) out.set(path, named);
   }
   return out;
+}
+
+/** A sentence written the same in this many works is standing text: a template's, not a work's own. */
+const STANDING_WORKS = 3;
+/** A document's snippets of a name (entities.ts keeps at most this many). */
+const MAX_SNIPPETS = 3;
+
+/**
+ * Sentences that several works write word for word — a newsletter's standing lines ("Every week we
+ * highlight…"), a site's footer, a licence notice — found among the sentences kept as snippets.
+ */
+function standingSentences(
+  entities: readonly EntityRow[],
+  okDocs: Map<string, DocumentRow>,
+  workOf: Map<string, string>,
+): Set<string> {
+  const worksOf = new Map<string, Set<string>>();
+  for (const e of entities)
+    for (const s of okDocs.has(e.raw_path) ? e.snippets : []) {
+      const set = worksOf.get(s) ?? worksOf.set(s, new Set()).get(s)!;
+      set.add(workOf.get(e.raw_path) ?? e.raw_path);
+    }
+  return new Set([...worksOf].filter(([, w]) => w.size >= STANDING_WORKS).map(([s]) => s));
+}
+
+/** A document names it only in standing text (every sentence that names it is one): the template's name, not the work's. */
+function onlyStanding(r: EntityRow, standing: ReadonlySet<string>): boolean {
+  if (!r.snippets.length || r.salient || r.subject) return false;
+  return r.snippets.length < MAX_SNIPPETS && r.snippets.every((s) => standing.has(s));
 }
 
 /**
@@ -638,8 +668,11 @@ function versionsOfWorks(
     }
     for (const [other, n] of shared) {
       const fewer = Math.min(names.size, namesOf.get(other)!.size);
-      const share = okDocs.get(path)!.lang === okDocs.get(other)!.lang ? SAME_LANGUAGE_SHARE : TRANSLATION_SHARE;
-      if (n >= VERSION_MIN_SHARED && n >= share * fewer) uf.union(path, other);
+      const sameLanguage = okDocs.get(path)!.lang === okDocs.get(other)!.lang;
+      const share = sameLanguage ? SAME_LANGUAGE_SHARE : TRANSLATION_SHARE;
+      if (n < VERSION_MIN_SHARED || n < share * fewer) continue;
+      if (sameLanguage && marksDiffer(okDocs.get(path)!, okDocs.get(other)!)) continue;
+      uf.union(path, other);
     }
   }
   for (const [a, b] of translations(okDocs)) uf.union(a, b);
@@ -651,6 +684,19 @@ function versionsOfWorks(
   const out = new Map<string, string>();
   for (const paths of members.values()) if (paths.length > 1) for (const p of paths) out.set(p, paths[0]!);
   return out;
+}
+
+/**
+ * Two texts in one language that each hold code or links, and keep few of each other's: issues of
+ * one newsletter or pages of one template, which share their standing names (section headings,
+ * the publisher's name) but not what they link to or quote. An edited copy of a text keeps most.
+ */
+function marksDiffer(a: DocumentRow, b: DocumentRow): boolean {
+  const ma = new Set(a.marks ? a.marks.split(' ') : []);
+  const mb = b.marks ? b.marks.split(' ') : [];
+  if (ma.size < TRANSLATION_MIN_MARKS || mb.length < TRANSLATION_MIN_MARKS) return false;
+  const shared = mb.filter((m) => ma.has(m)).length;
+  return shared < TRANSLATION_MARK_SHARE * Math.min(ma.size, mb.length);
 }
 
 /** A translation keeps at least this many of its original's marks (code, addresses)… */

@@ -686,3 +686,14 @@ describe('extractEntities: a term of art of one word', () => {
     expect(found).not.toContain('file');
   });
 });
+
+describe('extractEntities: mentions of people', () => {
+  it('takes no account named with @ for a concept, even in bold', () => {
+    const md =
+      'Triage done by **@Vortigern** with help from **@quillmarsh**.\n\nThe **borrow checker** rejects it. The borrow checker is strict.\n';
+    const found = names(md);
+    expect(found).not.toContain('Vortigern');
+    expect(found).not.toContain('quillmarsh');
+    expect(found).toContain('borrow checker');
+  });
+});

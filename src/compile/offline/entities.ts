@@ -180,7 +180,9 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
       /[A-Za-z0-9]$/.test(inner) &&
       next !== undefined &&
       !EN.STOP.has(next.toLowerCase());
-    if ((HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) && !inName) emphasised.push(t);
+    // **@name**: a person's account, mentioned.
+    const handle = /^\s*@/.test(inner);
+    if ((HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) && !inName && !handle) emphasised.push(t);
     if (/[:：]\s*$/.test(m[0].slice(0, -2)) || /^\s?[:：]/.test(after)) labels.set(t, (labels.get(t) ?? 0) + 1);
   }
   // **价格：** opening item after item is a field of a repeated layout, not a name the text stresses
