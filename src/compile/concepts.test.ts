@@ -193,6 +193,21 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     expect(pageOf(all, 'HTTP protocol')[0]![0]).toBe('HTTP');
   });
 
+  it('merges an activity and the system that does it, never a word and a system named by it (file system)', () => {
+    const all = pagesOfRows([
+      ['a.md', 'content management system'],
+      ['b.md', 'content management'],
+      ['b.md', 'content management system'],
+      ['a.md', 'content management'],
+      ['c.md', 'file system'],
+      ['d.md', 'file system'],
+      ['c.md', 'file'],
+      ['d.md', 'file'],
+    ]);
+    expect(pageOf(all, 'content management system')[0]).toContain('content management');
+    expect(pageOf(all, 'file system')[0]).not.toContain('file');
+  });
+
   it('keeps apart a name and a phrase naming what belongs to it or a narrower kind (Git repository, remote branch)', () => {
     const all = pagesOfRows([
       ['a.md', 'Git'],
@@ -471,6 +486,28 @@ describe('groupConcepts: versions of one work count once', () => {
       issue('b.md', ['l1', 'l2', 'l3', 'l4', 'l5', 'm6']),
     ];
     expect(groupConcepts(entities, [...copies, ...rest], 2, 100, []).map((c) => c.title)).not.toContain('mixer');
+  });
+
+  it('joins the names of headings a translation puts where its original has them', () => {
+    const outline = (xs: string[]) => xs.map((x) => `2 ${x}`).join('\n');
+    const names = (p: string, n: string) => ({ ...row(p, n, 5), salient: true });
+    const entities = [
+      ...shared.flatMap((n) => [row('en.md', n), row('zh.md', n)]),
+      names('en.md', 'topic branch'),
+      names('zh.md', '特性分支'),
+      ...others,
+    ];
+    const rest = ['d.md', 'e.md', 'f.md'].map((p) => docOf(p, 'en'));
+    const docs = (zhOutline: string) => [
+      { ...docOf('en.md', 'en'), headings: outline(['Long-Running Branches', 'Topic Branches']) },
+      { ...docOf('zh.md', 'zh'), headings: zhOutline },
+      ...rest,
+    ];
+    const pages = (zhOutline: string) =>
+      groupConcepts(entities, docs(zhOutline), 2, 100, []).map((c) => [c.title, ...c.aliases]);
+    expect(pageOf(pages(outline(['长期分支', '特性分支'])), 'topic branch')[0]).toContain('特性分支');
+    // Outlines that differ (a section the translation leaves out) pair nothing.
+    expect(pageOf(pages(outline(['特性分支'])), 'topic branch')[0]).not.toContain('特性分支');
   });
 
   it('does not count a name that works write only in the same standing sentence', () => {

@@ -7,6 +7,7 @@ import { entityKey, makeEntryId } from '../entry/names.js';
 import { foldText, hasTraditional, mainlandWord } from '../text/fold.js';
 import { isCommonEnglishWord } from '../text/english-words.js';
 import { baseForm } from '../text/lexicon.js';
+import { outlineHeadings } from '../text/outline.js';
 import { tagZh } from '../text/jieba.js';
 import type { ConceptPlan } from '../emit/types.js';
 
@@ -165,6 +166,7 @@ export function groupConcepts(
 
   const workOf = versionsOfWorks(strongRows, okDocs, (k) => uf.find(k));
   for (const [a, b] of alignedSubjects(strongRows, okDocs, workOf, (k) => uf.find(k))) tie(a, b);
+  for (const [a, b] of alignedHeadings(okDocs, workOf)) if (surfaces.has(a) && surfaces.has(b)) tie(a, b);
   if (dict) for (const [a, b] of alignedWords(entities, okDocs, workOf, dict, strongKeys)) tie(a, b);
   attachWeak(uf, deferred, strongKeys);
   const groups = new Map<string, { keys: Set<string>; byDoc: Map<string, EntityRow[]> }>();
@@ -432,14 +434,17 @@ const EN_PHRASE = /^[a-z][a-z-]*(?: [a-z][a-z-]*){1,3}$/;
 
 /**
  * "X <kind>" and X, when the knowledge base names both: the defer statement is defer, the SSH
- * protocol SSH (en.KIND_WORDS). X must be a name of its own, not a word of the phrase only.
+ * protocol SSH (en.KIND_WORDS), the version control system version control (en.DOER_WORDS, after a
+ * phrase). X must be a name of its own, not a word of the phrase only.
  */
 function namesOfKind(keys: Iterable<string>, names: ReadonlySet<string>): [string, string][] {
   const out: [string, string][] = [];
   for (const k of keys) {
     const at = k.lastIndexOf(' ');
-    if (at < 1 || !/^[a-z0-9 -]+$/.test(k) || !EN.KIND_WORDS.has(baseForm(k.slice(at + 1)))) continue;
+    if (at < 1 || !/^[a-z0-9 -]+$/.test(k)) continue;
+    const kind = baseForm(k.slice(at + 1));
     const name = k.slice(0, at);
+    if (!EN.KIND_WORDS.has(kind) && !(EN.DOER_WORDS.has(kind) && name.includes(' '))) continue;
     if (names.has(name)) out.push([name, k]);
   }
   return out;
@@ -797,6 +802,34 @@ function alignedWords(
       const en = glosses.map((g) => byForm.get(g)).find((e) => e !== undefined && alike(e));
       if (en) out.push([z, en]);
     }
+  }
+  return out;
+}
+
+/**
+ * Headings of an English text and its Chinese translation, paired one by one where the two outlines
+ * have the same sections at the same depths ("Topic Branches" and 特性分支, "Initial render" and
+ * 初次渲染): a translated heading names what the original names. Returned as name keys; a pair
+ * joins two names only where both are names the texts use.
+ */
+function alignedHeadings(okDocs: Map<string, DocumentRow>, workOf: Map<string, string>): [string, string][] {
+  const versions = new Map<string, DocumentRow[]>();
+  for (const [path, work] of workOf) {
+    const d = okDocs.get(path);
+    if (d?.headings) (versions.get(work) ?? versions.set(work, []).get(work)!).push(d);
+  }
+  const out: [string, string][] = [];
+  for (const docs of versions.values()) {
+    const english = docs.filter((d) => d.lang === 'en').map((d) => outlineHeadings(d.headings!));
+    const chinese = docs.filter((d) => d.lang !== 'en').map((d) => outlineHeadings(d.headings!));
+    for (const a of english)
+      for (const b of chinese) {
+        if (a.length !== b.length || a.some(([depth], i) => b[i]![0] !== depth)) continue;
+        a.forEach(([, en], i) => {
+          const [ka, kb] = [entityKey(en), entityKey(b[i]![1])];
+          if (ka && kb && ka !== kb && HAN.test(kb) && !HAN.test(ka)) out.push([ka, kb]);
+        });
+      }
   }
   return out;
 }

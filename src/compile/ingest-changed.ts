@@ -10,6 +10,7 @@ import { currentEntry } from './model/current.js';
 import type { Catalog, CompileOptions, SourceDraft } from './types.js';
 import { workKeyOf } from './works.js';
 import { translationMarks } from '../text/marks.js';
+import { headingOutline } from '../text/outline.js';
 import { withOwnMeta } from './own-meta.js';
 
 const STORE_BATCH = 32;
@@ -148,6 +149,7 @@ async function ingestOne(
   }
   const work = workKeyOf(doc);
   const marks = readsText(doc) ? translationMarks(doc.markdown).join(' ') : '';
+  const headings = readsText(doc) ? headingOutline(doc.markdown) : '';
   let draft: SourceDraft | undefined = res.offline;
   if (!writer.name.startsWith('offline')) {
     const had = work ? written.get(work) : undefined;
@@ -197,6 +199,7 @@ async function ingestOne(
         compiler: writer.name,
         work,
         marks,
+        headings,
       });
       store.putEntities(key, entities);
       store.putChunks(id, key, chunks, vectors);

@@ -90,6 +90,12 @@ const docCases: DocCase[] = [
     expect: { type: 'markdown', title: 'Installation' },
   },
   {
+    name: 'a heading keeps no MDX comment anchor',
+    path: 'docs/mdx-anchored.md',
+    content: '# Rendering lists {/*rendering-lists*/}\n\nText.\n',
+    expect: { type: 'markdown', title: 'Rendering lists' },
+  },
+  {
     name: 'a level-1 heading wins over an earlier heading of another level',
     path: 'docs/later.md',
     content: '### Note\n\n# The Real Title\n\nText.\n',

@@ -20,7 +20,8 @@ CREATE TABLE IF NOT EXISTS documents (
   compiled_at INTEGER NOT NULL,
   compiler TEXT NOT NULL DEFAULT '',
   work TEXT NOT NULL DEFAULT '',     -- the work's identity (title + normalised text): copies of one work share an entry
-  marks TEXT NOT NULL DEFAULT ''     -- what a translation keeps as written (text/marks.ts), space-separated
+  marks TEXT NOT NULL DEFAULT '',    -- what a translation keeps as written (text/marks.ts), space-separated
+  headings TEXT NOT NULL DEFAULT ''  -- its section headings with their depths (text/outline.ts)
 );
 CREATE INDEX IF NOT EXISTS documents_file ON documents(file);
 

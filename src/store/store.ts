@@ -29,6 +29,8 @@ export interface DocumentRow {
   work?: string;
   /** What a translation of it would keep as written (text/marks.ts), space-separated. */
   marks?: string;
+  /** Its section headings with their depths (text/outline.ts). */
+  headings?: string;
 }
 
 /** Meta key: vectors of another embedder were dropped and are not made again yet. */
@@ -175,8 +177,9 @@ export class Store {
     if (!columns.has('text_hash')) db.exec(`ALTER TABLE wiki_files ADD COLUMN text_hash TEXT NOT NULL DEFAULT ''`);
     if (!columns.has('links')) db.exec(`ALTER TABLE wiki_files ADD COLUMN links TEXT NOT NULL DEFAULT ''`);
     if (!columns.has('own_links')) db.exec(`ALTER TABLE wiki_files ADD COLUMN own_links TEXT NOT NULL DEFAULT ''`);
-    if (!columnsOf('documents').has('marks'))
-      db.exec(`ALTER TABLE documents ADD COLUMN marks TEXT NOT NULL DEFAULT ''`);
+    const documentColumns = columnsOf('documents');
+    if (!documentColumns.has('marks')) db.exec(`ALTER TABLE documents ADD COLUMN marks TEXT NOT NULL DEFAULT ''`);
+    if (!documentColumns.has('headings')) db.exec(`ALTER TABLE documents ADD COLUMN headings TEXT NOT NULL DEFAULT ''`);
     this.setMeta('store_version', STORE_VERSION);
     const old = this.getMeta('fingerprint');
     let reset = false;
@@ -316,13 +319,19 @@ export class Store {
 
   putDocument(row: DocumentRow): void {
     this.stmt(
-      `INSERT INTO documents (raw_path, file, hash, type, title, entry_id, size, mtime_ms, lang, status, error, compiled_at, compiler, work, marks)
-       VALUES (@raw_path, @file, @hash, @type, @title, @entry_id, @size, @mtime_ms, @lang, @status, @error, @compiled_at, @compiler, @work, @marks)
+      `INSERT INTO documents (raw_path, file, hash, type, title, entry_id, size, mtime_ms, lang, status, error, compiled_at, compiler, work, marks, headings)
+       VALUES (@raw_path, @file, @hash, @type, @title, @entry_id, @size, @mtime_ms, @lang, @status, @error, @compiled_at, @compiler, @work, @marks, @headings)
        ON CONFLICT(raw_path) DO UPDATE SET file = excluded.file, hash = excluded.hash, type = excluded.type, title = excluded.title,
          entry_id = excluded.entry_id, size = excluded.size, mtime_ms = excluded.mtime_ms, lang = excluded.lang, status = excluded.status,
          error = excluded.error, compiled_at = excluded.compiled_at, compiler = excluded.compiler, work = excluded.work,
-         marks = excluded.marks`,
-    ).run({ ...row, file: row.file || row.raw_path, work: row.work ?? '', marks: row.marks ?? '' });
+         marks = excluded.marks, headings = excluded.headings`,
+    ).run({
+      ...row,
+      file: row.file || row.raw_path,
+      work: row.work ?? '',
+      marks: row.marks ?? '',
+      headings: row.headings ?? '',
+    });
   }
 
   /** Move a document (and its chunks) to another source entry: copies of one work share one. */

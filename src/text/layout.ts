@@ -20,10 +20,11 @@ export function isHeadingLine(lines: string[], i: number): boolean {
   return alone && !/[。.!?！？；;，,：:]$|[，。；]/.test(t);
 }
 
-/** A heading without the attribute block docs toolchains put after it (`Title {#anchor}`, `{: .class}`, `{.unnumbered}`). */
+/** A heading without the attribute block docs toolchains put after it (`Title {#anchor}`, `{: .class}`, `{.unnumbered}`, an MDX comment as anchor). */
 export function withoutAttributes(heading: string): string {
   // Anchored at the last `{`, so a long run of spaces is not rescanned from every position.
   const open = heading.lastIndexOf('{');
-  if (open < 0 || !/^\{[:#.][^{}\n]{0,200}\}[ \t]*$/.test(heading.slice(open))) return heading;
+  if (open < 0 || !/^\{(?:[:#.][^{}\n]{0,200}|\/\*[^{}\n]{0,200}\*\/)\}[ \t]*$/.test(heading.slice(open)))
+    return heading;
   return heading.slice(0, open).trimEnd();
 }

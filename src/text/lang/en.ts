@@ -32,6 +32,13 @@ export const STOP = new Set([
  */
 export const KIND_WORDS = new Set(wordList('statement keyword protocol macro trait directive'));
 
+/**
+ * Words naming the thing that does an activity, when the activity is a phrase of its own: a version
+ * control system is version control, a content management system content management. After one
+ * word they name a kind of thing ("file system", "type system" are no file and no type).
+ */
+export const DOER_WORDS = new Set(wordList('system'));
+
 /** Words that say a number is not exact ("about 40", "nearly half"): no subject of a stated number. */
 export const APPROXIMATORS = new Set(wordList('about around approximately roughly nearly almost'));
 

@@ -1,0 +1,29 @@
+import { parseBlocks } from '../chunk/blocks.js';
+
+/** Section headings kept of one text: a book chapter has dozens, a generated page may have thousands. */
+const MAX_HEADINGS = 200;
+/** A heading longer than this is a sentence set as a heading, not a name. */
+const MAX_HEADING_CHARS = 80;
+
+/**
+ * A text's section headings (`## ` to `#### `, as read: without anchors and marks), in order, each
+ * with its depth: `2 Topic Branches\n3 …`. A text and its translation have the same outline, so
+ * their headings pair up one by one (compile/concepts.ts). Empty when the text has no sections.
+ */
+export function headingOutline(markdown: string): string {
+  if (!/(?:^|\n) {0,3}#{2,4}[ \t]/.test(markdown)) return '';
+  const out: string[] = [];
+  for (const b of parseBlocks(markdown).blocks) {
+    if (b.kind !== 'heading' || !b.depth || b.depth < 2 || b.depth > 4) continue;
+    const title = (b.title ?? '').replace(/\s+/g, ' ').trim();
+    out.push(`${b.depth} ${title.length > MAX_HEADING_CHARS ? '' : title}`);
+    if (out.length >= MAX_HEADINGS) break;
+  }
+  return out.join('\n');
+}
+
+/** The outline's headings as [depth, text]. */
+export function outlineHeadings(outline: string): [number, string][] {
+  if (!outline) return [];
+  return outline.split('\n').map((l) => [Number(l[0]), l.slice(2)]);
+}
