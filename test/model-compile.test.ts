@@ -555,6 +555,21 @@ describe('kb compile with the model: the context each call gets', () => {
   });
 });
 
+describe('kb compile with the model: sources see the concepts a first compile plans', () => {
+  it('gives every source call, before any concept entry exists, the concepts planned from all the documents', async () => {
+    fake = await startFakeAnthropic(claude);
+    const root = fixture(RAW);
+    expect((await runKbIn(['compile'], { cwd: root, env: env(fake.url) })).code).toBe(0);
+    const sources = fake.messages().filter((m) => userPrompt(m).includes('<source path='));
+    expect(sources.length).toBeGreaterThan(1);
+    for (const m of sources) {
+      const catalog = m.body.system[1].text as string;
+      // No concept entry exists yet: the wiki's own catalog would hold none.
+      expect(catalog).toMatch(/<entry kind="concept" title="[^"]+">/);
+    }
+  });
+});
+
 describe('kb compile with the model: the model proposes the concepts', () => {
   it('gives a page to what the model names (even in passing, in a larger wiki) and none to what only the offline reading finds', async () => {
     const raw: Record<string, string> = {};

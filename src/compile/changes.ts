@@ -10,8 +10,8 @@ import { scanWiki, type LoadedEntry, type ScanCache, type WikiScan } from '../en
 import { emitWiki, planNames, planRenders, type SourcePlan } from '../emit/emit.js';
 import { buildLinkTable } from '../emit/link-table.js';
 import { keepUnchangedConcepts } from '../emit/render-keys.js';
-import { groupConcepts, withConceptIds, type Dictionary } from './concepts.js';
-import { lexiconFor } from '../text/lexicon.js';
+import { groupConcepts, withConceptIds } from './concepts.js';
+import { withDictionary } from './dictionary.js';
 import { writeDrafts } from './drafts.js';
 import { dropDamagedEntries } from './damaged.js';
 import { currentEntry } from './model/current.js';
@@ -44,7 +44,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
     ...scan.entries.map((e) => e.fm.id),
     ...store.allDocuments().map((d) => d.entry_id ?? ''),
   ]);
-  const wiki: WikiState = { catalog: buildCatalog(scan.entries), bySourceRef, takenIds };
+  const wiki: WikiState = { catalog: opts.catalog ?? buildCatalog(scan.entries), bySourceRef, takenIds };
 
   // 2. Ingest, chunk, embed and store each changed document (one transaction each).
   const ingested = await ingestChanged(ctx, opts, st, wiki);
@@ -185,25 +185,6 @@ function sourcePlans(
       draft,
       changed: Boolean(draft) || force,
     };
-  });
-}
-
-/**
- * CC-CEDICT (src/text/lexicon.ts), built once per user when missing (seconds of work), whenever a
- * name in Han script may need it: what compile writes depends on raw/, config and kb's version
- * only, never on whether some earlier command happened to build the lexicon.
- */
-function withDictionary<T>(stateDir: string, entities: readonly EntityRow[], f: (d: Dictionary | undefined) => T): T {
-  const han = /\p{Script=Han}/u;
-  if (!entities.some((e) => han.test(e.key) || e.aliases.some((a) => han.test(a)))) return f(undefined);
-  const lex = lexiconFor(stateDir);
-  return f({
-    chinese: (key) => {
-      const best = lex.chinese(key)[0];
-      return best && best.weight === 1 && Array.from(best.term).length >= 2 ? best.term : undefined;
-    },
-    english: (word) => lex.english(word).map((t) => t.term),
-    words: (run) => lex.words(run),
   });
 }
 

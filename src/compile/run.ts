@@ -61,6 +61,10 @@ export async function compileKb(ctx: KbContext, opts: CompileKbOptions = {}): Pr
   let batch: BatchSummary | undefined;
   let report: CompileReport;
   try {
+    // The sources and the catalog they get (with the concepts this compile plans), read once.
+    const work = writer
+      ? await (await import('./model/planned.js')).sourceWork(ctx, writer.name, force, opts.signal)
+      : undefined;
     if (writer && opts.batch) {
       const { runSourceBatch } = await import('./model/batch.js');
       batch = await runSourceBatch(ctx, writer, {
@@ -68,12 +72,14 @@ export async function compileKb(ctx: KbContext, opts: CompileKbOptions = {}): Pr
         ...(opts.maxCostUsd !== undefined ? { maxCostUsd: opts.maxCostUsd } : {}),
         ...(opts.signal ? { signal: opts.signal } : {}),
         ...(opts.onStatus ? { onStatus: opts.onStatus } : {}),
+        ...(work ? { work } : {}),
         onProgress: (done, total) => opts.onProgress?.('batch', done, total),
       });
     } else if (writer) {
       const { prefetchSources } = await import('./model/batch.js');
       await prefetchSources(ctx, writer, {
         force,
+        ...(work ? { work } : {}),
         ...(opts.signal ? { signal: opts.signal } : {}),
         onProgress: (done, total) => opts.onProgress?.('model', done, total),
       });
@@ -82,6 +88,7 @@ export async function compileKb(ctx: KbContext, opts: CompileKbOptions = {}): Pr
       force,
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(writer ? { writer } : {}),
+      ...(work ? { catalog: work.catalog } : {}),
       onProgress: (e) => opts.onProgress?.(e.phase, e.done, e.total),
       ...(opts.onFile ? { onFile: opts.onFile } : {}),
     });

@@ -101,4 +101,6 @@ export interface CompileOptions {
   onProgress?: (e: ProgressEvent) => void;
   /** Per-file lines for --verbose. */
   onFile?: (line: string) => void;
+  /** The catalog source calls get (model/planned.ts); the wiki's entries when absent. */
+  catalog?: Catalog;
 }

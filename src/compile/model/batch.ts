@@ -16,8 +16,8 @@ import {
 import { ResponseCache } from '../../model/cache.js';
 import { costUsd, priceFor } from '../../model/price.js';
 import { describeProvider } from '../../model/provider.js';
-import { catalogOfWiki, documentsToCompile } from './plan.js';
-import { modelReads, sourceParts, sourceRequest } from './prompts.js';
+import { type SourceWork, sourceWork } from './planned.js';
+import { sourceParts, sourceRequest } from './prompts.js';
 import type { ModelWriter } from './writer.js';
 
 /**
@@ -28,12 +28,17 @@ import type { ModelWriter } from './writer.js';
 export async function prefetchSources(
   ctx: KbContext,
   writer: ModelWriter,
-  opts: { force?: boolean; signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+  opts: {
+    force?: boolean;
+    signal?: AbortSignal;
+    onProgress?: (done: number, total: number) => void;
+    /** The sources and catalog of this compile (sourceWork), when the caller has them already. */
+    work?: SourceWork;
+  } = {},
 ): Promise<void> {
   writer.startRound();
-  const docs = (await documentsToCompile(ctx, writer.name, Boolean(opts.force), opts.signal)).filter(modelReads);
+  const { docs, catalog } = opts.work ?? (await sourceWork(ctx, writer.name, Boolean(opts.force), opts.signal));
   if (docs.length < 2) return;
-  const catalog = catalogOfWiki(ctx);
   let done = 0;
   const settled = await Promise.allSettled(
     docs.map(async (d) => {
@@ -74,9 +79,9 @@ async function uncachedRequests(
   writer: ModelWriter,
   force: boolean,
   signal?: AbortSignal,
+  work?: SourceWork,
 ): Promise<Map<string, ModelRequest>> {
-  const docs = (await documentsToCompile(ctx, writer.name, force, signal)).filter(modelReads);
-  const catalog = catalogOfWiki(ctx);
+  const { docs, catalog } = work ?? (await sourceWork(ctx, writer.name, force, signal));
   const reqs = new Map<string, ModelRequest>();
   for (const doc of docs) {
     const parts = sourceParts(doc, writer.budget.partTokens);
@@ -110,6 +115,8 @@ export async function runSourceBatch(
     pollMs?: number;
     /** Refuse to submit a batch whose worst case (at batch price) passes this. */
     maxCostUsd?: number;
+    /** The sources and catalog of this compile (sourceWork), when the caller has them already. */
+    work?: SourceWork;
   } = {},
 ): Promise<BatchSummary> {
   const settings = writer.client.settingsFor?.('compile-source') ?? writer.client.settings;
@@ -142,7 +149,7 @@ export async function runSourceBatch(
       );
     } else {
       const model = settings?.model ?? writer.client.model;
-      const reqs = await uncachedRequests(ctx, writer, Boolean(opts.force), opts.signal);
+      const reqs = await uncachedRequests(ctx, writer, Boolean(opts.force), opts.signal, opts.work);
       if (reqs.size === 0) {
         opts.onStatus?.('Batch: nothing to send (every source reply is cached).');
         return summary;

@@ -12,6 +12,7 @@ import { scanWiki } from '../../entry/wiki.js';
 import { extractEntities } from '../offline/entities.js';
 import { groupConcepts } from '../concepts.js';
 import { buildCatalog, documentsToCompile } from './plan.js';
+import { plannedCatalog } from './planned.js';
 import {
   catalogXml,
   conceptNames,
@@ -119,9 +120,12 @@ export async function estimateCompile(
   const budget = promptBudget(config, sources.contextTokens);
   const tpl = loadTemplates(ctx.paths.root);
   const scan = scanWiki(ctx.paths.wiki);
-  const catalog = buildCatalog(scan.entries);
-  const catalogTokens = countTokens(catalogXml(catalog, budget.catalogTokens));
   const docs = await documentsToCompile(ctx, modelWriterName(model, tpl), Boolean(opts.force));
+  // Source calls get the concepts this compile plans too (planned.ts), as compile sends them.
+  const wiki = buildCatalog(scan.entries);
+  const catalog = plannedCatalog(ctx, docs, scan.entries, wiki);
+  const catalogTokens = countTokens(catalogXml(catalog, budget.catalogTokens));
+  const wikiCatalogTokens = countTokens(catalogXml(wiki, budget.catalogTokens));
   // Sources and concepts may go to different models (model.tasks), priced apiece.
   const usages: Record<string, ModelUsage> = { source: zeroUsage(), concept: zeroUsage() };
   const est: CompileEstimate = {
@@ -243,7 +247,7 @@ export async function estimateCompile(
     scan.entries,
   );
   // A concept call's catalog lists every entry the compile plans: the sources and the concepts.
-  const conceptCatalog = catalogTokens + (docs.length + groups.length) * CATALOG_LINE_TOKENS;
+  const conceptCatalog = wikiCatalogTokens + (docs.length + groups.length) * CATALOG_LINE_TOKENS;
   const conceptSystem = countTokens(tpl.concept.text) + conceptCatalog;
   const entryOf = new Map(rows.map((r) => [r.raw_path, r.entry_id ?? '']));
   const chunks = chunksOf(texts, config.chunk, (p) => store.chunksOfEntry(entryOf.get(p) ?? ''));

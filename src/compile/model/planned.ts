@@ -1,0 +1,104 @@
+import type { KbContext } from '../../kb/context.js';
+import type { RawDocument } from '../../types.js';
+import type { DocumentRow, EntityRow } from '../../store/store.js';
+import { type LoadedEntry, scanWiki } from '../../entry/wiki.js';
+import { entityKey, makeEntryId } from '../../entry/names.js';
+import { readsText } from '../../ingest/index.js';
+import { translationMarks } from '../../text/marks.js';
+import { headingOutline } from '../../text/outline.js';
+import { groupConcepts } from '../concepts.js';
+import { withDictionary } from '../dictionary.js';
+import { offlineSource } from '../offline/writer.js';
+import { workKeyOf } from '../works.js';
+import type { Catalog } from '../types.js';
+import { buildCatalog, documentsToCompile } from './plan.js';
+import { modelReads } from './prompts.js';
+
+/**
+ * The catalog a source call sees, with the concepts this compile is about to make: the wiki's
+ * entries, and the concepts the offline reading plans from every document — those compiled now
+ * (read afresh) and those the store holds. On a first compile there is no concept entry yet, so
+ * without them a source could link to no concept; with them each source links the ideas it shares
+ * with the others. Planned concepts carry their names, not a summary (none is written yet).
+ * The same for the same raw/ and wiki, so the prefetch, a batch and compile send the same requests.
+ */
+export function plannedCatalog(
+  ctx: KbContext,
+  docs: readonly RawDocument[],
+  existing: LoadedEntry[],
+  base: Catalog,
+): Catalog {
+  const { store, config } = ctx;
+  const fresh = new Set(docs.map((d) => d.path as string));
+  const entities: EntityRow[] = store.allEntities().filter((e) => !fresh.has(e.raw_path));
+  const rows: DocumentRow[] = store.allDocuments().filter((d) => d.status === 'ok' && !fresh.has(d.raw_path));
+  for (const doc of docs) {
+    if (!readsText(doc)) continue;
+    rows.push(documentRow(doc));
+    for (const n of offlineSource(doc).entities)
+      entities.push({
+        raw_path: doc.path,
+        key: entityKey(n.name),
+        surface: n.name,
+        aliases: n.aliases,
+        count: n.count ?? 1,
+        snippets: n.snippets ?? [],
+        salient: n.salient ?? false,
+        ...(n.subject ? { subject: true } : {}),
+        ...(n.weak ? { weak: true } : {}),
+      });
+  }
+  const { minConceptSources, maxConcepts } = config.compile;
+  const planned = withDictionary(ctx.paths.state, entities, (dict) =>
+    groupConcepts(entities, rows, minConceptSources, maxConcepts, existing, dict),
+  );
+  const known = new Set(base.entries.flatMap((e) => [e.title, ...e.aliases].map(entityKey)));
+  const taken = new Set(base.entries.map((e) => e.id as string));
+  const added: Catalog['entries'] = [];
+  for (const c of planned) {
+    if ([c.title, ...c.aliases].some((n) => known.has(entityKey(n)))) continue;
+    const id = makeEntryId('concept', c.title, (x) => taken.has(x));
+    taken.add(id);
+    added.push({ id, title: c.title, aliases: c.aliases, kind: 'concept', summary: '' });
+  }
+  return { entries: [...base.entries, ...added] };
+}
+
+/** The store row a document compiled now will have, as far as planning concepts reads it. */
+function documentRow(doc: RawDocument): DocumentRow {
+  return {
+    raw_path: doc.path,
+    hash: '',
+    type: doc.type,
+    title: doc.title,
+    entry_id: null,
+    size: doc.markdown.length,
+    mtime_ms: 0,
+    lang: doc.lang,
+    status: 'ok',
+    error: null,
+    compiled_at: 0,
+    compiler: '',
+    work: workKeyOf(doc),
+    marks: translationMarks(doc.markdown).join(' '),
+    headings: headingOutline(doc.markdown),
+  };
+}
+
+/** The sources a model compile writes (those the model reads) and the catalog every source call gets. */
+export interface SourceWork {
+  docs: RawDocument[];
+  catalog: Catalog;
+}
+
+/** What the next compile with this writer will send for sources: its documents and their catalog. */
+export async function sourceWork(
+  ctx: KbContext,
+  writerName: string,
+  force: boolean,
+  signal?: AbortSignal,
+): Promise<SourceWork> {
+  const all = await documentsToCompile(ctx, writerName, force, signal);
+  const scan = scanWiki(ctx.paths.wiki);
+  return { docs: all.filter(modelReads), catalog: plannedCatalog(ctx, all, scan.entries, buildCatalog(scan.entries)) };
+}
