@@ -17,7 +17,7 @@ function doc(path: string): DocumentRow {
     status: 'ok',
     error: null,
     compiled_at: 0,
-    compiler: 'offline-v23',
+    compiler: 'offline-v24',
   };
 }
 
@@ -508,6 +508,34 @@ describe('groupConcepts: versions of one work count once', () => {
     expect(pageOf(pages(outline(['长期分支', '特性分支'])), 'topic branch')[0]).toContain('特性分支');
     // Outlines that differ (a section the translation leaves out) pair nothing.
     expect(pageOf(pages(outline(['特性分支'])), 'topic branch')[0]).not.toContain('特性分支');
+  });
+
+  it('joins the names a translation uses in the sections where its original uses its own', () => {
+    const outline = ['One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight'].map((x) => `2 ${x}`).join('\n');
+    const placed = (p: string, n: string, sections: number[], count = 5) => ({
+      ...row(p, n, count),
+      salient: true,
+      sections,
+    });
+    const entities = (zhSections: number[], zhCount = 5) => [
+      ...shared.flatMap((n) => [row('en.md', n), row('zh.md', n)]),
+      placed('en.md', 'loose object', [2, 5, 7]),
+      placed('zh.md', '松散对象', zhSections, zhCount),
+      placed('en.md', 'packfile', [1, 3, 4]),
+      placed('zh.md', '打包文件', [1, 3, 4]),
+      ...others,
+    ];
+    const docs = [
+      { ...docOf('en.md', 'en'), headings: outline },
+      { ...docOf('zh.md', 'zh'), headings: outline },
+      ...['d.md', 'e.md', 'f.md'].map((p) => docOf(p, 'en')),
+    ];
+    const pages = (rows: EntityRow[]) => groupConcepts(rows, docs, 2, 100, []).map((c) => [c.title, ...c.aliases]);
+    expect(pageOf(pages(entities([2, 5, 7])), 'loose object')[0]).toContain('松散对象');
+    expect(pageOf(pages(entities([2, 5, 7])), 'packfile')[0]).toContain('打包文件');
+    // Other sections, or a name used far less often, are no translation of it.
+    expect(pageOf(pages(entities([0, 4, 6])), 'loose object')[0]).not.toContain('松散对象');
+    expect(pageOf(pages(entities([2, 5, 7], 1)), 'loose object')[0] ?? []).not.toContain('松散对象');
   });
 
   it('does not count a name that works write only in the same standing sentence', () => {

@@ -167,6 +167,7 @@ export function groupConcepts(
   const workOf = versionsOfWorks(strongRows, okDocs, (k) => uf.find(k));
   for (const [a, b] of alignedSubjects(strongRows, okDocs, workOf, (k) => uf.find(k))) tie(a, b);
   for (const [a, b] of alignedHeadings(okDocs, workOf)) if (surfaces.has(a) && surfaces.has(b)) tie(a, b);
+  for (const [a, b] of alignedBySections(strongRows, okDocs, workOf)) tie(a, b);
   if (dict) for (const [a, b] of alignedWords(entities, okDocs, workOf, dict, strongKeys)) tie(a, b);
   attachWeak(uf, deferred, strongKeys);
   const groups = new Map<string, { keys: Set<string>; byDoc: Map<string, EntityRow[]> }>();
@@ -830,6 +831,83 @@ function alignedHeadings(okDocs: Map<string, DocumentRow>, workOf: Map<string, s
           if (ka && kb && ka !== kb && HAN.test(kb) && !HAN.test(ka)) out.push([ka, kb]);
         });
       }
+  }
+  return out;
+}
+
+/** A name aligned by where it stands is named in at least this many sections of a version… */
+const ALIGNED_MIN_SECTIONS = 3;
+/** …in no more than this share of them (a name in every section stands everywhere, so nowhere)… */
+const ALIGNED_MAX_SPREAD = 0.6;
+/** …and in these sections as nearly as its translation is (Dice's overlap of the two sets)… */
+const ALIGNED_MIN_OVERLAP = 0.85;
+/** …used about as often (the rarer at least this share of the more frequent). */
+const ALIGNED_MIN_RATIO = 0.5;
+
+/**
+ * Names an English text and its Chinese translation use in the same sections, and no other name
+ * as nearly: where the two outlines are the same, a translation names what its original names
+ * where the original names it (remote branch and 远程分支, loose objects and 松散对象), whatever
+ * words it uses. Each English name takes the Chinese name whose sections match its own best, only
+ * when that match is clearly the best for both of them.
+ */
+function alignedBySections(
+  entities: readonly EntityRow[],
+  okDocs: Map<string, DocumentRow>,
+  workOf: Map<string, string>,
+): [string, string][] {
+  const byDoc = new Map<string, EntityRow[]>();
+  for (const e of entities)
+    if (e.sections && e.count >= 2 && workOf.has(e.raw_path))
+      (byDoc.get(e.raw_path) ?? byDoc.set(e.raw_path, []).get(e.raw_path)!).push(e);
+  const versions = new Map<string, DocumentRow[]>();
+  for (const path of byDoc.keys()) {
+    const d = okDocs.get(path);
+    if (d?.headings)
+      (versions.get(workOf.get(path)!) ?? versions.set(workOf.get(path)!, []).get(workOf.get(path)!)!).push(d);
+  }
+  const out: [string, string][] = [];
+  for (const docs of versions.values())
+    for (const en of docs.filter((d) => d.lang === 'en'))
+      for (const zh of docs.filter((d) => d.lang !== 'en')) {
+        const outline = outlineHeadings(en.headings!);
+        const other = outlineHeadings(zh.headings!);
+        if (outline.length !== other.length || outline.some(([depth], i) => other[i]![0] !== depth)) continue;
+        const placed = (rows: EntityRow[], han: boolean) =>
+          rows.filter(
+            (r) =>
+              HAN.test(r.key) === han &&
+              r.sections!.length >= ALIGNED_MIN_SECTIONS &&
+              r.sections!.length <= ALIGNED_MAX_SPREAD * (outline.length + 1),
+          );
+        out.push(...sectionPairs(placed(byDoc.get(en.raw_path)!, false), placed(byDoc.get(zh.raw_path)!, true)));
+      }
+  return out;
+}
+
+/** The pairs of alignedBySections: each English row's clearly best Chinese row, when it is that row's clearly best too. */
+function sectionPairs(english: EntityRow[], chinese: EntityRow[]): [string, string][] {
+  const overlap = (a: EntityRow, b: EntityRow) => {
+    const set = new Set(a.sections);
+    const shared = b.sections!.filter((s) => set.has(s)).length;
+    return (2 * shared) / (a.sections!.length + b.sections!.length);
+  };
+  const best = (row: EntityRow, others: EntityRow[]) => {
+    let top: EntityRow | undefined;
+    let [first, second] = [0, 0];
+    for (const o of others) {
+      const d = overlap(row, o);
+      if (d > first) [top, first, second] = [o, d, first];
+      else if (d > second) second = d;
+    }
+    return top && first >= ALIGNED_MIN_OVERLAP && second < first ? top : undefined;
+  };
+  const out: [string, string][] = [];
+  for (const e of english) {
+    const z = best(e, chinese);
+    if (!z || best(z, english) !== e) continue;
+    if (Math.min(e.count, z.count) < ALIGNED_MIN_RATIO * Math.max(e.count, z.count)) continue;
+    out.push([e.key, z.key]);
   }
   return out;
 }

@@ -330,6 +330,7 @@ function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entit
     ...(n.subject ? { subject: true } : {}),
     ...(n.named ? { named: true } : {}),
     ...(n.weak ? { weak: true } : {}),
+    ...(n.sections ? { sections: n.sections } : {}),
   });
   if (named === offline) {
     for (const n of offline) byKey.set(entityKey(n.name), row(entityKey(n.name), n));
@@ -348,6 +349,7 @@ function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entit
       r.count = Math.max(r.count, off.count ?? 1);
       if (!r.snippets.length) r.snippets = off.snippets ?? [];
       if (off.subject) r.subject = true;
+      if (off.sections) r.sections = off.sections;
     }
     const had = byKey.get(key);
     if (had) had.aliases = [...new Set([...had.aliases, ...r.aliases])];
@@ -369,4 +371,5 @@ interface EntityRowInput {
   subject?: boolean;
   named?: boolean;
   weak?: boolean;
+  sections?: number[];
 }

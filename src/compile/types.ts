@@ -17,6 +17,8 @@ export interface SourceDraft extends EntryDraft {
     named?: boolean;
     /** An everyday word the text keeps using: a mention of a concept, never one of its own. */
     weak?: boolean;
+    /** The sections of the text's outline that name it (text/outline.ts). */
+    sections?: number[];
   }[];
 }
 

@@ -34,6 +34,7 @@ CREATE TABLE IF NOT EXISTS doc_entities (
   count INTEGER NOT NULL,
   snippets TEXT NOT NULL,           -- JSON array of sentences that mention it
   salient INTEGER NOT NULL DEFAULT 0, -- 1: paired, emphasised or in a heading; 2: the work's subject, named by its title; +4: named by a model; +8: an everyday word, a mention only
+  sections TEXT NOT NULL DEFAULT '', -- the sections of the document's outline that name it (text/outline.ts), space-separated
   PRIMARY KEY (raw_path, key)
 );
 CREATE INDEX IF NOT EXISTS doc_entities_key ON doc_entities(key);

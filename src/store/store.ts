@@ -82,6 +82,8 @@ export interface EntityRow {
   named?: boolean;
   /** An everyday word the document keeps using: a mention of a concept named otherwise, never a concept alone. */
   weak?: boolean;
+  /** The sections of the document's outline that name it (text/outline.ts). */
+  sections?: number[];
 }
 
 export interface EntryRow {
@@ -180,6 +182,8 @@ export class Store {
     const documentColumns = columnsOf('documents');
     if (!documentColumns.has('marks')) db.exec(`ALTER TABLE documents ADD COLUMN marks TEXT NOT NULL DEFAULT ''`);
     if (!documentColumns.has('headings')) db.exec(`ALTER TABLE documents ADD COLUMN headings TEXT NOT NULL DEFAULT ''`);
+    if (!columnsOf('doc_entities').has('sections'))
+      db.exec(`ALTER TABLE doc_entities ADD COLUMN sections TEXT NOT NULL DEFAULT ''`);
     this.setMeta('store_version', STORE_VERSION);
     const old = this.getMeta('fingerprint');
     let reset = false;
@@ -351,7 +355,7 @@ export class Store {
   putEntities(rawPath: string, rows: Omit<EntityRow, 'raw_path'>[]): void {
     this.stmt(`DELETE FROM doc_entities WHERE raw_path = ?`).run(rawPath);
     const ins = this.stmt(
-      `INSERT INTO doc_entities (raw_path, key, surface, aliases, count, snippets, salient) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO doc_entities (raw_path, key, surface, aliases, count, snippets, salient, sections) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const r of rows)
       ins.run(
@@ -362,18 +366,20 @@ export class Store {
         r.count,
         JSON.stringify(r.snippets),
         (r.subject ? 2 : r.salient ? 1 : 0) | (r.named ? NAMED : 0) | (r.weak ? WEAK : 0),
+        r.sections?.join(' ') ?? '',
       );
   }
 
   allEntities(): EntityRow[] {
     const rows = this.stmt(`SELECT * FROM doc_entities ORDER BY key, raw_path`).all() as (Omit<
       EntityRow,
-      'aliases' | 'snippets' | 'salient'
-    > & { aliases: string; snippets: string; salient: number })[];
-    return rows.map(({ salient, ...r }) => ({
+      'aliases' | 'snippets' | 'salient' | 'sections'
+    > & { aliases: string; snippets: string; salient: number; sections: string })[];
+    return rows.map(({ salient, sections, ...r }) => ({
       ...r,
       aliases: JSON.parse(r.aliases) as string[],
       snippets: JSON.parse(r.snippets) as string[],
+      ...(sections ? { sections: sections.split(' ').map(Number) } : {}),
       ...((salient & 3) >= 1 ? { salient: true } : {}),
       ...((salient & 3) === 2 ? { subject: true } : {}),
       ...(salient & NAMED ? { named: true } : {}),

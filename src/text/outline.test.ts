@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headingOutline, outlineHeadings } from './outline.js';
+import { headingOutline, outlineHeadings, outlineSections, sectionsNaming } from './outline.js';
 
 describe('headingOutline', () => {
   it('lists section headings with their depth, read without anchors and marks', () => {
@@ -14,5 +14,19 @@ describe('headingOutline', () => {
 
   it('is empty for a text without sections', () => {
     expect(headingOutline('# Title\n\nJust text.\n')).toBe('');
+  });
+});
+
+describe('outlineSections', () => {
+  it('splits a text at its outline and finds the sections that name something', () => {
+    const md =
+      '# T\n\nIntro on Rebasing.\n\n## One\n\nrebasing here\n\n## Two\n\nnothing\n\n### Three\n\nmore rebasing\n\n## Four\n\nend\n';
+    const sections = outlineSections(md);
+    expect(sections).toHaveLength(5);
+    expect(sectionsNaming(sections, ['Rebasing'])).toEqual([0, 1, 3]);
+  });
+
+  it('gives nothing for a text of too few sections to align', () => {
+    expect(outlineSections('## One\n\na\n\n## Two\n\nb\n')).toEqual([]);
   });
 });

@@ -27,3 +27,33 @@ export function outlineHeadings(outline: string): [number, string][] {
   if (!outline) return [];
   return outline.split('\n').map((l) => [Number(l[0]), l.slice(2)]);
 }
+
+/** Sections a text needs before where a name stands in it says anything. */
+export const MIN_ALIGNED_SECTIONS = 4;
+
+/**
+ * The text split where its outline's headings stand (headingOutline): section 0 before the first,
+ * section i after the i-th. Lowercased, for finding where names are mentioned. None for a text with
+ * fewer than MIN_ALIGNED_SECTIONS headings.
+ */
+export function outlineSections(markdown: string): string[] {
+  if (!/(?:^|\n) {0,3}#{2,4}[ \t]/.test(markdown)) return [];
+  const starts: number[] = [];
+  for (const b of parseBlocks(markdown).blocks)
+    if (b.kind === 'heading' && b.depth && b.depth >= 2 && b.depth <= 4) {
+      starts.push(b.start);
+      if (starts.length >= MAX_HEADINGS) break;
+    }
+  if (starts.length < MIN_ALIGNED_SECTIONS) return [];
+  return [0, ...starts].map((s, i) => markdown.slice(s, starts[i] ?? markdown.length).toLowerCase());
+}
+
+/** The sections (outlineSections) that name any of `names`, in order. */
+export function sectionsNaming(sections: readonly string[], names: readonly string[]): number[] {
+  const lower = [...new Set(names.map((n) => n.toLowerCase()).filter(Boolean))];
+  const out: number[] = [];
+  sections.forEach((s, i) => {
+    if (lower.some((n) => s.includes(n))) out.push(i);
+  });
+  return out;
+}

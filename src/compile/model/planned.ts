@@ -46,6 +46,7 @@ export function plannedCatalog(
         salient: n.salient ?? false,
         ...(n.subject ? { subject: true } : {}),
         ...(n.weak ? { weak: true } : {}),
+        ...(n.sections ? { sections: n.sections } : {}),
       });
   }
   const { minConceptSources, maxConcepts } = config.compile;

@@ -1,3 +1,4 @@
+import { outlineSections, sectionsNaming } from '../../text/outline.js';
 import { HAN } from '../../text/script.js';
 import { isEverydayWord } from '../../text/jieba.js';
 import { sentences } from '../../text/segment.js';
@@ -44,6 +45,8 @@ export interface FoundEntity {
    * of one that the same words name elsewhere (compile/concepts.ts), in this language or another.
    */
   weak?: boolean;
+  /** The sections of the text's outline that name it (text/outline.ts), when it has enough of them. */
+  sections?: number[];
 }
 
 /** Mentions an everyday word needs to be kept as a weak name. */
@@ -638,6 +641,8 @@ function finish(
     s,
     lower: s.toLowerCase(),
   }));
+  // Where each name stands in the outline: a translation names the same thing in the same sections.
+  const sections = outlineSections(markdown);
   return kept.map(([key, c]) => {
     const surface = [...c.surfaces.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length)[0]![0];
     const names = [surface, ...c.surfaces.keys(), ...c.aliases].map((s) => s.toLowerCase());
@@ -653,6 +658,7 @@ function finish(
       snippets: c.weak ? [] : orContext(pickSnippets(sents, names), c.context).map(openCode),
       ...(c.subject ? { subject: true } : {}),
       ...(c.weak ? { weak: true } : {}),
+      ...(sections.length ? { sections: sectionsNaming(sections, names) } : {}),
       salient:
         !c.weak &&
         (c.strong ||

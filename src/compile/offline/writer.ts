@@ -12,7 +12,7 @@ import { withoutAttributes } from '../../text/layout.js';
  * extracts or writes changes: compile then redoes the documents an older one compiled (their
  * entities are kept per document and would otherwise stay as the older code found them).
  */
-export const OFFLINE_COMPILER = 'offline-v23';
+export const OFFLINE_COMPILER = 'offline-v24';
 
 /** A concept entry quotes at most this many sources (a page of 1,000 quotes helps nobody). */
 const MAX_STATED_SOURCES = 40;
@@ -135,6 +135,7 @@ export function offlineSource(doc: RawDocument): SourceDraft {
       salient: e.salient,
       ...(e.subject ? { subject: true } : {}),
       ...(e.weak ? { weak: true } : {}),
+      ...(e.sections ? { sections: e.sections } : {}),
     })),
     compiledBy: OFFLINE_COMPILER,
   };
