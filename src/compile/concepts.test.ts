@@ -515,7 +515,7 @@ describe('groupConcepts: versions of one work count once', () => {
     const placed = (p: string, n: string, sections: number[], count = 5) => ({
       ...row(p, n, count),
       salient: true,
-      sections,
+      sections: sections.join(' '),
     });
     const entities = (zhSections: number[], zhCount = 5) => [
       ...shared.flatMap((n) => [row('en.md', n), row('zh.md', n)]),

@@ -186,7 +186,6 @@ export function groupConcepts(
     g.byDoc.set(e.raw_path, list);
   }
 
-  const standing = standingSentences(entities, okDocs, workOf);
   // A name that is already a source entry's title needs no concept entry: links go to the source.
   const sourceTitles = new Set(docs.map((d) => entityKey(d.title)));
   // Versions of one work (an article and its translations) count once.
@@ -194,7 +193,7 @@ export function groupConcepts(
   const out: { c: Omit<PlannedConcept, 'mentions'>; byDoc: Map<string, EntityRow[]>; total: number }[] = [];
   for (const g of groups.values()) {
     // Support, stress and introduction are the names' own: everyday words only add mentions.
-    const named = namedRows(g.byDoc, standing);
+    const named = namedRows(g.byDoc, workOf);
     if (!named.size) continue;
     // A single document's own topics get pages only in a knowledge base of several documents.
     const n = works(named);
@@ -306,12 +305,25 @@ export function groupConcepts(
 /** What an everyday word's mention counts in the vote for a concept's title, beside a name's 1. */
 const WEAK_VOTE = 0.5;
 
-/** A group's rows that are names, not everyday words, by document. */
-function namedRows(byDoc: Map<string, EntityRow[]>, standing: ReadonlySet<string>): Map<string, EntityRow[]> {
+/**
+ * A group's rows that are names, not everyday words, by document — without those that name it only
+ * in standing text (standingSentences), once enough works name it for text to stand in them.
+ */
+function namedRows(byDoc: Map<string, EntityRow[]>, workOf: Map<string, string>): Map<string, EntityRow[]> {
   const out = new Map<string, EntityRow[]>();
   for (const [path, rows] of byDoc) {
-    const named = rows.filter((r) => !r.weak && !onlyStanding(r, standing));
+    const named = rows.filter((r) => !r.weak);
     if (named.length) out.set(path, named);
+  }
+  if (out.size < STANDING_WORKS || new Set([...out.keys()].map((p) => workOf.get(p) ?? p)).size < STANDING_WORKS)
+    return out;
+  if (![...out.values()].some((rows) => rows.some((r) => onlyStanding(r)))) return out;
+  const standing = standingSentences(out, workOf);
+  if (!standing.size) return out;
+  for (const [path, rows] of out) {
+    const own = rows.filter((r) => !onlyStanding(r, standing));
+    if (own.length) out.set(path, own);
+    else out.delete(path);
   }
   return out;
 }
@@ -322,27 +334,25 @@ const STANDING_WORKS = 3;
 const MAX_SNIPPETS = 3;
 
 /**
- * Sentences that several works write word for word — a newsletter's standing lines ("Every week we
- * highlight…"), a site's footer, a licence notice — found among the sentences kept as snippets.
+ * Sentences that several works write word for word when they name one concept — a newsletter's
+ * standing lines ("Every week we highlight…"), a site's footer, a licence notice — among the
+ * sentences its rows keep as snippets.
  */
-function standingSentences(
-  entities: readonly EntityRow[],
-  okDocs: Map<string, DocumentRow>,
-  workOf: Map<string, string>,
-): Set<string> {
+function standingSentences(byDoc: Map<string, EntityRow[]>, workOf: Map<string, string>): Set<string> {
   const worksOf = new Map<string, Set<string>>();
-  for (const e of entities)
-    for (const s of okDocs.has(e.raw_path) ? e.snippets : []) {
-      const set = worksOf.get(s) ?? worksOf.set(s, new Set()).get(s)!;
-      set.add(workOf.get(e.raw_path) ?? e.raw_path);
-    }
+  for (const [path, rows] of byDoc)
+    for (const r of rows)
+      for (const s of r.snippets) (worksOf.get(s) ?? worksOf.set(s, new Set()).get(s)!).add(workOf.get(path) ?? path);
   return new Set([...worksOf].filter(([, w]) => w.size >= STANDING_WORKS).map(([s]) => s));
 }
 
-/** A document names it only in standing text (every sentence that names it is one): the template's name, not the work's. */
-function onlyStanding(r: EntityRow, standing: ReadonlySet<string>): boolean {
-  if (!r.snippets.length || r.salient || r.subject) return false;
-  return r.snippets.length < MAX_SNIPPETS && r.snippets.every((s) => standing.has(s));
+/**
+ * A document names it only in standing text (every sentence that names it is one): the template's
+ * name, not the work's. Without `standing`: whether a row could be one (it keeps all its sentences).
+ */
+function onlyStanding(r: EntityRow, standing?: ReadonlySet<string>): boolean {
+  if (!r.snippets.length || r.snippets.length >= MAX_SNIPPETS || r.salient || r.subject) return false;
+  return !standing || r.snippets.every((s) => standing.has(s));
 }
 
 /**
@@ -664,6 +674,16 @@ function versionsOfWorks(
   }
   const docsOf = new Map<string, string[]>();
   for (const [path, names] of namesOf) for (const n of names) (docsOf.get(n) ?? docsOf.set(n, []).get(n)!).push(path);
+  const marks = new Map<string, Set<string>>();
+  const markSet = (path: string) => {
+    let set = marks.get(path);
+    if (!set) {
+      const m = okDocs.get(path)!.marks;
+      set = new Set(m ? m.split(' ') : []);
+      marks.set(path, set);
+    }
+    return set;
+  };
   const uf = new UnionFind();
   for (const [path, names] of namesOf) {
     const shared = new Map<string, number>();
@@ -677,7 +697,7 @@ function versionsOfWorks(
       const sameLanguage = okDocs.get(path)!.lang === okDocs.get(other)!.lang;
       const share = sameLanguage ? SAME_LANGUAGE_SHARE : TRANSLATION_SHARE;
       if (n < VERSION_MIN_SHARED || n < share * fewer) continue;
-      if (sameLanguage && marksDiffer(okDocs.get(path)!, okDocs.get(other)!)) continue;
+      if (sameLanguage && marksDiffer(markSet(path), markSet(other))) continue;
       uf.union(path, other);
     }
   }
@@ -697,12 +717,11 @@ function versionsOfWorks(
  * one newsletter or pages of one template, which share their standing names (section headings,
  * the publisher's name) but not what they link to or quote. An edited copy of a text keeps most.
  */
-function marksDiffer(a: DocumentRow, b: DocumentRow): boolean {
-  const ma = new Set(a.marks ? a.marks.split(' ') : []);
-  const mb = b.marks ? b.marks.split(' ') : [];
-  if (ma.size < TRANSLATION_MIN_MARKS || mb.length < TRANSLATION_MIN_MARKS) return false;
-  const shared = mb.filter((m) => ma.has(m)).length;
-  return shared < TRANSLATION_MARK_SHARE * Math.min(ma.size, mb.length);
+function marksDiffer(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size < TRANSLATION_MIN_MARKS || b.size < TRANSLATION_MIN_MARKS) return false;
+  let shared = 0;
+  for (const m of b) if (a.has(m)) shared++;
+  return shared < TRANSLATION_MARK_SHARE * Math.min(a.size, b.size);
 }
 
 /** A translation keeps at least this many of its original's marks (code, addresses)… */
@@ -856,15 +875,20 @@ function alignedBySections(
   okDocs: Map<string, DocumentRow>,
   workOf: Map<string, string>,
 ): [string, string][] {
-  const byDoc = new Map<string, EntityRow[]>();
+  if (!workOf.size) return [];
+  const byDoc = new Map<string, Placed[]>();
   for (const e of entities)
     if (e.sections && e.count >= 2 && workOf.has(e.raw_path))
-      (byDoc.get(e.raw_path) ?? byDoc.set(e.raw_path, []).get(e.raw_path)!).push(e);
+      (byDoc.get(e.raw_path) ?? byDoc.set(e.raw_path, []).get(e.raw_path)!).push({
+        key: e.key,
+        count: e.count,
+        sections: e.sections.split(' ').map(Number),
+      });
   const versions = new Map<string, DocumentRow[]>();
   for (const path of byDoc.keys()) {
     const d = okDocs.get(path);
-    if (d?.headings)
-      (versions.get(workOf.get(path)!) ?? versions.set(workOf.get(path)!, []).get(workOf.get(path)!)!).push(d);
+    const work = workOf.get(path)!;
+    if (d?.headings) (versions.get(work) ?? versions.set(work, []).get(work)!).push(d);
   }
   const out: [string, string][] = [];
   for (const docs of versions.values())
@@ -873,27 +897,34 @@ function alignedBySections(
         const outline = outlineHeadings(en.headings!);
         const other = outlineHeadings(zh.headings!);
         if (outline.length !== other.length || outline.some(([depth], i) => other[i]![0] !== depth)) continue;
-        const placed = (rows: EntityRow[], han: boolean) =>
+        const placed = (rows: Placed[], han: boolean) =>
           rows.filter(
             (r) =>
               HAN.test(r.key) === han &&
-              r.sections!.length >= ALIGNED_MIN_SECTIONS &&
-              r.sections!.length <= ALIGNED_MAX_SPREAD * (outline.length + 1),
+              r.sections.length >= ALIGNED_MIN_SECTIONS &&
+              r.sections.length <= ALIGNED_MAX_SPREAD * (outline.length + 1),
           );
         out.push(...sectionPairs(placed(byDoc.get(en.raw_path)!, false), placed(byDoc.get(zh.raw_path)!, true)));
       }
   return out;
 }
 
-/** The pairs of alignedBySections: each English row's clearly best Chinese row, when it is that row's clearly best too. */
-function sectionPairs(english: EntityRow[], chinese: EntityRow[]): [string, string][] {
-  const overlap = (a: EntityRow, b: EntityRow) => {
+/** A name of one version and the sections of its outline that name it. */
+interface Placed {
+  key: string;
+  count: number;
+  sections: number[];
+}
+
+/** The pairs of alignedBySections: each English name's clearly best Chinese name, when it is that name's clearly best too. */
+function sectionPairs(english: Placed[], chinese: Placed[]): [string, string][] {
+  const overlap = (a: Placed, b: Placed) => {
     const set = new Set(a.sections);
-    const shared = b.sections!.filter((s) => set.has(s)).length;
-    return (2 * shared) / (a.sections!.length + b.sections!.length);
+    const shared = b.sections.filter((s) => set.has(s)).length;
+    return (2 * shared) / (a.sections.length + b.sections.length);
   };
-  const best = (row: EntityRow, others: EntityRow[]) => {
-    let top: EntityRow | undefined;
+  const best = (row: Placed, others: Placed[]) => {
+    let top: Placed | undefined;
     let [first, second] = [0, 0];
     for (const o of others) {
       const d = overlap(row, o);

@@ -330,7 +330,7 @@ function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entit
     ...(n.subject ? { subject: true } : {}),
     ...(n.named ? { named: true } : {}),
     ...(n.weak ? { weak: true } : {}),
-    ...(n.sections ? { sections: n.sections } : {}),
+    ...(n.sections ? { sections: n.sections.join(' ') } : {}),
   });
   if (named === offline) {
     for (const n of offline) byKey.set(entityKey(n.name), row(entityKey(n.name), n));
@@ -349,7 +349,7 @@ function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entit
       r.count = Math.max(r.count, off.count ?? 1);
       if (!r.snippets.length) r.snippets = off.snippets ?? [];
       if (off.subject) r.subject = true;
-      if (off.sections) r.sections = off.sections;
+      if (off.sections) r.sections = off.sections.join(' ');
     }
     const had = byKey.get(key);
     if (had) had.aliases = [...new Set([...had.aliases, ...r.aliases])];
@@ -371,5 +371,5 @@ interface EntityRowInput {
   subject?: boolean;
   named?: boolean;
   weak?: boolean;
-  sections?: number[];
+  sections?: string;
 }

@@ -71,7 +71,15 @@ describe('Store: named queries', () => {
     s.setDocumentCompiler('a.md', 'model:x!retry');
     expect(s.getDocument('a.md')?.compiler).toBe('model:x!retry');
     expect(s.allEntities()).toEqual([
-      { raw_path: 'a.md', key: 'rag', surface: 'RAG', aliases: ['检索增强生成'], count: 2, snippets: ['RAG is…'] },
+      {
+        raw_path: 'a.md',
+        key: 'rag',
+        surface: 'RAG',
+        aliases: ['检索增强生成'],
+        count: 2,
+        snippets: ['RAG is…'],
+        sections: '',
+      },
     ]);
     expect(s.counts()).toMatchObject({ documents: 3, chunks: 1, vectors: 1 });
 

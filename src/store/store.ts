@@ -82,8 +82,8 @@ export interface EntityRow {
   named?: boolean;
   /** An everyday word the document keeps using: a mention of a concept named otherwise, never a concept alone. */
   weak?: boolean;
-  /** The sections of the document's outline that name it (text/outline.ts). */
-  sections?: number[];
+  /** The sections of the document's outline that name it (text/outline.ts), space-separated. */
+  sections?: string;
 }
 
 export interface EntryRow {
@@ -366,20 +366,19 @@ export class Store {
         r.count,
         JSON.stringify(r.snippets),
         (r.subject ? 2 : r.salient ? 1 : 0) | (r.named ? NAMED : 0) | (r.weak ? WEAK : 0),
-        r.sections?.join(' ') ?? '',
+        r.sections ?? '',
       );
   }
 
   allEntities(): EntityRow[] {
     const rows = this.stmt(`SELECT * FROM doc_entities ORDER BY key, raw_path`).all() as (Omit<
       EntityRow,
-      'aliases' | 'snippets' | 'salient' | 'sections'
-    > & { aliases: string; snippets: string; salient: number; sections: string })[];
-    return rows.map(({ salient, sections, ...r }) => ({
+      'aliases' | 'snippets' | 'salient'
+    > & { aliases: string; snippets: string; salient: number })[];
+    return rows.map(({ salient, ...r }) => ({
       ...r,
       aliases: JSON.parse(r.aliases) as string[],
       snippets: JSON.parse(r.snippets) as string[],
-      ...(sections ? { sections: sections.split(' ').map(Number) } : {}),
       ...((salient & 3) >= 1 ? { salient: true } : {}),
       ...((salient & 3) === 2 ? { subject: true } : {}),
       ...(salient & NAMED ? { named: true } : {}),

@@ -46,7 +46,7 @@ export function plannedCatalog(
         salient: n.salient ?? false,
         ...(n.subject ? { subject: true } : {}),
         ...(n.weak ? { weak: true } : {}),
-        ...(n.sections ? { sections: n.sections } : {}),
+        ...(n.sections ? { sections: n.sections.join(' ') } : {}),
       });
   }
   const { minConceptSources, maxConcepts } = config.compile;
