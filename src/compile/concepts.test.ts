@@ -538,6 +538,34 @@ describe('groupConcepts: versions of one work count once', () => {
     expect(pageOf(pages(entities([2, 5, 7], 1)), 'loose object')[0] ?? []).not.toContain('松散对象');
   });
 
+  it('joins the Mainland and Taiwan words a Simplified and a Traditional version use in the same sections', () => {
+    const outline = ['One', 'Two', 'Three', 'Four', 'Five', 'Six'].map((x) => `2 ${x}`).join('\n');
+    const placed = (p: string, n: string, sections: number[]) => ({
+      ...row(p, n, 5),
+      salient: true,
+      sections: sections.join(' '),
+    });
+    // Shared names in both scripts: versions of one work (two texts in Chinese, so no marks needed).
+    const common = ['RetroForge', 'Playwright MCP', 'FastAPI', 'DAW', 'Claude Opus', 'Claude Sonnet', '組件', '狀態'];
+    const entities = [
+      ...common.flatMap((n) => [row('tw.md', n), row('zh.md', n)]),
+      placed('tw.md', '伺服器', [1, 3, 5]),
+      placed('zh.md', '服务器', [1, 3, 5]),
+      placed('tw.md', '運算子', [0, 2, 4]),
+      placed('zh.md', '运算符', [0, 2, 4]),
+      ...others,
+    ];
+    const docs = [
+      { ...docOf('tw.md', 'zh'), headings: outline },
+      { ...docOf('zh.md', 'zh'), headings: outline },
+      ...['d.md', 'e.md', 'f.md'].map((p) => docOf(p, 'en')),
+    ];
+    const pages = groupConcepts(entities, docs, 2, 100, []).map((c) => [c.title, ...c.aliases]);
+    expect(pageOf(pages, '服务器')[0]).toContain('伺服器');
+    expect(pageOf(pages, '运算符')[0]).toContain('運算子');
+    expect(pageOf(pages, '服务器')[0]).not.toContain('运算符');
+  });
+
   it('does not count a name that works write only in the same standing sentence', () => {
     const standing = 'Every week we highlight some tasks from the Rust community for you to pick.';
     const inTemplate = (p: string): EntityRow => ({ ...row(p, 'Rust community'), snippets: [standing] });

@@ -877,13 +877,25 @@ function alignedBySections(
 ): [string, string][] {
   if (!workOf.size) return [];
   const byDoc = new Map<string, Placed[]>();
-  for (const e of entities)
-    if (e.sections && e.count >= 2 && workOf.has(e.raw_path))
+  // Per document: its Chinese names, and how many of them are written in Traditional script.
+  const script = new Map<string, [number, number]>();
+  for (const e of entities) {
+    if (!workOf.has(e.raw_path)) continue;
+    if (HAN.test(e.surface)) {
+      const [trad, han] = script.get(e.raw_path) ?? [0, 0];
+      script.set(e.raw_path, [trad + Number(hasTraditional(e.surface)), han + 1]);
+    }
+    if (e.sections && e.count >= 2)
       (byDoc.get(e.raw_path) ?? byDoc.set(e.raw_path, []).get(e.raw_path)!).push({
         key: e.key,
         count: e.count,
         sections: e.sections.split(' ').map(Number),
       });
+  }
+  const traditional = (d: DocumentRow) => {
+    const [trad, han] = script.get(d.raw_path) ?? [0, 0];
+    return trad * 2 > han;
+  };
   const versions = new Map<string, DocumentRow[]>();
   for (const path of byDoc.keys()) {
     const d = okDocs.get(path);
@@ -892,11 +904,13 @@ function alignedBySections(
   }
   const out: [string, string][] = [];
   for (const docs of versions.values())
-    for (const en of docs.filter((d) => d.lang === 'en'))
-      for (const zh of docs.filter((d) => d.lang !== 'en')) {
-        const outline = outlineHeadings(en.headings!);
-        const other = outlineHeadings(zh.headings!);
-        if (outline.length !== other.length || outline.some(([depth], i) => other[i]![0] !== depth)) continue;
+    docs.forEach((a, i) => {
+      for (const b of docs.slice(i + 1)) {
+        const sides = alignable(a, b, traditional);
+        if (!sides) continue;
+        const outline = outlineHeadings(a.headings!);
+        const other = outlineHeadings(b.headings!);
+        if (outline.length !== other.length || outline.some(([depth], k) => other[k]![0] !== depth)) continue;
         const placed = (rows: Placed[], han: boolean) =>
           rows.filter(
             (r) =>
@@ -904,9 +918,41 @@ function alignedBySections(
               r.sections.length >= ALIGNED_MIN_SECTIONS &&
               r.sections.length <= ALIGNED_MAX_SPREAD * (outline.length + 1),
           );
-        out.push(...sectionPairs(placed(byDoc.get(en.raw_path)!, false), placed(byDoc.get(zh.raw_path)!, true)));
+        const [[x, hanX], [y, hanY]] = sides;
+        out.push(...sectionPairs(placed(byDoc.get(x.raw_path)!, hanX), placed(byDoc.get(y.raw_path)!, hanY)));
       }
+    });
   return out;
+}
+
+/**
+ * Two versions whose names can differ for one idea, each with whether its names are Chinese: an
+ * English text and a Chinese one, or a Chinese text in Simplified script and one in Traditional
+ * (服务器 and 伺服器, 运算符 and 運算子: Mainland and Taiwan words). Two texts in one script name
+ * one idea alike.
+ */
+function alignable(
+  a: DocumentRow,
+  b: DocumentRow,
+  traditional: (d: DocumentRow) => boolean,
+): [[DocumentRow, boolean], [DocumentRow, boolean]] | undefined {
+  if ((a.lang === 'en') !== (b.lang === 'en'))
+    return a.lang === 'en'
+      ? [
+          [a, false],
+          [b, true],
+        ]
+      : [
+          [b, false],
+          [a, true],
+        ];
+  if (a.lang === 'en') return undefined;
+  return traditional(a) !== traditional(b)
+    ? [
+        [a, true],
+        [b, true],
+      ]
+    : undefined;
 }
 
 /** A name of one version and the sections of its outline that name it. */
@@ -936,7 +982,7 @@ function sectionPairs(english: Placed[], chinese: Placed[]): [string, string][] 
   const out: [string, string][] = [];
   for (const e of english) {
     const z = best(e, chinese);
-    if (!z || best(z, english) !== e) continue;
+    if (!z || z.key === e.key || best(z, english) !== e) continue;
     if (Math.min(e.count, z.count) < ALIGNED_MIN_RATIO * Math.max(e.count, z.count)) continue;
     out.push([e.key, z.key]);
   }
