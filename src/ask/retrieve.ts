@@ -1,3 +1,4 @@
+import { cutZh, isEverydayWord } from '../text/jieba.js';
 import type { KbContext } from '../kb/context.js';
 import { VECTORS_STALE, type ChunkRow, type EntryRow, type Store } from '../store/store.js';
 import { searchTerms } from '../text/search.js';
@@ -176,6 +177,23 @@ export function matchExpression(terms: string[]): string {
   return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
 }
 
+/**
+ * The question's Han character pairs that name nothing: words of everyday Chinese, and pairs that
+ * cross two of jieba's words (a pair inside a longer word, 检测 of 检测器, is kept).
+ */
+export function plainPairs(question: string, terms: readonly string[]): string[] {
+  const pairs = terms.filter((t) => /^\p{Script=Han}{2}$/u.test(t));
+  if (!pairs.length) return [];
+  const words = cutZh(question).filter((w) => w.length >= 2 && /^\p{Script=Han}+$/u.test(w));
+  return pairs.filter((t) => {
+    const inside = words.filter((w) => w.includes(t));
+    return !inside.length || inside.every((w) => w === t && isEverydayWord(w));
+  });
+}
+
+/** What a query word of everyday Chinese weighs beside the question's rarer words (retrieve). */
+const EVERYDAY_WEIGHT = 0.5;
+
 interface Ranked {
   key: number;
   rank: number;
@@ -226,7 +244,17 @@ export async function retrieve(
     const single = (t: string) => t.length === 1 && /\p{Script=Han}/u.test(t);
     const share = charShares(terms, df, tune.charRedundancy);
     const words = own.filter((t) => !single(t));
-    if (words.length) groups.set(1, [...words]);
+    // In a Chinese question that names something in Latin letters (Go 的 recover 在实际开发中有用吗), a
+    // word of everyday Chinese (实际, 开发, 有用) and a pair of characters across two words (际开, 发中)
+    // weigh half: a small knowledge base makes any word rare, and notes that share only such words with
+    // the question would outrank the one about what it names.
+    const latin = words.some((t) => /^[a-z]/.test(t));
+    const everyday = latin ? plainPairs(question, words) : [];
+    const named = words.filter((t) => !everyday.includes(t));
+    if (everyday.length && named.length) {
+      groups.set(1, named);
+      groups.set(EVERYDAY_WEIGHT, everyday);
+    } else if (words.length) groups.set(1, [...words]);
     // A word the notes never write in the question's language (消息队列, where only English notes say
     // "message queue") is searched by its translation, not by its characters (消, 息, 队, 列 of other words).
     // Not where the word may be cut wrong: its characters make a word the notes hold with a neighbour (中文/件 and 文件).

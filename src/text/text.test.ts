@@ -130,6 +130,16 @@ describe('withoutInterrogatives', () => {
     expect(left('嵌入有什么用？')).toBe('嵌入 ？');
     expect(left('他们平时做什么运动？')).toBe('他们平时做 运动？');
   });
+
+  it('blanks 什么 with the time or case it asks for, and leaves a measure word, not those words in a statement', () => {
+    const left = (q: string) => withoutInterrogatives(q).replace(/\s+/g, ' ').trim();
+    expect(left('Go 的 recover 什么时候才有用？')).toBe('Go 的 recover 才有用？');
+    expect(left('一个组件在什么情况下会渲染？')).toBe('一个组件 会渲染？');
+    expect(left('竞态检测器是基于哪个库实现的？')).toBe('竞态检测器是基于 个库实现的？');
+    expect(left('记笔记的目的分成哪几类？')).toBe('记笔记的目的分成 类？');
+    expect(left('有几种方法？')).toBe('有 种方法？');
+    expect(left('这个时候一个方法就够了')).toBe('这个时候一个方法就够了');
+  });
 });
 
 describe('stemWord', () => {
