@@ -697,3 +697,13 @@ describe('extractEntities: mentions of people', () => {
     expect(found).toContain('borrow checker');
   });
 });
+
+describe('extractEntities: strings shown on screen', () => {
+  it('takes no string a text says is shown or printed for a name, but keeps a term it marks', () => {
+    const md =
+      '当灯是绿色的并显示「Walk」时，点击按钮应显示「Stop」。程序会输出「Done」。\n\n我们把这种做法称为「上下文重置」。「上下文重置」让模型从干净的状态开始，上下文重置很常见。\n';
+    const found = names(md);
+    for (const ui of ['Walk', 'Stop', 'Done']) expect(found).not.toContain(ui);
+    expect(found).toContain('上下文重置');
+  });
+});

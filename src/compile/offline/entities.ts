@@ -97,6 +97,8 @@ const PAREN_EN_ZH =
   /(?<![A-Za-z])([A-Za-z][A-Za-z0-9.-]{0,40}(?:[ \t][A-Za-z][A-Za-z0-9.-]{0,40}){0,4})[ \t]*[（(][ \t]*([\u3400-\u9fff]{2,10})[ \t]*[)）]/gu;
 const EMPHASIS =
   /\*\*([^*\n]{2,60})\*\*|__([^_\n]{2,60})__|《([^》\n]{2,30})》|「([^」\n]{2,30})」|\[\[([^[\]|#\n]{2,60})(?:[|#][^[\]\n]{0,200})?\]\]/g;
+/** A verb that shows or says a string ends the text before a quote (zh.SHOW_VERBS). */
+const SHOWN = new RegExp(`(?:${ZH.SHOW_VERBS.join('|')})[ \\t]*$`, 'u');
 /** Distinct names from parentheses and emphasis that are counted or checked by a search of the whole text: more than any real page has. */
 const MAX_COUNTED = 300;
 /** Candidates compared pairwise for containment (a million comparisons at most). */
@@ -183,9 +185,10 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
       /[A-Za-z0-9]$/.test(inner) &&
       next !== undefined &&
       !EN.STOP.has(next.toLowerCase());
-    // **@name**: a person's account, mentioned.
+    // **@name**: a person's account, mentioned; 显示「Walk」: a string shown on screen.
     const handle = /^\s*@/.test(inner);
-    if ((HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) && !inName && !handle) emphasised.push(t);
+    const shown = SHOWN.test(markdown.slice(Math.max(0, (m.index ?? 0) - 4), m.index ?? 0));
+    if ((HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) && !inName && !handle && !shown) emphasised.push(t);
     if (/[:：]\s*$/.test(m[0].slice(0, -2)) || /^\s?[:：]/.test(after)) labels.set(t, (labels.get(t) ?? 0) + 1);
   }
   // **价格：** opening item after item is a field of a repeated layout, not a name the text stresses

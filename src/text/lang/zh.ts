@@ -82,6 +82,12 @@ export const CONNECTIVES = wordList(
   '然后 但是 但 而且 所以 因此 于是 此外 另外 不过 同时 接着 其次 最后 首先 例如 比如',
 );
 
+/**
+ * Verbs that put on screen or say a string (显示「Walk」, 输出「Hello」): what they quote is UI text or
+ * output, not a name the text stresses.
+ */
+export const SHOW_VERBS = wordList('显示 顯示 输出 輸出 打印 印出 写着 寫著 提示 回传 回傳 返回 弹出 彈出');
+
 /** Labels of a document's header lines: who wrote it, where from, when. */
 export const HEADER_LABELS = wordList('作者 译者 来源 出处 原文链接 原文地址 原文 项目地址 发布时间 发布日期');
 
