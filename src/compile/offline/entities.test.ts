@@ -707,3 +707,14 @@ describe('extractEntities: strings shown on screen', () => {
     expect(found).toContain('上下文重置');
   });
 });
+
+describe('extractEntities: section headings', () => {
+  it('takes no participle a heading ends with for what its section is about', () => {
+    const para = (w: string) =>
+      `The value is ${w} here. A ${w} value is kept. Values ${w} once stay ${w} until the inputs change, so ${w} results are reused.`;
+    const md = `# Caching\n\nIntro.\n\n## Expensive calculations also get memoized\n\n${para('memoized')}\n\n## The seedbank\n\nThe seedbank keeps seeds. A seedbank is cold. Every seedbank has a catalogue, and the seedbank lends them.\n`;
+    const found = names(md);
+    expect(found).not.toContain('memoized');
+    expect(found.map((n) => n.toLowerCase())).toContain('seedbank');
+  });
+});

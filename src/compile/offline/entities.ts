@@ -318,6 +318,9 @@ function particlePhrase(c: Candidate): boolean {
   return false;
 }
 
+/** A lowercase word in a past participle's form (memoized, deprecated, unstaged), not a noun: no seed, speed or feed. */
+const PARTICIPLE = /^[a-z]{4,}(?:[^e]ed|ied|ized|ised)$/;
+
 /** A section shorter than this is too short to keep naming its heading's term. */
 const MIN_SECTION_CHARS = 120;
 /** Headings this deep and deeper name sections; a `# ` heading is the title's. */
@@ -338,7 +341,12 @@ function sectionSubjects(markdown: string): { name: string; count: number }[] {
     // A section of a line or two names nothing three times over.
     if (section.length < MIN_SECTION_CHARS) return;
     // A heading of one everyday word ("Status", "Adding", "检查") labels a step; a term of art or a phrase names a subject.
-    out.push(...titleSubjects(h.title!, section, undefined, { nounsOnly: true }).filter((s) => !everydayWord(s.name)));
+    // Nor does a participle ("Expensive calculations also get memoized"): it says what happens to the subject.
+    out.push(
+      ...titleSubjects(h.title!, section, undefined, { nounsOnly: true }).filter(
+        (s) => !everydayWord(s.name) && !PARTICIPLE.test(s.name),
+      ),
+    );
   });
   return out;
 }
