@@ -718,3 +718,13 @@ describe('extractEntities: section headings', () => {
     expect(found.map((n) => n.toLowerCase())).toContain('seedbank');
   });
 });
+
+describe('extractEntities: fields of a repeated layout', () => {
+  it('does not stress a bold label that opens line after line with a value after it', () => {
+    const md =
+      '# Type\n\nA type is a set of values.\n\n**equiv** _[[set#empty set]]_\n\nThe empty type.\n\n**equiv** _[[set#singleton set]]_\n\nThe unit type.\n\n**equiv** _[[set#subset]]_\n\n**Sigma notation** writes a sum of many terms. Sigma notation is short.\n';
+    const found = extractEntities(md, 'Type');
+    expect(found.find((e) => e.key === 'equiv')?.salient ?? false).toBe(false);
+    expect(found.find((e) => e.key === 'sigma notation')?.salient).toBe(true);
+  });
+});

@@ -189,10 +189,15 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
     const handle = /^\s*@/.test(inner);
     const shown = SHOWN.test(markdown.slice(Math.max(0, (m.index ?? 0) - 4), m.index ?? 0));
     if ((HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) && !inName && !handle && !shown) emphasised.push(t);
-    if (/[:：]\s*$/.test(m[0].slice(0, -2)) || /^\s?[:：]/.test(after)) labels.set(t, (labels.get(t) ?? 0) + 1);
+    // A label opens a line and markup, not prose, follows it: **价格：** …, **equiv** _[[…]]_.
+    const opensLine = /(?:^|\n)[ \t]*(?:[-*+][ \t]+)?$/.test(
+      markdown.slice(Math.max(0, (m.index ?? 0) - 8), m.index ?? 0),
+    );
+    if (/[:：]\s*$/.test(m[0].slice(0, -2)) || /^\s?[:：]/.test(after) || (opensLine && /^[ \t]*[_*`[]/.test(after)))
+      labels.set(t, (labels.get(t) ?? 0) + 1);
   }
-  // **价格：** opening item after item is a field of a repeated layout, not a name the text stresses
-  // (a term opening its one definition, **消息队列：** …, is).
+  // **价格：** or **equiv** _…_ opening item after item is a field of a repeated layout, not a name the
+  // text stresses (a term opening its one definition, **消息队列：** …, is).
   for (let i = emphasised.length - 1; i >= 0; i--) if ((labels.get(emphasised[i]!) ?? 0) > 1) emphasised.splice(i, 1);
   const { latin, han } = byScript(text);
   const en = englishTerms(latin);
@@ -799,7 +804,14 @@ function headingLines(markdown: string): string {
   const lines = markdown.split('\n').map((l) => l.trim());
   const out: string[] = [];
   lines.forEach((t, i) => {
-    const alone = !lines[i - 1] && !lines[i + 1] && t.length >= 4 && t.length <= 40 && !/\t/.test(t);
+    // A line alone reads as a heading, unless a bold label opens it and something follows (**equiv** _[[x]]_: a field).
+    const alone =
+      !lines[i - 1] &&
+      !lines[i + 1] &&
+      t.length >= 4 &&
+      t.length <= 40 &&
+      !/\t/.test(t) &&
+      !/^(\*\*|__)[^*_]+\1[ \t]*\S/.test(t);
     if (/^#{1,6}\s/.test(t) || (alone && !/[。.!?！？；;，,：:]$|[，。；]/.test(t))) out.push(t);
   });
   return out.join('\n');
