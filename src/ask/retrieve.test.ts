@@ -19,3 +19,13 @@ describe('plainPairs: the Chinese words of a question that name nothing', () => 
     expect(pairs('When is recover useful in Go?')).toEqual([]);
   });
 });
+
+describe('queryTerms: qualified names', () => {
+  it('keeps a qualified name as one phrase, its function word too, and no abbreviation with dots', () => {
+    const terms = queryTerms(['errors.Is versus errors.As: what does each one check?']);
+    expect(terms).toContain('errors is');
+    expect(terms).toContain('errors as');
+    expect(terms).not.toContain('is');
+    expect(queryTerms(['Who won in the U.S. in 1990?']).some((t) => t.includes(' '))).toBe(false);
+  });
+});
