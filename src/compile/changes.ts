@@ -1,4 +1,4 @@
-import { fileOfRow, type EntityRow } from '../store/store.js';
+import { fileOfRow } from '../store/store.js';
 import { splitPosts } from '../ingest/posts.js';
 import { readFileSync, statSync } from 'node:fs';
 import type { KbContext } from '../kb/context.js';

@@ -320,18 +320,7 @@ function now(): number {
 /** The offline extractor's entities (counts, snippets), with the names a model gave merged in. */
 function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entities']) {
   const byKey = new Map<string, EntityRowInput>();
-  const row = (key: string, n: SourceDraft['entities'][number]): EntityRowInput => ({
-    key,
-    surface: n.name,
-    aliases: n.aliases,
-    count: n.count ?? 1,
-    snippets: n.snippets ?? [],
-    salient: n.salient ?? false,
-    ...(n.subject ? { subject: true } : {}),
-    ...(n.named ? { named: true } : {}),
-    ...(n.weak ? { weak: true } : {}),
-    ...(n.sections ? { sections: n.sections.join(' ') } : {}),
-  });
+  const row = entityRowOf;
   if (named === offline) {
     for (const n of offline) byKey.set(entityKey(n.name), row(entityKey(n.name), n));
     return [...byKey.values()];
@@ -361,7 +350,23 @@ function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entit
   return [...byKey.values()];
 }
 
-interface EntityRowInput {
+/** The store row of one entity a writer drafted (without its document's path). */
+export function entityRowOf(key: string, n: SourceDraft['entities'][number]): EntityRowInput {
+  return {
+    key,
+    surface: n.name,
+    aliases: n.aliases,
+    count: n.count ?? 1,
+    snippets: n.snippets ?? [],
+    salient: n.salient ?? false,
+    ...(n.subject ? { subject: true } : {}),
+    ...(n.named ? { named: true } : {}),
+    ...(n.weak ? { weak: true } : {}),
+    ...(n.sections ? { sections: n.sections.join(' ') } : {}),
+  };
+}
+
+export interface EntityRowInput {
   key: string;
   surface: string;
   aliases: string[];

@@ -10,6 +10,7 @@ import { groupConcepts } from '../concepts.js';
 import { withDictionary } from '../dictionary.js';
 import { offlineSource } from '../offline/writer.js';
 import { workKeyOf } from '../works.js';
+import { entityRowOf } from '../ingest-changed.js';
 import type { Catalog } from '../types.js';
 import { buildCatalog, documentsToCompile } from './plan.js';
 import { modelReads } from './prompts.js';
@@ -36,18 +37,7 @@ export function plannedCatalog(
     if (!readsText(doc)) continue;
     rows.push(documentRow(doc));
     for (const n of offlineSource(doc).entities)
-      entities.push({
-        raw_path: doc.path,
-        key: entityKey(n.name),
-        surface: n.name,
-        aliases: n.aliases,
-        count: n.count ?? 1,
-        snippets: n.snippets ?? [],
-        salient: n.salient ?? false,
-        ...(n.subject ? { subject: true } : {}),
-        ...(n.weak ? { weak: true } : {}),
-        ...(n.sections ? { sections: n.sections.join(' ') } : {}),
-      });
+      entities.push({ raw_path: doc.path, ...entityRowOf(entityKey(n.name), n) });
   }
   const { minConceptSources, maxConcepts } = config.compile;
   const planned = withDictionary(ctx.paths.state, entities, (dict) =>
