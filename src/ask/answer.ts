@@ -12,7 +12,7 @@ import { HEADER_LABEL, isHeadingLine } from '../text/layout.js';
 import { type ReadBlock, readBlocks } from '../chunk/reading.js';
 import { inChinese } from '../text/script.js';
 import { stemWord } from '../text/english.js';
-import { QUALIFIED, queryTerms } from './retrieve.js';
+import { qualifiedNames, queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
 import { definedSubject, intentsOf, subjectNames } from './intent.js';
 import { ANSWER_WEIGHTS as W } from './weights.js';
@@ -66,7 +66,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 20;
+export const ANSWER_VERSION = 21;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -351,7 +351,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
         if (Array.from(key).length < W.shortest || titles.has(key) || looksLikeCode(s)) return;
         const terms = new Set(searchTerms(s).map(stemWord));
         // A qualified name it writes (errors.Is) counts as the one term the question's is (retrieve.ts).
-        for (const m of s.matchAll(QUALIFIED)) terms.add(stemWord(`${m[1]} ${m[2]}`.toLowerCase()));
+        for (const q of qualifiedNames(s)) terms.add(stemWord(q));
         cands.push({ text: s, entry: e, at: [rank, ti, si], terms });
       });
     });

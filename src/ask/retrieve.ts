@@ -170,14 +170,19 @@ export function queryTerms(texts: string[]): string[] {
     for (const term of searchTerms(withoutInterrogatives(t))) if (!EN.STOP.has(term)) out.add(term);
     // A qualified name (errors.Is, os.Open) is one term: searched as the phrase its words make in
     // the index, so a function word in it (Is, As) still counts.
-    for (const m of t.matchAll(QUALIFIED)) out.add(`${m[1]} ${m[2]}`.toLowerCase());
+    for (const q of qualifiedNames(t)) out.add(q);
   }
   if (out.size === 0) for (const t of texts) for (const term of searchTerms(t)) out.add(term);
   return [...out];
 }
 
 /** A qualified name in code: package or object, a dot, member (errors.Is, strings.Builder). */
-export const QUALIFIED = /(?<![\w.])([A-Za-z_]\w+)\.([A-Za-z_]\w+)(?![\w(]*\.\w)/g;
+const QUALIFIED = /(?<![\w.])([A-Za-z_]\w+)\.([A-Za-z_]\w+)(?![\w(]*\.\w)/g;
+
+/** The qualified names a text writes, each as the phrase its words make in the index ("errors is"). */
+export function qualifiedNames(text: string): string[] {
+  return [...text.matchAll(QUALIFIED)].map((m) => `${m[1]} ${m[2]}`.toLowerCase());
+}
 
 /** An FTS5 MATCH expression with OR semantics: every term quoted, so no term is read as syntax. */
 export function matchExpression(terms: string[]): string {

@@ -674,16 +674,9 @@ function versionsOfWorks(
   }
   const docsOf = new Map<string, string[]>();
   for (const [path, names] of namesOf) for (const n of names) (docsOf.get(n) ?? docsOf.set(n, []).get(n)!).push(path);
-  const marks = new Map<string, Set<string>>();
-  const markSet = (path: string) => {
-    let set = marks.get(path);
-    if (!set) {
-      const m = okDocs.get(path)!.marks;
-      set = new Set(m ? m.split(' ') : []);
-      marks.set(path, set);
-    }
-    return set;
-  };
+  const marks = markSets(okDocs);
+  const none = new Set<string>();
+  const markSet = (path: string) => marks.get(path) ?? none;
   const uf = new UnionFind();
   for (const [path, names] of namesOf) {
     const shared = new Map<string, number>();
@@ -701,7 +694,7 @@ function versionsOfWorks(
       uf.union(path, other);
     }
   }
-  for (const [a, b] of translations(okDocs)) uf.union(a, b);
+  for (const [a, b] of translations(okDocs, marks)) uf.union(a, b);
   const members = new Map<string, string[]>();
   for (const path of [...namesOf.keys()].sort()) {
     const r = uf.find(path);
@@ -710,6 +703,13 @@ function versionsOfWorks(
   const out = new Map<string, string>();
   for (const paths of members.values()) if (paths.length > 1) for (const p of paths) out.set(p, paths[0]!);
   return out;
+}
+
+/** Each document's marks (text/marks.ts) as a set, for documents that have any. */
+function markSets(okDocs: Map<string, DocumentRow>): Map<string, Set<string>> {
+  const marks = new Map<string, Set<string>>();
+  for (const [path, d] of okDocs) if (d.marks) marks.set(path, new Set(d.marks.split(' ')));
+  return marks;
 }
 
 /**
@@ -737,9 +737,7 @@ const TRANSLATION_MARGIN = 0.8;
  * the translation shares with any other English text. A Simplified and a Traditional translation
  * may share one original.
  */
-function translations(okDocs: Map<string, DocumentRow>): [string, string][] {
-  const marks = new Map<string, Set<string>>();
-  for (const [path, d] of okDocs) if (d.marks) marks.set(path, new Set(d.marks.split(' ')));
+function translations(okDocs: Map<string, DocumentRow>, marks: Map<string, Set<string>>): [string, string][] {
   const english = [...marks.keys()].filter((p) => okDocs.get(p)!.lang === 'en');
   const other = [...marks.keys()].filter((p) => okDocs.get(p)!.lang !== 'en');
   if (!english.length || !other.length) return [];
@@ -827,24 +825,56 @@ function alignedWords(
 }
 
 /**
+ * The share of a document's Chinese names written in Traditional script (0 without any), among the
+ * documents `keep` takes.
+ */
+function traditionalShare(entities: readonly EntityRow[], keep: (path: string) => boolean): (path: string) => number {
+  const script = new Map<string, [number, number]>();
+  for (const e of entities) {
+    if (!HAN.test(e.surface) || !keep(e.raw_path)) continue;
+    const [trad, han] = script.get(e.raw_path) ?? [0, 0];
+    script.set(e.raw_path, [trad + Number(hasTraditional(e.surface)), han + 1]);
+  }
+  return (path) => {
+    const [trad, han] = script.get(path) ?? [0, 0];
+    return han ? trad / han : 0;
+  };
+}
+
+/** The versions of each work (of `paths`) that have an outline of sections. */
+function outlinedVersions(
+  paths: Iterable<string>,
+  okDocs: Map<string, DocumentRow>,
+  workOf: Map<string, string>,
+): DocumentRow[][] {
+  const versions = new Map<string, DocumentRow[]>();
+  for (const path of paths) {
+    const d = okDocs.get(path);
+    const work = workOf.get(path);
+    if (d?.headings && work) (versions.get(work) ?? versions.set(work, []).get(work)!).push(d);
+  }
+  return [...versions.values()];
+}
+
+/** Two outlines with the same sections at the same depths. */
+function sameOutline(a: readonly [number, string][], b: readonly [number, string][]): boolean {
+  return a.length === b.length && a.every(([depth], i) => b[i]![0] === depth);
+}
+
+/**
  * Headings of an English text and its Chinese translation, paired one by one where the two outlines
  * have the same sections at the same depths ("Topic Branches" and 特性分支, "Initial render" and
  * 初次渲染): a translated heading names what the original names. Returned as name keys; a pair
  * joins two names only where both are names the texts use.
  */
 function alignedHeadings(okDocs: Map<string, DocumentRow>, workOf: Map<string, string>): [string, string][] {
-  const versions = new Map<string, DocumentRow[]>();
-  for (const [path, work] of workOf) {
-    const d = okDocs.get(path);
-    if (d?.headings) (versions.get(work) ?? versions.set(work, []).get(work)!).push(d);
-  }
   const out: [string, string][] = [];
-  for (const docs of versions.values()) {
+  for (const docs of outlinedVersions(workOf.keys(), okDocs, workOf)) {
     const english = docs.filter((d) => d.lang === 'en').map((d) => outlineHeadings(d.headings!));
     const chinese = docs.filter((d) => d.lang !== 'en').map((d) => outlineHeadings(d.headings!));
     for (const a of english)
       for (const b of chinese) {
-        if (a.length !== b.length || a.some(([depth], i) => b[i]![0] !== depth)) continue;
+        if (!sameOutline(a, b)) continue;
         a.forEach(([, en], i) => {
           const [ka, kb] = [entityKey(en), entityKey(b[i]![1])];
           if (ka && kb && ka !== kb && HAN.test(kb) && !HAN.test(ka)) out.push([ka, kb]);
@@ -864,11 +894,11 @@ const ALIGNED_MIN_OVERLAP = 0.85;
 const ALIGNED_MIN_RATIO = 0.5;
 
 /**
- * Names an English text and its Chinese translation use in the same sections, and no other name
- * as nearly: where the two outlines are the same, a translation names what its original names
- * where the original names it (remote branch and 远程分支, loose objects and 松散对象), whatever
- * words it uses. Each English name takes the Chinese name whose sections match its own best, only
- * when that match is clearly the best for both of them.
+ * Names two versions of a work use in the same sections, and no other name as nearly (an English
+ * text and its Chinese translation, or a Simplified and a Traditional one: alignable): where the two
+ * outlines are the same, a translation names what its original names where the original names it
+ * (remote branch and 远程分支, 服务器 and 伺服器), whatever words it uses. Each name takes the other
+ * version's name whose sections match its own best, only when that match is clearly the best for both.
  */
 function alignedBySections(
   entities: readonly EntityRow[],
@@ -877,40 +907,24 @@ function alignedBySections(
 ): [string, string][] {
   if (!workOf.size) return [];
   const byDoc = new Map<string, Placed[]>();
-  // Per document: its Chinese names, and how many of them are written in Traditional script.
-  const script = new Map<string, [number, number]>();
-  for (const e of entities) {
-    if (!workOf.has(e.raw_path)) continue;
-    if (HAN.test(e.surface)) {
-      const [trad, han] = script.get(e.raw_path) ?? [0, 0];
-      script.set(e.raw_path, [trad + Number(hasTraditional(e.surface)), han + 1]);
-    }
-    if (e.sections && e.count >= 2)
+  for (const e of entities)
+    if (e.sections && e.count >= 2 && workOf.has(e.raw_path))
       (byDoc.get(e.raw_path) ?? byDoc.set(e.raw_path, []).get(e.raw_path)!).push({
         key: e.key,
         count: e.count,
         sections: e.sections.split(' ').map(Number),
       });
-  }
-  const traditional = (d: DocumentRow) => {
-    const [trad, han] = script.get(d.raw_path) ?? [0, 0];
-    return trad * 2 > han;
-  };
-  const versions = new Map<string, DocumentRow[]>();
-  for (const path of byDoc.keys()) {
-    const d = okDocs.get(path);
-    const work = workOf.get(path)!;
-    if (d?.headings) (versions.get(work) ?? versions.set(work, []).get(work)!).push(d);
-  }
+  // Mostly Traditional: a version that writes as many names one way as the other is no Traditional one.
+  const share = traditionalShare(entities, (path) => workOf.has(path));
+  const traditional = (d: DocumentRow) => share(d.raw_path) > 0.5;
   const out: [string, string][] = [];
-  for (const docs of versions.values())
+  for (const docs of outlinedVersions(byDoc.keys(), okDocs, workOf))
     docs.forEach((a, i) => {
       for (const b of docs.slice(i + 1)) {
         const sides = alignable(a, b, traditional);
         if (!sides) continue;
         const outline = outlineHeadings(a.headings!);
-        const other = outlineHeadings(b.headings!);
-        if (outline.length !== other.length || outline.some(([depth], k) => other[k]![0] !== depth)) continue;
+        if (!sameOutline(outline, outlineHeadings(b.headings!))) continue;
         const placed = (rows: Placed[], han: boolean) =>
           rows.filter(
             (r) =>
@@ -1010,16 +1024,8 @@ function alignedSubjects(
     roots.set(root(e.key), e.key);
   }
   // A language as its texts are written: Traditional and Simplified Chinese apart.
-  const traditional = new Map<string, [number, number]>();
-  for (const e of entities) {
-    if (!byWork.has(workOf.get(e.raw_path) ?? '') || !HAN.test(e.surface)) continue;
-    const t = traditional.get(e.raw_path) ?? [0, 0];
-    traditional.set(e.raw_path, [t[0] + Number(hasTraditional(e.surface)), t[1] + 1]);
-  }
-  const langOf = (path: string) => {
-    const [trad, han] = traditional.get(path) ?? [0, 0];
-    return `${okDocs.get(path)!.lang}${han && trad * 2 >= han ? '-traditional' : ''}`;
-  };
+  const traditional = traditionalShare(entities, (path) => byWork.has(workOf.get(path) ?? ''));
+  const langOf = (path: string) => `${okDocs.get(path)!.lang}${traditional(path) >= 0.5 ? '-traditional' : ''}`;
   const out: [string, string][] = [];
   for (const versions of byWork.values()) {
     const votes = new Map<string, number>();

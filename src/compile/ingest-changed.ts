@@ -320,9 +320,8 @@ function now(): number {
 /** The offline extractor's entities (counts, snippets), with the names a model gave merged in. */
 function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entities']) {
   const byKey = new Map<string, EntityRowInput>();
-  const row = entityRowOf;
   if (named === offline) {
-    for (const n of offline) byKey.set(entityKey(n.name), row(entityKey(n.name), n));
+    for (const n of offline) byKey.set(entityKey(n.name), entityRowOf(entityKey(n.name), n));
     return [...byKey.values()];
   }
   // A model wrote the entry: the concepts are the ones it names (what the work is substantially
@@ -332,7 +331,7 @@ function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entit
   for (const n of named) {
     const key = entityKey(n.name);
     const off = seen.get(key);
-    const r = row(key, { ...n, salient: off?.salient ?? false, named: true });
+    const r = entityRowOf(key, { ...n, salient: off?.salient ?? false, named: true });
     if (off) {
       r.aliases = [...new Set([...n.aliases, ...off.aliases])];
       r.count = Math.max(r.count, off.count ?? 1);
@@ -346,7 +345,7 @@ function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entit
   }
   // Its everyday words stay mentions, as offline: they join a concept named otherwise, never make one.
   for (const n of offline)
-    if (n.weak && !byKey.has(entityKey(n.name))) byKey.set(entityKey(n.name), row(entityKey(n.name), n));
+    if (n.weak && !byKey.has(entityKey(n.name))) byKey.set(entityKey(n.name), entityRowOf(entityKey(n.name), n));
   return [...byKey.values()];
 }
 

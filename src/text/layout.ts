@@ -11,13 +11,14 @@ export const HEADER_LABEL = new RegExp(`^\\s*(?:${anyOf([...ZH.HEADER_LABELS, ..
 
 /**
  * A heading: Markdown's, or in plain text a short line standing alone between blank lines (or the
- * ends of the text) without sentence punctuation (`四、工程核心：Lint + Heal 自动化闭环`).
+ * ends of the text) without sentence punctuation (`四、工程核心：Lint + Heal 自动化闭环`) — not a
+ * bold label with its value after it (`**equiv** _[[x]]_`: a field of a layout).
  */
 export function isHeadingLine(lines: string[], i: number): boolean {
   const t = lines[i]!.trim();
   if (/^#{1,6}\s/.test(t)) return true;
   const alone = !lines[i - 1]?.trim() && !lines[i + 1]?.trim() && t.length >= 4 && t.length <= 40 && !/\t/.test(t);
-  return alone && !/[。.!?！？；;，,：:]$|[，。；]/.test(t);
+  return alone && !/[。.!?！？；;，,：:]$|[，。；]/.test(t) && !/^(\*\*|__)[^*_]+\1[ \t]*\S/.test(t);
 }
 
 /** A heading without the attribute block docs toolchains put after it (`Title {#anchor}`, `{: .class}`, `{.unnumbered}`, an MDX comment as anchor). */

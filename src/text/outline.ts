@@ -1,4 +1,4 @@
-import { parseBlocks } from '../chunk/blocks.js';
+import { type Block, parseBlocks } from '../chunk/blocks.js';
 
 /** Section headings kept of one text: a book chapter has dozens, a generated page may have thousands. */
 const MAX_HEADINGS = 200;
@@ -6,20 +6,27 @@ const MAX_HEADINGS = 200;
 const MAX_HEADING_CHARS = 80;
 
 /**
+ * The heading blocks that open a text's sections: `## ` to `#### ` (a `# ` heading is the title's).
+ * None, without parsing, for a text that has none.
+ */
+export function sectionHeadings(markdown: string): Block[] {
+  if (!/(?:^|\n) {0,3}#{2,4}[ \t]/.test(markdown)) return [];
+  return parseBlocks(markdown).blocks.filter((b) => b.kind === 'heading' && b.depth && b.depth >= 2 && b.depth <= 4);
+}
+
+/**
  * A text's section headings (`## ` to `#### `, as read: without anchors and marks), in order, each
  * with its depth: `2 Topic Branches\n3 …`. A text and its translation have the same outline, so
  * their headings pair up one by one (compile/concepts.ts). Empty when the text has no sections.
  */
 export function headingOutline(markdown: string): string {
-  if (!/(?:^|\n) {0,3}#{2,4}[ \t]/.test(markdown)) return '';
-  const out: string[] = [];
-  for (const b of parseBlocks(markdown).blocks) {
-    if (b.kind !== 'heading' || !b.depth || b.depth < 2 || b.depth > 4) continue;
-    const title = (b.title ?? '').replace(/\s+/g, ' ').trim();
-    out.push(`${b.depth} ${title.length > MAX_HEADING_CHARS ? '' : title}`);
-    if (out.length >= MAX_HEADINGS) break;
-  }
-  return out.join('\n');
+  return sectionHeadings(markdown)
+    .slice(0, MAX_HEADINGS)
+    .map((b) => {
+      const title = (b.title ?? '').replace(/\s+/g, ' ').trim();
+      return `${b.depth} ${title.length > MAX_HEADING_CHARS ? '' : title}`;
+    })
+    .join('\n');
 }
 
 /** The outline's headings as [depth, text]. */
@@ -37,13 +44,9 @@ export const MIN_ALIGNED_SECTIONS = 4;
  * fewer than MIN_ALIGNED_SECTIONS headings.
  */
 export function outlineSections(markdown: string): string[] {
-  if (!/(?:^|\n) {0,3}#{2,4}[ \t]/.test(markdown)) return [];
-  const starts: number[] = [];
-  for (const b of parseBlocks(markdown).blocks)
-    if (b.kind === 'heading' && b.depth && b.depth >= 2 && b.depth <= 4) {
-      starts.push(b.start);
-      if (starts.length >= MAX_HEADINGS) break;
-    }
+  const starts = sectionHeadings(markdown)
+    .slice(0, MAX_HEADINGS)
+    .map((b) => b.start);
   if (starts.length < MIN_ALIGNED_SECTIONS) return [];
   return [0, ...starts].map((s, i) => markdown.slice(s, starts[i] ?? markdown.length).toLowerCase());
 }

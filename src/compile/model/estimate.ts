@@ -1,4 +1,5 @@
 import type { KbContext } from '../../kb/context.js';
+import type { RawDocument } from '../../types.js';
 import type { ModelRequest, ModelUsage } from '../../model/client.js';
 import { requestTokens, zeroUsage } from '../../model/client.js';
 import { costUsd } from '../../model/price.js';
@@ -9,7 +10,7 @@ import { fileOf } from '../../ingest/posts.js';
 import { countTokens } from '../../text/tokens.js';
 import { chunkMarkdown } from '../../chunk/index.js';
 import { scanWiki } from '../../entry/wiki.js';
-import { extractEntities } from '../offline/entities.js';
+import { extractEntities, type FoundEntity } from '../offline/entities.js';
 import { groupConcepts } from '../concepts.js';
 import { buildCatalog, documentsToCompile } from './plan.js';
 import { plannedCatalog } from './planned.js';
@@ -123,7 +124,11 @@ export async function estimateCompile(
   const docs = await documentsToCompile(ctx, modelWriterName(model, tpl), Boolean(opts.force));
   // Source calls get the concepts this compile plans too (planned.ts), as compile sends them.
   const wiki = buildCatalog(scan.entries);
-  const catalog = plannedCatalog(ctx, docs, scan.entries, wiki);
+  // The offline reading of each document, read once: for the catalog and for the concepts below.
+  const readings = new Map<string, FoundEntity[]>();
+  const reading = (d: RawDocument) =>
+    readings.get(d.path) ?? readings.set(d.path, extractEntities(d.markdown, d.title)).get(d.path)!;
+  const catalog = plannedCatalog(ctx, docs, scan.entries, wiki, reading);
   const catalogTokens = countTokens(catalogXml(catalog, budget.catalogTokens));
   const wikiCatalogTokens = countTokens(catalogXml(wiki, budget.catalogTokens));
   // Sources and concepts may go to different models (model.tasks), priced apiece.
@@ -215,7 +220,7 @@ export async function estimateCompile(
     if (!modelReads(d)) continue;
     texts.set(d.path, d.markdown);
     // The offline reading stands in for the model's names: its most mentioned ones, as the model names them.
-    const found = extractEntities(d.markdown, d.title);
+    const found = reading(d);
     // Its names, not its everyday words: a model names what the work is about.
     const top = new Set(
       found

@@ -8,7 +8,8 @@ import { translationMarks } from '../../text/marks.js';
 import { headingOutline } from '../../text/outline.js';
 import { groupConcepts } from '../concepts.js';
 import { withDictionary } from '../dictionary.js';
-import { offlineSource } from '../offline/writer.js';
+import { draftEntities } from '../offline/writer.js';
+import { extractEntities, type FoundEntity } from '../offline/entities.js';
 import { workKeyOf } from '../works.js';
 import { entityRowOf } from '../ingest-changed.js';
 import type { Catalog } from '../types.js';
@@ -22,12 +23,14 @@ import { modelReads } from './prompts.js';
  * without them a source could link to no concept; with them each source links the ideas it shares
  * with the others. Planned concepts carry their names, not a summary (none is written yet).
  * The same for the same raw/ and wiki, so the prefetch, a batch and compile send the same requests.
+ * `found`: what the offline reading found in a document, when the caller has read it already.
  */
 export function plannedCatalog(
   ctx: KbContext,
   docs: readonly RawDocument[],
   existing: LoadedEntry[],
   base: Catalog,
+  found?: (doc: RawDocument) => FoundEntity[],
 ): Catalog {
   const { store, config } = ctx;
   const fresh = new Set(docs.map((d) => d.path as string));
@@ -36,7 +39,7 @@ export function plannedCatalog(
   for (const doc of docs) {
     if (!readsText(doc)) continue;
     rows.push(documentRow(doc));
-    for (const n of offlineSource(doc).entities)
+    for (const n of draftEntities(found?.(doc) ?? extractEntities(doc.markdown, doc.title)))
       entities.push({ raw_path: doc.path, ...entityRowOf(entityKey(n.name), n) });
   }
   const { minConceptSources, maxConcepts } = config.compile;

@@ -1,4 +1,5 @@
-import { outlineSections, sectionsNaming } from '../../text/outline.js';
+import { isHeadingLine } from '../../text/layout.js';
+import { outlineSections, sectionHeadings, sectionsNaming } from '../../text/outline.js';
 import { HAN } from '../../text/script.js';
 import { isEverydayWord } from '../../text/jieba.js';
 import { sentences } from '../../text/segment.js';
@@ -328,14 +329,10 @@ const PARTICIPLE = /^[a-z]{4,}(?:[^e]ed|ied|ized|ised)$/;
 
 /** A section shorter than this is too short to keep naming its heading's term. */
 const MIN_SECTION_CHARS = 120;
-/** Headings this deep and deeper name sections; a `# ` heading is the title's. */
-const SECTION_DEPTHS = [2, 3, 4];
 
 /** The subjects of a text's sections: terms of each heading that its section keeps naming (subject.ts). */
 function sectionSubjects(markdown: string): { name: string; count: number }[] {
-  if (!/(?:^|\n) {0,3}#{2,4}[ \t]/.test(markdown)) return [];
-  const { blocks } = parseBlocks(markdown);
-  const heads = blocks.filter((b) => b.kind === 'heading' && SECTION_DEPTHS.includes(b.depth ?? 0) && b.title);
+  const heads = sectionHeadings(markdown).filter((b) => b.title);
   const out: { name: string; count: number }[] = [];
   heads.forEach((h, i) => {
     const next = heads.slice(i + 1).find((o) => (o.depth ?? 0) <= (h.depth ?? 0));
@@ -802,19 +799,7 @@ function isSectionLabel(name: string): boolean {
  */
 function headingLines(markdown: string): string {
   const lines = markdown.split('\n').map((l) => l.trim());
-  const out: string[] = [];
-  lines.forEach((t, i) => {
-    // A line alone reads as a heading, unless a bold label opens it and something follows (**equiv** _[[x]]_: a field).
-    const alone =
-      !lines[i - 1] &&
-      !lines[i + 1] &&
-      t.length >= 4 &&
-      t.length <= 40 &&
-      !/\t/.test(t) &&
-      !/^(\*\*|__)[^*_]+\1[ \t]*\S/.test(t);
-    if (/^#{1,6}\s/.test(t) || (alone && !/[。.!?！？；;，,：:]$|[，。；]/.test(t))) out.push(t);
-  });
-  return out.join('\n');
+  return lines.filter((_l, i) => isHeadingLine(lines, i)).join('\n');
 }
 
 /** Drop terms that only ever occur inside a longer candidate (dropped, never merged with it). */

@@ -1,7 +1,7 @@
 import type { KbMessage } from '../../diagnostics/message.js';
 import type { RawDocument } from '../../types.js';
 import type { Catalog, ConceptDraft, ConceptGroup, EntryWriter, SourceDraft } from '../types.js';
-import { extractEntities } from './entities.js';
+import { extractEntities, type FoundEntity } from './entities.js';
 import { clip, extractSummary, leans } from './summary.js';
 import { PLACE_HEADING, readsText } from '../../ingest/detect.js';
 import { withoutClosingHashes } from '../../ingest/markdown.js';
@@ -12,7 +12,7 @@ import { withoutAttributes } from '../../text/layout.js';
  * extracts or writes changes: compile then redoes the documents an older one compiled (their
  * entities are kept per document and would otherwise stay as the older code found them).
  */
-export const OFFLINE_COMPILER = 'offline-v27';
+export const OFFLINE_COMPILER = 'offline-v28';
 
 /** A concept entry quotes at most this many sources (a page of 1,000 quotes helps nobody). */
 const MAX_STATED_SOURCES = 40;
@@ -127,18 +127,23 @@ export function offlineSource(doc: RawDocument): SourceDraft {
     aliases: [],
     summary,
     body: sections.join('\n\n'),
-    entities: found.map((e) => ({
-      name: e.surface,
-      aliases: e.aliases,
-      count: e.count,
-      snippets: e.snippets,
-      salient: e.salient,
-      ...(e.subject ? { subject: true } : {}),
-      ...(e.weak ? { weak: true } : {}),
-      ...(e.sections ? { sections: e.sections } : {}),
-    })),
+    entities: draftEntities(found),
     compiledBy: OFFLINE_COMPILER,
   };
+}
+
+/** The entities the offline reading found, as a source draft carries them. */
+export function draftEntities(found: readonly FoundEntity[]): SourceDraft['entities'] {
+  return found.map((e) => ({
+    name: e.surface,
+    aliases: e.aliases,
+    count: e.count,
+    snippets: e.snippets,
+    salient: e.salient,
+    ...(e.subject ? { subject: true } : {}),
+    ...(e.weak ? { weak: true } : {}),
+    ...(e.sections ? { sections: e.sections } : {}),
+  }));
 }
 
 function codeDefinitions(markdown: string): string[] {
