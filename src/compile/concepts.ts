@@ -348,10 +348,12 @@ function standingSentences(byDoc: Map<string, EntityRow[]>, workOf: Map<string, 
 
 /**
  * A document names it only in standing text (every sentence that names it is one): the template's
- * name, not the work's. Without `standing`: whether a row could be one (it keeps all its sentences).
+ * name, not the work's, even where a heading stresses it (the template's headings are standing too:
+ * "Updates from the Rust Project" in every issue). A work's title still names its own subject.
+ * Without `standing`: whether a row could be one (it keeps all its sentences).
  */
 function onlyStanding(r: EntityRow, standing?: ReadonlySet<string>): boolean {
-  if (!r.snippets.length || r.snippets.length >= MAX_SNIPPETS || r.salient || r.subject) return false;
+  if (!r.snippets.length || r.snippets.length >= MAX_SNIPPETS || r.subject) return false;
   return !standing || r.snippets.every((s) => standing.has(s));
 }
 
@@ -1016,9 +1018,13 @@ function alignedSubjects(
   root: (key: string) => string,
 ): [string, string][] {
   const byWork = new Map<string, Map<string, Map<string, string>>>();
+  // Every name each version uses, by its group: a subject another version names too is shared, not apart.
+  const namedIn = new Map<string, Set<string>>();
   for (const e of entities) {
     const work = workOf.get(e.raw_path);
-    if (!e.subject || !work || !okDocs.has(e.raw_path)) continue;
+    if (!work || !okDocs.has(e.raw_path)) continue;
+    (namedIn.get(e.raw_path) ?? namedIn.set(e.raw_path, new Set()).get(e.raw_path)!).add(root(e.key));
+    if (!e.subject) continue;
     const versions = byWork.get(work) ?? byWork.set(work, new Map()).get(work)!;
     const roots = versions.get(e.raw_path) ?? versions.set(e.raw_path, new Map()).get(e.raw_path)!;
     roots.set(root(e.key), e.key);
@@ -1043,10 +1049,16 @@ function alignedSubjects(
     // "Git Branching" and "Git 分支": what the English and the Chinese titles name apart from what both name.
     const english = new Map<string, string>();
     const other = new Map<string, string>();
-    for (const [path, roots] of versions)
-      for (const [r, k] of roots) (okDocs.get(path)!.lang === 'en' ? english : other).set(r, k);
-    const en = [...english].filter(([r]) => !other.has(r));
-    const zh = [...other].filter(([r]) => !english.has(r));
+    const namedEn = new Set<string>();
+    const namedOther = new Set<string>();
+    for (const [path, roots] of versions) {
+      const en = okDocs.get(path)!.lang === 'en';
+      for (const [r, k] of roots) (en ? english : other).set(r, k);
+      for (const r of namedIn.get(path) ?? []) (en ? namedEn : namedOther).add(r);
+    }
+    // "Vector database" of 向量数据库笔记 is no translation of "Embeddings" when the English names vector databases too.
+    const en = [...english].filter(([r]) => !namedOther.has(r));
+    const zh = [...other].filter(([r]) => !namedEn.has(r));
     if (en.length === 1 && zh.length === 1) out.push([en[0]![1], zh[0]![1]]);
   }
   return out;

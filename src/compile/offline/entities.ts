@@ -68,6 +68,8 @@ interface Candidate {
   alone?: number;
   /** A term of the title the text keeps returning to (subject.ts). */
   subject?: boolean;
+  /** The name the whole title gives, with words of its kind only: said by the title, if not in the sentences. */
+  titled?: boolean;
   /** An everyday word: kept as a weak name only. */
   weak?: boolean;
 }
@@ -234,11 +236,12 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   const prose = sentencesOf(markdown, title);
   let plain: string | undefined;
   const plainOf = () => (plain ??= sentencesOf(markdown));
-  for (const s of titleSubjects(title, prose, plainOf)) {
+  for (const s of titleSubjects(title, prose, plainOf, { work: true })) {
     const c = add(s.name, true, 0, true);
     if (!c) continue;
     c.count = Math.max(c.count, s.count);
     c.subject = true;
+    if (s.titled) c.titled = true;
   }
   // A section's heading names what the section is about when the section keeps naming it ("Rebasing", "Tagging").
   for (const s of sectionSubjects(markdown)) {
@@ -647,7 +650,11 @@ function finish(
       return !everyday;
     })
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]));
-  const kept = takeWhere(ranked, MAX_KEPT, (e) => (e[1].subject || !notAName(e[1], codeIds)) && said(e));
+  const kept = takeWhere(
+    ranked,
+    MAX_KEPT,
+    (e) => (e[1].subject || !notAName(e[1], codeIds)) && (e[1].titled || said(e)),
+  );
   kept.push(...weakNames(new Set(kept.map(([k]) => k)), everyday));
   // What a document says about a name is in its sentences, not in its headings.
   const sents = sentences(stripMarkdown(sealCode(withoutHeadings(rowsAsSentences(markdown))))).map((s) => ({

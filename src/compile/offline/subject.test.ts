@@ -55,4 +55,24 @@ describe('titleSubjects: the terms of a title the text keeps returning to', () =
   ])('%s has no subject', (title, text) => {
     expect(titleSubjects(title, text)).toEqual([]);
   });
+
+  // A work's title that is one name and words of its kind names the work's subject, though the text
+  // calls it by a part or names it once; a section's heading needs its section to keep naming it.
+  it.each([
+    ['ffi-unwind design meeting', say('unwind', 6), ['ffi-unwind']],
+    ['RFC 2229 Update', `The implementation of RFC 2229 went on.\n${say('closures', 4)}`, ['RFC 2229']],
+    ['Stream trait design meeting', `${say('the stream', 6)}`, ['Stream trait']],
+    ['Pin soundness design meeting 2020.01.06', say('Pin', 8), ['Pin soundness']],
+  ])('the work titled %s is about %j', (title, text, want) => {
+    expect(titleSubjects(title, text, undefined, { work: true }).map((s) => s.name)).toEqual(want);
+    expect(titleSubjects(title, text)).toEqual([]);
+  });
+
+  it.each([
+    ['Notes on a trip', say('trip', 2)],
+    ['design meeting 2020-07-01', say('transmute', 6)],
+    ['Stream trait design meeting', say('Nothing here names it', 6)],
+  ])('the work titled %s names no subject', (title, text) => {
+    expect(titleSubjects(title, text, undefined, { work: true })).toEqual([]);
+  });
 });

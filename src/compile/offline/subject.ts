@@ -9,6 +9,8 @@ export interface Subject {
   name: string;
   /** Mentions in the text. */
   count: number;
+  /** The title is this name and words of its kind only ("ffi-unwind design meeting"): named by the title itself. */
+  titled?: boolean;
 }
 
 /** Mentions a title's term needs in its text to be what the text is about, not a word of the title only. */
@@ -164,6 +166,26 @@ function nameable(name: string): boolean {
   return name.replace(/[^A-Za-z]/g, '').length >= 3;
 }
 
+/** Mentions a word of a one-name title needs for the text to be about that name, called by a part of it. */
+const PART_MENTIONS = 5;
+
+/**
+ * A title that is one name and words that say what kind of text it is ("ffi-unwind design meeting",
+ * "Stream trait design meeting", "RFC 2229 Update") names what the work is about, though the text may
+ * call it by a part ("unwind", "the stream") or name it in links only: the name is its subject when
+ * the text names it, or one of its words again and again. The whole title is never its own subject.
+ */
+function oneName(title: string, run: readonly Token[], text: string, lower: string, nounsOnly: boolean) {
+  if (words(run) > MAX_WORDS || (run.length === 1 && !/-/.test(run[0]!.word))) return undefined;
+  const name = title.slice(run[0]!.start, run[run.length - 1]!.end).replace(/\s+/g, ' ');
+  if (!nameable(name) || !wellCut(run, nounsOnly) || modifierLast(name)) return undefined;
+  const count = countIn(text, lower, name);
+  const parts = name.split(/[\s-]+/).filter((w) => w.length >= 3 && !genre(w) && !/^\d/.test(w));
+  const part = Math.max(0, ...parts.map((w) => countIn(text, lower, w)));
+  if (count < 1 && part < PART_MENTIONS) return undefined;
+  return { name, count: Math.max(count, MIN_MENTIONS), titled: true };
+}
+
 /**
  * The terms of a work's title that its text keeps coming back to: what the work is about. The
  * title is cut at punctuation and at words that say what kind of text it is ("design meeting",
@@ -177,11 +199,27 @@ export function titleSubjects(
   title: string,
   text: string,
   prose: () => string = () => text,
-  opts: { nounsOnly?: boolean } = {},
+  opts: { nounsOnly?: boolean; work?: boolean } = {},
 ): Subject[] {
   const lower = text.toLowerCase();
+  const all = runs(title);
+  const found = subjectsOf(title, all, text, lower, prose, opts);
+  // A section's heading is nearly always one name: it names its section's subject only when the section keeps naming it.
+  if (found.length || all.length !== 1 || !opts.work) return found;
+  const one = oneName(title, all[0]!, text, lower, opts.nounsOnly ?? false);
+  return one ? [one] : [];
+}
+
+function subjectsOf(
+  title: string,
+  all: readonly Token[][],
+  text: string,
+  lower: string,
+  prose: () => string,
+  opts: { nounsOnly?: boolean },
+): Subject[] {
   const grams: { name: string; from: number; to: number; count: number }[] = [];
-  for (const run of runs(title))
+  for (const run of all)
     for (let i = 0; i < run.length; i++)
       for (let j = i; j < Math.min(run.length, i + MAX_WORDS); j++) {
         // One word of a longer run is a piece of what the title names ("coercion" of "dyn upcasting
