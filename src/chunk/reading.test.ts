@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { continues, readBlocks, rowText } from './reading.js';
+import { continues, readBlocks, rowText, unwrapParagraphs } from './reading.js';
 
 describe('continues: a wrapped line goes on with the sentence before it', () => {
   it.each([
@@ -59,5 +59,34 @@ describe('readBlocks', () => {
   });
   it('reads a row without a header as its cells', () => {
     expect(rowText(undefined, ['a', 'b', 'c'])).toBe('a — b; c');
+  });
+});
+
+describe('unwrapParagraphs: hard-wrapped Latin prose joined, everything else as written', () => {
+  it.each([
+    [
+      'This kind of inference, which infers the type arguments from the types\nof the arguments to the function, is called _function argument type\ninference_.',
+      'This kind of inference, which infers the type arguments from the types of the arguments to the function, is called _function argument type inference_.',
+    ],
+    [
+      '# Title\n\nA stack is a data structure that keeps the values in the order\nit gets them.\n\n- an item\n- another item',
+      '# Title\n\nA stack is a data structure that keeps the values in the order it gets them.\n\n- an item\n- another item',
+    ],
+  ])('joins %j', (text, want) => {
+    expect(unwrapParagraphs(text)).toBe(want);
+  });
+
+  it.each([
+    // Chinese is not wrapped by hand: short lines without a mark are items of their own.
+    '本地优先：所有数据先存到IndexedDB，即使离线也能用\n访客模式：不登录也能使用，数据只存本地',
+    // A line that ends a sentence, a short line, a field.
+    'The first line closes its sentence here, as it should.\nthe next one opens another.',
+    'Short line\nanother short line',
+    'Attendees were there for the whole meeting of the language team\nDate: 2020-01-06',
+    // Code written without a fence, and rows set apart by tabs.
+    'async function downloadVideo(url: string, options: Options) {\n  const response = await fetch(url);',
+    'name\tmeaning of the name in the text\tvalue\nHeal\twhat it does when it detects a conflict\tkeeps it',
+  ])('leaves %j as written', (text) => {
+    expect(unwrapParagraphs(text)).toBe(text);
   });
 });

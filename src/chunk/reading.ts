@@ -182,3 +182,35 @@ export function readBlocks(text: string): ReadBlock[] {
   }
   return out;
 }
+
+/** A Latin line that runs on: it ends in a word, a number, a comma or a closing mark of a span (`_`, `*`, `` ` ``, `)`). */
+const LATIN_RUNS_ON = /[A-Za-z0-9,_*`'")\]]$/;
+
+/**
+ * The text with each paragraph's hard-wrapped Latin lines joined (`continues`), every other block
+ * as written: a term or an emphasis wrapped over two lines (`_function argument type\ninference_`)
+ * reads whole. Chinese is not wrapped by hand: its short lines are items or headings of their own,
+ * and a line ending in code punctuation (`{`, `;`) is code.
+ */
+export function unwrapParagraphs(text: string): string {
+  const { lines, blocks } = parseBlocks(text);
+  let out = '';
+  let pos = 0;
+  for (const b of blocks) {
+    if (b.kind !== 'paragraph' || b.lastLine === b.firstLine) continue;
+    const own = lines.text.slice(b.firstLine, b.lastLine + 1).filter((l) => l.trim());
+    if (isMetadata(own) || own.some((l) => DEFINITION.test(l.trim()) || /\S\t/.test(l))) continue;
+    const joined: string[] = [];
+    let last = '';
+    for (const line of own) {
+      const wraps = joined.length && LATIN_RUNS_ON.test(last.trimEnd()) && !HAN_START.test(line.trim());
+      if (wraps && continues(last, line)) joined[joined.length - 1] += ` ${line.trim()}`;
+      else joined.push(line);
+      last = line;
+    }
+    if (joined.length === own.length) continue;
+    out += text.slice(pos, b.start) + joined.join('\n');
+    pos = b.end;
+  }
+  return pos ? out + text.slice(pos) : text;
+}

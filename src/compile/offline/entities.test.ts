@@ -728,3 +728,31 @@ describe('extractEntities: fields of a repeated layout', () => {
     expect(found.find((e) => e.key === 'sigma notation')?.salient).toBe(true);
   });
 });
+
+describe('extractEntities: a term a sentence names in italics', () => {
+  const text = [
+    '### Function argument type inference',
+    '',
+    'This kind of inference, which infers the type arguments from the types',
+    'of the arguments to the function, is called _function argument type',
+    'inference_.',
+    '',
+    'Function argument type inference only works for type parameters that are used in the function',
+    'parameters. Function argument type inference runs first. Function argument type inference is cheap.',
+    '',
+    'The compiler is _really_ fast, and the result is _usually_ right.',
+  ].join('\n');
+
+  it('takes the italic term after "is called", wrapped over two lines, as one stressed name', () => {
+    const found = extractEntities(text, 'An Introduction To Generics');
+    expect(found.find((e) => e.key === 'function argument type inference')?.salient).toBe(true);
+    // Its pieces are no names of their own: the text never uses them apart from it.
+    expect(found.map((e) => e.key)).not.toContain('argument type');
+  });
+
+  it('takes no word the text only stresses in italics', () => {
+    const keys = extractEntities(text, 'An Introduction To Generics').map((e) => e.key);
+    expect(keys).not.toContain('really');
+    expect(keys).not.toContain('usually');
+  });
+});

@@ -10,6 +10,7 @@ import { englishTerms, foldShortNames, isCodeLine } from './en-terms.js';
 import { definedTypes, headingTerms, withoutHeadings } from './stressed.js';
 import { openCode, sealCode } from './code-spans.js';
 import { titleSubjects } from './subject.js';
+import { unwrapParagraphs } from '../../chunk/reading.js';
 import { foldText } from '../../text/fold.js';
 import { type Block, headingText, parseBlocks } from '../../chunk/blocks.js';
 import {
@@ -100,6 +101,11 @@ const PAREN_EN_ZH =
   /(?<![A-Za-z])([A-Za-z][A-Za-z0-9.-]{0,40}(?:[ \t][A-Za-z][A-Za-z0-9.-]{0,40}){0,4})[ \t]*[（(][ \t]*([\u3400-\u9fff]{2,10})[ \t]*[)）]/gu;
 const EMPHASIS =
   /\*\*([^*\n]{2,60})\*\*|__([^_\n]{2,60})__|《([^》\n]{2,30})》|「([^」\n]{2,30})」|\[\[([^[\]|#\n]{2,60})(?:[|#][^[\]\n]{0,200})?\]\]/g;
+/** An italic term right after a word that names what was described (en.CALLED): "is called _X_". */
+const CALLED_TERM = new RegExp(
+  `\\b(?:${EN.CALLED.join('|')})\\s+(?:an?\\s+|the\\s+)?(?:_([^_\\n]{2,60})_|\\*([^*\\n]{2,60})\\*)(?![_*])`,
+  'g',
+);
 /** A verb that shows or says a string ends the text before a quote (zh.SHOW_VERBS). */
 const SHOWN = new RegExp(`(?:${ZH.SHOW_VERBS.join('|')})[ \\t]*$`, 'u');
 /** Distinct names from parentheses and emphasis that are counted or checked by a search of the whole text: more than any real page has. */
@@ -148,7 +154,7 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   // The text's code blocks, parsed once: indented code (a shell session, a listing) is read as code
   // is, not as sentences, and the identifiers of all of it are no names.
   const code = codeBlocks(source);
-  const markdown = withoutIndentedCode(source, code);
+  const markdown = unwrapParagraphs(withoutIndentedCode(source, code));
   // 设置了默认的名称 (`main`): code in parentheses is a value the text gives, not a translation.
   const text = stripMarkdown(withoutTableHeads(markdown.replace(CODE_IN_PARENS, ' ')));
   const cands = new Map<string, Candidate>();
@@ -198,6 +204,12 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
     );
     if (/[:：]\s*$/.test(m[0].slice(0, -2)) || /^\s?[:：]/.test(after) || (opensLine && /^[ \t]*[_*`[]/.test(after)))
       labels.set(t, (labels.get(t) ?? 0) + 1);
+  }
+  // "…is called _function argument type inference_": a word set in italics where a sentence names
+  // what it has described is the term it defines (italics elsewhere only stress a word).
+  for (const m of markdown.matchAll(CALLED_TERM)) {
+    const t = clean(m[1] ?? m[2] ?? '');
+    if (englishNameOk(t)) emphasised.push(t);
   }
   // **价格：** or **equiv** _…_ opening item after item is a field of a repeated layout, not a name the
   // text stresses (a term opening its one definition, **消息队列：** …, is).
@@ -628,7 +640,7 @@ function finish(
     }
   }
   // The title counts as a longer name too: 卡片盒 and 笔记法 are pieces of 卡片盒笔记法.
-  dropContained(cands, { key: entityKey(title), count: countOccurrences(lower, title.toLowerCase()) });
+  dropContained(cands, { key: entityKey(title), count: countOccurrences(lower, title.toLowerCase()) }, lower);
   const headings = headingLines(markdown);
   // A Latin name as a whole word, capitalised if the name is: "Wiki" is not in "从 raw/ 到 wiki/".
   const inHeading = (n: string) => {
@@ -810,7 +822,7 @@ function headingLines(markdown: string): string {
 }
 
 /** Drop terms that only ever occur inside a longer candidate (dropped, never merged with it). */
-function dropContained(cands: Map<string, Candidate>, title: { key: string; count: number }): void {
+function dropContained(cands: Map<string, Candidate>, title: { key: string; count: number }, lower: string): void {
   // That compares every pair: on a long text, only the candidates that could still make the final list take part.
   if (cands.size > MAX_COMPARED) {
     const ranked = [...cands].sort((a, b) => rank(b[1]) - rank(a[1]) || (a[0] < b[0] ? -1 : 1));
@@ -821,13 +833,17 @@ function dropContained(cands: Map<string, Candidate>, title: { key: string; coun
   for (const k of keys) {
     const c = cands.get(k)!;
     // A phrase the text also uses on its own, twice, is a term of its own ("knowledge base" beside
-    // "personal knowledge base").
-    if (c.strong || c.aliases.size || (c.alone ?? 0) >= 2) continue;
+    // "personal knowledge base"). A stressed term gives way only to a longer stressed one it is
+    // nearly always part of: "function argument" and "argument type" to "function argument type inference".
+    if (c.aliases.size) continue;
     for (const other of [...keys, title.key]) {
-      if (other === k || other.length <= k.length) continue;
-      const o = other === title.key ? title : cands.get(other);
-      if (!o || !other.includes(k)) continue;
-      if (o.count >= c.count * 0.7) {
+      if (other === k || other.length <= k.length || !other.includes(k)) continue;
+      const o = other === title.key ? { count: title.count, strong: false } : cands.get(other);
+      if (!o || (c.strong && !o.strong)) continue;
+      // Counted apart from the longer one in the text itself: a phrase finder counts a piece of a
+      // longer phrase as a phrase of its own.
+      const alone = Math.min(c.alone ?? 0, countOccurrences(lower, k) - countOccurrences(lower, other));
+      if (o.count >= c.count * 0.7 && alone < 2) {
         cands.delete(k);
         break;
       }
