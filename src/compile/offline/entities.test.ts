@@ -756,3 +756,24 @@ describe('extractEntities: a term a sentence names in italics', () => {
     expect(keys).not.toContain('usually');
   });
 });
+
+describe('extractEntities: a term linked to an encyclopedia article', () => {
+  const stressed = (md: string, key: string) =>
+    extractEntities(md, 'Introducing the tool').find((e) => e.key === key)?.salient ?? false;
+
+  it.each([
+    [
+      '[Race conditions](http://en.wikipedia.org/wiki/Race_condition) are elusive. Tools find race conditions. A race condition hides.',
+      'race condition',
+    ],
+    ['[卡片盒笔记法](https://zh.wikipedia.org/wiki/卡片盒)是一种方法。卡片盒笔记法很简单。', '卡片盒笔记法'],
+  ])('stresses the linked term of %j', (md, key) => {
+    expect(stressed(md, key)).toBe(true);
+  });
+
+  it('does not stress a name linked to any other page', () => {
+    const md =
+      '[Rust Berlin](https://www.meetup.com/rust-berlin/) meets monthly. Rust Berlin has talks. Rust Berlin is fun.';
+    expect(stressed(md, 'rust berlin')).toBe(false);
+  });
+});

@@ -106,6 +106,9 @@ const CALLED_TERM = new RegExp(
   `\\b(?:${EN.CALLED.join('|')})\\s+(?:an?\\s+|the\\s+)?(?:_([^_\\n]{2,60})_|\\*([^*\\n]{2,60})\\*)(?![_*])`,
   'g',
 );
+/** A link to an encyclopedia's article (Wikipedia in any language, Baidu Baike), with its text. */
+const ENCYCLOPEDIA_LINK =
+  /\[([^[\]\n]{2,60})\]\(https?:\/\/(?:[a-z-]+\.)?(?:wikipedia\.org\/wiki\/|baike\.baidu\.com\/item\/)[^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)/g;
 /** A verb that shows or says a string ends the text before a quote (zh.SHOW_VERBS). */
 const SHOWN = new RegExp(`(?:${ZH.SHOW_VERBS.join('|')})[ \\t]*$`, 'u');
 /** Distinct names from parentheses and emphasis that are counted or checked by a search of the whole text: more than any real page has. */
@@ -210,6 +213,12 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   for (const m of markdown.matchAll(CALLED_TERM)) {
     const t = clean(m[1] ?? m[2] ?? '');
     if (englishNameOk(t)) emphasised.push(t);
+  }
+  // "[Race conditions](https://en.wikipedia.org/wiki/Race_condition)": a term linked to an
+  // encyclopedia's article on it is a term the text relies on.
+  for (const m of markdown.matchAll(ENCYCLOPEDIA_LINK)) {
+    const t = clean(m[1]!.replace(/[.。]$/u, ''));
+    if (HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) emphasised.push(t);
   }
   // **价格：** or **equiv** _…_ opening item after item is a field of a repeated layout, not a name the
   // text stresses (a term opening its one definition, **消息队列：** …, is).
