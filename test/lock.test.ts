@@ -30,12 +30,20 @@ function staleLock(path: string): void {
 interface Contender {
   said: string[];
   closed: Promise<void>;
+  exited: boolean;
   pid: number;
 }
 
-function contender(lockPath: string, go: string, done: string, onLine: () => void): Contender {
-  const child = spawn(process.execPath, [CONTENDER, lockPath, go, done], { cwd: REPO });
-  const c: Contender = { said: [], closed: new Promise((r) => child.on('close', () => r())), pid: child.pid ?? 0 };
+function contender(lockPath: string, go: string, done: string, rounds: number, onLine: () => void): Contender {
+  const child = spawn(process.execPath, [CONTENDER, lockPath, go, done, String(rounds)], { cwd: REPO });
+  const c: Contender = { said: [], closed: Promise.resolve(), exited: false, pid: child.pid ?? 0 };
+  c.closed = new Promise((r) =>
+    child.on('close', () => {
+      c.exited = true;
+      onLine();
+      r();
+    }),
+  );
   let buf = '';
   child.stdout.on('data', (d: Buffer) => {
     buf += d.toString();
@@ -48,26 +56,41 @@ function contender(lockPath: string, go: string, done: string, onLine: () => voi
   return c;
 }
 
-/** `n` processes that, once all are up, try to take the lock at the same moment; what each says. */
-async function contend(dir: string, lockPath: string, n: number, round: number): Promise<string[]> {
-  const go = join(dir, `go-${round}`);
-  const done = join(dir, `done-${round}`);
+/**
+ * `n` processes that, round after round, once all are ready and a stale lock is in place, try to
+ * take the lock at the same moment; what each said in each round.
+ */
+async function contend(dir: string, lockPath: string, n: number, rounds: number): Promise<string[][]> {
+  const go = join(dir, 'go-');
+  const done = join(dir, 'done-');
   let wake = () => {};
-  const cs = Array.from({ length: n }, () => contender(lockPath, go, done, () => wake()));
+  const cs = Array.from({ length: n }, () => contender(lockPath, go, done, rounds, () => wake()));
   const until = async (pred: () => boolean) => {
-    while (!pred())
+    while (!pred()) {
+      // Every process plays every round: one that has ended before the last is an error.
+      if (cs.some((c) => c.exited))
+        throw new Error(`a contender ended early: ${JSON.stringify(cs.map((c) => c.said))}`);
       await new Promise<void>((r) => {
         wake = r;
         setTimeout(r, 100);
       });
+    }
   };
-  await until(() => cs.every((c) => c.said.includes('ready')));
-  writeFileSync(go, '');
-  // The winner holds the lock until every other process has tried and said so.
-  await until(() => cs.every((c) => c.said.length > 1));
-  writeFileSync(done, '');
+  const said: string[][] = [];
+  for (let round = 0; round < rounds; round++) {
+    // Every process is ready: the winner of the round before has released the lock.
+    await until(() => cs.every((c) => c.said.includes(`ready ${round}`)));
+    expect(existsSync(lockPath), `round ${round}: the lock of the round before is gone`).toBe(false);
+    staleLock(lockPath);
+    writeFileSync(`${go}${round}`, '');
+    // The winner holds the lock until every other process has tried and said so.
+    const tried = (c: Contender) => c.said.length > c.said.indexOf(`ready ${round}`) + 1;
+    await until(() => cs.every(tried));
+    said.push(cs.map((c) => c.said[c.said.indexOf(`ready ${round}`) + 1]!));
+    writeFileSync(`${done}${round}`, '');
+  }
   await Promise.all(cs.map((c) => c.closed));
-  return cs.map((c) => c.said.slice(1).join(' '));
+  return said;
 }
 
 describe('the kb lock', () => {
@@ -75,9 +98,9 @@ describe('the kb lock', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kb-lock-'));
     const lockPath = join(dir, '.kb', 'lock');
     mkdirSync(join(dir, '.kb'));
-    for (let round = 0; round < 8; round++) {
-      staleLock(lockPath);
-      const said = await contend(dir, lockPath, 6, round);
+    const rounds = await contend(dir, lockPath, 6, 8);
+    expect(rounds).toHaveLength(8);
+    for (const [round, said] of rounds.entries()) {
       expect(
         said.filter((s) => s === 'won'),
         `round ${round}: ${JSON.stringify(said)}`,
@@ -86,15 +109,15 @@ describe('the kb lock', () => {
         said.filter((s) => s === 'lost'),
         `round ${round}: ${JSON.stringify(said)}`,
       ).toHaveLength(5);
-      expect(existsSync(lockPath)).toBe(false);
     }
+    expect(existsSync(lockPath)).toBe(false);
   }, 240_000);
 
   it('is free again as soon as its holder is killed (kill -9), with no stale lock to take over', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kb-lock-'));
     const lockPath = join(dir, '.kb', 'lock');
     mkdirSync(join(dir, '.kb'));
-    writeFileSync(join(dir, 'go'), '');
+    writeFileSync(join(dir, 'go0'), '');
     const holder = spawn(process.execPath, [CONTENDER, lockPath, join(dir, 'go'), join(dir, 'never')], { cwd: REPO });
     let out = '';
     await new Promise<void>((r) =>
