@@ -32,11 +32,20 @@ interface Contender {
   closed: Promise<void>;
   exited: boolean;
   pid: number;
+  kill(): void;
 }
 
 function contender(lockPath: string, go: string, done: string, rounds: number, onLine: () => void): Contender {
   const child = spawn(process.execPath, [CONTENDER, lockPath, go, done, String(rounds)], { cwd: REPO });
-  const c: Contender = { said: [], closed: Promise.resolve(), exited: false, pid: child.pid ?? 0 };
+  const c: Contender = {
+    said: [],
+    closed: Promise.resolve(),
+    exited: false,
+    pid: child.pid ?? 0,
+    kill: () => {
+      if (!c.exited) child.kill('SIGKILL');
+    },
+  };
   c.closed = new Promise((r) =>
     child.on('close', () => {
       c.exited = true;
@@ -77,19 +86,24 @@ async function contend(dir: string, lockPath: string, n: number, rounds: number)
     }
   };
   const said: string[][] = [];
-  for (let round = 0; round < rounds; round++) {
-    // Every process is ready: the winner of the round before has released the lock.
-    await until(() => cs.every((c) => c.said.includes(`ready ${round}`)));
-    expect(existsSync(lockPath), `round ${round}: the lock of the round before is gone`).toBe(false);
-    staleLock(lockPath);
-    writeFileSync(`${go}${round}`, '');
-    // The winner holds the lock until every other process has tried and said so.
-    const tried = (c: Contender) => c.said.length > c.said.indexOf(`ready ${round}`) + 1;
-    await until(() => cs.every(tried));
-    said.push(cs.map((c) => c.said[c.said.indexOf(`ready ${round}`) + 1]!));
-    writeFileSync(`${done}${round}`, '');
+  try {
+    for (let round = 0; round < rounds; round++) {
+      // Every process is ready: the winner of the round before has released the lock.
+      await until(() => cs.every((c) => c.said.includes(`ready ${round}`)));
+      expect(existsSync(lockPath), `round ${round}: the lock of the round before is gone`).toBe(false);
+      staleLock(lockPath);
+      writeFileSync(`${go}${round}`, '');
+      // The winner holds the lock until every other process has tried and said so.
+      const tried = (c: Contender) => c.said.length > c.said.indexOf(`ready ${round}`) + 1;
+      await until(() => cs.every(tried));
+      said.push(cs.map((c) => c.said[c.said.indexOf(`ready ${round}`) + 1]!));
+      writeFileSync(`${done}${round}`, '');
+    }
+    await Promise.all(cs.map((c) => c.closed));
+  } finally {
+    // A round that failed leaves no process waiting for its go file.
+    for (const c of cs) c.kill();
   }
-  await Promise.all(cs.map((c) => c.closed));
   return said;
 }
 
