@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offlineAnswer, statements } from './answer.js';
+import { offlineAnswer, statements, statesWhatItIs } from './answer.js';
 import { joinWrapped } from '../chunk/reading.js';
 import { queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
@@ -254,6 +254,14 @@ describe('offlineAnswer', () => {
     expect(offlineAnswer('What is reciprocal rank fusion?', packed(en), 1).text).toContain('is a way to merge');
   });
 
+  it.each([
+    ['a combinator is a closed lambda term', true],
+    ['组合子是一个封闭的 lambda 项', true],
+    ['the S and K combinators compose into combinators that are equal to any lambda term', false],
+  ])('reads "%s" as saying what a combinator is: %s', (text, says) =>
+    expect(statesWhatItIs('组合子（combinator）是什么？', text)).toBe(says),
+  );
+
   it('picks the Chinese sentence with the number a 多少 question asks for', () => {
     const e = entry('source/panthers', '黑豹队', [
       '黑豹队是一支职业橄榄球队。黑豹队的防守只丢了 308分，在联赛中排名第六。球队的主场在夏洛特。',
@@ -322,6 +330,25 @@ describe('offlineAnswer picks the sentence that answers', () => {
     ]);
     const a = offlineAnswer('Why does the cache miss after a deploy?', packed(e), 1);
     expect(a.text).toContain('new build id');
+  });
+
+  it('takes the short reply after a question the text asks itself, when it asks what the asker asks', () => {
+    const e = entry('source/netstack', 'Network stack', [
+      'The team ran the new stack on its own devices for a year. ' +
+        'So, over that year, how many bugs did the team find in the field? ' +
+        'Three. ' +
+        'The stack is written in Rust.',
+    ]);
+    const a = offlineAnswer('How many bugs did the new stack have in its first year?', packed(e), 1);
+    expect(a.text).toMatch(/^Three\./);
+  });
+
+  it('prefers the sentence that ranks one thing above the rest when the question asks which is best', () => {
+    const e = entry('source/layers', 'Layer lines', [
+      'Slower printing hides layer lines on small parts. Sanding and priming hide layer lines most evenly.',
+    ]);
+    expect(offlineAnswer('Which way hides layer lines best?', packed(e), 1).text).toContain('Sanding');
+    expect(offlineAnswer('Which way hides layer lines?', packed(e), 1).text).toContain('Slower');
   });
 
   it('says so in the asker’s language, with the likeliest passages, when no statement holds enough of the question', () => {

@@ -14,7 +14,7 @@ import { inChinese } from '../text/script.js';
 import { stemWord } from '../text/english.js';
 import { qualifiedNames, queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
-import { definedSubject, intentsOf, subjectNames } from './intent.js';
+import { definedSubject, EN_SUPERLATIVE, intentsOf, subjectNames, ZH_SUPERLATIVE } from './intent.js';
 import { ANSWER_WEIGHTS as W } from './weights.js';
 import * as EN from '../text/lang/en.js';
 import * as ZH from '../text/lang/zh.js';
@@ -66,7 +66,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 21;
+export const ANSWER_VERSION = 22;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -212,8 +212,10 @@ function definesRe(question: string, renderings?: Record<string, string>): RegEx
     .join('|')})`;
   const verbs = `(?:${anyOf(ZH.DEFINING)}|\\b(?:${anyOf(EN.DEFINING)})\\b)`;
   const called = `(?:${anyOf(ZH.CALLED)}|\\b(?:${anyOf(EN.CALLED)})\\b)`;
+  // Not across a relative clause: "…produce combinators that are equal to…" says nothing of what they are.
+  const gap = `(?:(?!\\b(?:${anyOf(EN.RELATIVES)})\\b)[^。.!?！？]){0,40}?`;
   return new RegExp(
-    `^[\\s\\p{P}\\p{S}]{0,2}(?:definition\\s+)?(?:an?\\s+|the\\s+)?${names}|${names}[^。.!?！？]{0,40}?${verbs}|${called}\\s*["“「『(（]?${names}`,
+    `^[\\s\\p{P}\\p{S}]{0,2}(?:definition\\s+)?(?:an?\\s+|the\\s+)?${names}(?!#)|${names}${gap}${verbs}|${called}\\s*["“「『(（]?${names}`,
     'iu',
   );
 }
@@ -284,12 +286,18 @@ function sameText(a: Candidate, b: Candidate): boolean {
   return a.entry === b.entry && a.at[1] === b.at[1] && a.at[2] + 1 === b.at[2];
 }
 
-/** A statement that asks a question itself, or holds fewer than two words of its own besides the question's. */
+/**
+ * A statement that asks a question itself, or holds the question's words and fewer than two of its
+ * own besides. One that holds none of them says something else (`Three.` after the question it answers).
+ */
 function restatesQuestion(c: Candidate, terms: Set<string>): boolean {
   if (ASKS.test(c.text)) return true;
   let novel = 0;
-  for (const t of c.terms) if (!terms.has(t) && !EN.FUNCTION_WORDS.has(t) && !ZH.FUNCTION_WORDS.has(t)) novel++;
-  return novel < 2;
+  let asked = 0;
+  for (const t of c.terms)
+    if (terms.has(t)) asked++;
+    else if (!EN.FUNCTION_WORDS.has(t) && !ZH.FUNCTION_WORDS.has(t)) novel++;
+  return asked > 0 && novel < 2;
 }
 
 /** A statement that ends as a question does. */
@@ -368,7 +376,10 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   const wantsNumber = intents.has('number') || intents.has('when');
   const wantsReason = intents.has('reason');
   const wantsContrast = intents.has('compare');
+  const wantsTop = intents.has('superlative');
   const defines = definesRe(question, packed.renderings);
+  // A question the text asks itself for what the asker asks (how many, why) is followed by its answer.
+  const asksAlike = (text: string) => ASKS.test(text) && [...intentsOf(text)].some((i) => intents.has(i));
   // What each statement holds of the question, before it is weighed as an answer.
   const held = cands.map((c) => {
     let score = 0;
@@ -388,15 +399,20 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   if (sameLanguage)
     for (const t of questionTerms(question))
       if (Array.from(t).length > 1 && !df.has(stemWord(t))) whole += weight(stemWord(t));
+  // A statement right after one that says the question again (or asks one) answers it; after a
+  // question asking what the asker asks, it holds what that question holds.
+  const answers = cands.map((c, k) => !restates[k] && k > 0 && restates[k - 1]! && sameText(cands[k - 1]!, c));
+  const repliesAlike = (k: number) => answers[k]! && asksAlike(cands[k - 1]!.text);
   const own = cands.map((c, k) => {
     let score = held[k]! > 0 ? held[k]! + W.titleShare * named[k]! : 0;
     // A sentence that only says the question again, or asks one, holds no answer: it gives way
     // to the statement after it, which often does.
     if (restates[k]) score *= W.restatement;
-    else if (k > 0 && restates[k - 1] && sameText(cands[k - 1]!, c)) score += W.giveWay * held[k - 1]!;
+    else if (answers[k]) score += W.giveWay * held[k - 1]! * (repliesAlike(k) ? W.sameAsking : 1);
     if (wantsNumber && HAS_NUMBER.test(c.text)) score *= W.numberBoost;
     if (wantsReason && GIVES_REASON.test(c.text)) score *= W.reasonBoost;
     if (wantsContrast && CONTRASTS.test(c.text)) score *= W.contrastBoost;
+    if (wantsTop && (ZH_SUPERLATIVE.test(c.text) || EN_SUPERLATIVE.test(c.text))) score *= W.superlativeBoost;
     if (defines?.test(c.text)) score *= W.definitionBoost;
     return score;
   });
@@ -431,7 +447,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
       entry: c.entry,
       at: c.at,
       score,
-      held: whole ? held[order]! / whole : 0,
+      held: whole ? (repliesAlike(order) ? Math.max(held[order]!, held[order - 1]!) : held[order]!) / whole : 0,
     }));
 }
 

@@ -6,9 +6,20 @@ import * as ZH from '../text/lang/zh.js';
  * What a question asks for. `define`: what X is; `list`: several things (有哪些, "what are the");
  * `several`: any 哪些, enough to read a lead-in's labels as a list; `steps`: an ordered process;
  * `number`: an amount; `when`: a date or time; `reason`: why; `purpose`: what X is for (answered,
- * as `define` is, by what a statement says of X); `compare`: how two things differ.
+ * as `define` is, by what a statement says of X); `compare`: how two things differ; `superlative`:
+ * which one ranks above the rest (the best method, 最大的理由).
  */
-export type Intent = 'define' | 'purpose' | 'compare' | 'list' | 'several' | 'steps' | 'number' | 'when' | 'reason';
+export type Intent =
+  | 'define'
+  | 'purpose'
+  | 'compare'
+  | 'list'
+  | 'several'
+  | 'steps'
+  | 'number'
+  | 'when'
+  | 'reason'
+  | 'superlative';
 
 /** One way a language asks for something, with questions that must and must not read so. */
 export interface IntentRule {
@@ -23,6 +34,11 @@ export interface IntentRule {
 
 const ZH_COUNTER = `[${ZH.COUNTERS.join('')}]`;
 const ZH_COUNTED = `[两${ZH.NUMERALS.join('')}\\d]`;
+
+/** A Chinese text that ranks one thing above the rest (最好, 最一致; not 最后, 最近). */
+export const ZH_SUPERLATIVE = new RegExp(`(?!${anyOf(ZH.NOT_SUPERLATIVE)})${ZH.SUPERLATIVE}`, 'u');
+/** An English text that does (the best, the biggest downside). */
+export const EN_SUPERLATIVE = new RegExp(`\\b(?:${anyOf(EN.SUPERLATIVES)})\\b`, 'iu');
 
 /** Every rule, by language and intent; their examples run as tests (intent.test.ts). */
 export const INTENT_RULES: readonly IntentRule[] = [
@@ -182,9 +198,25 @@ export const INTENT_RULES: readonly IntentRule[] = [
     id: 'zh-reason',
     language: 'zh',
     intent: 'reason',
-    pattern: /为什么|为何|何以|原因/u,
-    match: ['为什么要分块？', '失败的原因是什么'],
+    pattern: /为什么|为何|何以|原因|理由/u,
+    match: ['为什么要分块？', '失败的原因是什么', '不用它的理由是什么？'],
     notMatch: ['什么是分块？'],
+  },
+  {
+    id: 'zh-superlative',
+    language: 'zh',
+    intent: 'superlative',
+    pattern: ZH_SUPERLATIVE,
+    match: ['哪种方法效果最好？', '不用它的最大理由是什么？'],
+    notMatch: ['最后一步是什么？', '最近有哪些更新？', '哪种方法更好？'],
+  },
+  {
+    id: 'en-superlative',
+    language: 'en',
+    intent: 'superlative',
+    pattern: EN_SUPERLATIVE,
+    match: ['Which method works best?', 'What is the biggest downside?', 'Which is the most common error?'],
+    notMatch: ['What is the last step?', 'Which method works better?', 'What is the test for?'],
   },
   {
     id: 'en-reason',

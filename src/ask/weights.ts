@@ -12,6 +12,8 @@ export const ANSWER_WEIGHTS = {
   reasonBoost: 1.2,
   /** A statement that sets two things against each other (unlike, whereas, 不同), when the question compares. */
   contrastBoost: 1.5,
+  /** A statement that ranks one thing above the rest (最, best, biggest), when the question asks which ranks so. */
+  superlativeBoost: 1.5,
   /** Share of a matching statement's score that a reason two sentences away from it gets for a "why". */
   reasonShare: 0.8,
   /** A statement of the entry ranked r counts 1 / (1 + r × this). */
@@ -20,6 +22,8 @@ export const ANSWER_WEIGHTS = {
   restatement: 0.1,
   /** Share of such a statement's score the statement right after it gains: the answer follows the question. */
   giveWay: 1,
+  /** What it gains counts this many times when that question asks what the asker asks (how many, why). */
+  sameAsking: 1.5,
   /** A statement holding a number, when the question asks for an amount or a date. */
   numberBoost: 1.15,
   /** The best statement must hold this share of what the context holds of the question to be answered with. */

@@ -112,6 +112,10 @@ export const REASON_CUES = [
   ...['due to', 'so that', 'in order to', 'as a result'],
 ];
 
+/** Words that rank one thing above the rest ("the best method", "the biggest downside"). */
+export const SUPERLATIVES = wordList(`best worst most least biggest largest greatest highest lowest fastest slowest
+  strongest weakest simplest easiest hardest cheapest safest`);
+
 /** Words with which a sentence leans on the one before it. */
 export const CONNECTIVES = wordList('However But And So Then Also Thus Therefore Moreover').concat(['For example']);
 
@@ -136,6 +140,9 @@ export const UNSURE = 'No sentence in the wiki answers this for certain; these p
 
 /** Verbs by which a statement says what its subject is ("X is …", "X refers to …"). */
 export const DEFINING = ['is', 'are', 'means', 'refers to', 'stands for', 'is defined as'];
+
+/** Words that open a relative clause ("combinators that are equal to…"): what follows says nothing of what the noun is. */
+export const RELATIVES = wordList('that which who whose whom');
 
 /** Words by which a statement names what it has described ("…, later called Folgezettel"). */
 export const CALLED = ['called', 'known as', 'termed', 'dubbed', 'named'];

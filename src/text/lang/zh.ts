@@ -26,10 +26,10 @@ export const STOP = new Set([
   认为 知道 看到 发现 用户 文档 文章 笔记 使用 利用`),
 ]);
 
-/** Words a question asks with: what they ask is not what the notes say. */
+/** Words a question asks with: what they ask is not what the notes say (做什么的 holds 什么的, "and so forth" to a dictionary). */
 export const QUESTION_WORDS = new Set(
   wordList(
-    '什么 什么样 多少 哪 哪里 哪儿 哪个 哪些 哪一 谁 怎么 怎样 怎么样 如何 为什么 为何 几 是否 是不是 吗 呢 何时 何地',
+    '什么 什么样 什么的 多少 哪 哪里 哪儿 哪个 哪些 哪一 谁 怎么 怎样 怎么样 如何 为什么 为何 几 是否 是不是 吗 呢 何时 何地',
   ),
 );
 
@@ -76,6 +76,10 @@ export const PROCESS_WORDS = wordList('步骤 流程');
 
 /** Words that give a reason or a purpose. */
 export const REASON_CUES = wordList('因为 由于 所以 因此 因而 为了 以便 以免 否则 原因 导致');
+
+/** The mark that ranks one thing above the rest (最好, 最大, 最一致), and words it starts that rank nothing (最后, 最近). */
+export const SUPERLATIVE = '最';
+export const NOT_SUPERLATIVE = wordList('最后 最後 最近 最终 最終 最初');
 
 /** Words with which a sentence leans on the one before it. */
 export const CONNECTIVES = wordList(
