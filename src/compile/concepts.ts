@@ -745,14 +745,20 @@ function translations(okDocs: Map<string, DocumentRow>, marks: Map<string, Set<s
   if (!english.length || !other.length) return [];
   const byMark = new Map<string, string[]>();
   for (const e of english) for (const m of marks.get(e)!) (byMark.get(m) ?? byMark.set(m, []).get(m)!).push(e);
+  // A mark many texts hold (a footer's link, a template's code) says nothing about which one a text
+  // translates; it is left out of the counts, so the comparison stays linear in the marks.
+  const telling = (m: string) => (byMark.get(m)?.length ?? 0) <= VERSION_MAX_SHARED;
+  const sizeOf = new Map<string, number>();
+  const size = (p: string) =>
+    sizeOf.get(p) ?? sizeOf.set(p, [...marks.get(p)!].filter((m) => !byMark.has(m) || telling(m)).length).get(p)!;
   const out: [string, string][] = [];
   for (const o of other) {
     const mine = marks.get(o)!;
     const shared = new Map<string, number>();
-    for (const m of mine) for (const e of byMark.get(m) ?? []) shared.set(e, (shared.get(e) ?? 0) + 1);
+    for (const m of mine) if (telling(m)) for (const e of byMark.get(m) ?? []) shared.set(e, (shared.get(e) ?? 0) + 1);
     const ranked = [...shared]
       .filter(([, n]) => n >= TRANSLATION_MIN_MARKS)
-      .map(([e, n]) => [e, n / Math.min(mine.size, marks.get(e)!.size)] as const)
+      .map(([e, n]) => [e, n / Math.min(size(o), size(e))] as const)
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const [first, second] = ranked;
     if (first && first[1] >= TRANSLATION_MARK_SHARE && (!second || second[1] < TRANSLATION_MARGIN * first[1]))

@@ -208,18 +208,7 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
     if (/[:：]\s*$/.test(m[0].slice(0, -2)) || /^\s?[:：]/.test(after) || (opensLine && /^[ \t]*[_*`[]/.test(after)))
       labels.set(t, (labels.get(t) ?? 0) + 1);
   }
-  // "…is called _function argument type inference_": a word set in italics where a sentence names
-  // what it has described is the term it defines (italics elsewhere only stress a word).
-  for (const m of markdown.matchAll(CALLED_TERM)) {
-    const t = clean(m[1] ?? m[2] ?? '');
-    if (englishNameOk(t)) emphasised.push(t);
-  }
-  // "[Race conditions](https://en.wikipedia.org/wiki/Race_condition)": a term linked to an
-  // encyclopedia's article on it is a term the text relies on.
-  for (const m of markdown.matchAll(ENCYCLOPEDIA_LINK)) {
-    const t = clean(m[1]!.replace(/[.。]$/u, ''));
-    if (HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) emphasised.push(t);
-  }
+  emphasised.push(...namedTerms(markdown));
   // **价格：** or **equiv** _…_ opening item after item is a field of a repeated layout, not a name the
   // text stresses (a term opening its one definition, **消息队列：** …, is).
   for (let i = emphasised.length - 1; i >= 0; i--) if ((labels.get(emphasised[i]!) ?? 0) > 1) emphasised.splice(i, 1);
@@ -828,6 +817,25 @@ function isSectionLabel(name: string): boolean {
 function headingLines(markdown: string): string {
   const lines = markdown.split('\n').map((l) => l.trim());
   return lines.filter((_l, i) => isHeadingLine(lines, i)).join('\n');
+}
+
+/**
+ * Terms a text names the way a writer introduces one: "…is called _function argument type
+ * inference_" (a word set in italics where a sentence names what it has described; italics
+ * elsewhere only stress a word), and "[Race conditions](https://en.wikipedia.org/wiki/…)" (a term
+ * linked to an encyclopedia's article on it).
+ */
+function namedTerms(markdown: string): string[] {
+  const out: string[] = [];
+  for (const m of markdown.matchAll(CALLED_TERM)) {
+    const t = clean(m[1] ?? m[2] ?? '');
+    if (englishNameOk(t)) out.push(t);
+  }
+  for (const m of markdown.matchAll(ENCYCLOPEDIA_LINK)) {
+    const t = clean(m[1]!.replace(/[.。]$/u, ''));
+    if (HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) out.push(t);
+  }
+  return out;
 }
 
 /** Drop terms that only ever occur inside a longer candidate (dropped, never merged with it). */
