@@ -67,6 +67,9 @@ const NAMED = 4;
 /** doc_entities.salient's bit for an everyday word kept as a mention only (EntityRow.weak). */
 const WEAK = 8;
 
+/** The one empty list entity rows share (never changed in place). */
+const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[];
+
 export interface EntityRow {
   raw_path: string;
   key: string;
@@ -370,20 +373,41 @@ export class Store {
       );
   }
 
+  /**
+   * Every entity row. At 10,000 documents these are ~400,000 rows of ~2,000 names: rows are read
+   * one at a time (not all raw rows and then their copies), names and paths are shared strings, and
+   * an empty list is one shared empty array (half the rows are everyday words with no sentence).
+   */
   allEntities(): EntityRow[] {
-    const rows = this.stmt(`SELECT * FROM doc_entities ORDER BY key, raw_path`).all() as (Omit<
-      EntityRow,
-      'aliases' | 'snippets' | 'salient'
-    > & { aliases: string; snippets: string; salient: number })[];
-    return rows.map(({ salient, ...r }) => ({
-      ...r,
-      aliases: JSON.parse(r.aliases) as string[],
-      snippets: JSON.parse(r.snippets) as string[],
-      ...((salient & 3) >= 1 ? { salient: true } : {}),
-      ...((salient & 3) === 2 ? { subject: true } : {}),
-      ...(salient & NAMED ? { named: true } : {}),
-      ...(salient & WEAK ? { weak: true } : {}),
-    }));
+    const shared = new Map<string, string>();
+    const intern = (s: string) => {
+      const had = shared.get(s);
+      if (had !== undefined) return had;
+      shared.set(s, s);
+      return s;
+    };
+    const list = (json: string): string[] => (json === '[]' ? NO_STRINGS : (JSON.parse(json) as string[]));
+    const out: EntityRow[] = [];
+    const rows = this.stmt(`SELECT * FROM doc_entities ORDER BY key, raw_path`).iterate() as IterableIterator<
+      Omit<EntityRow, 'aliases' | 'snippets' | 'salient'> & { aliases: string; snippets: string; salient: number }
+    >;
+    for (const r of rows) {
+      const row: EntityRow = {
+        raw_path: intern(r.raw_path),
+        key: intern(r.key),
+        surface: intern(r.surface),
+        aliases: list(r.aliases),
+        count: r.count,
+        snippets: list(r.snippets),
+        sections: intern(r.sections ?? ''),
+      };
+      if ((r.salient & 3) >= 1) row.salient = true;
+      if ((r.salient & 3) === 2) row.subject = true;
+      if (r.salient & NAMED) row.named = true;
+      if (r.salient & WEAK) row.weak = true;
+      out.push(row);
+    }
+    return out;
   }
 
   // ---- entries
@@ -505,12 +529,20 @@ export class Store {
   }
 
   /** Every entry's links, by source entry (each list in the order linksFrom gives it). */
+  /** Every entry's links, by entry id: rows read one at a time, each linked id one shared string. */
   allLinks(): Map<string, string[]> {
     const out = new Map<string, string[]>();
-    for (const r of this.stmt(`SELECT src, dst FROM links ORDER BY src, dst`).all() as { src: string; dst: string }[]) {
+    const ids = new Map<string, string>();
+    const rows = this.stmt(`SELECT src, dst FROM links ORDER BY src, dst`).iterate() as IterableIterator<{
+      src: string;
+      dst: string;
+    }>;
+    for (const r of rows) {
+      let dst = ids.get(r.dst);
+      if (dst === undefined) ids.set(r.dst, (dst = r.dst));
       const list = out.get(r.src);
-      if (list) list.push(r.dst);
-      else out.set(r.src, [r.dst]);
+      if (list) list.push(dst);
+      else out.set(r.src, [dst]);
     }
     return out;
   }
