@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeAnthropic, userPrompt, type FakeAnthropic } from './fake-anthropic.js';
+import { startFakeOpenAI } from './fake-openai.js';
 import { claude, RAW } from './model-fixtures.js';
 import { fixture, listTree, read, runKb, writeFile, runKbIn } from './helpers.js';
 
@@ -498,6 +499,49 @@ describe('kb compile with the model: updates, not rewrites', () => {
     expect(later.some((p) => p.includes('<current_entry>'))).toBe(false);
   });
 });
+
+/** Each SDK against its fake server: the env that points kb there, and the user prompts sent. */
+const THROUGH = {
+  anthropic: async (handler: typeof claude) => {
+    const f = await startFakeAnthropic(handler);
+    return { close: () => f.close(), env: env(f.url), prompts: () => f.messages().map(userPrompt) };
+  },
+  openai: async (handler: typeof claude) => {
+    const f = await startFakeOpenAI(handler);
+    return {
+      close: () => f.close(),
+      env: { KB_PROVIDER: 'openai', OPENAI_BASE_URL: f.url, OPENAI_API_KEY: 'sk-test' },
+      prompts: () => f.chats().map((c) => String(c.body.messages.at(-1).content)),
+    };
+  },
+};
+
+describe.each(Object.keys(THROUGH) as (keyof typeof THROUGH)[])(
+  'kb compile with the model through the %s SDK: an edit is one update',
+  (sdk) => {
+    it('edited sources are asked once each, to update their entry: the prefetch sends what compile sends', async () => {
+      const fakeSdk = await THROUGH[sdk](claude);
+      try {
+        const root = fixture(RAW);
+        expect((await runKbIn(['compile'], { cwd: root, env: fakeSdk.env })).code).toBe(0);
+        const before = fakeSdk.prompts().length;
+        writeFileSync(join(root, 'raw/rag-notes.md'), `${RAW['raw/rag-notes.md']}\nThe name RAG dates from 2020.\n`);
+        writeFileSync(join(root, 'raw/zh/rag-zh.md'), `${RAW['raw/zh/rag-zh.md']}\nRAG 一词出现于2020年。\n`);
+        const r = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
+        expect(r.code, r.stderr).toBe(0);
+        const sources = fakeSdk
+          .prompts()
+          .slice(before)
+          .filter((p) => p.includes('<source path='));
+        // Two edited sources, two calls, each an update: none written from scratch, none paid twice.
+        expect(sources).toHaveLength(2);
+        for (const p of sources) expect(p).toContain('<current_entry>');
+      } finally {
+        await fakeSdk.close();
+      }
+    });
+  },
+);
 
 describe('kb compile with the model: what comes back is cleaned', () => {
   it("cleans wrapped titles and link targets, drops a YAML block in the body, repairs an echo of the template's example", async () => {

@@ -6,7 +6,7 @@ import { isHeavy, readsText } from '../ingest/index.js';
 import { preparePool } from './pool.js';
 import { chunkPart, embedText, type Prepared, type PreparedPart } from './prepare.js';
 import { checkAbort, contentOf, type Scanned, type ScanState } from './scan.js';
-import { currentEntry } from './model/current.js';
+import { currentFor } from './model/current.js';
 import type { Catalog, CompileOptions, SourceDraft } from './types.js';
 import { workKeyOf } from './works.js';
 import { translationMarks } from '../text/marks.js';
@@ -157,9 +157,7 @@ async function ingestOne(
     else {
       // The entry a model wrote for the last version is updated, not written again: only when the
       // source itself changed (a new compiler or template asks again from the source, as does --force).
-      const hashes = existing?.fm.source_hashes as Record<string, string> | undefined;
-      const edited = hashes !== undefined && hashes[`raw/${file.path}`] !== s.hash;
-      const current = opts.force || !edited ? undefined : currentEntry(existing);
+      const current = currentFor(existing, file.path, s.hash, Boolean(opts.force));
       const w = await writer.writeSource(doc, wiki.catalog, opts.signal, current);
       st.messages.push(...w.messages);
       draft = w.draft;

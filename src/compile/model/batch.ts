@@ -37,12 +37,14 @@ export async function prefetchSources(
   } = {},
 ): Promise<void> {
   writer.startRound();
-  const { docs, catalog } = opts.work ?? (await sourceWork(ctx, writer.name, Boolean(opts.force), opts.signal));
+  const { docs, catalog, currentOf } =
+    opts.work ?? (await sourceWork(ctx, writer.name, Boolean(opts.force), opts.signal));
   if (docs.length < 2) return;
   let done = 0;
   const settled = await Promise.allSettled(
     docs.map(async (d) => {
-      await writer.writeSource(d, catalog, opts.signal);
+      // The request compile sends: an edited source's updates its current entry.
+      await writer.writeSource(d, catalog, opts.signal, currentOf(d));
       opts.onProgress?.(++done, docs.length);
     }),
   );
@@ -81,13 +83,13 @@ async function uncachedRequests(
   signal?: AbortSignal,
   work?: SourceWork,
 ): Promise<Map<string, ModelRequest>> {
-  const { docs, catalog } = work ?? (await sourceWork(ctx, writer.name, force, signal));
+  const { docs, catalog, currentOf } = work ?? (await sourceWork(ctx, writer.name, force, signal));
   const reqs = new Map<string, ModelRequest>();
   for (const doc of docs) {
     const parts = sourceParts(doc, writer.budget.partTokens);
     const list =
       parts.length === 1
-        ? [sourceRequest(writer.templates, writer.budget, doc, catalog)]
+        ? [sourceRequest(writer.templates, writer.budget, doc, catalog, undefined, currentOf(doc))]
         : parts.map((text, i) =>
             sourceRequest(writer.templates, writer.budget, doc, catalog, { n: i + 1, of: parts.length, text }),
           );

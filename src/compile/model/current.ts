@@ -27,3 +27,28 @@ export function currentEntry(e: LoadedEntry | undefined): CurrentEntry | undefin
   if (!text) return undefined;
   return { text, sources: sourceRefs(e) };
 }
+
+/**
+ * The entry a source call updates, or undefined when it writes from the source: only when the
+ * file changed since the entry was written (its `source_hashes` say another hash); a new compiler
+ * or template asks again from the source, as does `--force`. Compile, its prefetch, `--batch` and
+ * `--estimate` decide alike, so they send the same request.
+ */
+export function currentFor(
+  existing: LoadedEntry | undefined,
+  file: string,
+  hash: string,
+  force: boolean,
+): CurrentEntry | undefined {
+  const hashes = existing?.fm.source_hashes as Record<string, string> | undefined;
+  const edited = hashes !== undefined && hashes[`raw/${file}`] !== hash;
+  return force || !edited ? undefined : currentEntry(existing);
+}
+
+/** Source entries by the raw path (without `raw/`) they are written from. */
+export function entriesBySourceRef(entries: readonly LoadedEntry[]): Map<string, LoadedEntry> {
+  const out = new Map<string, LoadedEntry>();
+  for (const e of entries)
+    if (e.fm.kind === 'source') for (const r of e.fm.source_ref ?? []) out.set(r.replace(/^raw\//, ''), e);
+  return out;
+}

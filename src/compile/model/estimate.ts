@@ -13,7 +13,7 @@ import { scanWiki } from '../../entry/wiki.js';
 import { extractEntities, type FoundEntity } from '../offline/entities.js';
 import { groupConcepts } from '../concepts.js';
 import { buildCatalog, documentsToCompile } from './plan.js';
-import { plannedCatalog } from './planned.js';
+import { currentsOf, plannedCatalog } from './planned.js';
 import {
   catalogXml,
   conceptNames,
@@ -129,6 +129,8 @@ export async function estimateCompile(
   const reading = (d: RawDocument) =>
     readings.get(d.path) ?? readings.set(d.path, extractEntities(d.markdown, d.title)).get(d.path)!;
   const catalog = plannedCatalog(ctx, docs, scan.entries, wiki, reading);
+  // An edited source's call carries the entry it updates, as compile sends it.
+  const currentOf = currentsOf(scan.entries, Boolean(opts.force));
   const catalogTokens = countTokens(catalogXml(catalog, budget.catalogTokens));
   const wikiCatalogTokens = countTokens(catalogXml(wiki, budget.catalogTokens));
   // Sources and concepts may go to different models (model.tasks), priced apiece.
@@ -172,7 +174,7 @@ export async function estimateCompile(
     const parts = sourceParts(doc, budget.partTokens);
     const reqs =
       parts.length === 1
-        ? [sourceRequest(tpl, budget, doc, catalog)]
+        ? [sourceRequest(tpl, budget, doc, catalog, undefined, currentOf(doc))]
         : parts.map((text, i) => sourceRequest(tpl, budget, doc, catalog, { n: i + 1, of: parts.length, text }));
     if (parts.length > 1) est.longDocuments++;
     for (const r of reqs) {

@@ -12,7 +12,9 @@ import { draftEntities } from '../offline/writer.js';
 import { extractEntities, type FoundEntity } from '../offline/entities.js';
 import { workKeyOf } from '../works.js';
 import { entityRowOf } from '../ingest-changed.js';
-import type { Catalog } from '../types.js';
+import type { Catalog, CurrentEntry } from '../types.js';
+import { fileOf } from '../../ingest/posts.js';
+import { currentFor, entriesBySourceRef } from './current.js';
 import { buildCatalog, documentsToCompile } from './plan.js';
 import { modelReads } from './prompts.js';
 
@@ -79,13 +81,17 @@ function documentRow(doc: RawDocument): DocumentRow {
   };
 }
 
-/** The sources a model compile writes (those the model reads) and the catalog every source call gets. */
+/**
+ * The sources a model compile writes (those the model reads), the catalog every source call gets,
+ * and the entry each call updates (`<current_entry>`, as compile sends it: compile/model/current.ts).
+ */
 export interface SourceWork {
   docs: RawDocument[];
   catalog: Catalog;
+  currentOf: (doc: RawDocument) => CurrentEntry | undefined;
 }
 
-/** What the next compile with this writer will send for sources: its documents and their catalog. */
+/** What the next compile with this writer will send for sources: its documents, their catalog and current entries. */
 export async function sourceWork(
   ctx: KbContext,
   writerName: string,
@@ -94,5 +100,18 @@ export async function sourceWork(
 ): Promise<SourceWork> {
   const all = await documentsToCompile(ctx, writerName, force, signal);
   const scan = scanWiki(ctx.paths.wiki);
-  return { docs: all.filter(modelReads), catalog: plannedCatalog(ctx, all, scan.entries, buildCatalog(scan.entries)) };
+  return {
+    docs: all.filter(modelReads),
+    catalog: plannedCatalog(ctx, all, scan.entries, buildCatalog(scan.entries)),
+    currentOf: currentsOf(scan.entries, force),
+  };
+}
+
+/** The entry a source call updates, as compile decides it (ingest-changed.ts): by the document's raw path. */
+export function currentsOf(
+  entries: readonly LoadedEntry[],
+  force: boolean,
+): (doc: RawDocument) => CurrentEntry | undefined {
+  const bySourceRef = entriesBySourceRef(entries);
+  return (doc) => currentFor(bySourceRef.get(doc.path), fileOf(doc), doc.hash, force);
 }
