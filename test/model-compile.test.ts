@@ -543,6 +543,30 @@ describe.each(Object.keys(THROUGH) as (keyof typeof THROUGH)[])(
   },
 );
 
+describe.each(Object.keys(THROUGH) as (keyof typeof THROUGH)[])(
+  'kb compile with the model through the %s SDK: wiki.language',
+  (sdk) => {
+    it("keeps a translated work's own title as an alias, though the reply names it nowhere", async () => {
+      // Asked for a Chinese wiki, the model translates the English title and gives no alias.
+      const fakeSdk = await THROUGH[sdk]((req) =>
+        userPrompt(req).includes('<source path="raw/rag-notes.md"')
+          ? {
+              text: '<kb_entry><title>检索笔记</title><summary>关于检索增强生成如何用检索到的段落支撑回答的笔记。</summary><body>## 要点\n\n- 检索增强生成先检索段落，再生成回答。</body></kb_entry>',
+            }
+          : claude(req),
+      );
+      try {
+        const root = fixture({ ...RAW, 'kb.config.json': JSON.stringify({ wiki: { language: 'zh' } }) });
+        const r = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
+        expect(r.code, r.stderr).toBe(0);
+        expect(read(root, 'wiki/sources/检索笔记.md')).toMatch(/aliases:\n\s+- Retrieval notes\n/);
+      } finally {
+        await fakeSdk.close();
+      }
+    });
+  },
+);
+
 describe('kb compile with the model: what comes back is cleaned', () => {
   it("cleans wrapped titles and link targets, drops a YAML block in the body, repairs an echo of the template's example", async () => {
     let echoed = 0;

@@ -16,6 +16,8 @@ import { describeEndpoint, type ProviderSettings } from '../../model/provider.js
 import { escapeXml, parseKbEntry, type KbEntryXml } from '../../model/xml.js';
 import { sentences } from '../../text/segment.js';
 import { safeFileName } from '../../entry/names.js';
+import { stem } from '../../ingest/detect.js';
+import { fileOf } from '../../ingest/posts.js';
 import type { RawDocument } from '../../types.js';
 import { OfflineWriter, offlineConcept, offlineSource } from '../offline/writer.js';
 import type { Catalog, ConceptDraft, ConceptGroup, CurrentEntry, EntryWriter, SourceDraft } from '../types.js';
@@ -147,7 +149,7 @@ export class ModelWriter implements EntryWriter {
       offline.body.indexOf('## Source') >= 0 ? offline.body.slice(offline.body.indexOf('## Source')) : '';
     const draft: SourceDraft = {
       title: e.title,
-      aliases: e.aliases,
+      aliases: withOwnTitle(e, doc),
       summary: e.summary,
       body: [cleanBody(e.body, e.title), sourceSection].filter(Boolean).join('\n\n'),
       entities: entityMentions(doc.markdown, e.entities),
@@ -374,6 +376,19 @@ function weakModelNote(s: ProviderSettings | undefined): string {
   const base = 'edit the template or run `kb compile --force` after changing the model';
   if (!s || s.kind === 'anthropic') return base;
   return `${base}; a small model may not follow the <kb_entry> format: try a larger one, or a stronger one for sources in model.tasks`;
+}
+
+/**
+ * The entry's aliases, with the work's own title when the entry is titled in another script (a
+ * wiki.language that translates titles): a reader still finds the work by the name it gives
+ * itself. Not a title taken from the file name, which the work does not give.
+ */
+export function withOwnTitle(e: KbEntryXml, doc: Pick<RawDocument, 'path' | 'post' | 'title'>): string[] {
+  const own = doc.title.trim();
+  const han = (s: string) => /\p{Script=Han}/u.test(s);
+  if (!/[A-Za-z\p{Script=Han}]/u.test(own) || han(own) === han(e.title) || own === stem(fileOf(doc))) return e.aliases;
+  const names = new Set([e.title, ...e.aliases].map((a) => a.toLowerCase()));
+  return names.has(own.toLowerCase()) ? e.aliases : [...e.aliases, own];
 }
 
 /** A `<kb_entry>` as XML again (part notes handed to the combine step). */
