@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../types.js';
-import { Store, VECTORS_STALE, type DocumentRow, type EntryRow } from './store.js';
+import { byCodePoint, Store, VECTORS_STALE, type DocumentRow, type EntryRow } from './store.js';
 
 const DIMS = 4;
 const dbPath = () => join(mkdtempSync(join(tmpdir(), 'kb-store-')), 'embeddings.db');
@@ -148,6 +148,31 @@ describe('Store: named queries', () => {
     expect(c.getEntry('concept/rag')?.title).toBe('rag');
     expect([...c.entryVector('concept/rag')!]).toEqual([1, 0, 0, 0]);
     c.close();
+  });
+});
+
+describe('Store: entity rows in order', () => {
+  it('gives every row by key and then raw path, as SQLite orders them (code points, not UTF-16 units)', () => {
+    const s = open(dbPath());
+    // A character beyond U+FFFF (🚀, a surrogate pair in UTF-16) comes after one of U+E000..U+FFFF (ｚ).
+    const keys = ['zeta', '向量', 'alpha', '🚀rocket', 'ｚfull', 'beta'];
+    const paths = ['b.md', 'a.md', 'c/🚀.md', 'c/ｚ.md'];
+    s.transaction(() => {
+      for (const p of paths)
+        s.putEntities(
+          p,
+          keys.map((key) => ({ key, surface: key, aliases: [], count: 1, snippets: [] })),
+        );
+    });
+    const want = paths
+      .flatMap((p) => keys.map((k) => [k, p] as const))
+      .sort(
+        (a, b) =>
+          Buffer.compare(Buffer.from(a[0]), Buffer.from(b[0])) || Buffer.compare(Buffer.from(a[1]), Buffer.from(b[1])),
+      );
+    expect(s.allEntities().map((r) => [r.key, r.raw_path])).toEqual(want);
+    expect(['🚀', 'ｚ', 'a'].sort(byCodePoint)).toEqual(['a', 'ｚ', '🚀']);
+    s.close();
   });
 });
 
