@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exampleEntry } from '../src/lint/entry-info.js';
 import { fixture, listTree, runKb, writeFile } from './helpers.js';
@@ -51,11 +52,27 @@ export function branches(root: string): string[] {
   return git(root, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/').split('\n').filter(Boolean).sort();
 }
 
-/** A small compiled knowledge base in a git repository, with one commit. */
+/** Knowledge bases compiled by the real CLI in this file's process, by their raw files. */
+const compiled = new Map<string, Promise<string>>();
+
+/**
+ * A small compiled knowledge base in a git repository, with one commit. The same raw files are
+ * compiled once (a real `kb compile`); each call gets its own copy, file times and all.
+ */
 export async function compiledKb(raw: Record<string, string>): Promise<string> {
-  const root = fixture(raw);
-  const r = await runKb(['compile'], { cwd: root });
-  if (r.code !== 0) throw new Error(`compile failed: ${r.stderr}`);
+  const key = JSON.stringify(raw);
+  let first = compiled.get(key);
+  if (!first) {
+    first = (async () => {
+      const root = fixture(raw);
+      const r = await runKb(['compile'], { cwd: root });
+      if (r.code !== 0) throw new Error(`compile failed: ${r.stderr}`);
+      return root;
+    })();
+    compiled.set(key, first);
+  }
+  const root = mkdtempSync(join(tmpdir(), 'kb-test-'));
+  cpSync(await first, root, { recursive: true, preserveTimestamps: true });
   gitInit(root);
   return root;
 }
