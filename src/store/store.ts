@@ -559,21 +559,26 @@ export class Store {
   }
 
   /** Every entry's links, by source entry (each list in the order linksFrom gives it). */
-  /** Every entry's links, by entry id: rows read one at a time, each linked id one shared string. */
+  /**
+   * Every entry's links, by entry id in code point order, each list in that order too (as `ORDER BY
+   * src, dst` gives them, without SQLite's sort): rows read one at a time, each linked id one shared string.
+   */
   allLinks(): Map<string, string[]> {
-    const out = new Map<string, string[]>();
+    const bySrc = new Map<string, string[]>();
     const ids = new Map<string, string>();
-    const rows = this.stmt(`SELECT src, dst FROM links ORDER BY src, dst`).iterate() as IterableIterator<{
-      src: string;
-      dst: string;
-    }>;
+    const rows = this.stmt(`SELECT src, dst FROM links`).iterate() as IterableIterator<{ src: string; dst: string }>;
     for (const r of rows) {
       let dst = ids.get(r.dst);
-      if (dst === undefined) ids.set(r.dst, (dst = r.dst));
-      const list = out.get(r.src);
+      if (dst === undefined) {
+        dst = r.dst;
+        ids.set(dst, dst);
+      }
+      const list = bySrc.get(r.src);
       if (list) list.push(dst);
-      else out.set(r.src, [dst]);
+      else bySrc.set(r.src, [dst]);
     }
+    const out = new Map<string, string[]>();
+    for (const src of [...bySrc.keys()].sort(byCodePoint)) out.set(src, bySrc.get(src)!.sort(byCodePoint));
     return out;
   }
 
