@@ -487,6 +487,20 @@ describe('kb compile with the model: updates, not rewrites', () => {
     expect(noStamp(read(root, 'wiki/concepts/检索增强生成.md'))).toBe(noStamp(page));
   });
 
+  it('a source rendered again as the model first wrote it asks nothing: its reply from the source is cached', async () => {
+    fake = await startFakeAnthropic(claude);
+    const root = fixture(RAW);
+    expect((await runKbIn(['compile'], { cwd: root, env: env(fake.url) })).code).toBe(0);
+    const page = read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md');
+    const before = fake.messages().length;
+    rmSync(join(root, 'raw/zh/rag-zh.md'));
+    const r = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
+    expect(r.code, r.stderr).toBe(0);
+    // Rendered again (the concepts it linked to are gone), from the cached reply: no call.
+    expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).not.toBe(page);
+    expect(fake.messages()).toHaveLength(before);
+  });
+
   it('--force writes every entry again from its source, without the last text', async () => {
     fake = await startFakeAnthropic(claude);
     const root = fixture(RAW);
@@ -520,7 +534,12 @@ describe.each(Object.keys(THROUGH) as (keyof typeof THROUGH)[])(
   'kb compile with the model through the %s SDK: an edit is one update',
   (sdk) => {
     it('edited sources are asked once each, to update their entry: the prefetch sends what compile sends', async () => {
-      const fakeSdk = await THROUGH[sdk](claude);
+      // An update adds what the source now says to the entry it is given.
+      const fakeSdk = await THROUGH[sdk]((req) => {
+        const reply = claude(req);
+        if (!userPrompt(req).includes('<current_entry>')) return reply;
+        return { ...reply, text: (reply.text ?? '').replace('</body>', '\n- The name dates from 2020.</body>') };
+      });
       try {
         const root = fixture(RAW);
         expect((await runKbIn(['compile'], { cwd: root, env: fakeSdk.env })).code).toBe(0);
@@ -536,6 +555,23 @@ describe.each(Object.keys(THROUGH) as (keyof typeof THROUGH)[])(
         // Two edited sources, two calls, each an update: none written from scratch, none paid twice.
         expect(sources).toHaveLength(2);
         for (const p of sources) expect(p).toContain('<current_entry>');
+
+        // Its links shift (the other source goes, and the concepts with it): the updated source is
+        // rendered again from an update of its entry, not a request that writes it from scratch.
+        const updated = read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md');
+        const mid = fakeSdk.prompts().length;
+        rmSync(join(root, 'raw/zh/rag-zh.md'));
+        const gone = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
+        expect(gone.code, gone.stderr).toBe(0);
+        const again = fakeSdk
+          .prompts()
+          .slice(mid)
+          .filter((p) => p.includes('<source path="raw/rag-notes.md"'));
+        expect(again).toHaveLength(1);
+        expect(again[0]).toContain('<current_entry>');
+        expect(again[0]).toContain('retrieves passages, then generates.');
+        expect(again[0]).toContain('The name dates from 2020.');
+        expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).not.toBe(updated);
       } finally {
         await fakeSdk.close();
       }

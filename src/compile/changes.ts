@@ -14,7 +14,7 @@ import { groupConcepts, withConceptIds } from './concepts.js';
 import { withDictionary } from './dictionary.js';
 import { writeDrafts } from './drafts.js';
 import { dropDamagedEntries } from './damaged.js';
-import { currentEntry } from './model/current.js';
+import { currentEntry, currentOnRerender } from './model/current.js';
 import { ingestChanged, type Ingested, type WikiState } from './ingest-changed.js';
 import { buildCatalog } from './model/plan.js';
 import { checkAbort, type ScanState } from './scan.js';
@@ -107,7 +107,9 @@ async function planAndEmit(
       cacheDir: ctx.paths.ingestCache,
     });
     const doc = r.doc && splitPosts(r.doc).find((x) => x.path === d.raw_path);
-    return doc ? (await st.writer.writeSource(doc, run.wiki.catalog, opts.signal)).draft : undefined;
+    if (!doc) return undefined;
+    const current = currentOnRerender(run.wiki.bySourceRef.get(d.raw_path), Boolean(opts.force));
+    return (await st.writer.writeSource(doc, run.wiki.catalog, opts.signal, current)).draft;
   };
   const plan = { sources, concepts, scan, entities, force: Boolean(opts.force) };
   const attachments = store.attachmentPaths();

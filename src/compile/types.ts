@@ -42,6 +42,11 @@ export interface CurrentEntry {
   text: string;
   /** Raw paths (`raw/…`) the entry cited. */
   sources: string[];
+  /**
+   * The entry of an unchanged source rendered again (its links shift): the request that writes it
+   * from the source is sent instead when it is cached (its reply is this entry).
+   */
+  unlessCached?: boolean;
 }
 
 /** What a writer makes of a concept. */

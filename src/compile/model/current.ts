@@ -45,6 +45,17 @@ export function currentFor(
   return force || !edited ? undefined : currentEntry(existing);
 }
 
+/**
+ * The entry a source rendered again updates, its file unchanged but its links shifting (a concept
+ * it links to is gone): the entry a model wrote, so a text the model wrote by updating it is not
+ * written again from scratch; the writer sends the request that writes it from the source instead
+ * when that one is cached (writer.ts), its reply being this entry. None under `--force`.
+ */
+export function currentOnRerender(existing: LoadedEntry | undefined, force: boolean): CurrentEntry | undefined {
+  const current = force ? undefined : currentEntry(existing);
+  return current && { ...current, unlessCached: true };
+}
+
 /** Source entries by the raw path (without `raw/`) they are written from. */
 export function entriesBySourceRef(entries: readonly LoadedEntry[]): Map<string, LoadedEntry> {
   const out = new Map<string, LoadedEntry>();

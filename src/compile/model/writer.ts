@@ -107,10 +107,15 @@ export class ModelWriter implements EntryWriter {
     const file = `raw/${doc.path}`;
     const parts = sourceParts(doc, this.budget.partTokens);
     let res: AskResult;
+    const check = (e: KbEntryXml) => this.checkSource(e, doc);
     if (parts.length === 1) {
       res = await this.ask(
-        sourceRequest(this.templates, this.budget, doc, catalog, undefined, current),
-        (e) => this.checkSource(e, doc),
+        this.updateOrCached(
+          (c) => sourceRequest(this.templates, this.budget, doc, catalog, undefined, c),
+          current,
+          check,
+        ),
+        check,
         signal,
       );
     } else {
@@ -131,15 +136,20 @@ export class ModelWriter implements EntryWriter {
         };
       else
         res = await this.ask(
-          combineRequest(
-            this.templates,
-            this.budget,
-            doc,
-            catalog,
-            notes.map((n) => entryXml(n.entry!)),
+          this.updateOrCached(
+            (c) =>
+              combineRequest(
+                this.templates,
+                this.budget,
+                doc,
+                catalog,
+                notes.map((n) => entryXml(n.entry!)),
+                c,
+              ),
             current,
+            check,
           ),
-          (e) => this.checkSource(e, doc),
+          check,
           signal,
         );
     }
@@ -205,6 +215,26 @@ export class ModelWriter implements EntryWriter {
     };
   }
 
+  /**
+   * The request that writes a source's entry: the update of `current` when given — but for an
+   * entry rendered again though its source is unchanged (`current.unlessCached`), the request that
+   * writes it from the source when that one is cached: the entry is its reply, which costs nothing
+   * and keeps the text as it is. Not cached, the entry was written by an update (or the cache is
+   * gone): asked from the source, the model would write it from scratch; so it is updated.
+   */
+  private updateOrCached(
+    make: (current: CurrentEntry | undefined) => ModelRequest,
+    current: CurrentEntry | undefined,
+    check: (e: KbEntryXml) => string | undefined,
+  ): ModelRequest {
+    if (!current) return make(undefined);
+    if (current.unlessCached) {
+      const plain = make(undefined);
+      if (this.client.isCached?.({ ...plain, keep: keepReply(check) })) return plain;
+    }
+    return make(current);
+  }
+
   /** A source entry's checks: REVIEW.md's (check-source.ts), then its language. */
   private checkSource(e: KbEntryXml, doc: RawDocument): string | undefined {
     const problem = checkSourceEntry(e, doc);
@@ -262,10 +292,7 @@ export class ModelWriter implements EntryWriter {
     if (known) return known;
     // A reply that fails its checks is never kept: the next compile (or --force) asks again rather
     // than replaying it. A reply cut at max_tokens is kept: it leads to the call with more room.
-    const req: ModelRequest = {
-      ...request,
-      keep: (r) => r.stopReason === 'max_tokens' || checked(r.text, check).entry !== undefined,
-    };
+    const req: ModelRequest = { ...request, keep: keepReply(check) };
     const res = await this.checkedAnswer(req, check, signal);
     if (!res.entry && !res.transient) this.rejected.set(key, res);
     return res;
@@ -318,6 +345,11 @@ export class ModelWriter implements EntryWriter {
     }
     return res.text;
   }
+}
+
+/** The replies the cache keeps: one that passes its checks, or one cut at max_tokens (it leads to the call with more room). */
+function keepReply(check: (e: KbEntryXml) => string | undefined): NonNullable<ModelRequest['keep']> {
+  return (r) => r.stopReason === 'max_tokens' || checked(r.text, check).entry !== undefined;
 }
 
 function checked(text: string, check: (e: KbEntryXml) => string | undefined): AskResult {
