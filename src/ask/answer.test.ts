@@ -351,6 +351,14 @@ describe('offlineAnswer picks the sentence that answers', () => {
     expect(offlineAnswer('Which way hides layer lines?', packed(e), 1).text).toContain('Slower');
   });
 
+  it('answers what an abbreviation stands for with the sentence that spells it out', () => {
+    const e = entry('source/moc', 'MOC 的组织', [
+      'MOC 是一种以链接为主的笔记，MOC 可以嵌套。MOC（Map of Contents）的常用中文翻译是「内容地图」。一个 MOC 管理一个主题。',
+    ]);
+    expect(offlineAnswer('MOC 是什么的缩写？', packed(e), 1).text).toContain('Map of Contents');
+    expect(offlineAnswer('MOC 可以嵌套吗？', packed(e), 1).text).not.toContain('Map of Contents');
+  });
+
   it('says so in the asker’s language, with the likeliest passages, when no statement holds enough of the question', () => {
     const e = entry('source/garden', 'Garden', [
       'Tomatoes want six hours of sun. Basil grows well beside them. Water both in the morning.',

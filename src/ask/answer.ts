@@ -10,6 +10,7 @@ import { mendQuotes } from '../text/quotes.js';
 import { searchTerms } from '../text/search.js';
 import { HEADER_LABEL, isHeadingLine } from '../text/layout.js';
 import { type ReadBlock, readBlocks } from '../chunk/reading.js';
+import { abbreviationsIn, expands } from './expansion.js';
 import { inChinese } from '../text/script.js';
 import { stemWord } from '../text/english.js';
 import { qualifiedNames, queryTerms } from './retrieve.js';
@@ -66,7 +67,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 22;
+export const ANSWER_VERSION = 23;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -377,6 +378,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   const wantsReason = intents.has('reason');
   const wantsContrast = intents.has('compare');
   const wantsTop = intents.has('superlative');
+  const expanded = intents.has('expand') ? abbreviationsIn(question) : [];
   const defines = definesRe(question, packed.renderings);
   // A question the text asks itself for what the asker asks (how many, why) is followed by its answer.
   const asksAlike = (text: string) => ASKS.test(text) && [...intentsOf(text)].some((i) => intents.has(i));
@@ -414,6 +416,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     if (wantsContrast && CONTRASTS.test(c.text)) score *= W.contrastBoost;
     if (wantsTop && (ZH_SUPERLATIVE.test(c.text) || EN_SUPERLATIVE.test(c.text))) score *= W.superlativeBoost;
     if (defines?.test(c.text)) score *= W.definitionBoost;
+    if (expanded.some((a) => expands(c.text, a))) score *= W.expansionBoost;
     return score;
   });
   /** The score of the statement `d` places away when it is the one next to it in the same text. */
