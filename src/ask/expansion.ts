@@ -28,11 +28,11 @@ export function spells(words: string, abbreviation: string): boolean {
   return initials(all) === want || initials(all.filter((w) => !SKIPPED.has(w.toLowerCase()))) === want;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether a text spells out the abbreviation beside it, in parentheses either way round. */
 export function expands(text: string, abbreviation: string): boolean {
-  const a = escape(abbreviation);
+  const a = escapeRe(abbreviation);
   const after = new RegExp(`(?<![A-Za-z0-9])${a}s?\\s*[(（]([^()（）]{3,80})[)）]`, 'g');
   const before = new RegExp(`([A-Za-z][A-Za-z0-9\\s\\-‐–/]{2,80}?)\\s*[(（]${a}s?[)）]`, 'g');
   // 检索增强生成（Retrieval-Augmented Generation，RAG）: the words and the abbreviation in one parenthesis.
