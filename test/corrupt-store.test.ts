@@ -127,7 +127,9 @@ describe('a damaged wiki/embeddings.db is set aside and rebuilt', () => {
   });
 
   it('damage found only in use (a store too big for the check on open): the command is run again on a new store', async () => {
-    // Words enough for a store over the size checked page by page on open.
+    // A store over the size checked page by page on open: wide vectors (sqlite-vec keeps room for
+    // 1,024 of them per table, 8 KB each at 2,048 dimensions) make one of 16 MB from a few hundred
+    // KB of text, where the default width needed megabytes of text compiled twice.
     let seed = 7;
     const rand = () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
@@ -138,13 +140,17 @@ describe('a damaged wiki/embeddings.db is set aside and rebuilt', () => {
         ' ',
       );
     let text = '# Big Notes\n\n';
-    while (text.length < 3_000_000) {
+    while (text.length < 200_000) {
       let p = '';
       for (let i = 0; i < 60; i++)
         p += `${words[Math.floor(rand() * words.length)]}${rand() < 0.1 ? '. ' : ' '}${rand() < 0.05 ? `w${Math.floor(rand() * 1e6)} ` : ''}`;
       text += `${p}\n\n`;
     }
-    const big = fixture({ ...DOCS, 'raw/big.md': text });
+    const big = fixture({
+      ...DOCS,
+      'raw/big.md': text,
+      'kb.config.json': JSON.stringify({ embedding: { dims: 2048 } }),
+    });
     expect((await runKbIn(['compile'], { cwd: big })).code).toBe(0);
     const db = join(big, 'wiki', 'embeddings.db');
     expect(statSync(db).size).toBeGreaterThan(8 * 1024 * 1024);
