@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpSync } from 'node:fs';
+import { appendFileSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeAnthropic, userPrompt, type FakeAnthropic, type FakeRequest } from './fake-anthropic.js';
 import { claude } from './model-fixtures.js';
@@ -48,24 +48,55 @@ function sentTokens(req: FakeRequest): number {
   return countTokens(system) + countTokens(userPrompt(req));
 }
 
+/** The estimate of the next compile, then that compile: the calls and input tokens each counts. */
+async function estimateThenCompile(root: string, env: Record<string, string>) {
+  const e = await runKb(['compile', '--estimate', '--json'], { cwd: root, env });
+  expect(e.code, e.stderr).toBe(0);
+  const est = JSON.parse(e.stdout) as { sourceCalls: number; conceptCalls: number; inputTokens: number };
+  const before = fake!.messages().length;
+  const r = await runKbIn(['compile'], { cwd: root, env });
+  expect(r.code, r.stderr).toBe(0);
+  const sent = fake!.messages().slice(before);
+  return {
+    est,
+    input: sent.reduce((n, m) => n + sentTokens(m), 0),
+    sources: sent.filter((m) => /<source path=|<part_notes/.test(userPrompt(m))).length,
+    concepts: sent.filter((m) => /<concept title=/.test(userPrompt(m))).length,
+    updates: sent.filter((m) => /<current_entry>/.test(userPrompt(m))).length,
+  };
+}
+
 describe('kb compile --estimate against what compile sends', () => {
-  it('predicts the calls, and the input tokens within ±20%, of a first compile of the sample knowledge base', async () => {
+  it('predicts the calls, and the input tokens within ±20%, of a first compile of the sample knowledge base, then of an edit', async () => {
     fake = await startFakeAnthropic(namer);
     const root = fixture();
     cpSync(join(REPO, 'raw'), join(root, 'raw'), { recursive: true });
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
-    const e = await runKb(['compile', '--estimate', '--json'], { cwd: root, env });
-    expect(e.code, e.stderr).toBe(0);
-    const est = JSON.parse(e.stdout) as { sourceCalls: number; conceptCalls: number; inputTokens: number };
-    const r = await runKbIn(['compile'], { cwd: root, env });
-    expect(r.code, r.stderr).toBe(0);
-    const sent = fake.messages();
-    const input = sent.reduce((n, m) => n + sentTokens(m), 0);
-    const sources = sent.filter((m) => /<source path=|<part_notes/.test(userPrompt(m))).length;
-    const concepts = sent.filter((m) => /<concept title=/.test(userPrompt(m))).length;
-    expect(est.sourceCalls).toBe(sources);
-    expect(Math.abs(est.conceptCalls - concepts) / concepts).toBeLessThanOrEqual(0.3);
-    expect(Math.abs(est.inputTokens - input) / input).toBeLessThanOrEqual(0.2);
+    const first = await estimateThenCompile(root, env);
+    expect(first.est.sourceCalls).toBe(first.sources);
+    expect(Math.abs(first.est.conceptCalls - first.concepts) / first.concepts).toBeLessThanOrEqual(0.3);
+    expect(Math.abs(first.est.inputTokens - first.input) / first.input).toBeLessThanOrEqual(0.2);
+
+    // Two sources edited: compile updates their entries and drafts only the concepts whose inputs
+    // changed (the rest are kept as their last render left them), each call with its <current_entry>.
+    const edit = (path: string, line: string) => appendFileSync(join(root, path), `\n${line}\n`);
+    edit('raw/articles/retrieval-augmented-generation-primer.md', 'The term RAG was coined in a 2020 paper.');
+    edit('raw/zh/向量数据库笔记.md', '向量数据库在2023年前后大量出现。');
+    const edited = await estimateThenCompile(root, env);
+
+    expect(edited.updates).toBeGreaterThanOrEqual(2);
+    expect(edited.est.sourceCalls).toBe(edited.sources);
+    expect(Math.abs(edited.est.conceptCalls - edited.concepts)).toBeLessThanOrEqual(1);
+    expect(Math.abs(edited.est.inputTokens - edited.input) / edited.input).toBeLessThanOrEqual(0.2);
+
+    // A source added: its call, and the concepts it joins.
+    appendFileSync(
+      join(root, 'raw/notes/rag-evaluation.md'),
+      '# Evaluating RAG\n\nA RAG system is judged on retrieval recall and on answer faithfulness. BM25 and embeddings are compared with hybrid search and reciprocal rank fusion on the same questions.\n',
+    );
+    const added = await estimateThenCompile(root, env);
+    expect(added.est.sourceCalls).toBe(added.sources);
+    expect(Math.abs(added.est.inputTokens - added.input) / added.input).toBeLessThanOrEqual(0.2);
   }, 180_000);
 
   it('counts the repair rounds past compiles needed, and assumes a few before there are any', async () => {

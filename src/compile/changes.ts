@@ -2,24 +2,20 @@ import { fileOfRow } from '../store/store.js';
 import { splitPosts } from '../ingest/posts.js';
 import { readFileSync, statSync } from 'node:fs';
 import type { KbContext } from '../kb/context.js';
-import type { ContentHash, EntryId } from '../types.js';
+import type { ContentHash } from '../types.js';
 import { ingestFile, INGEST_VERSION, type RawFile } from '../ingest/index.js';
 import { embedText } from './prepare.js';
-import type { CompileOptions, CompileReport, SourceDraft } from './types.js';
+import type { CompileOptions, CompileReport } from './types.js';
 import { scanWiki, type LoadedEntry, type ScanCache, type WikiScan } from '../entry/wiki.js';
-import { emitWiki, planNames, planRenders, type SourcePlan } from '../emit/emit.js';
-import { buildLinkTable } from '../emit/link-table.js';
-import { keepUnchangedConcepts } from '../emit/render-keys.js';
-import { groupConcepts, withConceptIds } from './concepts.js';
-import { withDictionary } from './dictionary.js';
+import { emitWiki, type SourcePlan } from '../emit/emit.js';
+import { planDrafts } from './plan-drafts.js';
 import { writeDrafts } from './drafts.js';
 import { dropDamagedEntries } from './damaged.js';
 import { currentEntry, currentOnRerender } from './model/current.js';
 import { ingestChanged, type Ingested, type WikiState } from './ingest-changed.js';
 import { buildCatalog } from './model/plan.js';
 import { checkAbort, type ScanState } from './scan.js';
-import { byRawPath, unifyWorks } from './works.js';
-import type { DocumentRow } from '../store/store.js';
+import { unifyWorks } from './works.js';
 
 export type { ScanState } from './scan.js';
 
@@ -88,12 +84,16 @@ async function planAndEmit(
   const { drafts } = run.ingested;
   const allDocs = store.allDocuments().filter((d) => d.status === 'ok' || d.status === 'pending');
   const entities = store.allEntities();
-  const { minConceptSources, maxConcepts } = config.compile;
-  const planned = withDictionary(ctx.paths.state, entities, (dict) =>
-    groupConcepts(entities, allDocs, minConceptSources, maxConcepts, scan.entries, dict),
-  );
-  const concepts = withConceptIds(planned, scan.entries, run.wiki.takenIds);
-  const sources = sourcePlans(allDocs, drafts, Boolean(opts.force));
+  const force = Boolean(opts.force);
+  const { sources, concepts, names, renders, links, renderKeys } = planDrafts(ctx, {
+    scan,
+    docs: allDocs,
+    entities,
+    drafts,
+    takenIds: run.wiki.takenIds,
+    writer: st.writer.name,
+    force,
+  });
   const docOf = new Map(allDocs.map((d) => [d.raw_path, d]));
   const rawAbs = (p: string) => st.rawFiles.get(p)?.absPath ?? `${ctx.paths.raw}/${p}`;
   // Unchanged documents are re-rendered only if their links change; their text is re-ingested then.
@@ -108,24 +108,10 @@ async function planAndEmit(
     });
     const doc = r.doc && splitPosts(r.doc).find((x) => x.path === d.raw_path);
     if (!doc) return undefined;
-    const current = currentOnRerender(run.wiki.bySourceRef.get(d.raw_path), Boolean(opts.force));
+    const current = currentOnRerender(run.wiki.bySourceRef.get(d.raw_path), force);
     return (await st.writer.writeSource(doc, run.wiki.catalog, opts.signal, current)).draft;
   };
-  const plan = { sources, concepts, scan, entities, force: Boolean(opts.force) };
-  const attachments = store.attachmentPaths();
-  const names = planNames({ ...plan, attachments });
-  const renders = planRenders(plan, names, (id) => store.hasEntryBase(id));
-  // Concept pages whose inputs and file are as their last render left them are kept (not drafted again).
-  const links = buildLinkTable({ concepts, scan, attachments }, names);
-  const renderKeys = keepUnchangedConcepts(renders, {
-    concepts,
-    scan,
-    names,
-    writer: st.writer.name,
-    links,
-    stored: store.renderKeys(),
-    force: Boolean(opts.force),
-  });
+  const plan = { sources, concepts, scan, entities, force };
   const byId = new Map(scan.entries.map((e) => [e.fm.id as string, e]));
   const written = await writeDrafts({
     sources,
@@ -134,7 +120,7 @@ async function planAndEmit(
     renders,
     writer: st.writer,
     reload,
-    currentOf: opts.force ? undefined : (id) => currentEntry(byId.get(id)),
+    currentOf: force ? undefined : (id) => currentEntry(byId.get(id)),
     known: run.wiki.catalog,
     signal: opts.signal,
     onProgress: opts.onProgress,
@@ -157,37 +143,6 @@ async function planAndEmit(
   st.report.protected = emitted.protected;
   st.report.written = emitted.written;
   st.report.concepts = emitted.concepts;
-}
-
-/**
- * One source plan per entry: a work saved in several files is one entry citing every copy; its
- * first copy by raw path is the one it is rendered from (and that concept pages cite).
- */
-function sourcePlans(
-  docs: readonly DocumentRow[],
-  drafts: ReadonlyMap<string, SourceDraft>,
-  force: boolean,
-): SourcePlan[] {
-  const byEntry = new Map<string, DocumentRow[]>();
-  for (const d of docs)
-    (byEntry.get(d.entry_id ?? '') ?? byEntry.set(d.entry_id ?? '', []).get(d.entry_id ?? '')!).push(d);
-  return [...byEntry.values()].map((list) => {
-    const copies = list.sort(byRawPath);
-    const d = copies[0]!;
-    const file = fileOfRow(d);
-    const draft = copies.map((c) => drafts.get(c.raw_path)).find(Boolean);
-    return {
-      id: d.entry_id as EntryId,
-      title: draft?.title ?? d.title,
-      rawPath: d.raw_path,
-      ...(file !== d.raw_path ? { file } : {}),
-      rawHash: d.hash,
-      refs: copies.map((c) => c.raw_path),
-      hashes: Object.fromEntries(copies.map((c) => [`raw/${fileOfRow(c)}`, c.hash])),
-      draft,
-      changed: Boolean(draft) || force,
-    };
-  });
 }
 
 export { embedText };

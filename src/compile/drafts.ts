@@ -38,18 +38,7 @@ export async function writeDrafts(
     input.onProgress?.({ phase: 'write', done: done++, total, file: p.rawPath });
     if (draft) drafts.set(p.id, draft);
   }
-  // What a concept's writer may link to: every entry this run plans, with its other names and what it is.
-  const known = new Map((input.known?.entries ?? []).map((e) => [e.id as string, e]));
-  const conceptAliases = new Map(input.concepts.map((g) => [g.id as string, g.aliases]));
-  const catalog: Catalog = {
-    entries: [...names.titleOf].map(([id, title]) => ({
-      id,
-      title,
-      aliases: conceptAliases.get(id) ?? drafts.get(id)?.aliases ?? known.get(id)?.aliases ?? [],
-      kind: id.split('/')[0] ?? '',
-      summary: drafts.get(id)?.summary ?? known.get(id)?.summary ?? '',
-    })),
-  };
+  const catalog = conceptCatalog(names, input.concepts, drafts, input.known);
   const pending = new Map<string, ReturnType<EntryWriter['writeConcept']>>();
   for (const g of input.concepts) {
     if (!renders.concepts.has(g.id)) continue;
@@ -66,6 +55,29 @@ export async function writeDrafts(
     drafts.set(g.id, draft);
   }
   return { drafts, messages };
+}
+
+/**
+ * What a concept's writer may link to: every entry this run plans, with its other names and what
+ * it is (from the sources' drafts of this run, else the wiki as it was). `--estimate` counts it alike.
+ */
+export function conceptCatalog(
+  names: NamePlan,
+  concepts: readonly ConceptPlan[],
+  drafts: ReadonlyMap<string, Pick<EntryDraft, 'aliases' | 'summary'>>,
+  wiki: Catalog | undefined,
+): Catalog {
+  const known = new Map((wiki?.entries ?? []).map((e) => [e.id as string, e]));
+  const conceptAliases = new Map(concepts.map((g) => [g.id as string, g.aliases]));
+  return {
+    entries: [...names.titleOf].map(([id, title]) => ({
+      id,
+      title,
+      aliases: conceptAliases.get(id) ?? drafts.get(id)?.aliases ?? known.get(id)?.aliases ?? [],
+      kind: id.split('/')[0] ?? '',
+      summary: drafts.get(id)?.summary ?? known.get(id)?.summary ?? '',
+    })),
+  };
 }
 
 /** What the writer is told of a concept: its names and what each source says, by source file name. */

@@ -315,8 +315,8 @@ function now(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-/** The offline extractor's entities (counts, snippets), with the names a model gave merged in. */
-function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entities']) {
+/** The offline extractor's entities (counts, snippets), with the names a model gave merged in: the rows compile stores (and `--estimate` predicts). */
+export function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft['entities']) {
   const byKey = new Map<string, EntityRowInput>();
   if (named === offline) {
     for (const n of offline) byKey.set(entityKey(n.name), entityRowOf(entityKey(n.name), n));

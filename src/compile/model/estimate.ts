@@ -9,14 +9,22 @@ import { fileOfRow, type DocumentRow, type EntityRow } from '../../store/store.j
 import { fileOf } from '../../ingest/posts.js';
 import { countTokens } from '../../text/tokens.js';
 import { chunkMarkdown } from '../../chunk/index.js';
-import { scanWiki } from '../../entry/wiki.js';
+import { scanWiki, type WikiScan } from '../../entry/wiki.js';
+import { entityKey, makeEntryId } from '../../entry/names.js';
 import { extractEntities, type FoundEntity } from '../offline/entities.js';
-import { groupConcepts } from '../concepts.js';
+import { planDrafts } from '../plan-drafts.js';
+import { conceptCatalog } from '../drafts.js';
+import { entitiesFor } from '../ingest-changed.js';
+import { offlineSource } from '../offline/writer.js';
+import { entityMentions } from './writer.js';
+import { currentEntry } from './current.js';
+import type { Catalog, SourceDraft } from '../types.js';
 import { buildCatalog, documentsToCompile } from './plan.js';
-import { currentsOf, plannedCatalog } from './planned.js';
+import { currentsOf, documentRow, plannedCatalog } from './planned.js';
 import {
   catalogXml,
   conceptNames,
+  currentXml,
   loadTemplates,
   MAX_CONCEPT_SOURCES,
   modelReads,
@@ -25,6 +33,7 @@ import {
   quotedPassages,
   sourceParts,
   sourceRequest,
+  type PromptBudget,
 } from './prompts.js';
 
 export interface CompileEstimate {
@@ -74,9 +83,10 @@ function sourceOutputTokens(input: number, max: number): number {
 }
 const CONCEPT_OUTPUT = 700;
 const COMBINE_OUTPUT = 900;
-/** A source's summary in a concept call, and a planned entry's line in the catalog (title, summary). */
+/** A source's summary in a concept call… */
 const SUMMARY_TOKENS = 50;
-const CATALOG_LINE_TOKENS = 45;
+/** …and its first sentence, in the catalog a concept call gets, before it is written. */
+const CATALOG_SUMMARY_TOKENS = 30;
 /** The names a model gives as what a work is about (the template allows 12; replies give about 8). */
 const NAMED_PER_SOURCE = 8;
 
@@ -113,7 +123,7 @@ export async function estimateCompile(
     repairs?: { share: number; calls: number };
   } = {},
 ): Promise<CompileEstimate> {
-  const { config, store } = ctx;
+  const { config } = ctx;
   const plan = modelPlan(config, ctx.env);
   const sources = settingsForTask(plan, 'compile-source');
   const concepts = settingsForTask(plan, 'concept');
@@ -132,7 +142,6 @@ export async function estimateCompile(
   // An edited source's call carries the entry it updates, as compile sends it.
   const currentOf = currentsOf(scan.entries, Boolean(opts.force));
   const catalogTokens = countTokens(catalogXml(catalog, budget.catalogTokens));
-  const wikiCatalogTokens = countTokens(catalogXml(wiki, budget.catalogTokens));
   // Sources and concepts may go to different models (model.tasks), priced apiece.
   const usages: Record<string, ModelUsage> = { source: zeroUsage(), concept: zeroUsage() };
   const est: CompileEstimate = {
@@ -192,87 +201,20 @@ export async function estimateCompile(
     }
   }
 
-  // Concepts the compile would touch: the offline extractor stands in for the model's entities.
-  const changed = new Set(docs.map((d) => d.path as string));
-  const changedFiles = new Set(docs.map((d) => fileOf(d) as string));
-  const rows: DocumentRow[] = store
-    .allDocuments()
-    .filter(
-      (d) =>
-        !changed.has(d.raw_path) && !changedFiles.has(fileOfRow(d)) && (d.status === 'ok' || d.status === 'pending'),
-    );
-  const kept = new Set(rows.map((d) => d.raw_path));
-  const entities: EntityRow[] = store.allEntities().filter((e) => kept.has(e.raw_path));
-  const texts = new Map<string, string>();
-  for (const d of docs) {
-    rows.push({
-      raw_path: d.path,
-      hash: d.hash,
-      type: d.type,
-      title: d.title,
-      entry_id: `source/${d.path}`,
-      size: d.size,
-      mtime_ms: 0,
-      lang: d.lang,
-      status: 'ok',
-      error: null,
-      compiled_at: 0,
-      compiler: '',
-    });
-    if (!modelReads(d)) continue;
-    texts.set(d.path, d.markdown);
-    // The offline reading stands in for the model's names: its most mentioned ones, as the model names them.
-    const found = reading(d);
-    // Its names, not its everyday words: a model names what the work is about.
-    const top = new Set(
-      found
-        .filter((f) => !f.weak)
-        .sort((a, b) => b.count - a.count)
-        .slice(0, NAMED_PER_SOURCE),
-    );
-    // As compile keeps them (ingest-changed.ts entitiesFor): the names a model gives, and the everyday words.
-    for (const f of found) {
-      if (!top.has(f) && !f.weak) continue;
-      entities.push({
-        raw_path: d.path,
-        key: f.key,
-        surface: f.surface,
-        aliases: f.aliases,
-        count: f.count,
-        snippets: f.snippets,
-        ...(f.salient ? { salient: true } : {}),
-        ...(f.weak ? { weak: true } : {}),
-        ...(top.has(f) ? { named: true } : {}),
-      });
-    }
-  }
-  const groups = groupConcepts(
-    entities,
-    rows,
-    config.compile.minConceptSources,
-    config.compile.maxConcepts,
-    scan.entries,
-  );
-  // A concept call's catalog lists every entry the compile plans: the sources and the concepts.
-  const conceptCatalog = wikiCatalogTokens + (docs.length + groups.length) * CATALOG_LINE_TOKENS;
-  const conceptSystem = countTokens(tpl.concept.text) + conceptCatalog;
-  const entryOf = new Map(rows.map((r) => [r.raw_path, r.entry_id ?? '']));
-  const chunks = chunksOf(texts, config.chunk, (p) => store.chunksOfEntry(entryOf.get(p) ?? ''));
-  for (const g of groups) {
-    if (!opts.force && !g.mentions.some((m) => changed.has(m.rawPath))) continue;
+  // The concepts compile would draft (as compile decides it), each call's input.
+  const conceptInputs = conceptCallInputs(ctx, {
+    docs,
+    scan,
+    catalog,
+    writer: modelWriterName(model, tpl),
+    force: Boolean(opts.force),
+    reading,
+    budget,
+    conceptText: tpl.concept.text,
+  });
+  for (const c of conceptInputs) {
     est.conceptCalls++;
-    // What the concept call quotes of each source (compile/model/prompts.ts quotedPassages).
-    const names = conceptNames(g);
-    const quoted = g.mentions
-      .slice(0, MAX_CONCEPT_SOURCES)
-      .reduce(
-        (n, m) =>
-          n +
-          SUMMARY_TOKENS +
-          quotedPassages(names, m.snippets, chunks(m.rawPath)).reduce((t, p) => t + countTokens(p), 0),
-        0,
-      );
-    add(conceptSystem + quoted, CONCEPT_OUTPUT, { name: 'concept', tokens: conceptSystem });
+    add(c.input, CONCEPT_OUTPUT, { name: 'concept', tokens: c.prefix });
   }
 
   est.repairCalls = Math.round(repairs);
@@ -294,4 +236,172 @@ export async function estimateCompile(
   est.usd = costUsd(usages['source']!, sp) + costUsd(usages['concept']!, cp);
   est.batchUsd = costUsd(usages['source']!, sp, true) + costUsd(usages['concept']!, cp);
   return est;
+}
+
+/**
+ * The entities compile stores for a changed document, predicted: for a source a model wrote
+ * before (and updates now), the names it gave last time, found again in the new text as compile
+ * finds a reply's names (writer.ts entityMentions, ingest-changed.ts entitiesFor); for a new one
+ * (or under --force) the offline reading's most mentioned names, as a model names what a work is about.
+ */
+function predictedEntities(d: RawDocument, last: readonly EntityRow[], found: FoundEntity[]): EntityRow[] {
+  const named = last.filter((r) => r.named);
+  if (named.length) {
+    const offline = offlineSource(d).entities;
+    const reply = named.map((r) => ({ name: r.surface, kind: 'concept', aliases: replyAliases(d, r, offline) }));
+    return entitiesFor(entityMentions(d.markdown, reply), offline).map((r) => ({ raw_path: d.path, ...r }));
+  }
+  // Its names, not its everyday words: a model names what the work is about.
+  const top = new Set(
+    found
+      .filter((f) => !f.weak)
+      .sort((a, b) => b.count - a.count)
+      .slice(0, NAMED_PER_SOURCE),
+  );
+  // As compile keeps them (ingest-changed.ts entitiesFor): the names a model gives, and the everyday words.
+  return found
+    .filter((f) => top.has(f) || f.weak)
+    .map((f) => ({
+      raw_path: d.path,
+      key: f.key,
+      surface: f.surface,
+      aliases: f.aliases,
+      count: f.count,
+      snippets: f.snippets,
+      ...(f.salient ? { salient: true } : {}),
+      ...(f.weak ? { weak: true } : {}),
+      ...(top.has(f) ? { named: true } : {}),
+    }));
+}
+
+/**
+ * The other names a model gave a concept last time. The store keeps them merged with the offline
+ * reading's, and a name the reply did not give finds other sentences: of all of them, none, or
+ * those the offline reading does not give, the first that finds in the new text what the last
+ * version's row holds (its sentences unchanged, the concept's page is kept), else all of them.
+ */
+function replyAliases(d: RawDocument, row: EntityRow, offline: SourceDraft['entities']): string[] {
+  const own = new Set(offline.filter((o) => entityKey(o.name) === row.key).flatMap((o) => o.aliases));
+  const candidates = [row.aliases, [], row.aliases.filter((a) => !own.has(a))];
+  const same = (aliases: string[]) => {
+    const found = entityMentions(d.markdown, [{ name: row.surface, kind: 'concept', aliases }]);
+    const r = entitiesFor(found, offline).find((x) => x.key === row.key);
+    return r !== undefined && r.count === row.count && r.snippets.join('\n') === row.snippets.join('\n');
+  };
+  return candidates.find(same) ?? row.aliases;
+}
+
+/**
+ * The input of each concept call the compile would make: the documents and entities the wiki
+ * would hold after it (the changed ones predicted), planned by compile's own code
+ * (compile/plan-drafts.ts), so only the concepts compile drafts are counted — not those whose
+ * inputs are as their last render left them; each with its `<current_entry>`.
+ */
+function conceptCallInputs(
+  ctx: KbContext,
+  input: {
+    docs: RawDocument[];
+    scan: WikiScan;
+    catalog: Catalog;
+    writer: string;
+    force: boolean;
+    reading: (d: RawDocument) => FoundEntity[];
+    budget: PromptBudget;
+    conceptText: string;
+  },
+): { input: number; prefix: number }[] {
+  const { store, config } = ctx;
+  const { scan, force } = input;
+  const { rows, entities, drafts, texts, takenIds } = predictedWiki(ctx, input);
+  const byId = new Map(scan.entries.map((e) => [e.fm.id as string, e]));
+  const plan = planDrafts(ctx, { scan, docs: rows, entities, drafts, takenIds, writer: input.writer, force });
+  // A concept call's catalog lists every entry the compile plans; a new source's summary is not known yet.
+  const catalog = conceptCatalog(plan.names, plan.concepts, drafts, input.catalog);
+  const unknown = catalog.entries.filter((e) => e.kind === 'source' && !e.summary).length;
+  const catalogTokens = Math.min(
+    input.budget.catalogTokens,
+    countTokens(catalogXml(catalog, input.budget.catalogTokens)) + unknown * CATALOG_SUMMARY_TOKENS,
+  );
+  const prefix = countTokens(input.conceptText) + catalogTokens;
+  const entryOf = new Map(rows.map((r) => [r.raw_path, r.entry_id ?? '']));
+  const chunks = chunksOf(texts, config.chunk, (p) => store.chunksOfEntry(entryOf.get(p) ?? ''));
+  const out: { input: number; prefix: number }[] = [];
+  for (const g of plan.concepts) {
+    if (!plan.renders.concepts.has(g.id)) continue;
+    // What the concept call quotes of each source (compile/model/prompts.ts quotedPassages).
+    const names = conceptNames(g);
+    const mentions = g.mentions.slice(0, MAX_CONCEPT_SOURCES);
+    let quoted = 0;
+    for (const m of mentions)
+      quoted +=
+        SUMMARY_TOKENS + quotedPassages(names, m.snippets, chunks(m.rawPath)).reduce((t, p) => t + countTokens(p), 0);
+    // The page a model wrote last time, which the call updates (compile's currentOf).
+    const current = force ? undefined : currentEntry(byId.get(g.id));
+    if (current)
+      quoted += countTokens(
+        currentXml(
+          current,
+          mentions.map((m) => `raw/${m.rawPath}`),
+        ),
+      );
+    out.push({ input: prefix + quoted, prefix });
+  }
+  return out;
+}
+
+/**
+ * The documents and entities the wiki would hold after the compile, and the drafts of the changed
+ * documents as far as planning reads them: the unchanged ones as stored, the changed ones predicted.
+ */
+function predictedWiki(
+  ctx: KbContext,
+  input: {
+    docs: RawDocument[];
+    scan: WikiScan;
+    writer: string;
+    force: boolean;
+    reading: (d: RawDocument) => FoundEntity[];
+  },
+) {
+  const { store } = ctx;
+  const { docs, scan, force } = input;
+  const byId = new Map(scan.entries.map((e) => [e.fm.id as string, e]));
+  const changed = new Set(docs.map((d) => d.path as string));
+  const changedFiles = new Set(docs.map((d) => fileOf(d) as string));
+  const all = store.allDocuments();
+  const before = new Map(all.map((d) => [d.raw_path, d]));
+  const rows: DocumentRow[] = all.filter(
+    (d) => !changed.has(d.raw_path) && !changedFiles.has(fileOfRow(d)) && (d.status === 'ok' || d.status === 'pending'),
+  );
+  const kept = new Set(rows.map((d) => d.raw_path));
+  const stored = store.allEntities();
+  const entities: EntityRow[] = stored.filter((e) => kept.has(e.raw_path));
+  const lastOf = new Map<string, EntityRow[]>();
+  for (const e of stored)
+    if (changed.has(e.raw_path)) (lastOf.get(e.raw_path) ?? lastOf.set(e.raw_path, []).get(e.raw_path)!).push(e);
+  const takenIds = new Set<string>([
+    ...scan.entries.map((e) => e.fm.id as string),
+    ...all.map((d) => d.entry_id ?? ''),
+  ]);
+  const drafts = new Map<string, SourceDraft>();
+  const texts = new Map<string, string>();
+  for (const d of docs) {
+    const id = before.get(d.path)?.entry_id ?? makeEntryId('source', d.title, (x) => takenIds.has(x));
+    takenIds.add(id);
+    rows.push({ ...documentRow(d), hash: d.hash, file: fileOf(d), entry_id: id });
+    // The entry's title and summary as the model gave them last time (an update keeps them), else kb's reading.
+    const old = byId.get(id)?.fm;
+    drafts.set(d.path, {
+      title: old?.title ?? d.title,
+      aliases: old?.aliases ?? [],
+      summary: old?.summary ?? '',
+      body: '',
+      entities: [],
+      compiledBy: input.writer,
+    });
+    if (!modelReads(d)) continue;
+    texts.set(d.path, d.markdown);
+    entities.push(...predictedEntities(d, force ? [] : (lastOf.get(d.path) ?? []), input.reading(d)));
+  }
+  return { rows, entities, drafts, texts, takenIds };
 }

@@ -61,7 +61,7 @@ export function plannedCatalog(
 }
 
 /** The store row a document compiled now will have, as far as planning concepts reads it. */
-function documentRow(doc: RawDocument): DocumentRow {
+export function documentRow(doc: RawDocument): DocumentRow {
   return {
     raw_path: doc.path,
     hash: '',
