@@ -450,27 +450,6 @@ describe('kb compile with the model: updates, not rewrites', () => {
     };
   };
 
-  it('sends the entry a model wrote last time when its source changes, without the parts kb adds', async () => {
-    fake = await startFakeAnthropic(claude);
-    const root = fixture(RAW);
-    expect((await runKbIn(['compile'], { cwd: root, env: env(fake.url) })).code).toBe(0);
-    const before = fake.messages().length;
-    writeFileSync(join(root, 'raw/rag-notes.md'), `${RAW['raw/rag-notes.md']}\nThe name RAG dates from 2020.\n`);
-    const r = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
-    expect(r.code, r.stderr).toBe(0);
-    const later = fake.messages().slice(before).map(userPrompt);
-    const source = later.find((p) => p.includes('<source path="raw/rag-notes.md"'));
-    expect(source).toContain('<current_entry>');
-    expect(source).toContain('retrieves passages, then generates.');
-    expect(source).not.toContain('## Source');
-    expect(source).not.toContain('kb:concepts');
-    const concept = later.find((p) => p.includes('<concept title="检索增强生成"'));
-    expect(concept).toContain('<current_entry>');
-    expect(concept).toContain('retrieves passages before generating an answer');
-    // The edit itself: the page is what the reply says (here the same text, cited again).
-    expect(read(root, 'wiki/concepts/检索增强生成.md')).toContain('retrieves passages before generating an answer');
-  });
-
   it('adding an unrelated source asks nothing about the concepts it does not touch; their pages keep their text', async () => {
     fake = await startFakeAnthropic(withBread);
     const root = fixture(RAW);
@@ -674,32 +653,64 @@ describe('kb compile with the model: sources see the concepts a first compile pl
   });
 });
 
-describe('kb compile with the model: the model proposes the concepts', () => {
-  it('gives a page to what the model names (even in passing, in a larger wiki) and none to what only the offline reading finds', async () => {
-    const raw: Record<string, string> = {};
-    for (let i = 0; i < 12; i++)
-      raw[`raw/note-${i}.md`] =
-        i < 2
-          ? `# Vector note ${i}\n\nThe index uses HNSW graphs for search. Zettelkasten cards, Zettelkasten links and the Zettelkasten method help.\n`
-          : `# Note ${i}\n\nA short note about gardening number ${i}, with tomatoes and beans.\n`;
-    fake = await startFakeAnthropic((req) => {
-      const p = userPrompt(req);
-      const concept = /<concept title="([^"]*)">/.exec(p);
-      if (concept) return claude(req);
-      const title = /<source path="[^"]*" type="[^"]*" title="([^"]*)"/.exec(p)?.[1] ?? 'Note';
-      const vector = p.includes('HNSW');
-      return {
-        text: `<kb_entry><title>${title}</title><summary>A short note${vector ? ' on vector search with HNSW' : ' on gardening'}.</summary><entities>${vector ? '<entity name="HNSW" kind="concept"><alias>Hierarchical Navigable Small World</alias></entity>' : ''}</entities><body>## Key points\n\n- A point.</body></kb_entry>`,
-      };
+describe.each(Object.keys(THROUGH) as (keyof typeof THROUGH)[])(
+  'kb compile with the model through the %s SDK: updates, and the concepts the model proposes',
+  (sdk) => {
+    it('sends the entry a model wrote last time when its source changes, without the parts kb adds', async () => {
+      const fakeSdk = await THROUGH[sdk](claude);
+      try {
+        const root = fixture(RAW);
+        expect((await runKbIn(['compile'], { cwd: root, env: fakeSdk.env })).code).toBe(0);
+        const before = fakeSdk.prompts().length;
+        writeFileSync(join(root, 'raw/rag-notes.md'), `${RAW['raw/rag-notes.md']}\nThe name RAG dates from 2020.\n`);
+        const r = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
+        expect(r.code, r.stderr).toBe(0);
+        const later = fakeSdk.prompts().slice(before);
+        const source = later.find((p) => p.includes('<source path="raw/rag-notes.md"'));
+        expect(source).toContain('<current_entry>');
+        expect(source).toContain('retrieves passages, then generates.');
+        expect(source).not.toContain('## Source');
+        expect(source).not.toContain('kb:concepts');
+        const concept = later.find((p) => p.includes('<concept title="检索增强生成"'));
+        expect(concept).toContain('<current_entry>');
+        expect(concept).toContain('retrieves passages before generating an answer');
+        // The edit itself: the page is what the reply says (here the same text, cited again).
+        expect(read(root, 'wiki/concepts/检索增强生成.md')).toContain('retrieves passages before generating an answer');
+      } finally {
+        await fakeSdk.close();
+      }
     });
-    const root = fixture(raw);
-    const r = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
-    expect(r.code, r.stderr).toBe(0);
-    const concepts = listTree(join(root, 'wiki')).filter((f) => f.startsWith('concepts/'));
-    // Many calls at once on one abort signal: no listener warning.
-    expect(r.stderr).not.toContain('MaxListenersExceededWarning');
-    // Titled by the full name the model gives, the abbreviation an alias.
-    expect(concepts).toEqual(['concepts/Hierarchical Navigable Small World.md']);
-    expect(read(root, 'wiki/concepts/Hierarchical Navigable Small World.md')).toMatch(/aliases:\n\s+- HNSW/);
-  });
-});
+
+    it('gives a page to what the model names (even in passing, in a larger wiki) and none to what only the offline reading finds', async () => {
+      const raw: Record<string, string> = {};
+      for (let i = 0; i < 12; i++)
+        raw[`raw/note-${i}.md`] =
+          i < 2
+            ? `# Vector note ${i}\n\nThe index uses HNSW graphs for search. Zettelkasten cards, Zettelkasten links and the Zettelkasten method help.\n`
+            : `# Note ${i}\n\nA short note about gardening number ${i}, with tomatoes and beans.\n`;
+      const fakeSdk = await THROUGH[sdk]((req) => {
+        const p = userPrompt(req);
+        const concept = /<concept title="([^"]*)">/.exec(p);
+        if (concept) return claude(req);
+        const title = /<source path="[^"]*" type="[^"]*" title="([^"]*)"/.exec(p)?.[1] ?? 'Note';
+        const vector = p.includes('HNSW');
+        return {
+          text: `<kb_entry><title>${title}</title><summary>A short note${vector ? ' on vector search with HNSW' : ' on gardening'}.</summary><entities>${vector ? '<entity name="HNSW" kind="concept"><alias>Hierarchical Navigable Small World</alias></entity>' : ''}</entities><body>## Key points\n\n- A point.</body></kb_entry>`,
+        };
+      });
+      try {
+        const root = fixture(raw);
+        const r = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
+        expect(r.code, r.stderr).toBe(0);
+        const concepts = listTree(join(root, 'wiki')).filter((f) => f.startsWith('concepts/'));
+        // Many calls at once on one abort signal: no listener warning.
+        expect(r.stderr).not.toContain('MaxListenersExceededWarning');
+        // Titled by the full name the model gives, the abbreviation an alias.
+        expect(concepts).toEqual(['concepts/Hierarchical Navigable Small World.md']);
+        expect(read(root, 'wiki/concepts/Hierarchical Navigable Small World.md')).toMatch(/aliases:\n\s+- HNSW/);
+      } finally {
+        await fakeSdk.close();
+      }
+    });
+  },
+);
