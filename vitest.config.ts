@@ -1,11 +1,41 @@
-import { defineConfig } from 'vitest/config';
+import { availableParallelism } from 'node:os';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Files whose tests wait on timing that a busy machine can stretch (watch's quiet time for a burst
+ * of changes, model timeouts of a second): they run one at a time, after the rest.
+ */
+const SERIAL = ['test/watch.test.ts', 'test/model-timeout.test.ts'];
+const shared = {
+  testTimeout: 300_000,
+  hookTimeout: 300_000,
+  pool: 'forks' as const,
+  // A worker runs its files one after another in one process: kb's modules, its bundle, SQLite
+  // and the language models (jieba, wink) load once per worker, not once per file. Tests leave
+  // no state behind (runKbIn restores the folder and the environment; no module is mocked);
+  // `npx vitest run --isolate` runs each file in a fresh process, to rule out one leaking into
+  // the next.
+  isolate: false,
+};
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
-    testTimeout: 300_000,
-    hookTimeout: 300_000,
-    pool: 'forks',
+    // Once for the whole run, before any project: the bundle every spawned `kb` and runKbIn run.
     globalSetup: ['test/global-setup.ts'],
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: 'parallel',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...SERIAL],
+          // Vitest's default is cores − 1 workers: one on a 2-core machine, where a run of one file
+          // at a time keeps about one core busy and leaves the other idle.
+          maxWorkers: Math.max(2, availableParallelism() - 1),
+          sequence: { groupOrder: 0 },
+        },
+      },
+      { test: { ...shared, name: 'serial', include: SERIAL, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 });
