@@ -2,10 +2,10 @@ import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Files whose tests wait on timing that a busy machine can stretch (watch's quiet time for a burst
- * of changes, model timeouts of a second): they run one at a time, after the rest.
+ * Files whose tests wait on timing a busy machine can stretch (watch's quiet time that makes a
+ * burst of changes one compile): they run one at a time, after the rest.
  */
-const SERIAL = ['test/watch.test.ts', 'test/model-timeout.test.ts'];
+const SERIAL = ['test/watch.test.ts'];
 const shared = {
   testTimeout: 300_000,
   hookTimeout: 300_000,
