@@ -7,13 +7,14 @@ import { fixture, KB_BIN, runKb } from './helpers.js';
 
 const DOCS = 1500;
 
-function pendingRows(root: string): number {
+function pendingRows(root: string, table = 'documents'): number {
   const path = join(root, 'wiki', 'embeddings.db');
   if (!existsSync(path)) return 0;
   try {
     const db = new Database(path, { readonly: true, fileMustExist: true });
     try {
-      return (db.prepare(`SELECT COUNT(*) AS n FROM documents WHERE status = 'pending'`).get() as { n: number }).n;
+      const where = table === 'documents' ? ` WHERE status = 'pending'` : '';
+      return (db.prepare(`SELECT COUNT(*) AS n FROM ${table}${where}`).get() as { n: number }).n;
     } finally {
       db.close();
     }
@@ -42,12 +43,15 @@ describe('kb compile killed with SIGKILL', () => {
     stored = pendingRows(root);
     expect(stored).toBeGreaterThan(0);
     expect(stored).toBeLessThan(DOCS);
+    // Each stored document keeps its source draft, stored with it: the entries are written from those.
+    expect(pendingRows(root, 'pending_drafts')).toBe(stored);
 
     const r = await runKb(['compile', '--verbose'], { cwd: root, timeoutMs: 300_000 });
     expect(r.code, r.stderr).toBe(0);
     const ingested = r.stderr.split('\n').filter((l) => /^(?:new|update)\s+raw\//.test(l)).length;
     expect(ingested).toBe(DOCS - stored);
     expect(readdirSync(join(root, 'wiki', 'sources'))).toHaveLength(DOCS);
+    expect(pendingRows(root, 'pending_drafts')).toBe(0);
     const again = await runKb(['compile'], { cwd: root });
     expect(again.stdout).toMatch(new RegExp(`0 new, 0 updated, ${DOCS} unchanged`));
   }, 400_000);

@@ -5,7 +5,7 @@ import type { KbContext } from '../kb/context.js';
 import type { ContentHash } from '../types.js';
 import { ingestFile, INGEST_VERSION, type RawFile } from '../ingest/index.js';
 import { embedText } from './prepare.js';
-import type { CompileOptions, CompileReport } from './types.js';
+import type { CompileOptions, CompileReport, SourceDraft } from './types.js';
 import { scanWiki, type LoadedEntry, type ScanCache, type WikiScan } from '../entry/wiki.js';
 import { emitWiki, type SourcePlan } from '../emit/emit.js';
 import { planDrafts } from './plan-drafts.js';
@@ -45,7 +45,13 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
   // 2. Ingest, chunk, embed and store each changed document (one transaction each).
   const ingested = await ingestChanged(ctx, opts, st, wiki);
   // What an interrupted run stored counts as ingested by this one (its copies of a work are unified below).
-  for (const f of st.resumed ?? []) for (const r of st.rows.get(f) ?? []) ingested.touched.add(r.raw_path);
+  // Their drafts too: their entries are written from what that run drafted, not drafted again.
+  for (const f of st.resumed ?? [])
+    for (const r of st.rows.get(f) ?? []) {
+      ingested.touched.add(r.raw_path);
+      const draft = ingested.drafts.has(r.raw_path) ? undefined : store.pendingDraft<SourceDraft>(r.raw_path);
+      if (draft) ingested.drafts.set(r.raw_path, draft);
+    }
   for (const p of st.deletedPaths) {
     if ([...ingested.renamedFrom.values()].includes(p)) continue;
     store.transaction(() => store.deleteFile(p));
@@ -64,6 +70,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
 
   store.transaction(() => {
     for (const d of store.allDocuments()) if (d.status === 'pending') store.putDocument({ ...d, status: 'ok' });
+    store.clearPendingDrafts();
     store.setMeta('compile_pending', '0');
     store.setMeta('ingest_version', INGEST_VERSION);
     store.setMeta('last_compile', String(Math.floor(Date.now() / 1000)));

@@ -201,6 +201,8 @@ async function ingestOne(
       });
       store.putEntities(key, entities);
       store.putChunks(id, key, chunks, vectors);
+      // Kept until this run writes the wiki: a run stopped before then resumes from it.
+      if (draft) store.putPendingDraft(key, draft);
     },
   };
 }

@@ -106,6 +106,14 @@ CREATE TABLE IF NOT EXISTS entry_bases (
   body BLOB NOT NULL
 ) WITHOUT ROWID;
 
+-- The source draft of each document stored by a run that has not yet written the wiki (deflated
+-- JSON): a run stopped before its end leaves them, and the next run writes those entries from
+-- here instead of reading and drafting each document again. Emptied when a run ends.
+CREATE TABLE IF NOT EXISTS pending_drafts (
+  raw_path TEXT PRIMARY KEY,
+  draft BLOB NOT NULL
+) WITHOUT ROWID;
+
 -- Usage of the model, summed by kb status.
 CREATE TABLE IF NOT EXISTS runs (
   id INTEGER PRIMARY KEY,

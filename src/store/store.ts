@@ -371,6 +371,7 @@ export class Store {
 
   deleteDocument(rawPath: string): void {
     this.stmt(`DELETE FROM documents WHERE raw_path = ?`).run(rawPath);
+    this.stmt(`DELETE FROM pending_drafts WHERE raw_path = ?`).run(rawPath);
     this.stmt(`DELETE FROM doc_entities WHERE raw_path = ?`).run(rawPath);
     this.deleteChunksOfRaw(rawPath);
   }
@@ -528,6 +529,24 @@ export class Store {
     this.stmt(
       `INSERT INTO entry_bases (id, body) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body`,
     ).run(id, deflateRawSync(Buffer.from(body, 'utf8')));
+  }
+
+  /** A document's source draft, kept until the run that stored the document writes the wiki (schema: pending_drafts). */
+  putPendingDraft(rawPath: string, draft: unknown): void {
+    this.stmt(
+      `INSERT INTO pending_drafts (raw_path, draft) VALUES (?, ?) ON CONFLICT(raw_path) DO UPDATE SET draft = excluded.draft`,
+    ).run(rawPath, deflateRawSync(Buffer.from(JSON.stringify(draft), 'utf8')));
+  }
+
+  pendingDraft<T>(rawPath: string): T | undefined {
+    const row = this.stmt(`SELECT draft FROM pending_drafts WHERE raw_path = ?`).get(rawPath) as
+      | { draft: Buffer }
+      | undefined;
+    return row ? (JSON.parse(inflateRawSync(row.draft).toString('utf8')) as T) : undefined;
+  }
+
+  clearPendingDrafts(): void {
+    this.stmt(`DELETE FROM pending_drafts`).run();
   }
 
   hasEntryBase(id: string): boolean {
