@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixture, read, REPO, runKb, runKbIn, writeFile } from './helpers.js';
 import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
+import { type Sdk, SDKS, startFakeSdk } from './fake-sdks.js';
 import { parseEntryFile } from '../src/entry/frontmatter.js';
 
 const FILES = {
@@ -251,14 +252,14 @@ describe('kb ask when the model fails', () => {
 
 type Reply = { text: string; stopReason?: string };
 
-/** A fake Claude that expands every question into two keywords and answers with `reply()`'s reply. */
-async function answeringFake(reply: () => Reply) {
-  const fake = await startFakeAnthropic((req) => {
+/** A fake model, behind `sdk`'s fake server, that expands every question into keywords and answers with `reply()`'s reply. */
+async function answeringFake(reply: () => Reply, sdk: Sdk = 'anthropic') {
+  const fake = await startFakeSdk(sdk, (req) => {
     if (JSON.stringify(req.body.system).includes('keyword queries'))
       return { text: '<queries><query lang="en">tides moon</query></queries>' };
     return reply();
   });
-  return { fake, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url } };
+  return { fake, env: fake.env };
 }
 
 describe('kb ask --save with an empty or malformed model reply', () => {
@@ -311,10 +312,10 @@ describe('kb ask --save with an empty or malformed model reply', () => {
       expect(existsSync(join(root, 'wiki/answers'))).toBe(false);
       // A malformed reply was not cached: asking again asks the model again, and a well-formed reply is filed.
       reply = { text: '<answer>The Moon and the Sun pull the sea [[Tides]].</answer>' };
-      const calls = fake.messages().length;
+      const calls = fake.calls().length;
       const ok = await runKbIn(['ask', 'Why are there tides?', '--save'], { cwd: root, env });
       expect(ok.code, ok.stderr).toBe(0);
-      expect(fake.messages().length).toBeGreaterThan(calls);
+      expect(fake.calls().length).toBeGreaterThan(calls);
       expect(parseEntryFile(read(root, 'wiki/answers/Why are there tides.md')).body).toContain(
         'The Moon and the Sun pull the sea [[Tides]].',
       );
@@ -342,11 +343,11 @@ describe('kb ask after the embedder changed', () => {
   }, 120_000);
 });
 
-describe('kb ask with the model: answers you can check', () => {
+describe.each(SDKS)('kb ask with the model through the %s SDK: answers you can check', (sdk) => {
   it('reports citations that name no given entry (exit 1 under --strict) and never prints markup', async () => {
     const root = await compiledKb();
     let reply: Reply = { text: '' };
-    const { fake, env } = await answeringFake(() => reply);
+    const { fake, env } = await answeringFake(() => reply, sdk);
     try {
       reply = {
         text: '<answer>The Moon pulls the sea [[Tides]]; see [[HNSW]] and [[Malkov and Yashunin (2018)]].</answer>',
@@ -359,6 +360,7 @@ describe('kb ask with the model: answers you can check', () => {
       expect(loose.stdout).toContain('see HNSW and Malkov and Yashunin (2018).');
       const strict = await runKb(['ask', 'What pulls the sea?', '--strict', '--no-cache'], { cwd: root, env });
       expect(strict.code).toBe(1);
+      expect(strict.stderr).toMatch(/warning: The answer cites \[\[HNSW\]\], .*which name no entry/);
 
       reply = { text: '<answer>The sea rises twice a day.</answer>' };
       const none = await runKbIn(['ask', 'How often does the sea rise?', '--strict'], { cwd: root, env });

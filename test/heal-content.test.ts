@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bodyHash, parseEntryFile } from '../src/entry/frontmatter.js';
 import { startFakeAnthropic, type FakeRequest } from './fake-anthropic.js';
+import { SDKS, startFakeSdk } from './fake-sdks.js';
 import { branches, exampleEntry, git, gitInit, GIT_ENV, today } from './heal-helpers.js';
 import { type CliResult, fixture, read, runKb, runKbIn } from './helpers.js';
 
@@ -243,40 +244,44 @@ describe('kb lint --heal on an entry a person edited whose source changed', { ti
   });
 });
 
-describe('kb lint with a model: which entries are compared', { timeout: 200_000 }, () => {
-  it('asks first about two sources that feed one concept, in two languages, though their text is not alike', async () => {
-    const root = fixture({
-      'raw/paris.md': '# Paris Guide\n\nThe Eiffel Tower opened in 1889.\n',
-      'raw/巴黎.md': '# 巴黎指南\n\n埃菲尔铁塔于1887年向公众开放。\n',
-      'wiki/sources/Paris Guide.md': exampleEntry(
-        { title: 'Paris Guide', kind: 'source', source_ref: ['raw/paris.md'], summary: 'A guide to Paris.' },
-        '# Paris Guide\n\nThe Eiffel Tower opened in 1889.\n',
-      ),
-      'wiki/sources/巴黎指南.md': exampleEntry(
-        { title: '巴黎指南', kind: 'source', source_ref: ['raw/巴黎.md'], summary: '巴黎旅行指南。' },
-        '# 巴黎指南\n\n埃菲尔铁塔于1887年向公众开放。\n',
-      ),
-      'wiki/concepts/Eiffel Tower.md': exampleEntry(
-        { title: 'Eiffel Tower', source_ref: ['raw/paris.md', 'raw/巴黎.md'], summary: 'The tower in Paris.' },
-        '# Eiffel Tower\n\nThe tower in Paris ([[Paris Guide]], [[巴黎指南]]).\n',
-      ),
-    });
-    gitInit(root);
-    const asked: string[] = [];
-    const fake = await startFakeAnthropic((req) => {
-      const p = prompt(req);
-      asked.push([...p.matchAll(/path="([^"]+)"/g)].map((m) => m[1]).join(' | '));
-      return { text: '<verdict>consistent</verdict><subject></subject><reason>They agree.</reason>' };
-    });
-    try {
-      const r = await runKbIn(['lint', '--json', '--rule', 'contradiction'], {
-        cwd: root,
-        env: { ...GIT_ENV, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url },
+describe.each(SDKS)(
+  'kb lint with a model through the %s SDK: which entries are compared',
+  { timeout: 200_000 },
+  (sdk) => {
+    it('asks first about two sources that feed one concept, in two languages, though their text is not alike', async () => {
+      const root = fixture({
+        'raw/paris.md': '# Paris Guide\n\nThe Eiffel Tower opened in 1889.\n',
+        'raw/巴黎.md': '# 巴黎指南\n\n埃菲尔铁塔于1887年向公众开放。\n',
+        'wiki/sources/Paris Guide.md': exampleEntry(
+          { title: 'Paris Guide', kind: 'source', source_ref: ['raw/paris.md'], summary: 'A guide to Paris.' },
+          '# Paris Guide\n\nThe Eiffel Tower opened in 1889.\n',
+        ),
+        'wiki/sources/巴黎指南.md': exampleEntry(
+          { title: '巴黎指南', kind: 'source', source_ref: ['raw/巴黎.md'], summary: '巴黎旅行指南。' },
+          '# 巴黎指南\n\n埃菲尔铁塔于1887年向公众开放。\n',
+        ),
+        'wiki/concepts/Eiffel Tower.md': exampleEntry(
+          { title: 'Eiffel Tower', source_ref: ['raw/paris.md', 'raw/巴黎.md'], summary: 'The tower in Paris.' },
+          '# Eiffel Tower\n\nThe tower in Paris ([[Paris Guide]], [[巴黎指南]]).\n',
+        ),
       });
-      expect(r.code, r.stderr).toBeLessThanOrEqual(1);
-    } finally {
-      await fake.close();
-    }
-    expect(asked[0]).toMatch(/Paris Guide\.md.*巴黎指南\.md|巴黎指南\.md.*Paris Guide\.md/);
-  });
-});
+      gitInit(root);
+      const asked: string[] = [];
+      const fake = await startFakeSdk(sdk, (req) => {
+        const p = prompt(req);
+        asked.push([...p.matchAll(/path="([^"]+)"/g)].map((m) => m[1]).join(' | '));
+        return { text: '<verdict>consistent</verdict><subject></subject><reason>They agree.</reason>' };
+      });
+      try {
+        const r = await runKbIn(['lint', '--json', '--rule', 'contradiction'], {
+          cwd: root,
+          env: { ...GIT_ENV, ...fake.env },
+        });
+        expect(r.code, r.stderr).toBeLessThanOrEqual(1);
+      } finally {
+        await fake.close();
+      }
+      expect(asked[0]).toMatch(/Paris Guide\.md.*巴黎指南\.md|巴黎指南\.md.*Paris Guide\.md/);
+    });
+  },
+);

@@ -1,8 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeAnthropic, userPrompt, type FakeAnthropic } from './fake-anthropic.js';
-import { startFakeOpenAI } from './fake-openai.js';
+import {
+  startFakeAnthropic,
+  userPrompt,
+  type FakeAnthropic,
+  type FakeReply,
+  type FakeRequest,
+} from './fake-anthropic.js';
+import { type FakeSdk, SDKS, startFakeSdk, systemPrompt, userContent } from './fake-sdks.js';
 import { claude, RAW } from './model-fixtures.js';
 import { fixture, listTree, read, runKb, writeFile, runKbIn } from './helpers.js';
 
@@ -433,39 +439,6 @@ describe('concept synthesis checks', () => {
 });
 
 describe('kb compile with the model: updates, not rewrites', () => {
-  /** The fake Claude, and a plain entry for a source about something else. */
-  const withBread = (req: Parameters<typeof claude>[0]) => {
-    const p = userPrompt(req);
-    if (!p.includes('<source path="raw/bread.md"')) return claude(req);
-    return {
-      text: `<kb_entry>
-  <title>Baking bread</title>
-  <summary>How to bake a simple loaf of bread at home.</summary>
-  <entities></entities>
-  <body>## Key points
-
-- Flour, water, salt and yeast make a loaf.</body>
-</kb_entry>`,
-      usage: { input_tokens: 300, output_tokens: 80 },
-    };
-  };
-
-  it('adding an unrelated source asks nothing about the concepts it does not touch; their pages keep their text', async () => {
-    fake = await startFakeAnthropic(withBread);
-    const root = fixture(RAW);
-    expect((await runKbIn(['compile'], { cwd: root, env: env(fake.url) })).code).toBe(0);
-    const page = read(root, 'wiki/concepts/检索增强生成.md');
-    const before = fake.messages().length;
-    writeFileSync(join(root, 'raw/bread.md'), '# Baking bread\n\nFlour, water, salt and yeast make a loaf of bread.\n');
-    const r = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
-    expect(r.code, r.stderr).toBe(0);
-    const later = fake.messages().slice(before).map(userPrompt);
-    expect(later.some((p) => p.includes('<source path="raw/bread.md"'))).toBe(true);
-    expect(later.some((p) => p.includes('<concept '))).toBe(false);
-    const noStamp = (t: string) => t.replace(/updated: \S+/, '');
-    expect(noStamp(read(root, 'wiki/concepts/检索增强生成.md'))).toBe(noStamp(page));
-  });
-
   it('a source rendered again as the model first wrote it asks nothing: its reply from the source is cached', async () => {
     fake = await startFakeAnthropic(claude);
     const root = fixture(RAW);
@@ -493,94 +466,141 @@ describe('kb compile with the model: updates, not rewrites', () => {
   });
 });
 
-/** Each SDK against its fake server: the env that points kb there, and the user prompts sent. */
-const THROUGH = {
-  anthropic: async (handler: typeof claude) => {
-    const f = await startFakeAnthropic(handler);
-    return { close: () => f.close(), env: env(f.url), prompts: () => f.messages().map(userPrompt) };
-  },
-  openai: async (handler: typeof claude) => {
-    const f = await startFakeOpenAI(handler);
-    return {
-      close: () => f.close(),
-      env: { KB_PROVIDER: 'openai', OPENAI_BASE_URL: f.url, OPENAI_API_KEY: 'sk-test' },
-      prompts: () => f.chats().map((c) => String(c.body.messages.at(-1).content)),
-    };
-  },
-};
+/** The fake Claude, and a plain entry for a source about something else. */
+function withBread(req: FakeRequest): FakeReply {
+  if (!userPrompt(req).includes('<source path="raw/bread.md"')) return claude(req);
+  return {
+    text: `<kb_entry>
+  <title>Baking bread</title>
+  <summary>How to bake a simple loaf of bread at home.</summary>
+  <entities></entities>
+  <body>## Key points
 
-describe.each(Object.keys(THROUGH) as (keyof typeof THROUGH)[])(
-  'kb compile with the model through the %s SDK: an edit is one update',
-  (sdk) => {
-    it('edited sources are asked once each, to update their entry: the prefetch sends what compile sends', async () => {
-      // An update adds what the source now says to the entry it is given.
-      const fakeSdk = await THROUGH[sdk]((req) => {
-        const reply = claude(req);
-        if (!userPrompt(req).includes('<current_entry>')) return reply;
-        return { ...reply, text: (reply.text ?? '').replace('</body>', '\n- The name dates from 2020.</body>') };
-      });
-      try {
-        const root = fixture(RAW);
-        expect((await runKbIn(['compile'], { cwd: root, env: fakeSdk.env })).code).toBe(0);
-        const before = fakeSdk.prompts().length;
-        writeFileSync(join(root, 'raw/rag-notes.md'), `${RAW['raw/rag-notes.md']}\nThe name RAG dates from 2020.\n`);
-        writeFileSync(join(root, 'raw/zh/rag-zh.md'), `${RAW['raw/zh/rag-zh.md']}\nRAG 一词出现于2020年。\n`);
-        const r = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
-        expect(r.code, r.stderr).toBe(0);
-        const sources = fakeSdk
-          .prompts()
-          .slice(before)
-          .filter((p) => p.includes('<source path='));
-        // Two edited sources, two calls, each an update: none written from scratch, none paid twice.
-        expect(sources).toHaveLength(2);
-        for (const p of sources) expect(p).toContain('<current_entry>');
+- Flour, water, salt and yeast make a loaf.</body>
+</kb_entry>`,
+    usage: { input_tokens: 300, output_tokens: 80 },
+  };
+}
 
-        // Its links shift (the other source goes, and the concepts with it): the updated source is
-        // rendered again from an update of its entry, not a request that writes it from scratch.
-        const updated = read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md');
-        const mid = fakeSdk.prompts().length;
-        rmSync(join(root, 'raw/zh/rag-zh.md'));
-        const gone = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
-        expect(gone.code, gone.stderr).toBe(0);
-        const again = fakeSdk
-          .prompts()
-          .slice(mid)
-          .filter((p) => p.includes('<source path="raw/rag-notes.md"'));
-        expect(again).toHaveLength(1);
-        expect(again[0]).toContain('<current_entry>');
-        expect(again[0]).toContain('retrieves passages, then generates.');
-        expect(again[0]).toContain('The name dates from 2020.');
-        expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).not.toBe(updated);
-      } finally {
-        await fakeSdk.close();
-      }
+/** The `<catalog>` a recorded call was given, whichever SDK sent it (Anthropic's cached block, or OpenAI's system message). */
+function catalogOf(req: FakeRequest): string {
+  return /<catalog>\n[\s\S]*\n<\/catalog>/.exec(systemPrompt(req))?.[0] ?? '';
+}
+
+describe.each(SDKS)('kb compile with the model through the %s SDK: updates and the context each call gets', (sdk) => {
+  let fakeSdk: FakeSdk | undefined;
+  afterEach(async () => {
+    await fakeSdk?.close();
+    fakeSdk = undefined;
+  });
+
+  it('adding an unrelated source asks nothing about the concepts it does not touch; their pages keep their text', async () => {
+    fakeSdk = await startFakeSdk(sdk, withBread);
+    const root = fixture(RAW);
+    expect((await runKbIn(['compile'], { cwd: root, env: fakeSdk.env })).code).toBe(0);
+    const page = read(root, 'wiki/concepts/检索增强生成.md');
+    const before = fakeSdk.prompts().length;
+    writeFileSync(join(root, 'raw/bread.md'), '# Baking bread\n\nFlour, water, salt and yeast make a loaf of bread.\n');
+    const r = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
+    expect(r.code, r.stderr).toBe(0);
+    const later = fakeSdk.prompts().slice(before);
+    expect(later.some((p) => p.includes('<source path="raw/bread.md"'))).toBe(true);
+    expect(later.some((p) => p.includes('<concept '))).toBe(false);
+    const noStamp = (t: string) => t.replace(/updated: \S+/, '');
+    expect(noStamp(read(root, 'wiki/concepts/检索增强生成.md'))).toBe(noStamp(page));
+  });
+
+  it("a concept's catalog names every entry with its other names and a one-line summary", async () => {
+    fakeSdk = await startFakeSdk(sdk, claude);
+    const root = fixture(RAW);
+    expect((await runKbIn(['compile'], { cwd: root, env: fakeSdk.env })).code).toBe(0);
+    const concept = fakeSdk.calls().find((m) => userContent(m).includes('<concept title="检索增强生成"'))!;
+    const catalog = catalogOf(concept);
+    expect(catalog).toMatch(/<entry kind="concept" title="检索增强生成">(<alias>[^<]*<\/alias>)*<alias>RAG<\/alias>/);
+    expect(catalog).toMatch(
+      /<entry kind="source" title="Notes on Retrieval-Augmented Generation">.*<summary>Short notes on how RAG grounds answers in retrieved passages &amp; why chunking matters\.<\/summary>/,
+    );
+  });
+
+  it('gives every source call, before any concept entry exists, the concepts planned from all the documents', async () => {
+    fakeSdk = await startFakeSdk(sdk, claude);
+    const root = fixture(RAW);
+    expect((await runKbIn(['compile'], { cwd: root, env: fakeSdk.env })).code).toBe(0);
+    const sources = fakeSdk.calls().filter((m) => userContent(m).includes('<source path='));
+    expect(sources.length).toBeGreaterThan(1);
+    for (const m of sources) {
+      // No concept entry exists yet: the wiki's own catalog would hold none.
+      expect(catalogOf(m)).toMatch(/<entry kind="concept" title="[^"]+">/);
+    }
+  });
+});
+
+describe.each(SDKS)('kb compile with the model through the %s SDK: an edit is one update', (sdk) => {
+  it('edited sources are asked once each, to update their entry: the prefetch sends what compile sends', async () => {
+    // An update adds what the source now says to the entry it is given.
+    const fakeSdk = await startFakeSdk(sdk, (req) => {
+      const reply = claude(req);
+      if (!userPrompt(req).includes('<current_entry>')) return reply;
+      return { ...reply, text: (reply.text ?? '').replace('</body>', '\n- The name dates from 2020.</body>') };
     });
-  },
-);
+    try {
+      const root = fixture(RAW);
+      expect((await runKbIn(['compile'], { cwd: root, env: fakeSdk.env })).code).toBe(0);
+      const before = fakeSdk.prompts().length;
+      writeFileSync(join(root, 'raw/rag-notes.md'), `${RAW['raw/rag-notes.md']}\nThe name RAG dates from 2020.\n`);
+      writeFileSync(join(root, 'raw/zh/rag-zh.md'), `${RAW['raw/zh/rag-zh.md']}\nRAG 一词出现于2020年。\n`);
+      const r = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
+      expect(r.code, r.stderr).toBe(0);
+      const sources = fakeSdk
+        .prompts()
+        .slice(before)
+        .filter((p) => p.includes('<source path='));
+      // Two edited sources, two calls, each an update: none written from scratch, none paid twice.
+      expect(sources).toHaveLength(2);
+      for (const p of sources) expect(p).toContain('<current_entry>');
 
-describe.each(Object.keys(THROUGH) as (keyof typeof THROUGH)[])(
-  'kb compile with the model through the %s SDK: wiki.language',
-  (sdk) => {
-    it("keeps a translated work's own title as an alias, though the reply names it nowhere", async () => {
-      // Asked for a Chinese wiki, the model translates the English title and gives no alias.
-      const fakeSdk = await THROUGH[sdk]((req) =>
-        userPrompt(req).includes('<source path="raw/rag-notes.md"')
-          ? {
-              text: '<kb_entry><title>检索笔记</title><summary>关于检索增强生成如何用检索到的段落支撑回答的笔记。</summary><body>## 要点\n\n- 检索增强生成先检索段落，再生成回答。</body></kb_entry>',
-            }
-          : claude(req),
-      );
-      try {
-        const root = fixture({ ...RAW, 'kb.config.json': JSON.stringify({ wiki: { language: 'zh' } }) });
-        const r = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
-        expect(r.code, r.stderr).toBe(0);
-        expect(read(root, 'wiki/sources/检索笔记.md')).toMatch(/aliases:\n\s+- Retrieval notes\n/);
-      } finally {
-        await fakeSdk.close();
-      }
-    });
-  },
-);
+      // Its links shift (the other source goes, and the concepts with it): the updated source is
+      // rendered again from an update of its entry, not a request that writes it from scratch.
+      const updated = read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md');
+      const mid = fakeSdk.prompts().length;
+      rmSync(join(root, 'raw/zh/rag-zh.md'));
+      const gone = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
+      expect(gone.code, gone.stderr).toBe(0);
+      const again = fakeSdk
+        .prompts()
+        .slice(mid)
+        .filter((p) => p.includes('<source path="raw/rag-notes.md"'));
+      expect(again).toHaveLength(1);
+      expect(again[0]).toContain('<current_entry>');
+      expect(again[0]).toContain('retrieves passages, then generates.');
+      expect(again[0]).toContain('The name dates from 2020.');
+      expect(read(root, 'wiki/sources/Notes on Retrieval-Augmented Generation.md')).not.toBe(updated);
+    } finally {
+      await fakeSdk.close();
+    }
+  });
+});
+
+describe.each(SDKS)('kb compile with the model through the %s SDK: wiki.language', (sdk) => {
+  it("keeps a translated work's own title as an alias, though the reply names it nowhere", async () => {
+    // Asked for a Chinese wiki, the model translates the English title and gives no alias.
+    const fakeSdk = await startFakeSdk(sdk, (req) =>
+      userPrompt(req).includes('<source path="raw/rag-notes.md"')
+        ? {
+            text: '<kb_entry><title>检索笔记</title><summary>关于检索增强生成如何用检索到的段落支撑回答的笔记。</summary><body>## 要点\n\n- 检索增强生成先检索段落，再生成回答。</body></kb_entry>',
+          }
+        : claude(req),
+    );
+    try {
+      const root = fixture({ ...RAW, 'kb.config.json': JSON.stringify({ wiki: { language: 'zh' } }) });
+      const r = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(read(root, 'wiki/sources/检索笔记.md')).toMatch(/aliases:\n\s+- Retrieval notes\n/);
+    } finally {
+      await fakeSdk.close();
+    }
+  });
+});
 
 describe('kb compile with the model: what comes back is cleaned', () => {
   it("cleans wrapped titles and link targets, drops a YAML block in the body, repairs an echo of the template's example", async () => {
@@ -624,40 +644,11 @@ tags: [rag]
   });
 });
 
-describe('kb compile with the model: the context each call gets', () => {
-  it("a concept's catalog names every entry with its other names and a one-line summary", async () => {
-    fake = await startFakeAnthropic(claude);
-    const root = fixture(RAW);
-    expect((await runKbIn(['compile'], { cwd: root, env: env(fake.url) })).code).toBe(0);
-    const concept = fake.messages().find((m) => userPrompt(m).includes('<concept title="检索增强生成"'))!;
-    const catalog = concept.body.system[1].text as string;
-    expect(catalog).toMatch(/<entry kind="concept" title="检索增强生成">(<alias>[^<]*<\/alias>)*<alias>RAG<\/alias>/);
-    expect(catalog).toMatch(
-      /<entry kind="source" title="Notes on Retrieval-Augmented Generation">.*<summary>Short notes on how RAG grounds answers in retrieved passages &amp; why chunking matters\.<\/summary>/,
-    );
-  });
-});
-
-describe('kb compile with the model: sources see the concepts a first compile plans', () => {
-  it('gives every source call, before any concept entry exists, the concepts planned from all the documents', async () => {
-    fake = await startFakeAnthropic(claude);
-    const root = fixture(RAW);
-    expect((await runKbIn(['compile'], { cwd: root, env: env(fake.url) })).code).toBe(0);
-    const sources = fake.messages().filter((m) => userPrompt(m).includes('<source path='));
-    expect(sources.length).toBeGreaterThan(1);
-    for (const m of sources) {
-      const catalog = m.body.system[1].text as string;
-      // No concept entry exists yet: the wiki's own catalog would hold none.
-      expect(catalog).toMatch(/<entry kind="concept" title="[^"]+">/);
-    }
-  });
-});
-
-describe.each(Object.keys(THROUGH) as (keyof typeof THROUGH)[])(
+describe.each(SDKS)(
   'kb compile with the model through the %s SDK: updates, and the concepts the model proposes',
   (sdk) => {
     it('sends the entry a model wrote last time when its source changes, without the parts kb adds', async () => {
-      const fakeSdk = await THROUGH[sdk](claude);
+      const fakeSdk = await startFakeSdk(sdk, claude);
       try {
         const root = fixture(RAW);
         expect((await runKbIn(['compile'], { cwd: root, env: fakeSdk.env })).code).toBe(0);
@@ -688,7 +679,7 @@ describe.each(Object.keys(THROUGH) as (keyof typeof THROUGH)[])(
           i < 2
             ? `# Vector note ${i}\n\nThe index uses HNSW graphs for search. Zettelkasten cards, Zettelkasten links and the Zettelkasten method help.\n`
             : `# Note ${i}\n\nA short note about gardening number ${i}, with tomatoes and beans.\n`;
-      const fakeSdk = await THROUGH[sdk]((req) => {
+      const fakeSdk = await startFakeSdk(sdk, (req) => {
         const p = userPrompt(req);
         const concept = /<concept title="([^"]*)">/.exec(p);
         if (concept) return claude(req);
