@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 let build;
@@ -38,3 +38,8 @@ const hash = createHash('sha256');
 for (const out of Object.keys(result.metafile.outputs).sort())
   if (out.endsWith('.mjs')) hash.update(out).update(readFileSync(join(root, out)));
 writeFileSync(join(root, 'dist', 'build-id'), `${hash.digest('hex')}\n`);
+// Chunks are named by their hash: those of earlier builds are no longer loaded by anything this
+// build wrote, and would pile up (thousands of files) with every build.
+const written = new Set(Object.keys(result.metafile.outputs).map((out) => join(root, out)));
+const chunks = join(root, 'dist', 'chunks');
+for (const f of readdirSync(chunks)) if (!written.has(join(chunks, f))) rmSync(join(chunks, f), { force: true });
