@@ -72,6 +72,8 @@ describe('titleSubjects: the terms of a title the text keeps returning to', () =
     ['Notes on a trip', say('trip', 2)],
     ['design meeting 2020-07-01', say('transmute', 6)],
     ['Stream trait design meeting', say('Nothing here names it', 6)],
+    // A title that is a name and a year says nothing of what kind of text it is: no piece of it is its subject.
+    ['2008年度香港小姐竞选', '年度香港小姐竞选在九龙举行。香港小姐竞选每年一次。'],
   ])('the work titled %s names no subject', (title, text) => {
     expect(titleSubjects(title, text, undefined, { work: true })).toEqual([]);
   });

@@ -41,12 +41,12 @@ const WORD = /^[\p{L}\p{N}][\p{L}\p{N}+#.'’-]*$/u;
 
 /** Is a token of the title a word that says what kind of text it is (or a function word)? */
 function genre(word: string): boolean {
-  const w = word.toLowerCase();
-  if (HAN.test(word)) {
-    const f = foldText(word);
-    return ZH.TITLE_GENRE.has(f) || ZH.STOP.has(f);
-  }
-  return EN.TITLE_GENRE.has(w) || EN.STOP.has(w);
+  return kindWord(word) || (HAN.test(word) ? ZH.STOP.has(foldText(word)) : EN.STOP.has(word.toLowerCase()));
+}
+
+/** A word that says what kind of text it is: "design meeting", "update", 简介, 笔记. */
+function kindWord(word: string): boolean {
+  return HAN.test(word) ? ZH.TITLE_GENRE.has(foldText(word)) : EN.TITLE_GENRE.has(word.toLowerCase());
 }
 
 const LATIN_TOKEN = /[\p{L}\p{N}][\p{L}\p{N}+#.'’-]*|\s+|[^\s\p{L}\p{N}]+/gu;
@@ -205,7 +205,8 @@ export function titleSubjects(
   const all = runs(title);
   const found = subjectsOf(title, all, text, lower, prose, opts);
   // A section's heading is nearly always one name: it names its section's subject only when the section keeps naming it.
-  if (found.length || all.length !== 1 || !opts.work) return found;
+  // Only a title that says what kind of text it is: "2008年度香港小姐竞选" is not "年度香港小姐竞选" and a date.
+  if (found.length || all.length !== 1 || !opts.work || !tokens(title).some((t) => kindWord(t.word))) return found;
   const one = oneName(title, all[0]!, text, lower, opts.nounsOnly ?? false);
   return one ? [one] : [];
 }
