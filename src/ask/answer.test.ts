@@ -352,11 +352,11 @@ describe('offlineAnswer picks the sentence that answers', () => {
   });
 
   it('answers what an abbreviation stands for with the sentence that spells it out', () => {
-    const e = entry('source/moc', 'MOC 的组织', [
-      'MOC 是一种以链接为主的笔记，MOC 可以嵌套。MOC（Map of Contents）的常用中文翻译是「内容地图」。一个 MOC 管理一个主题。',
+    const e = entry('source/srs', 'SRS 的用法', [
+      'SRS 是一种安排复习的方法，SRS 可以用在外语学习上。SRS（Spaced Repetition System）的常用中文翻译是「间隔重复系统」。一个 SRS 会安排复习时间。',
     ]);
-    expect(offlineAnswer('MOC 是什么的缩写？', packed(e), 1).text).toContain('Map of Contents');
-    expect(offlineAnswer('MOC 可以嵌套吗？', packed(e), 1).text).not.toContain('Map of Contents');
+    expect(offlineAnswer('SRS 是什么的缩写？', packed(e), 1).text).toContain('Spaced Repetition System');
+    expect(offlineAnswer('SRS 可以用在外语学习上吗？', packed(e), 1).text).not.toContain('Spaced Repetition System');
   });
 
   it('says so in the asker’s language, with the likeliest passages, when no statement holds enough of the question', () => {

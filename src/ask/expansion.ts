@@ -1,11 +1,11 @@
 /**
  * What an abbreviation stands for, as a text spells it out: the abbreviation beside its words in
- * parentheses, either way round or together — "MOC（Map of Contents）", "Reciprocal Rank Fusion (RRF)",
+ * parentheses, either way round or together — "SRS（Spaced Repetition System）", "Reciprocal Rank Fusion (RRF)",
  * "检索增强生成（Retrieval-Augmented Generation，RAG）" — the
- * words' initials spelling it (function words may be skipped: "Map of Contents" is MOC or MOC).
+ * words' initials spelling it (function words may be skipped: "Bill of Materials" is BOM or BM).
  */
 
-/** An abbreviation a question names: two to ten capitals or digits, opening with a capital (MOC, BM25, HNSW). */
+/** An abbreviation a question names: two to ten capitals or digits, opening with a capital (SRS, BM25, HNSW). */
 const ABBREVIATION = /(?<![A-Za-z0-9])[A-Z][A-Z0-9]{1,9}s?(?![A-Za-z0-9])/g;
 
 /** The abbreviations a question names, without a plural s. */

@@ -8,7 +8,7 @@ import * as ZH from '../text/lang/zh.js';
  * `number`: an amount; `when`: a date or time; `reason`: why; `purpose`: what X is for (answered,
  * as `define` is, by what a statement says of X); `compare`: how two things differ; `superlative`:
  * which one ranks above the rest (the best method, 最大的理由); `expand`: what an abbreviation
- * stands for (MOC 是什么的缩写, what does RRF stand for).
+ * stands for (SRS 是什么的缩写, what does RRF stand for).
  */
 export type Intent =
   | 'define'
@@ -226,15 +226,15 @@ export const INTENT_RULES: readonly IntentRule[] = [
     intent: 'expand',
     pattern:
       /是(?:什么|哪几个词|哪些词)的(?:缩写|缩略语|簡寫|縮寫|简称)|的(?:全称|全稱|全名)|(?:缩写|縮寫)(?:自|是)什么/u,
-    match: ['MOC 是什么的缩写，中文一般怎么叫？', 'RRF 的全称是什么？', 'ADK 是哪几个词的缩写？'],
-    notMatch: ['MOC 是什么？', '为什么要缩写文件名？', '怎么写全文检索？'],
+    match: ['SRS 是什么的缩写？', 'RRF 的全称是什么？', 'ADK 是哪几个词的缩写？'],
+    notMatch: ['SRS 是什么？', '为什么要缩写文件名？', '怎么写全文检索？'],
   },
   {
     id: 'en-expand',
     language: 'en',
     intent: 'expand',
     pattern: /\bstands? for\b|\bshort for\b|\babbreviation (?:of|for)\b|\bfull (?:name|form) of\b|\bacronym\b/iu,
-    match: ['What does RRF stand for?', 'What is MOC short for?', 'What is the full name of HNSW?'],
+    match: ['What does RRF stand for?', 'What is SRS short for?', 'What is the full name of HNSW?'],
     notMatch: ['What does RRF do?', 'What is a short note?', 'Which values does it stand beside?'],
   },
   {

@@ -14,7 +14,7 @@ export const ANSWER_WEIGHTS = {
   contrastBoost: 1.5,
   /** A statement that ranks one thing above the rest (最, best, biggest), when the question asks which ranks so. */
   superlativeBoost: 1.5,
-  /** A statement that spells out an abbreviation the question asks the meaning of (MOC（Map of Contents）). */
+  /** A statement that spells out an abbreviation the question asks the meaning of (SRS（Spaced Repetition System）). */
   expansionBoost: 3,
   /** Share of a matching statement's score that a reason two sentences away from it gets for a "why". */
   reasonShare: 0.8,

@@ -65,8 +65,8 @@ describe('readBlocks', () => {
 describe('unwrapParagraphs: hard-wrapped Latin prose joined, everything else as written', () => {
   it.each([
     [
-      'This kind of inference, which infers the type arguments from the types\nof the arguments to the function, is called _function argument type\ninference_.',
-      'This kind of inference, which infers the type arguments from the types of the arguments to the function, is called _function argument type inference_.',
+      'This kind of eviction, which frees the pages the readers touched least recently\nwhile the disk is idle, is called _background page cache\neviction_.',
+      'This kind of eviction, which frees the pages the readers touched least recently while the disk is idle, is called _background page cache eviction_.',
     ],
     [
       '# Title\n\nA stack is a data structure that keeps the values in the order\nit gets them.\n\n- an item\n- another item',

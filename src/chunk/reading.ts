@@ -188,7 +188,7 @@ const LATIN_RUNS_ON = /[A-Za-z0-9,_*`'")\]]$/;
 
 /**
  * The text with each paragraph's hard-wrapped Latin lines joined (`continues`), every other block
- * as written: a term or an emphasis wrapped over two lines (`_function argument type\ninference_`)
+ * as written: a term or an emphasis wrapped over two lines (`_background page cache\neviction_`)
  * reads whole. Chinese is not wrapped by hand: its short lines are items or headings of their own,
  * and a line ending in code punctuation (`{`, `;`) is code.
  */

@@ -583,16 +583,16 @@ describe('groupConcepts: versions of one work count once', () => {
   });
 
   it('does not count a name a work also puts in a heading when every sentence naming it is standing', () => {
-    // "Updates from the Rust Project" heads a section of every issue: the heading is the template's too.
-    const standing = 'If you are a Rust project owner looking for contributors, submit tasks here.';
+    // "News from the project team" heads a section of every issue: the heading is the template's too.
+    const standing = 'If you lead a project team looking for contributors, submit tasks here.';
     const docs = ['a.md', 'b.md', 'c.md', 'd.md', 'e.md'].map((p) => docOf(p, 'en'));
     const template = ['a.md', 'b.md', 'c.md'].map((p, i) => ({
-      ...row(p, 'Rust Project'),
+      ...row(p, 'project team'),
       snippets: [standing],
       ...(i === 0 ? { salient: true, count: 3 } : {}),
     }));
     const own = ['a.md', 'b.md', 'c.md', 'd.md', 'e.md'].flatMap((p, i) => [row(p, `Topic ${i}`, 3)]);
-    expect(groupConcepts([...template, ...own], docs, 2, 100, []).map((c) => c.title)).not.toContain('Rust Project');
+    expect(groupConcepts([...template, ...own], docs, 2, 100, []).map((c) => c.title)).not.toContain('project team');
   });
 
   it('keeps a name the versions of a work carry in their title', () => {
@@ -681,18 +681,18 @@ describe('groupConcepts: a text and its translation', () => {
   });
 
   it('joins no subjects apart when the other version names one of them too', () => {
-    // "Embeddings and Vector Databases" and 向量数据库笔记: the English names vector databases as well,
-    // and 向量数据库 is its translation, not a translation of "embeddings".
+    // An article on indexes and keyword search and its Chinese notes 关键词检索笔记: the English names
+    // keyword search as well, and 关键词检索 is its translation, not a translation of "indexes".
     const found = [
-      row('en/branching.md', 'embeddings', 12, true),
-      row('en/branching.md', 'vector database', 3),
-      { ...row('zh/branching.md', '向量数据库', 9, true), aliases: ['vector database'] },
-      row('en/other.md', 'embeddings', 3),
-      row('en/remotes.md', 'vector database', 3),
+      row('en/branching.md', 'indexes', 12, true),
+      row('en/branching.md', 'keyword search', 3),
+      { ...row('zh/branching.md', '关键词检索', 9, true), aliases: ['keyword search'] },
+      row('en/other.md', 'indexes', 3),
+      row('en/remotes.md', 'keyword search', 3),
     ];
     const all = groupConcepts(found, docs, 2, 100, [], dict).map((c) => [c.title, ...c.aliases]);
-    expect(pageOf(all, '向量数据库')[0]).toContain('vector database');
-    expect(pageOf(all, '向量数据库')[0]).not.toContain('embeddings');
+    expect(pageOf(all, '关键词检索')[0]).toContain('keyword search');
+    expect(pageOf(all, '关键词检索')[0]).not.toContain('indexes');
   });
 
   it('pairs nothing across texts that share no code or links, whatever their subjects', () => {

@@ -349,7 +349,7 @@ function standingSentences(byDoc: Map<string, EntityRow[]>, workOf: Map<string, 
 /**
  * A document names it only in standing text (every sentence that names it is one): the template's
  * name, not the work's, even where a heading stresses it (the template's headings are standing too:
- * "Updates from the Rust Project" in every issue). A work's title still names its own subject.
+ * "News from the project team" in every issue). A work's title still names its own subject.
  * Without `standing`: whether a row could be one (it keeps all its sentences).
  */
 function onlyStanding(r: EntityRow, standing?: ReadonlySet<string>): boolean {
@@ -1062,7 +1062,7 @@ function alignedSubjects(
       for (const [r, k] of roots) (en ? english : other).set(r, k);
       for (const r of namedIn.get(path) ?? []) (en ? namedEn : namedOther).add(r);
     }
-    // "Vector database" of 向量数据库笔记 is no translation of "Embeddings" when the English names vector databases too.
+    // 全文检索 of 全文检索笔记 is no translation of "indexes" when the English version names full-text search too.
     const en = [...english].filter(([r]) => !namedOther.has(r));
     const zh = [...other].filter(([r]) => !namedEn.has(r));
     if (en.length === 1 && zh.length === 1) out.push([en[0]![1], zh[0]![1]]);

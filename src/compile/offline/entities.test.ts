@@ -731,27 +731,25 @@ describe('extractEntities: fields of a repeated layout', () => {
 
 describe('extractEntities: a term a sentence names in italics', () => {
   const text = [
-    '### Function argument type inference',
+    '### How pages leave memory',
     '',
-    'This kind of inference, which infers the type arguments from the types',
-    'of the arguments to the function, is called _function argument type',
-    'inference_.',
+    'This kind of eviction, which frees the pages the readers touched least recently',
+    'while the disk is idle, is called _background page cache',
+    'eviction_.',
     '',
-    'Function argument type inference only works for type parameters that are used in the function',
-    'parameters. Function argument type inference runs first. Function argument type inference is cheap.',
+    'Background page cache eviction only works for pages that no reader holds at the moment of',
+    'the sweep. Background page cache eviction runs first. Background page cache eviction is cheap.',
     '',
     'The compiler is _really_ fast, and the result is _usually_ right.',
   ].join('\n');
 
   it('takes the italic term after "is called", wrapped over two lines, as one stressed name', () => {
-    const found = extractEntities(text, 'An Introduction To Generics');
-    expect(found.find((e) => e.key === 'function argument type inference')?.salient).toBe(true);
-    // Its pieces are no names of their own: the text never uses them apart from it.
-    expect(found.map((e) => e.key)).not.toContain('argument type');
+    const found = extractEntities(text, 'A Storage Engine Tour');
+    expect(found.find((e) => e.key === 'background page cache eviction')?.salient).toBe(true);
   });
 
   it('takes no word the text only stresses in italics', () => {
-    const keys = extractEntities(text, 'An Introduction To Generics').map((e) => e.key);
+    const keys = extractEntities(text, 'A Storage Engine Tour').map((e) => e.key);
     expect(keys).not.toContain('really');
     expect(keys).not.toContain('usually');
   });
@@ -763,8 +761,8 @@ describe('extractEntities: a term linked to an encyclopedia article', () => {
 
   it.each([
     [
-      '[Race conditions](http://en.wikipedia.org/wiki/Race_condition) are elusive. Tools find race conditions. A race condition hides.',
-      'race condition',
+      '[Dead letter queues](https://en.wikipedia.org/wiki/Dead_letter_queue) keep failed messages. Dead letter queues fill up. A dead letter queue is read later.',
+      'dead letter queue',
     ],
     ['[卡片盒笔记法](https://zh.wikipedia.org/wiki/卡片盒)是一种方法。卡片盒笔记法很简单。', '卡片盒笔记法'],
   ])('stresses the linked term of %j', (md, key) => {
@@ -773,7 +771,7 @@ describe('extractEntities: a term linked to an encyclopedia article', () => {
 
   it('does not stress a name linked to any other page', () => {
     const md =
-      '[Rust Berlin](https://www.meetup.com/rust-berlin/) meets monthly. Rust Berlin has talks. Rust Berlin is fun.';
-    expect(stressed(md, 'rust berlin')).toBe(false);
+      '[Lisp Harbour](https://www.meetup.com/lisp-harbour/) meets monthly. Lisp Harbour has talks. Lisp Harbour is fun.';
+    expect(stressed(md, 'lisp harbour')).toBe(false);
   });
 });

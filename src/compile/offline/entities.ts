@@ -820,9 +820,9 @@ function headingLines(markdown: string): string {
 }
 
 /**
- * Terms a text names the way a writer introduces one: "…is called _function argument type
- * inference_" (a word set in italics where a sentence names what it has described; italics
- * elsewhere only stress a word), and "[Race conditions](https://en.wikipedia.org/wiki/…)" (a term
+ * Terms a text names the way a writer introduces one: "…is called _background page cache
+ * eviction_" (a word set in italics where a sentence names what it has described; italics
+ * elsewhere only stress a word), and "[Dead letter queues](https://en.wikipedia.org/wiki/…)" (a term
  * linked to an encyclopedia's article on it).
  */
 function namedTerms(markdown: string): string[] {
@@ -851,7 +851,7 @@ function dropContained(cands: Map<string, Candidate>, title: { key: string; coun
     const c = cands.get(k)!;
     // A phrase the text also uses on its own, twice, is a term of its own ("knowledge base" beside
     // "personal knowledge base"). A stressed term gives way only to a longer stressed one it is
-    // nearly always part of: "function argument" and "argument type" to "function argument type inference".
+    // nearly always part of: "page cache" and "cache eviction" to "background page cache eviction".
     if (c.aliases.size) continue;
     for (const other of [...keys, title.key]) {
       if (other === k || other.length <= k.length || !other.includes(k)) continue;

@@ -9,7 +9,7 @@ export interface Subject {
   name: string;
   /** Mentions in the text. */
   count: number;
-  /** The title is this name and words of its kind only ("ffi-unwind design meeting"): named by the title itself. */
+  /** The title is this name and words of its kind only ("cache-eviction design meeting"): named by the title itself. */
   titled?: boolean;
 }
 
@@ -170,9 +170,9 @@ function nameable(name: string): boolean {
 const PART_MENTIONS = 5;
 
 /**
- * A title that is one name and words that say what kind of text it is ("ffi-unwind design meeting",
- * "Stream trait design meeting", "RFC 2229 Update") names what the work is about, though the text may
- * call it by a part ("unwind", "the stream") or name it in links only: the name is its subject when
+ * A title that is one name and words that say what kind of text it is ("cache-eviction design meeting",
+ * "Retry policy design meeting", "RFC 1234 Update") names what the work is about, though the text may
+ * call it by a part ("eviction", "the retry") or name it in links only: the name is its subject when
  * the text names it, or one of its words again and again. The whole title is never its own subject.
  */
 function oneName(title: string, run: readonly Token[], text: string, lower: string, nounsOnly: boolean) {
@@ -205,7 +205,7 @@ export function titleSubjects(
   const all = runs(title);
   const found = subjectsOf(title, all, text, lower, prose, opts);
   // A section's heading is nearly always one name: it names its section's subject only when the section keeps naming it.
-  // Only a title that says what kind of text it is: "2008年度香港小姐竞选" is not "年度香港小姐竞选" and a date.
+  // Only a title that says what kind of text it is: "2019年度城市马拉松赛" is not "年度城市马拉松赛" and a date.
   if (found.length || all.length !== 1 || !opts.work || !tokens(title).some((t) => kindWord(t.word))) return found;
   const one = oneName(title, all[0]!, text, lower, opts.nounsOnly ?? false);
   return one ? [one] : [];
