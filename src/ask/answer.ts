@@ -19,7 +19,7 @@ import { definedSubject, EN_SUPERLATIVE, intentsOf, subjectNames, ZH_SUPERLATIVE
 import { ANSWER_WEIGHTS as W } from './weights.js';
 import * as EN from '../text/lang/en.js';
 import * as ZH from '../text/lang/zh.js';
-import { anyOf } from '../text/lang/words.js';
+import { anyOf, escapeRe } from '../text/lang/words.js';
 import { asksForList, type Enumeration, enumerationFor, labelledItems, type TextOf } from './enumerate.js';
 
 export interface Citation {
@@ -209,7 +209,7 @@ function definesRe(question: string, renderings?: Record<string, string>): RegEx
   const subject = definedSubject(question);
   if (!subject) return undefined;
   const names = `(?:${[...subjectNames(subject), ...rendered(subject, renderings)]
-    .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s*'))
+    .map((n) => escapeRe(n).replace(/\s+/g, '\\s*'))
     .join('|')})`;
   const verbs = `(?:${anyOf(ZH.DEFINING)}|\\b(?:${anyOf(EN.DEFINING)})\\b)`;
   const called = `(?:${anyOf(ZH.CALLED)}|\\b(?:${anyOf(EN.CALLED)})\\b)`;

@@ -1,3 +1,5 @@
+import { escapeRe } from '../text/lang/words.js';
+
 /**
  * What an abbreviation stands for, as a text spells it out: the abbreviation beside its words in
  * parentheses, either way round or together — "SRS（Spaced Repetition System）", "Reciprocal Rank Fusion (RRF)",
@@ -27,8 +29,6 @@ export function spells(words: string, abbreviation: string): boolean {
   const initials = (ws: string[]) => ws.map((w) => w[0]!.toUpperCase()).join('');
   return initials(all) === want || initials(all.filter((w) => !SKIPPED.has(w.toLowerCase()))) === want;
 }
-
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether a text spells out the abbreviation beside it, in parentheses either way round. */
 export function expands(text: string, abbreviation: string): boolean {

@@ -47,14 +47,22 @@ export function continues(prev: string, next: string): boolean {
   return Array.from(p).length >= wrapWidth(p) && (!/^[A-Z]/.test(n) || /[,，、]$/u.test(p));
 }
 
-/** Lines joined where they wrap: with a space, or nothing between two Chinese ones. */
-export function joinWrapped(lines: readonly string[]): string[] {
+/** A Latin line that runs on: it ends in a word, a number, a comma or a closing mark of a span (`_`, `*`, `` ` ``, `)`). */
+const LATIN_RUNS_ON = /[A-Za-z0-9,_*`'")\]]$/;
+
+/**
+ * Lines joined where they wrap: with a space, or nothing between two Chinese ones. `latinOnly`:
+ * only a Latin line that runs on into a Latin one (Chinese is not wrapped by hand: its short lines
+ * are items or headings of their own, and a line ending in code punctuation, `{` or `;`, is code).
+ */
+export function joinWrapped(lines: readonly string[], opts: { latinOnly?: boolean } = {}): string[] {
   const out: string[] = [];
   let last = '';
   for (const raw of lines) {
     const line = raw.trim();
     if (!line) continue;
-    if (out.length && continues(last, raw)) {
+    const latin = !opts.latinOnly || (LATIN_RUNS_ON.test(last.trimEnd()) && !HAN_START.test(line));
+    if (out.length && latin && continues(last, raw)) {
       const prev = out[out.length - 1]!;
       out[out.length - 1] = `${prev}${HAN_END.test(prev) && HAN_START.test(line) ? '' : ' '}${line}`;
     } else out.push(line);
@@ -183,14 +191,10 @@ export function readBlocks(text: string): ReadBlock[] {
   return out;
 }
 
-/** A Latin line that runs on: it ends in a word, a number, a comma or a closing mark of a span (`_`, `*`, `` ` ``, `)`). */
-const LATIN_RUNS_ON = /[A-Za-z0-9,_*`'")\]]$/;
-
 /**
- * The text with each paragraph's hard-wrapped Latin lines joined (`continues`), every other block
- * as written: a term or an emphasis wrapped over two lines (`_background page cache\neviction_`)
- * reads whole. Chinese is not wrapped by hand: its short lines are items or headings of their own,
- * and a line ending in code punctuation (`{`, `;`) is code.
+ * The text with each paragraph's hard-wrapped Latin lines joined (joinWrapped, Latin only), every
+ * other block as written: a term or an emphasis wrapped over two lines
+ * (`_background page cache\neviction_`) reads whole.
  */
 export function unwrapParagraphs(text: string): string {
   const { lines, blocks } = parseBlocks(text);
@@ -200,14 +204,7 @@ export function unwrapParagraphs(text: string): string {
     if (b.kind !== 'paragraph' || b.lastLine === b.firstLine) continue;
     const own = lines.text.slice(b.firstLine, b.lastLine + 1).filter((l) => l.trim());
     if (isMetadata(own) || own.some((l) => DEFINITION.test(l.trim()) || /\S\t/.test(l))) continue;
-    const joined: string[] = [];
-    let last = '';
-    for (const line of own) {
-      const wraps = joined.length && LATIN_RUNS_ON.test(last.trimEnd()) && !HAN_START.test(line.trim());
-      if (wraps && continues(last, line)) joined[joined.length - 1] += ` ${line.trim()}`;
-      else joined.push(line);
-      last = line;
-    }
+    const joined = joinWrapped(own, { latinOnly: true });
     if (joined.length === own.length) continue;
     out += text.slice(pos, b.start) + joined.join('\n');
     pos = b.end;

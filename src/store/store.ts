@@ -89,6 +89,17 @@ function unitRank(u: number): number {
   return u >= 0xe000 ? u - 0x800 : u;
 }
 
+/** One string for each text seen: rows that repeat a name or a path hold the same string, not copies of it. */
+function interner(): (s: string) => string {
+  const seen = new Map<string, string>();
+  return (s) => {
+    const had = seen.get(s);
+    if (had !== undefined) return had;
+    seen.set(s, s);
+    return s;
+  };
+}
+
 /** The one empty list entity rows share (never changed in place). */
 const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[];
 
@@ -405,13 +416,7 @@ export class Store {
    * the rows are everyday words with no sentence).
    */
   allEntities(): EntityRow[] {
-    const shared = new Map<string, string>();
-    const intern = (s: string) => {
-      const had = shared.get(s);
-      if (had !== undefined) return had;
-      shared.set(s, s);
-      return s;
-    };
+    const intern = interner();
     const list = (json: string): string[] => (json === '[]' ? NO_STRINGS : (JSON.parse(json) as string[]));
     const byKey = new Map<string, EntityRow[]>();
     const rows = this.stmt(`SELECT * FROM doc_entities`).iterate() as IterableIterator<
@@ -584,14 +589,10 @@ export class Store {
    */
   allLinks(): Map<string, string[]> {
     const bySrc = new Map<string, string[]>();
-    const ids = new Map<string, string>();
+    const intern = interner();
     const rows = this.stmt(`SELECT src, dst FROM links`).iterate() as IterableIterator<{ src: string; dst: string }>;
     for (const r of rows) {
-      let dst = ids.get(r.dst);
-      if (dst === undefined) {
-        dst = r.dst;
-        ids.set(dst, dst);
-      }
+      const dst = intern(r.dst);
       const list = bySrc.get(r.src);
       if (list) list.push(dst);
       else bySrc.set(r.src, [dst]);

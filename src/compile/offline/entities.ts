@@ -23,7 +23,7 @@ import {
   termBefore,
   tokenizeZh,
 } from './zh-terms.js';
-import { anyOf } from '../../text/lang/words.js';
+import { anyOf, escapeRe } from '../../text/lang/words.js';
 import * as EN from '../../text/lang/en.js';
 import * as ZH from '../../text/lang/zh.js';
 
@@ -103,7 +103,7 @@ const EMPHASIS =
   /\*\*([^*\n]{2,60})\*\*|__([^_\n]{2,60})__|《([^》\n]{2,30})》|「([^」\n]{2,30})」|\[\[([^[\]|#\n]{2,60})(?:[|#][^[\]\n]{0,200})?\]\]/g;
 /** An italic term right after a word that names what was described (en.CALLED): "is called _X_". */
 const CALLED_TERM = new RegExp(
-  `\\b(?:${EN.CALLED.join('|')})\\s+(?:an?\\s+|the\\s+)?(?:_([^_\\n]{2,60})_|\\*([^*\\n]{2,60})\\*)(?![_*])`,
+  `\\b(?:${anyOf(EN.CALLED)})\\s+(?:an?\\s+|the\\s+)?(?:_([^_\\n]{2,60})_|\\*([^*\\n]{2,60})\\*)(?![_*])`,
   'g',
 );
 /** A link to an encyclopedia's article (Wikipedia in any language, Baidu Baike), with its text. */
@@ -857,10 +857,10 @@ function dropContained(cands: Map<string, Candidate>, title: { key: string; coun
       if (other === k || other.length <= k.length || !other.includes(k)) continue;
       const o = other === title.key ? { count: title.count, strong: false } : cands.get(other);
       if (!o || (c.strong && !o.strong)) continue;
+      if (o.count < c.count * 0.7) continue;
       // Counted apart from the longer one in the text itself: a phrase finder counts a piece of a
       // longer phrase as a phrase of its own.
-      const alone = Math.min(c.alone ?? 0, countOccurrences(lower, k) - countOccurrences(lower, other));
-      if (o.count >= c.count * 0.7 && alone < 2) {
+      if (Math.min(c.alone ?? 0, countOccurrences(lower, k) - countOccurrences(lower, other)) < 2) {
         cands.delete(k);
         break;
       }
@@ -957,10 +957,6 @@ function boundedPattern(lowerName: string): string {
   const head = /^[a-z0-9]/.test(lowerName) ? '(?<![a-z0-9])' : '';
   const tail = /[a-z0-9]$/.test(lowerName) ? '(?![a-z0-9])' : '';
   return `${head}${escapeRe(lowerName)}${tail}`;
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

@@ -3,6 +3,7 @@ import { foldText } from '../../text/fold.js';
 import { tokenizeZh } from './zh-terms.js';
 import * as EN from '../../text/lang/en.js';
 import * as ZH from '../../text/lang/zh.js';
+import { escapeRe } from '../../text/lang/words.js';
 
 /** A term of a work's title that its text keeps returning to. */
 export interface Subject {
@@ -63,14 +64,14 @@ function tokens(title: string): Token[] {
 }
 
 /** The title cut into runs of words between punctuation, dates, genre words and a change of script. */
-function runs(title: string): Token[][] {
+function runs(toks: readonly Token[]): Token[][] {
   const out: Token[][] = [];
   let run: Token[] = [];
   const end = () => {
     if (run.length) out.push(run);
     run = [];
   };
-  for (const t of tokens(title)) {
+  for (const t of toks) {
     if (!t.word.trim()) continue;
     if (!WORD.test(t.word) || genre(t.word)) {
       end();
@@ -138,7 +139,7 @@ function countIn(text: string, lower: string, name: string): number {
   if (!p) {
     // "const generic" counts for "const generics"; a word ends where no Latin letter or digit follows.
     const stem = name.toLowerCase().replace(/(?<=[a-z]{3})(?:es|s)$/, '');
-    const n = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '[\\s-]+');
+    const n = escapeRe(stem).replace(/\s+/g, '[\\s-]+');
     const plural = /[a-z]$/.test(stem) ? '(?:e?s)?' : '';
     p = { probe: stem.split(/\s/)[0]!, re: new RegExp(`(?<![a-z0-9])${n}${plural}(?![a-z0-9])`, 'g') };
     if (PATTERNS.size >= MAX_PATTERNS) PATTERNS.clear();
@@ -202,11 +203,12 @@ export function titleSubjects(
   opts: { nounsOnly?: boolean; work?: boolean } = {},
 ): Subject[] {
   const lower = text.toLowerCase();
-  const all = runs(title);
+  const toks = tokens(title);
+  const all = runs(toks);
   const found = subjectsOf(title, all, text, lower, prose, opts);
   // A section's heading is nearly always one name: it names its section's subject only when the section keeps naming it.
   // Only a title that says what kind of text it is: "2019年度城市马拉松赛" is not "年度城市马拉松赛" and a date.
-  if (found.length || all.length !== 1 || !opts.work || !tokens(title).some((t) => kindWord(t.word))) return found;
+  if (found.length || all.length !== 1 || !opts.work || !toks.some((t) => kindWord(t.word))) return found;
   const one = oneName(title, all[0]!, text, lower, opts.nounsOnly ?? false);
   return one ? [one] : [];
 }
