@@ -7,7 +7,7 @@ import { entityKey, makeEntryId } from '../entry/names.js';
 import { foldText, hasTraditional, mainlandWord } from '../text/fold.js';
 import { isCommonEnglishWord } from '../text/english-words.js';
 import { baseForm } from '../text/lexicon.js';
-import { outlineHeadings } from '../text/outline.js';
+import { alignOutlines, outlineHeadings } from '../text/outline.js';
 import { tagZh } from '../text/jieba.js';
 import type { ConceptPlan } from '../emit/types.js';
 
@@ -864,15 +864,11 @@ function outlinedVersions(
   return [...versions.values()];
 }
 
-/** Two outlines with the same sections at the same depths. */
-function sameOutline(a: readonly [number, string][], b: readonly [number, string][]): boolean {
-  return a.length === b.length && a.every(([depth], i) => b[i]![0] === depth);
-}
-
 /**
  * Headings of an English text and its Chinese translation, paired one by one where the two outlines
- * have the same sections at the same depths ("Topic Branches" and 特性分支, "Initial render" and
- * 初次渲染): a translated heading names what the original names. Returned as name keys; a pair
+ * align (text/outline.ts: the same sections at the same depths, but for a few one version lacks)
+ * ("Topic Branches" and 特性分支, "Initial render" and 初次渲染): a translated heading names what the
+ * original names. Returned as name keys; a pair
  * joins two names only where both are names the texts use.
  */
 function alignedHeadings(okDocs: Map<string, DocumentRow>, workOf: Map<string, string>): [string, string][] {
@@ -882,11 +878,10 @@ function alignedHeadings(okDocs: Map<string, DocumentRow>, workOf: Map<string, s
     const chinese = docs.filter((d) => d.lang !== 'en').map((d) => outlineHeadings(d.headings!));
     for (const a of english)
       for (const b of chinese) {
-        if (!sameOutline(a, b)) continue;
-        a.forEach(([, en], i) => {
-          const [ka, kb] = [entityKey(en), entityKey(b[i]![1])];
+        for (const [i, j] of alignOutlines(a, b) ?? []) {
+          const [ka, kb] = [entityKey(a[i]![1]), entityKey(b[j]![1])];
           if (ka && kb && ka !== kb && HAN.test(kb) && !HAN.test(ka)) out.push([ka, kb]);
-        });
+        }
       }
   }
   return out;
@@ -904,7 +899,7 @@ const ALIGNED_MIN_RATIO = 0.5;
 /**
  * Names two versions of a work use in the same sections, and no other name as nearly (an English
  * text and its Chinese translation, or a Simplified and a Traditional one: alignable): where the two
- * outlines are the same, a translation names what its original names where the original names it
+ * outlines align (text/outline.ts), a translation names what its original names where the original names it
  * (remote branch and 远程分支, 服务器 and 伺服器), whatever words it uses. Each name takes the other
  * version's name whose sections match its own best, only when that match is clearly the best for both.
  */
@@ -931,17 +926,26 @@ function alignedBySections(
       for (const b of docs.slice(i + 1)) {
         const sides = alignable(a, b, traditional);
         if (!sides) continue;
-        const outline = outlineHeadings(a.headings!);
-        if (!sameOutline(outline, outlineHeadings(b.headings!))) continue;
-        const placed = (rows: Placed[], han: boolean) =>
-          rows.filter(
-            (r) =>
-              HAN.test(r.key) === han &&
-              r.sections.length >= ALIGNED_MIN_SECTIONS &&
-              r.sections.length <= ALIGNED_MAX_SPREAD * (outline.length + 1),
-          );
         const [[x, hanX], [y, hanY]] = sides;
-        out.push(...sectionPairs(placed(byDoc.get(x.raw_path)!, hanX), placed(byDoc.get(y.raw_path)!, hanY)));
+        const pairs = alignOutlines(outlineHeadings(x.headings!), outlineHeadings(y.headings!));
+        if (!pairs) continue;
+        // Sections numbered alike in both versions: section 0 before the headings, section k + 1 after the
+        // k-th paired heading; a section of either version without its pair is left out.
+        const [ofX, ofY] = [new Map([[0, 0]]), new Map([[0, 0]])];
+        pairs.forEach(([i, j], k) => {
+          ofX.set(i + 1, k + 1);
+          ofY.set(j + 1, k + 1);
+        });
+        const placed = (rows: Placed[], han: boolean, of: Map<number, number>) =>
+          rows
+            .filter((r) => HAN.test(r.key) === han)
+            .map((r) => ({ ...r, sections: r.sections.flatMap((s) => of.get(s) ?? []) }))
+            .filter(
+              (r) =>
+                r.sections.length >= ALIGNED_MIN_SECTIONS &&
+                r.sections.length <= ALIGNED_MAX_SPREAD * (pairs.length + 1),
+            );
+        out.push(...sectionPairs(placed(byDoc.get(x.raw_path)!, hanX, ofX), placed(byDoc.get(y.raw_path)!, hanY, ofY)));
       }
     });
   return out;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headingOutline, outlineHeadings, outlineSections, sectionsNaming } from './outline.js';
+import { alignOutlines, headingOutline, outlineHeadings, outlineSections, sectionsNaming } from './outline.js';
 
 describe('headingOutline', () => {
   it('lists section headings with their depth, read without anchors and marks', () => {
@@ -28,5 +28,37 @@ describe('outlineSections', () => {
 
   it('gives nothing for a text of too few sections to align', () => {
     expect(outlineSections('## One\n\na\n\n## Two\n\nb\n')).toEqual([]);
+  });
+});
+
+describe('alignOutlines', () => {
+  const outline = (depths: string) => [...depths].map((d, i): [number, string] => [Number(d), `h${i}`]);
+  it('pairs every heading of two outlines with the same sections', () => {
+    expect(alignOutlines(outline('2332'), outline('2332'))).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+  });
+  it('leaves unpaired a run where a translation left out one subsection, and pairs the rest', () => {
+    // a: 2 3 3 3 2 3 ; b: 2 3 3 2 3 — one of the three subsections is missing, which one cannot be told.
+    expect(alignOutlines(outline('233323'), outline('23323'))).toEqual([
+      [0, 0],
+      [4, 3],
+      [5, 4],
+    ]);
+  });
+  it('pairs around a section only one version has, where it stands alone', () => {
+    expect(alignOutlines(outline('23242'), outline('2322'))).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 2],
+      [4, 3],
+    ]);
+  });
+  it('does not pair outlines that differ in more than a few headings', () => {
+    expect(alignOutlines(outline('2222'), outline('3333'))).toBeUndefined();
+    expect(alignOutlines(outline('2'.repeat(10)), outline('2'.repeat(4)))).toBeUndefined();
   });
 });

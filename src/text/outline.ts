@@ -60,3 +60,72 @@ export function sectionsNaming(sections: readonly string[], names: readonly stri
   });
   return out;
 }
+
+/** Headings one outline may have that its translation lacks (or the reverse): a share of the longer… */
+const MAX_GAP_SHARE = 0.1;
+/** …and never fewer than this many (a translation that left out one subsection). */
+const MIN_GAPS = 2;
+
+/**
+ * The headings of two outlines (outlineHeadings) that stand for each other, as pairs of indexes
+ * [i of a, j of b]: a translation keeps its original's sections at the same depths, though one may
+ * add or leave out a few. The outlines are aligned by depth with the fewest headings left unpaired;
+ * a heading is paired only where every such alignment pairs it the same way (a subsection left out
+ * of a run of subsections leaves the whole run unpaired: which one is missing cannot be told).
+ * None when the outlines differ by more than a few headings.
+ */
+export function alignOutlines(
+  a: readonly [number, string][],
+  b: readonly [number, string][],
+): [number, number][] | undefined {
+  const [n, m] = [a.length, b.length];
+  const allowed = Math.max(MIN_GAPS, Math.floor(MAX_GAP_SHARE * Math.max(n, m)));
+  if (Math.abs(n - m) > allowed) return undefined;
+  const same = (i: number, j: number) => a[i]![0] === b[j]![0];
+  // fwd[i][j]: fewest unpaired headings aligning a[..i) with b[..j); back[i][j]: a[i..) with b[j..).
+  const table = () => Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  const [fwd, back] = [table(), table()];
+  for (let i = 0; i <= n; i++)
+    for (let j = 0; j <= m; j++) {
+      if (!i || !j) fwd[i]![j] = i + j;
+      else
+        fwd[i]![j] = Math.min(
+          fwd[i - 1]![j]! + 1,
+          fwd[i]![j - 1]! + 1,
+          same(i - 1, j - 1) ? fwd[i - 1]![j - 1]! : Infinity,
+        );
+    }
+  for (let i = n; i >= 0; i--)
+    for (let j = m; j >= 0; j--) {
+      if (i === n || j === m) back[i]![j] = n - i + (m - j);
+      else
+        back[i]![j] = Math.min(
+          back[i + 1]![j]! + 1,
+          back[i]![j + 1]! + 1,
+          same(i, j) ? back[i + 1]![j + 1]! : Infinity,
+        );
+    }
+  const best = fwd[n]![m]!;
+  if (best > allowed) return undefined;
+  // How each heading fares on the best alignments: the headings it is paired with, or left unpaired.
+  const pairedA = new Map<number, Set<number>>();
+  const pairedB = new Map<number, Set<number>>();
+  const looseA = new Set<number>();
+  const looseB = new Set<number>();
+  for (let i = 0; i <= n; i++)
+    for (let j = 0; j <= m; j++) {
+      const before = fwd[i]![j]!;
+      if (i < n && j < m && same(i, j) && before + back[i + 1]![j + 1]! === best) {
+        (pairedA.get(i) ?? pairedA.set(i, new Set()).get(i)!).add(j);
+        (pairedB.get(j) ?? pairedB.set(j, new Set()).get(j)!).add(i);
+      }
+      if (i < n && before + 1 + back[i + 1]![j]! === best) looseA.add(i);
+      if (j < m && before + 1 + back[i]![j + 1]! === best) looseB.add(j);
+    }
+  const out: [number, number][] = [];
+  for (const [i, js] of pairedA) {
+    const j = [...js][0]!;
+    if (js.size === 1 && pairedB.get(j)!.size === 1 && !looseA.has(i) && !looseB.has(j)) out.push([i, j]);
+  }
+  return out.sort((x, y) => x[0] - y[0]);
+}

@@ -467,6 +467,16 @@ describe('extractEntities: English words in Chinese prose', () => {
     expect(keys(md).includes(key)).toBe(found);
   });
 
+  // A capitalised name and a Chinese noun: that name's kind of thing, unless a section is titled by it. Must match / must not match:
+  const titledByIt: [string, string, boolean][] = [
+    ['## Cache 对象\n\n对象很多。每个 Cache 对象有键。Cache 对象会过期。对象要释放。', 'cache 对象', true],
+    ['## 用法\n\n对象很多。每个 Cache 对象有键。Cache 对象会过期。对象要释放。', 'cache 对象', false],
+    ['## 安装\n\n系统很多。在 Linux 系统上安装。Linux 系统也可以。系统要更新。', 'linux 系统', false],
+  ];
+  it.each(titledByIt)('reads a capitalised name and a noun as a name where a heading says so: %s', (md, key, found) => {
+    expect(keys(md).includes(key)).toBe(found);
+  });
+
   it('takes an English name opening a glossary line with its Chinese gloss, whatever the gloss is', () => {
     const md = [
       'Lint（扫描检测）\t定期启动 Agent 遍历整个 Markdown 库，识别条目间的不一致性。',

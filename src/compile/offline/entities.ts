@@ -219,7 +219,8 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   for (const t of emphasised)
     if (t.includes(' ') || HAN.test(t) || !(en.lowerWords.has(t.toLowerCase()) || shouted(t))) add(t, true, 0);
   const everydayZh = new Map<string, number>();
-  if (han) for (const [name, n] of zhCounts(han, en.names, everydayZh)) if (n >= 2) add(name, false, n);
+  const titled = new Set(sectionHeadings(markdown).map((b) => (b.title ?? '').trim()));
+  if (han) for (const [name, n] of zhCounts(han, en.names, everydayZh, titled)) if (n >= 2) add(name, false, n);
   for (const [name, n] of foldShortNames(en.names)) {
     // A capitalised word the text also writes in lowercase is a common word at a sentence's start.
     if (!name.includes(' ') && !/[A-Z].*[A-Z]/.test(name) && en.lowerWords.has(name.toLowerCase())) continue;
@@ -559,7 +560,12 @@ function pieces(line: string): string[] {
 const WEAK_TAGS = new Set(['n', 'v', 'vn', 'nz']);
 const WEAK_ZH = /^[\u3400-\u9fff]{2,4}$/;
 
-function zhCounts(text: string, names: Map<string, number>, everyday: Map<string, number>): Map<string, number> {
+function zhCounts(
+  text: string,
+  names: Map<string, number>,
+  everyday: Map<string, number>,
+  headings: ReadonlySet<string>,
+): Map<string, number> {
   const counts = new Map<string, number>();
   const made = new Map<string, string[]>();
   const bump = (t: string, words?: string[]) => {
@@ -577,7 +583,13 @@ function zhCounts(text: string, names: Map<string, number>, everyday: Map<string
       if (WEAK_TAGS.has(t.tag) && WEAK_ZH.test(t.word) && !ZH.STOP.has(foldText(t.word)))
         everyday.set(t.word, (everyday.get(t.word) ?? 0) + 1);
     }
-    chineseTerms(para, tokens, bump, (term, word) => suspect.set(term, word));
+    chineseTerms(
+      para,
+      tokens,
+      bump,
+      (term, word) => suspect.set(term, word),
+      (term) => headings.has(term),
+    );
     latinNames(tokens, bumpName);
   }
   // A term cut where jieba misread a word's end (智能/体会) goes when the document names the whole word

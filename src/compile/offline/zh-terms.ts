@@ -121,6 +121,7 @@ export function chineseTerms(
   tokens: ZhToken[],
   bump: (surface: string, words?: string[]) => void,
   misCut: (term: string, word: string) => void = () => {},
+  heading: (term: string) => boolean = () => false,
 ): void {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
@@ -150,9 +151,12 @@ export function chineseTerms(
       parts.push(u);
       const before = parts[parts.length - 2]!.word;
       term = text.slice(t.start, u.end);
-      if (hanLength(term) >= 3 || (mixed && hanLength(term) >= 2 && /^[a-z]/.test(term))) {
-        // A name led by its English word ("cache 物件") is that word's, however often the text uses 物件 alone.
-        bump(term, /^[a-z]/.test(term) ? undefined : parts.map((p) => p.word));
+      // A name led by its English word ("cache 物件") is that word's, however often the text uses 物件 alone;
+      // one led by a capitalised name and a noun ("Git 命令", "Windows 系统") is that name's kind of thing,
+      // unless a section is titled by it ("## Cache 对象": what the section is about).
+      const led = mixed && hanLength(term) >= 2 && (/^[a-z]/.test(term) || heading(term));
+      if (hanLength(term) >= 3 || led) {
+        bump(term, led ? undefined : parts.map((p) => p.word));
         // 智能/体会 for 智能体/会: a word that opens with a suffix may have taken it from the word before.
         if (u.word.length > 1 && SUFFIX.has(u.word[0]!)) misCut(term, before + u.word[0]);
       }
