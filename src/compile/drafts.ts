@@ -38,7 +38,7 @@ export async function writeDrafts(
     input.onProgress?.({ phase: 'write', done: done++, total, file: p.rawPath });
     if (draft) drafts.set(p.id, draft);
   }
-  const catalog = conceptCatalog(names, input.concepts, drafts, input.known);
+  const catalog = conceptCatalog(names, input.concepts, drafts, input.known, input.sources);
   const pending = new Map<string, ReturnType<EntryWriter['writeConcept']>>();
   for (const g of input.concepts) {
     if (!renders.concepts.has(g.id)) continue;
@@ -59,16 +59,22 @@ export async function writeDrafts(
 
 /**
  * What a concept's writer may link to: every entry this run plans, with its other names and what
- * it is (from the sources' drafts of this run, else the wiki as it was). `--estimate` counts it alike.
+ * it is (from the sources' drafts of this run, else the wiki as it was), and the raw paths it is
+ * written from (a concept's sources, a source's files). `--estimate` counts it alike.
  */
 export function conceptCatalog(
   names: NamePlan,
   concepts: readonly ConceptPlan[],
   drafts: ReadonlyMap<string, Pick<EntryDraft, 'aliases' | 'summary'>>,
   wiki: Catalog | undefined,
+  sources: readonly Pick<SourcePlan, 'id' | 'rawPath' | 'refs'>[] = [],
 ): Catalog {
   const known = new Map((wiki?.entries ?? []).map((e) => [e.id as string, e]));
   const conceptAliases = new Map(concepts.map((g) => [g.id as string, g.aliases]));
+  const refs = new Map<string, string[]>([
+    ...sources.map((p): [string, string[]] => [p.id, p.refs ?? [p.rawPath]]),
+    ...concepts.map((g): [string, string[]] => [g.id, g.mentions.map((m) => m.rawPath)]),
+  ]);
   return {
     entries: [...names.titleOf].map(([id, title]) => ({
       id,
@@ -76,6 +82,7 @@ export function conceptCatalog(
       aliases: conceptAliases.get(id) ?? drafts.get(id)?.aliases ?? known.get(id)?.aliases ?? [],
       kind: id.split('/')[0] ?? '',
       summary: drafts.get(id)?.summary ?? known.get(id)?.summary ?? '',
+      refs: refs.get(id) ?? known.get(id)?.refs ?? [],
     })),
   };
 }

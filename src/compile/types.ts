@@ -54,7 +54,18 @@ export type ConceptDraft = EntryDraft;
 
 /** Names the writer may link to: every entry's title and aliases. */
 export interface Catalog {
-  entries: { id: EntryId; title: string; aliases: string[]; kind: string; summary: string }[];
+  entries: {
+    id: EntryId;
+    title: string;
+    aliases: string[];
+    kind: string;
+    summary: string;
+    /**
+     * The raw paths (without `raw/`) the entry is written from: a source's own file, a concept's
+     * sources. When the catalog is too long to send whole, they say which entries a call is about.
+     */
+    refs?: string[];
+  }[];
 }
 
 /**

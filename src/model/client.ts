@@ -42,6 +42,8 @@ export function messageParams(
 ): Anthropic.MessageCreateParamsNonStreaming {
   const system: Anthropic.TextBlockParam[] = [{ type: 'text', text: req.system }];
   if (req.cachedPrefix) system.push({ type: 'text', text: req.cachedPrefix, cache_control: { type: 'ephemeral' } });
+  // After the breakpoint: what differs from call to call does not change the cached prefix.
+  if (req.relatedContext) system.push({ type: 'text', text: req.relatedContext });
   const params: Anthropic.MessageCreateParamsNonStreaming = {
     model,
     max_tokens: req.maxTokens ?? defaultMaxTokens,

@@ -36,14 +36,17 @@ export function openaiSdk(
 
 /**
  * Chat Completions parameters of a request. The cached prefix (the catalog) joins the system
- * message: OpenAI-compatible servers cache a repeated prefix themselves, without markers.
+ * message, then the call's related context: OpenAI-compatible servers cache a repeated prefix
+ * themselves, without markers.
  */
 export function chatParams(
   s: ProviderSettings,
   maxTokens: number,
   req: ModelRequest,
 ): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
-  const system = req.cachedPrefix ? `${req.system}\n\n${req.cachedPrefix}` : req.system;
+  // The call's own context after the shared prefix, so that the prefix a server caches stays the same.
+  const shared = req.cachedPrefix ? `${req.system}\n\n${req.cachedPrefix}` : req.system;
+  const system = req.relatedContext ? `${shared}\n\n${req.relatedContext}` : shared;
   return {
     model: s.model,
     messages: [

@@ -14,6 +14,11 @@ export interface ModelRequest {
   system: string;
   /** The stable part of the prompt (catalog, long instructions): sent with cache_control. */
   cachedPrefix?: string;
+  /**
+   * Context of this call only, sent right after the cached prefix and outside the prompt cache
+   * (the catalog entries related to the call that the shared catalog leaves out).
+   */
+  relatedContext?: string;
   prompt: string;
   maxTokens?: number;
   tools?: unknown[];
@@ -103,7 +108,9 @@ export function requestKey(model: string, req: ModelRequest): string {
       model,
       req.templateHash,
       req.system,
-      req.cacheKey !== undefined ? ['key', req.cacheKey] : [req.cachedPrefix ?? '', req.prompt],
+      req.cacheKey !== undefined
+        ? ['key', req.cacheKey]
+        : [req.cachedPrefix ?? '', req.prompt, ...(req.relatedContext ? [req.relatedContext] : [])],
       req.maxTokens ?? null,
       req.tools ?? null,
     ]),
@@ -112,7 +119,13 @@ export function requestKey(model: string, req: ModelRequest): string {
 
 /** Input tokens of a request as kb estimates them (the API's count is known only afterwards). */
 export function requestTokens(req: ModelRequest): number {
-  return countTokens(req.system) + countTokens(req.cachedPrefix ?? '') + countTokens(req.prompt) + 10;
+  return (
+    countTokens(req.system) +
+    countTokens(req.cachedPrefix ?? '') +
+    countTokens(req.relatedContext ?? '') +
+    countTokens(req.prompt) +
+    10
+  );
 }
 
 /** The most a call can cost: every input token at the full price, and a reply of max_tokens. */

@@ -22,6 +22,7 @@ import type { Catalog, SourceDraft } from '../types.js';
 import { buildCatalog, documentsToCompile } from './plan.js';
 import { currentsOf, documentRow, plannedCatalog } from './planned.js';
 import {
+  catalogParts,
   catalogXml,
   conceptNames,
   currentXml,
@@ -85,8 +86,8 @@ const CONCEPT_OUTPUT = 700;
 const COMBINE_OUTPUT = 900;
 /** A source's summary in a concept call… */
 const SUMMARY_TOKENS = 50;
-/** …and its first sentence, in the catalog a concept call gets, before it is written. */
-const CATALOG_SUMMARY_TOKENS = 30;
+/** …and its first sentence, in the catalog a concept call gets, before it is written (about 30 tokens with its tags). */
+const UNKNOWN_SUMMARY = 'What the source says, in one sentence, as a model writes it for the catalog.';
 /** The names a model gives as what a work is about (the template allows 12; replies give about 8). */
 const NAMED_PER_SOURCE = 8;
 
@@ -193,11 +194,13 @@ export async function estimateCompile(
         continue;
       }
       const input = requestTokens(r);
-      add(input, sourceOutputTokens(input - catalogTokens, budget.maxTokens), sourcePrefix);
+      const related = countTokens(r.relatedContext ?? '');
+      add(input, sourceOutputTokens(input - catalogTokens - related, budget.maxTokens), sourcePrefix);
     }
     if (parts.length > 1) {
       est.sourceCalls++;
-      add(countTokens(reqs[0]!.system) + catalogTokens + parts.length * COMBINE_OUTPUT, COMBINE_OUTPUT);
+      const related = countTokens(reqs[0]!.relatedContext ?? '');
+      add(countTokens(reqs[0]!.system) + catalogTokens + related + parts.length * COMBINE_OUTPUT, COMBINE_OUTPUT);
     }
   }
 
@@ -315,14 +318,13 @@ function conceptCallInputs(
   const { rows, entities, drafts, texts, takenIds } = predictedWiki(ctx, input);
   const byId = new Map(scan.entries.map((e) => [e.fm.id as string, e]));
   const plan = planDrafts(ctx, { scan, docs: rows, entities, drafts, takenIds, writer: input.writer, force });
-  // A concept call's catalog lists every entry the compile plans; a new source's summary is not known yet.
-  const catalog = conceptCatalog(plan.names, plan.concepts, drafts, input.catalog);
-  const unknown = catalog.entries.filter((e) => e.kind === 'source' && !e.summary).length;
-  const catalogTokens = Math.min(
-    input.budget.catalogTokens,
-    countTokens(catalogXml(catalog, input.budget.catalogTokens)) + unknown * CATALOG_SUMMARY_TOKENS,
-  );
-  const prefix = countTokens(input.conceptText) + catalogTokens;
+  // A concept call's catalog lists every entry the compile plans; a new source's summary is not
+  // known yet: a sentence as long as one stands in for it.
+  const planned = conceptCatalog(plan.names, plan.concepts, drafts, input.catalog, plan.sources);
+  const catalog: Catalog = {
+    entries: planned.entries.map((e) => (e.kind === 'source' && !e.summary ? { ...e, summary: UNKNOWN_SUMMARY } : e)),
+  };
+  const prefix = countTokens(input.conceptText) + countTokens(catalogXml(catalog, input.budget.catalogTokens));
   const entryOf = new Map(rows.map((r) => [r.raw_path, r.entry_id ?? '']));
   const chunks = chunksOf(texts, config.chunk, (p) => store.chunksOfEntry(entryOf.get(p) ?? ''));
   const out: { input: number; prefix: number }[] = [];
@@ -344,7 +346,13 @@ function conceptCallInputs(
           mentions.map((m) => `raw/${m.rawPath}`),
         ),
       );
-    out.push({ input: prefix + quoted, prefix });
+    // The catalog entries related to it that the shared catalog leaves out (prompts.ts catalogParts).
+    const { related } = catalogParts(
+      catalog,
+      input.budget.catalogTokens,
+      g.mentions.map((m) => m.rawPath),
+    );
+    out.push({ input: prefix + quoted + countTokens(related), prefix });
   }
   return out;
 }

@@ -4,7 +4,7 @@ import type { EntryId, RawDocument } from '../../types.js';
 import { sha256 } from '../../util/hash.js';
 import { ingestFile, maxBytesFor, walkRaw } from '../../ingest/index.js';
 import type { LoadedEntry } from '../../entry/wiki.js';
-import { scanWiki } from '../../entry/wiki.js';
+import { scanWiki, sourceRefs } from '../../entry/wiki.js';
 import type { Catalog } from '../types.js';
 import { splitPosts } from '../../ingest/posts.js';
 import { fileRow } from '../../store/store.js';
@@ -20,8 +20,14 @@ export function buildCatalog(entries: LoadedEntry[]): Catalog {
       aliases: e.fm.aliases ?? [],
       kind: e.fm.kind,
       summary: e.fm.summary ?? '',
+      refs: sourceRefs(e).map(rawRef),
     })),
   };
+}
+
+/** A `source_ref` as the raw path a document is known by: without `raw/`. */
+export function rawRef(ref: string): string {
+  return ref.replace(/^raw\//, '');
 }
 
 export function catalogOfWiki(ctx: KbContext): Catalog {

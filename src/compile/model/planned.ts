@@ -55,7 +55,14 @@ export function plannedCatalog(
     if ([c.title, ...c.aliases].some((n) => known.has(entityKey(n)))) continue;
     const id = makeEntryId('concept', c.title, (x) => taken.has(x));
     taken.add(id);
-    added.push({ id, title: c.title, aliases: c.aliases, kind: 'concept', summary: '' });
+    added.push({
+      id,
+      title: c.title,
+      aliases: c.aliases,
+      kind: 'concept',
+      summary: '',
+      refs: c.mentions.map((m) => m.rawPath),
+    });
   }
   return { entries: [...base.entries, ...added] };
 }

@@ -78,27 +78,152 @@ function oneLineSummary(summary: string): string {
   return first.length > CATALOG_SUMMARY_CHARS ? `${first.slice(0, CATALOG_SUMMARY_CHARS - 1)}…` : first;
 }
 
-/** `<catalog>` of existing entries (titles, aliases, one-line summaries) for the cached part of the prompt. */
-export function catalogXml(catalog: Catalog, maxTokens = CATALOG_TOKENS): string {
+/** One catalog line: an entry's kind, title, aliases and one-line summary. */
+function catalogLine(e: Catalog['entries'][number]): string {
+  const aliases = e.aliases.map((a) => `<alias>${escapeXml(a)}</alias>`).join('');
+  const gist = oneLineSummary(e.summary);
+  const summary = gist ? `<summary>${escapeXml(gist)}</summary>` : '';
+  return `<entry kind="${escapeXml(e.kind)}" title="${escapeXml(e.title)}">${aliases}${summary}</entry>`;
+}
+
+/** Of the catalog's budget, the share left to the entries related to a call when the whole catalog does not fit. */
+const RELATED_SHARE = 0.25;
+
+/** A catalog laid out once for every call that gets it: its lines in order, and the part every call shares. */
+interface CatalogLayout {
+  entries: Catalog['entries'];
+  lines: string[];
+  tokens: number[];
+  /** The part every call gets (the cached prefix). */
+  shared: string;
+  /** Entries (by index) the shared part lists; all of them when the catalog fits. */
+  inShared: Set<number>;
+  /** Raw path → the entries written from it. */
+  byRef: Map<string, number[]>;
+  /** What the catalog leaves a call's related entries. */
+  relatedTokens: number;
+}
+
+const layouts = new WeakMap<Catalog, Map<number, CatalogLayout>>();
+
+/** How linked an entry is across the catalog: a concept by its sources, a source by the concepts it is a source of. */
+function linkWeights(entries: Catalog['entries'], byRef: Map<string, number[]>): number[] {
+  return entries.map((e) => {
+    const refs = e.refs ?? [];
+    if (e.kind !== 'source') return refs.length;
+    const concepts = new Set(refs.flatMap((r) => byRef.get(r) ?? []).filter((i) => entries[i]!.kind === 'concept'));
+    return concepts.size;
+  });
+}
+
+function layoutOf(catalog: Catalog, maxTokens: number): CatalogLayout {
+  const memo = layouts.get(catalog) ?? layouts.set(catalog, new Map()).get(catalog)!;
+  const known = memo.get(maxTokens);
+  if (known) return known;
   const order = { concept: 0, source: 1, answer: 2 } as Record<string, number>;
-  const items = [...catalog.entries].sort(
+  const entries = [...catalog.entries].sort(
     (a, b) => (order[a.kind] ?? 3) - (order[b.kind] ?? 3) || a.title.localeCompare(b.title),
   );
+  const lines = entries.map(catalogLine);
+  const tokens = lines.map(countTokens);
+  const byRef = new Map<string, number[]>();
+  entries.forEach((e, i) => {
+    for (const r of new Set(e.refs ?? [])) (byRef.get(r) ?? byRef.set(r, []).get(r)!).push(i);
+  });
+  const total = tokens.reduce((a, b) => a + b, 0);
+  let layout: CatalogLayout;
+  if (total <= maxTokens) {
+    const inShared = new Set(entries.keys());
+    layout = { entries, lines, tokens, shared: wrapCatalog(lines), inShared, byRef, relatedTokens: 0 };
+  } else {
+    // The entries most linked across the wiki, the same for every call, listed in the catalog's order.
+    const weights = linkWeights(entries, byRef);
+    const budget = Math.floor(maxTokens * (1 - RELATED_SHARE));
+    const inShared = new Set<number>();
+    let used = 0;
+    for (const i of [...entries.keys()].sort((a, b) => weights[b]! - weights[a]! || a - b)) {
+      if (used + tokens[i]! > budget) continue;
+      used += tokens[i]!;
+      inShared.add(i);
+    }
+    const shown = lines.filter((_, i) => inShared.has(i));
+    const more = `<!-- ${entries.length - shown.length} more entries not shown; those related to this request follow in a second <catalog> -->`;
+    layout = {
+      entries,
+      lines,
+      tokens,
+      shared: wrapCatalog([...shown, more]),
+      inShared,
+      byRef,
+      relatedTokens: maxTokens - used,
+    };
+  }
+  memo.set(maxTokens, layout);
+  return layout;
+}
+
+function wrapCatalog(lines: string[], attrs = ''): string {
+  return `<catalog${attrs}>\n${lines.join('\n')}\n</catalog>`;
+}
+
+/**
+ * The entries a call is about, most related first: those written from its raw paths (`about`: a
+ * source's own entry and its concepts; a concept's sources and the concepts sharing them), by how
+ * many they share; then the other sources of those concepts.
+ */
+function relatedEntries(layout: CatalogLayout, about: readonly string[]): number[] {
+  const { entries, byRef } = layout;
+  const direct = new Map<number, number>();
+  for (const p of new Set(about)) for (const i of byRef.get(p) ?? []) direct.set(i, (direct.get(i) ?? 0) + 1);
+  const second = new Map<number, number>();
+  for (const i of direct.keys()) {
+    if (entries[i]!.kind !== 'concept') continue;
+    for (const r of new Set(entries[i]!.refs ?? []))
+      for (const j of byRef.get(r) ?? []) if (!direct.has(j)) second.set(j, (second.get(j) ?? 0) + 1);
+  }
+  const ranked = (m: Map<number, number>) => [...m.keys()].sort((a, b) => m.get(b)! - m.get(a)! || a - b);
+  return [...ranked(direct), ...ranked(second)];
+}
+
+/**
+ * The `<catalog>` of existing entries (titles, aliases, one-line summaries) a call gets, in two
+ * parts. `shared`: the same for every call given this catalog, sent as the cached prefix — the
+ * whole catalog when it fits in `maxTokens` (by kind, then title), else the entries most linked
+ * across the wiki. `related`: when the shared part leaves entries out, those related to this call
+ * (`about`: the raw paths it is written from), most related first, in what the budget has left;
+ * sent after the cache breakpoint, so the prefix stays the same from call to call.
+ */
+export function catalogParts(
+  catalog: Catalog,
+  maxTokens = CATALOG_TOKENS,
+  about: readonly string[] = [],
+): { shared: string; related: string } {
+  const layout = layoutOf(catalog, maxTokens);
+  if (layout.inShared.size === layout.entries.length || about.length === 0)
+    return { shared: layout.shared, related: '' };
   const lines: string[] = [];
   let used = 0;
-  for (const e of items) {
-    const aliases = e.aliases.map((a) => `<alias>${escapeXml(a)}</alias>`).join('');
-    const gist = oneLineSummary(e.summary);
-    const summary = gist ? `<summary>${escapeXml(gist)}</summary>` : '';
-    const line = `<entry kind="${escapeXml(e.kind)}" title="${escapeXml(e.title)}">${aliases}${summary}</entry>`;
-    used += countTokens(line);
-    if (used > maxTokens) {
-      lines.push(`<!-- ${items.length - lines.length} more entries not shown -->`);
-      break;
-    }
-    lines.push(line);
+  for (const i of relatedEntries(layout, about)) {
+    if (layout.inShared.has(i) || used + layout.tokens[i]! > layout.relatedTokens) continue;
+    used += layout.tokens[i]!;
+    lines.push(layout.lines[i]!);
   }
-  return `<catalog>\n${lines.join('\n')}\n</catalog>`;
+  return { shared: layout.shared, related: lines.length ? wrapCatalog(lines, ' related="this request"') : '' };
+}
+
+/** The shared `<catalog>` (the cached prefix every call of this catalog gets). */
+export function catalogXml(catalog: Catalog, maxTokens = CATALOG_TOKENS): string {
+  return layoutOf(catalog, maxTokens).shared;
+}
+
+/** A request's catalog: the shared part as its cached prefix, the part related to the call after it. */
+function catalogFields(
+  catalog: Catalog,
+  budget: PromptBudget,
+  about: readonly string[],
+): Pick<ModelRequest, 'cachedPrefix' | 'relatedContext'> {
+  const { shared, related } = catalogParts(catalog, budget.catalogTokens, about);
+  return { cachedPrefix: shared, ...(related ? { relatedContext: related } : {}) };
 }
 
 function split(t: Template): { system: string; input: string } {
@@ -163,7 +288,7 @@ export function sourceRequest(
     task: part ? 'compile-source-part' : 'compile-source',
     templateHash: tpl.source.hash,
     system: renderTemplate(system, {}),
-    cachedPrefix: catalogXml(catalog, budget.catalogTokens),
+    ...catalogFields(catalog, budget, [doc.path]),
     prompt,
     maxTokens: budget.maxTokens,
     cacheKey: sha256(prompt),
@@ -192,7 +317,7 @@ export function combineRequest(
     task: 'combine-source',
     templateHash: tpl.combine.hash,
     system: renderTemplate(system, {}),
-    cachedPrefix: catalogXml(catalog, budget.catalogTokens),
+    ...catalogFields(catalog, budget, [doc.path]),
     prompt,
     maxTokens: budget.maxTokens,
     cacheKey: sha256(prompt),
@@ -273,7 +398,11 @@ export function conceptRequest(
     task: 'concept',
     templateHash: tpl.concept.hash,
     system: renderTemplate(system, {}),
-    cachedPrefix: catalogXml(catalog, budget.catalogTokens),
+    ...catalogFields(
+      catalog,
+      budget,
+      group.mentions.map((m) => m.rawPath),
+    ),
     prompt,
     maxTokens: budget.maxTokens,
     cacheKey: sha256(prompt),
