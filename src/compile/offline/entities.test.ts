@@ -765,6 +765,29 @@ describe('extractEntities: a term a sentence names in italics', () => {
   });
 });
 
+describe('extractEntities: a term a sentence says it names', () => {
+  const stressed = (md: string, key: string) =>
+    extractEntities(md, 'A Tour of the Tool').find((e) => e.key === key)?.salient ?? false;
+  // Must match / must not match: the cue, then the term in italics or in lowercase quotes.
+  const named: [string, string, boolean][] = [
+    [
+      'Giving the type to the function is called _binding_. The binding happens once. A binding fails.',
+      'binding',
+      true,
+    ],
+    [
+      'These low-level verbs are referred to as "wiring" commands. The wiring commands are simple. Wiring is old.',
+      'wiring',
+      true,
+    ],
+    ['Press the button called "Save" to keep it. Save often. Save the file.', 'save', false],
+    ['The compiler is _really_ fast. It is really fast. It is really small.', 'really', false],
+  ];
+  it.each(named)('stresses the named term of %j', (md, key, found) => {
+    expect(stressed(md, key)).toBe(found);
+  });
+});
+
 describe('extractEntities: a term linked to an encyclopedia article', () => {
   const stressed = (md: string, key: string) =>
     extractEntities(md, 'Introducing the tool').find((e) => e.key === key)?.salient ?? false;

@@ -101,9 +101,13 @@ const PAREN_EN_ZH =
   /(?<![A-Za-z])([A-Za-z][A-Za-z0-9.-]{0,40}(?:[ \t][A-Za-z][A-Za-z0-9.-]{0,40}){0,4})[ \t]*[（(][ \t]*([\u3400-\u9fff]{2,10})[ \t]*[)）]/gu;
 const EMPHASIS =
   /\*\*([^*\n]{2,60})\*\*|__([^_\n]{2,60})__|《([^》\n]{2,30})》|「([^」\n]{2,30})」|\[\[([^[\]|#\n]{2,60})(?:[|#][^[\]\n]{0,200})?\]\]/g;
-/** An italic term right after a word that names what was described (en.CALLED): "is called _X_". */
+/**
+ * A term right after a word that names what was described (en.CALLED), in italics or in quotes and
+ * lowercase: "is called _X_", 'are referred to as "x" commands'. A quoted word in capitals is more
+ * often a label on screen or a file ("a button called "Save"").
+ */
 const CALLED_TERM = new RegExp(
-  `\\b(?:${anyOf(EN.CALLED)})\\s+(?:an?\\s+|the\\s+)?(?:_([^_\\n]{2,60})_|\\*([^*\\n]{2,60})\\*)(?![_*])`,
+  `\\b(?:${anyOf(EN.CALLED)})\\s+(?:an?\\s+|the\\s+)?(?:_([^_\\n]{2,60})_|\\*([^*\\n]{2,60})\\*|["“]([a-z][a-z -]{1,58}[a-z])["”])(?![_*])`,
   'g',
 );
 /** A link to an encyclopedia's article (Wikipedia in any language, Baidu Baike), with its text. */
@@ -208,7 +212,8 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
     if (/[:：]\s*$/.test(m[0].slice(0, -2)) || /^\s?[:：]/.test(after) || (opensLine && /^[ \t]*[_*`[]/.test(after)))
       labels.set(t, (labels.get(t) ?? 0) + 1);
   }
-  emphasised.push(...namedTerms(markdown));
+  // A term the text says it names ("is called _shadowing_") is one, however everyday its word.
+  const named = namedTerms(markdown);
   // **价格：** or **equiv** _…_ opening item after item is a field of a repeated layout, not a name the
   // text stresses (a term opening its one definition, **消息队列：** …, is).
   for (let i = emphasised.length - 1; i >= 0; i--) if ((labels.get(emphasised[i]!) ?? 0) > 1) emphasised.splice(i, 1);
@@ -218,6 +223,7 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   // **CHUNK**, **FUSE**: an everyday word in capitals is a label, not a name.
   for (const t of emphasised)
     if (t.includes(' ') || HAN.test(t) || !(en.lowerWords.has(t.toLowerCase()) || shouted(t))) add(t, true, 0);
+  for (const t of named) add(t, true, 0);
   const everydayZh = new Map<string, number>();
   const titled = new Set(sectionHeadings(markdown).map((b) => (b.title ?? '').trim()));
   if (han) for (const [name, n] of zhCounts(han, en.names, everydayZh, titled)) if (n >= 2) add(name, false, n);
@@ -840,7 +846,7 @@ function headingLines(markdown: string): string {
 function namedTerms(markdown: string): string[] {
   const out: string[] = [];
   for (const m of markdown.matchAll(CALLED_TERM)) {
-    const t = clean(m[1] ?? m[2] ?? '');
+    const t = clean(m[1] ?? m[2] ?? m[3] ?? '');
     if (englishNameOk(t)) out.push(t);
   }
   for (const m of markdown.matchAll(ENCYCLOPEDIA_LINK)) {

@@ -103,6 +103,9 @@ export const NUMBERS = wordList('one two three four five six seven eight nine te
 /** What a question or a numbered line counts in ("the steps", "Pattern 2"). */
 export const COUNTERS = wordList('step pattern part phase stage tip rule lesson principle');
 
+/** Words for one text of a series or a part of a work ("in which issue", "which chapter"): asked for, the answer is its title. */
+export const WORK_PARTS = wordList('issue edition episode post article chapter section meeting release volume');
+
 /** Words that ask for an ordered process rather than a thing. */
 export const PROCESS_WORDS = wordList('step steps process workflow pipeline');
 
@@ -145,7 +148,7 @@ export const DEFINING = ['is', 'are', 'means', 'refers to', 'stands for', 'is de
 export const RELATIVES = wordList('that which who whose whom');
 
 /** Words by which a statement names what it has described ("…, later called Folgezettel"). */
-export const CALLED = ['called', 'known as', 'termed', 'dubbed', 'named'];
+export const CALLED = ['called', 'known as', 'referred to as', 'termed', 'dubbed', 'named'];
 
 /** Words that tie a place or a frame to a question's subject ("provenance in a memory model"): the subject ends before them. */
 export const SUBJECT_TAILS = ['in', 'of', 'for', 'within', 'under'];
