@@ -105,6 +105,19 @@ describe('judgeWiki', () => {
     expect(s.missing.splitPairs[0]).toContain('rebase');
   });
 
+  it('counts a pair only where the corpus names the concept in both languages', () => {
+    const raw = new Map([
+      ['raw/en/a.md', 'A branch points at a commit.'],
+      ['raw/zh/a.md', '分支指向提交。'],
+      ['raw/zh-tw/a.md', '分支指向提交。'],
+      ['raw/en/b.md', 'Rebasing replays commits.'],
+    ]);
+    // 变基 is written by no Chinese source here: rebase cannot be a pair on one page.
+    const named = judgeWiki(labels, pages, raw);
+    expect(named.namedPairs).toBe(1);
+    expect(named.namedPairsMerged).toBe(1);
+  });
+
   it('finds a translated work whose main concept page cites every version', () => {
     expect(s.translatedWorks).toBe(1);
     expect(s.translatedWorksOnOnePage).toBe(1);

@@ -93,7 +93,11 @@ function refPath(ref: string): string {
 }
 
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: one pass per figure over the same tables
-export function judgeWiki(labels: CorpusLabels, pages: readonly WikiPage[]): CorpusScore {
+export function judgeWiki(
+  labels: CorpusLabels,
+  pages: readonly WikiPage[],
+  raw?: ReadonlyMap<string, string>,
+): CorpusScore {
   const concepts = pages.filter((p) => p.kind === 'concept');
   const sources = pages.filter((p) => p.kind === 'source');
   const keysOf = new Map(labels.concepts.map((c) => [c.id, conceptKeys(c)]));
@@ -146,7 +150,13 @@ export function judgeWiki(labels: CorpusLabels, pages: readonly WikiPage[]): Cor
   const pairs = labels.concepts.filter((c) => {
     const en = (c.names.en ?? []).map(nameKey);
     const zh = [...(c.names.zh ?? []), ...(c.names['zh-TW'] ?? [])].filter((n) => HAN.test(n)).map(nameKey);
-    return en.length > 0 && zh.length > 0 && !en.some((k) => zh.includes(k)) && pagesOf.has(c.id);
+    return (
+      en.length > 0 &&
+      zh.length > 0 &&
+      !en.some((k) => zh.includes(k)) &&
+      pagesOf.has(c.id) &&
+      (!raw || namedInBoth(c, labels, raw))
+    );
   });
   const splitPairs: string[] = [];
   for (const c of pairs) {
@@ -255,4 +265,21 @@ export function judgeWiki(labels: CorpusLabels, pages: readonly WikiPage[]): Cor
       conflated,
     },
   };
+}
+
+/**
+ * Whether the corpus itself names a concept in both languages: an English source writes one of its
+ * English names and a Chinese one one of its Chinese names. A concept only a Chinese chapter names
+ * (its English original is not in the corpus) cannot be a pair on one page.
+ */
+function namedInBoth(c: ConceptLabel, labels: CorpusLabels, raw: ReadonlyMap<string, string>): boolean {
+  const names = (langs: string[]) =>
+    langs.flatMap((l) => c.names[l as keyof typeof c.names] ?? []).map((n) => n.toLowerCase());
+  const writes = (langs: string[]) => {
+    const ns = names(langs);
+    return labels.sources.some(
+      (src) => langs.includes(src.lang) && ns.some((n) => (raw.get(src.path) ?? '').toLowerCase().includes(n)),
+    );
+  };
+  return writes(['en']) && writes(['zh', 'zh-TW']);
 }

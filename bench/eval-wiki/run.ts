@@ -3,7 +3,7 @@
 // CLI, and prints what a reader of the wiki would notice: noise pages, central concepts with a page,
 // translation pairs on one page, source titles and summaries, links into noise.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type CorpusScore, judgeWiki } from './judge.js';
@@ -55,7 +55,11 @@ export function evalCorpus(
   const labels = readLabels(join(CORPORA, name, 'labels.json'));
   const { root, ms } = compileCorpus(name, opts.env ? { env: opts.env } : {});
   try {
-    return { score: judgeWiki(labels, readWiki(join(root, 'wiki'))), root, ms };
+    // A post of a feed is labelled as `raw/feed.xml#post`: its text is the file's.
+    const raw = new Map(
+      labels.sources.map((src) => [src.path, readFileSync(join(root, src.path.split('#')[0]!), 'utf8')]),
+    );
+    return { score: judgeWiki(labels, readWiki(join(root, 'wiki')), raw), root, ms };
   } finally {
     if (!opts.keep) rmSync(root, { recursive: true, force: true });
   }
