@@ -467,6 +467,17 @@ describe('extractEntities: English words in Chinese prose', () => {
     expect(keys(md).includes(key)).toBe(found);
   });
 
+  // Two words a text keeps together though jieba cuts them. Must match / must not match:
+  const bound: [string, string, boolean][] = [
+    ['状态变了，组件会重新渲染。每次重新渲染都调用函数。重新渲染很快。', '重新渲染', true],
+    ['我们可以使用它。可以使用这个。可以看到结果，也可以使用那个。', '可以使用', false],
+    ['先上传数据。上传数据要等。上传数据之后再看。', '上传数据', false],
+    ['组件会重新渲染一次。然后重新开始。再重新计算。', '重新渲染', false],
+  ];
+  it.each(bound)('reads two words the text keeps together as one term: %s', (md, key, found) => {
+    expect(keys(md).includes(key)).toBe(found);
+  });
+
   // A capitalised name and a Chinese noun: that name's kind of thing, unless a section is titled by it. Must match / must not match:
   const titledByIt: [string, string, boolean][] = [
     ['## Cache 对象\n\n对象很多。每个 Cache 对象有键。Cache 对象会过期。对象要释放。', 'cache 对象', true],

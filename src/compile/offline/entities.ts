@@ -14,7 +14,9 @@ import { unwrapParagraphs } from '../../chunk/reading.js';
 import { foldText } from '../../text/fold.js';
 import { type Block, headingText, parseBlocks } from '../../chunk/blocks.js';
 import {
+  boundTerms,
   chineseTerms,
+  countPairs,
   looseWords,
   isCommonCompound,
   isCommonZh,
@@ -581,6 +583,7 @@ function zhCounts(
   const bumpName = (t: string) => names.set(t, (names.get(t) ?? 0) + 1);
   const suspect = new Map<string, string>();
   const words = new Map<string, number>();
+  const pairs = new Map<string, { n: number; first: string }>();
   for (const para of text.split(/\n+/)) {
     if (!HAN.test(para)) continue;
     const tokens = tokenizeZh(para);
@@ -589,6 +592,7 @@ function zhCounts(
       if (WEAK_TAGS.has(t.tag) && WEAK_ZH.test(t.word) && !ZH.STOP.has(foldText(t.word)))
         everyday.set(t.word, (everyday.get(t.word) ?? 0) + 1);
     }
+    countPairs(tokens, pairs);
     chineseTerms(
       para,
       tokens,
@@ -598,6 +602,7 @@ function zhCounts(
     );
     latinNames(tokens, bumpName);
   }
+  for (const [term, n] of boundTerms(pairs, words)) counts.set(term, Math.max(counts.get(term) ?? 0, n));
   // A term cut where jieba misread a word's end (智能/体会) goes when the document names the whole word
   // (智能体) at least as often: its own word boundaries outvote the one misreading.
   for (const [term, word] of suspect) if ((counts.get(word) ?? 0) >= (counts.get(term) ?? 0)) counts.delete(term);

@@ -320,3 +320,40 @@ export function latinNames(tokens: ZhToken[], bump: (name: string) => void): voi
   }
   flush();
 }
+
+/** Tags of a word that can open a two-word term bound to the word after it (初次/渲染, 双向/绑定); a verb opens a phrase (上传/数据). */
+const BINDER = new Set(['a', 'ad', 'b', 'd', 'n', 'vn']);
+/** Tags of the word it binds to: the doing or the thing the term names. */
+const BOUND_HEAD = new Set(['v', 'vn', 'n']);
+/** Two words are one term where the text writes them together at least this often… */
+const BOUND_MIN = 3;
+/** …and the first almost only before the second (重新 of 重新渲染; not 可以, said before any verb). */
+const BOUND_SHARE = 0.8;
+
+/** Count the adjacent word pairs of a paragraph that could be a bound term (boundTerms), by their surface. */
+export function countPairs(tokens: readonly ZhToken[], pairs: Map<string, { n: number; first: string }>): void {
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const [a, b] = [tokens[i]!, tokens[i + 1]!];
+    if (!BINDER.has(a.tag) || !BOUND_HEAD.has(b.tag) || a.end !== b.start) continue;
+    if (![a, b].every((t) => HAN_ONLY.test(t.word) && t.word.length >= 2 && !ZH.STOP.has(foldText(t.word)))) continue;
+    const term = a.word + b.word;
+    const p = pairs.get(term) ?? { n: 0, first: a.word };
+    p.n++;
+    pairs.set(term, p);
+  }
+}
+
+/**
+ * Two words a text keeps together as one term though jieba cuts them (重新/渲染, 初次/渲染, 依赖/注入):
+ * written together often, and the first word nearly never without the second. A phrase of everyday
+ * words (可以/使用) fails: its first word goes before many others.
+ */
+export function boundTerms(
+  pairs: ReadonlyMap<string, { n: number; first: string }>,
+  words: ReadonlyMap<string, number>,
+): [string, number][] {
+  const out: [string, number][] = [];
+  for (const [term, { n, first }] of pairs)
+    if (n >= BOUND_MIN && n >= BOUND_SHARE * (words.get(first) ?? n) && !isCommonZh(term)) out.push([term, n]);
+  return out;
+}
