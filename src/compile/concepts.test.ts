@@ -17,7 +17,7 @@ function doc(path: string): DocumentRow {
     status: 'ok',
     error: null,
     compiled_at: 0,
-    compiler: 'offline-v36',
+    compiler: 'offline-v37',
   };
 }
 
@@ -141,6 +141,20 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     const merged = pages(docs, dict);
     expect(merged).toHaveLength(1);
     expect(merged[0]).toEqual(expect.arrayContaining(['精灵编辑器', 'sprite editor']));
+  });
+
+  it('merges a Chinese compound with a hyphenated English name, a gloss in -ing standing for its verb (重新渲染, re-render)', () => {
+    const docs = {
+      'zh1.md': '状态变了，组件会重新渲染。每次重新渲染都调用函数。重新渲染很快。',
+      'zh2.md': '父组件重新渲染时，子组件也重新渲染。重新渲染不改变状态。',
+      'en1.md': 'When state changes, the component will re-render. Each re-render calls the function.',
+      'en2.md': 'A parent re-render makes children re-render too. A re-render keeps the state.',
+    };
+    const dict = dictionary({ 重新: ['re'], 渲染: ['rendering', 'exaggerate'] });
+    expect(pages(docs).filter((p) => p.includes('重新渲染') || p.includes('re-render'))).toHaveLength(2);
+    const merged = pages(docs, dict).filter((p) => p.includes('重新渲染'));
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toEqual(expect.arrayContaining(['重新渲染', 're-render']));
   });
 
   it('merges a name of an English word and a Chinese noun with the English name it translates (tree 物件, tree object)', () => {

@@ -443,7 +443,7 @@ function wordFamily(w: string): string[] {
 const HAN_KEY = /^[\u3400-\u9fff]{3,12}$/;
 /** A name of an English word and a Chinese noun ("cache 物件", "token 对象"). */
 const MIXED_KEY = /^([a-z]{3,20}) ?([\u3400-\u9fff]{2,6})$/;
-const EN_PHRASE = /^[a-z][a-z-]*(?: [a-z][a-z-]*){1,3}$/;
+const EN_PHRASE = /^[a-z]+(?:[ -][a-z]+){1,3}$/;
 
 /**
  * "X <kind>" and X, when the knowledge base names both: the defer statement is defer, the SSH
@@ -473,13 +473,13 @@ function wordByWord(keys: readonly string[], dict: Dictionary): [string, string]
   const byHead = new Map<string, string[]>();
   for (const k of keys) {
     if (!EN_PHRASE.test(k)) continue;
-    const head = baseForm(k.slice(k.lastIndexOf(' ') + 1));
+    const head = baseForm(k.split(/[ -]/).pop()!);
     (byHead.get(head) ?? byHead.set(head, []).get(head)!).push(k);
   }
   if (!byHead.size) return [];
   const glosses = new Map<string, Set<string>>();
   const gloss = (w: string) =>
-    glosses.get(w) ?? glosses.set(w, new Set(dict.english(w).flatMap((g) => wordFamily(baseForm(g))))).get(w)!;
+    glosses.get(w) ?? glosses.set(w, new Set(dict.english(w).flatMap((g) => wordForms(g).flatMap(wordFamily)))).get(w)!;
   const out: [string, string][] = [];
   for (const k of keys) {
     const mixed = MIXED_KEY.exec(k);
@@ -491,7 +491,8 @@ function wordByWord(keys: readonly string[], dict: Dictionary): [string, string]
     const same = (w: string, i: number) => (mixed && i === 0 ? baseForm(words[0]!) === w : gloss(words[i]!).has(w));
     for (const head of gloss(words[words.length - 1]!))
       for (const en of byHead.get(head) ?? []) {
-        const enWords = en.split(' ').map(baseForm);
+        // "re-render": a prefix is a word of its own (重新/渲染: re, render).
+        const enWords = en.split(/[ -]/).map(baseForm);
         if (enWords.length === words.length && enWords.every(same)) out.push([k, en]);
       }
   }
