@@ -47,8 +47,8 @@ function holds(s: CorpusScore, f: Floor): void {
 /** A little below what this version reaches on each corpus (`npm run eval:wiki` prints the figures). */
 const FLOORS: Record<string, Floor> = {
   blog: { noise: 0.12, central: 0.8, titles: 1, summaries: 1, linksToNoise: 0.1 },
-  book: { noise: 0.12, central: 0.8, titles: 1, summaries: 0.9, works: 0.75, linksToNoise: 0.05, pairs: 0.56 },
-  docs: { noise: 0.12, central: 0.85, titles: 1, summaries: 0.85, works: 0.75, linksToNoise: 0.05, pairs: 0.6 },
+  book: { noise: 0.12, central: 0.8, titles: 1, summaries: 0.9, works: 0.75, linksToNoise: 0.05, pairs: 0.6 },
+  docs: { noise: 0.12, central: 0.85, titles: 1, summaries: 0.85, works: 0.75, linksToNoise: 0.05, pairs: 0.75 },
   meetings: { noise: 0.2, central: 0.65, titles: 1, summaries: 0.9, linksToNoise: 0.26 },
   newsletter: { noise: 0.05, central: 0.4, titles: 1, summaries: 1, linksToNoise: 0.02 },
   notes: { noise: 0.1, central: 0.95, titles: 1, summaries: 1, linksToNoise: 0.12 },
