@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeAnthropic, userPrompt, type FakeAnthropic, type FakeRequest } from './fake-anthropic.js';
+import { type FakeSdk, SDKS, startFakeSdk, systemPrompt, userContent } from './fake-sdks.js';
 import { claude } from './model-fixtures.js';
 import { fixture, REPO, runKb, runKbIn } from './helpers.js';
 import { extractEntities } from '../src/compile/offline/entities.js';
@@ -18,7 +19,7 @@ afterEach(async () => {
  * model names as a work's concepts), and concept entries as the shared fake does.
  */
 function namer(req: FakeRequest) {
-  const p = userPrompt(req);
+  const p = userContent(req);
   if (/<concept title=/.test(p)) return claude(req);
   const source = /<source path="[^"]*" type="[^"]*" title="([^"]*)"[^>]*>\n([\s\S]*?)\n<\/source>/.exec(p);
   const title = source?.[1] ?? 'Untitled';
@@ -37,42 +38,59 @@ function namer(req: FakeRequest) {
   const [summary, body] = zh
     ? [`这篇文章讲解了${t}的主要内容和方法。`, '## 要点\n\n- 第一个要点。\n- 第二个要点。']
     : [`What ${t} explains, in a sentence or two.`, '## Key points\n\n- One point.\n- Another point.'];
+  // An update adds a point on what changed to the entry it is given.
+  const more = p.includes('<current_entry>') ? (zh ? '\n- 更新的要点。' : '\n- A point on what changed.') : '';
   return {
-    text: `<kb_entry><title>${t}</title><summary>${summary}</summary><entities>${entities}</entities><body>${body}</body></kb_entry>`,
+    text: `<kb_entry><title>${t}</title><summary>${summary}</summary><entities>${entities}</entities><body>${body}${more}</body></kb_entry>`,
   };
 }
 
 /** Input tokens of a request as sent: instructions, catalog and prompt, by kb's own counter. */
 function sentTokens(req: FakeRequest): number {
-  const system = (req.body.system as { text: string }[]).map((b) => b.text).join('\n');
-  return countTokens(system) + countTokens(userPrompt(req));
+  return countTokens(systemPrompt(req)) + countTokens(userContent(req));
 }
 
 /** The estimate of the next compile, then that compile: the calls and input tokens each counts. */
-async function estimateThenCompile(root: string, env: Record<string, string>) {
+async function estimateThenCompile(root: string, sdk: FakeSdk) {
+  const { env } = sdk;
   const e = await runKb(['compile', '--estimate', '--json'], { cwd: root, env });
   expect(e.code, e.stderr).toBe(0);
-  const est = JSON.parse(e.stdout) as { sourceCalls: number; conceptCalls: number; inputTokens: number };
-  const before = fake!.messages().length;
+  const est = JSON.parse(e.stdout) as {
+    sourceCalls: number;
+    cachedCalls: number;
+    conceptCalls: number;
+    inputTokens: number;
+  };
+  const before = sdk.calls().length;
   const r = await runKbIn(['compile'], { cwd: root, env });
   expect(r.code, r.stderr).toBe(0);
-  const sent = fake!.messages().slice(before);
+  const sent = sdk.calls().slice(before);
+  const prompts = sent.map(userContent);
   return {
     est,
     input: sent.reduce((n, m) => n + sentTokens(m), 0),
-    sources: sent.filter((m) => /<source path=|<part_notes/.test(userPrompt(m))).length,
-    concepts: sent.filter((m) => /<concept title=/.test(userPrompt(m))).length,
-    updates: sent.filter((m) => /<current_entry>/.test(userPrompt(m))).length,
+    sources: prompts.filter((p) => /<source path=|<part_notes/.test(p)).length,
+    concepts: prompts.filter((p) => /<concept title=/.test(p)).length,
+    updates: prompts.filter((p) => /<current_entry>/.test(p)).length,
+    /** Source calls that update an entry: which raw files. */
+    sourceUpdates: prompts
+      .filter((p) => /<current_entry>/.test(p))
+      .flatMap((p) => /<source path="raw\/([^"]*)"/.exec(p)?.[1] ?? []),
   };
 }
 
-describe('kb compile --estimate against what compile sends', () => {
-  it('predicts the calls, and the input tokens within ±20%, of a first compile of the sample knowledge base, then of an edit', async () => {
-    fake = await startFakeAnthropic(namer);
+describe.each(SDKS)('kb compile --estimate against what compile sends through the %s SDK', (sdk) => {
+  let fakeSdk: FakeSdk | undefined;
+  afterEach(async () => {
+    await fakeSdk?.close();
+    fakeSdk = undefined;
+  });
+
+  it('predicts the calls, and the input tokens within ±20%, of a first compile of the sample knowledge base, an edit and an added source', async () => {
+    fakeSdk = await startFakeSdk(sdk, namer);
     const root = fixture();
     cpSync(join(REPO, 'raw'), join(root, 'raw'), { recursive: true });
-    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
-    const first = await estimateThenCompile(root, env);
+    const first = await estimateThenCompile(root, fakeSdk);
     expect(first.est.sourceCalls).toBe(first.sources);
     expect(Math.abs(first.est.conceptCalls - first.concepts) / first.concepts).toBeLessThanOrEqual(0.3);
     expect(Math.abs(first.est.inputTokens - first.input) / first.input).toBeLessThanOrEqual(0.2);
@@ -82,23 +100,28 @@ describe('kb compile --estimate against what compile sends', () => {
     const edit = (path: string, line: string) => appendFileSync(join(root, path), `\n${line}\n`);
     edit('raw/articles/retrieval-augmented-generation-primer.md', 'The term RAG was coined in a 2020 paper.');
     edit('raw/zh/向量数据库笔记.md', '向量数据库在2023年前后大量出现。');
-    const edited = await estimateThenCompile(root, env);
+    const edited = await estimateThenCompile(root, fakeSdk);
 
     expect(edited.updates).toBeGreaterThanOrEqual(2);
     expect(edited.est.sourceCalls).toBe(edited.sources);
     expect(Math.abs(edited.est.conceptCalls - edited.concepts)).toBeLessThanOrEqual(1);
     expect(Math.abs(edited.est.inputTokens - edited.input) / edited.input).toBeLessThanOrEqual(0.2);
 
-    // A source added: its call, and the concepts it joins.
+    // A source added: its call, the concepts it joins, and the edited primer, whose links shift (a
+    // concept of a name both give is made): rendered again, it is updated from its entry (its file
+    // is as last time, but the request that writes it from the file was never sent).
     appendFileSync(
-      join(root, 'raw/notes/rag-evaluation.md'),
-      '# Evaluating RAG\n\nA RAG system is judged on retrieval recall and on answer faithfulness. BM25 and embeddings are compared with hybrid search and reciprocal rank fusion on the same questions.\n',
+      join(root, 'raw/notes/reading-pdfs.md'),
+      '# Reading PDFs\n\nPDFs are the hardest sources for a personal knowledge base. PDFs keep their text in positioned runs, so a parser has to rebuild lines and paragraphs. Scanned PDFs need OCR before any large language model can read them. A large language model given a badly parsed PDF answers from broken sentences.\n',
     );
-    const added = await estimateThenCompile(root, env);
-    expect(added.est.sourceCalls).toBe(added.sources);
+    const added = await estimateThenCompile(root, fakeSdk);
+    expect(added.sourceUpdates).toContain('articles/retrieval-augmented-generation-primer.md');
+    expect(added.est.sourceCalls - added.est.cachedCalls).toBe(added.sources);
     expect(Math.abs(added.est.inputTokens - added.input) / added.input).toBeLessThanOrEqual(0.2);
   }, 180_000);
+});
 
+describe('kb compile --estimate and the repairs it counts', () => {
   it('counts the repair rounds past compiles needed, and assumes a few before there are any', async () => {
     let n = 0;
     // Every fourth source reply fails its checks the first time; the repair round gets a good one.

@@ -1,9 +1,5 @@
-import { fileOfRow } from '../store/store.js';
-import { splitPosts } from '../ingest/posts.js';
-import { readFileSync, statSync } from 'node:fs';
 import type { KbContext } from '../kb/context.js';
-import type { ContentHash } from '../types.js';
-import { ingestFile, INGEST_VERSION, type RawFile } from '../ingest/index.js';
+import { INGEST_VERSION } from '../ingest/index.js';
 import { embedText } from './prepare.js';
 import type { CompileOptions, CompileReport, SourceDraft } from './types.js';
 import { scanWiki, type LoadedEntry, type ScanCache, type WikiScan } from '../entry/wiki.js';
@@ -15,6 +11,7 @@ import { currentEntry, currentOnRerender } from './model/current.js';
 import { ingestChanged, type Ingested, type WikiState } from './ingest-changed.js';
 import { buildCatalog } from './model/plan.js';
 import { checkAbort, type ScanState } from './scan.js';
+import { rereadDocument } from './reread.js';
 import { unifyWorks } from './works.js';
 
 export type { ScanState } from './scan.js';
@@ -86,7 +83,7 @@ async function planAndEmit(
   st: ScanState,
   run: { scan: WikiScan; scanCache: ScanCache; wiki: WikiState; ingested: Ingested },
 ): Promise<void> {
-  const { store, config } = ctx;
+  const { store } = ctx;
   const { scan } = run;
   const { drafts } = run.ingested;
   const allDocs = store.allDocuments().filter((d) => d.status === 'ok' || d.status === 'pending');
@@ -106,14 +103,7 @@ async function planAndEmit(
   // Unchanged documents are re-rendered only if their links change; their text is re-ingested then.
   const reload = async (p: SourcePlan) => {
     const d = docOf.get(p.rawPath)!;
-    const path = fileOfRow(d);
-    const f: RawFile = { path: path as RawFile['path'], absPath: rawAbs(path), size: d.size, mtimeMs: 0 };
-    const bytes = readFileSync(f.absPath);
-    const r = await ingestFile({ ...f, size: statSync(f.absPath).size }, bytes, d.hash as ContentHash, {
-      ...config.ingest,
-      cacheDir: ctx.paths.ingestCache,
-    });
-    const doc = r.doc && splitPosts(r.doc).find((x) => x.path === d.raw_path);
+    const doc = await rereadDocument(ctx, d, rawAbs);
     if (!doc) return undefined;
     const current = currentOnRerender(run.wiki.bySourceRef.get(d.raw_path), force);
     return (await st.writer.writeSource(doc, run.wiki.catalog, opts.signal, current)).draft;

@@ -32,9 +32,10 @@ export async function writeDrafts(
   const messages: KbMessage[] = [];
   const total = renders.sources.size + renders.concepts.size;
   let done = 0;
+  const reloaded = new Set(rerenderedSources(input.sources, renders));
   for (const p of input.sources) {
     if (!renders.sources.has(p.id)) continue;
-    const draft = p.draft ?? (await input.reload(p));
+    const draft = reloaded.has(p) ? await input.reload(p) : p.draft;
     input.onProgress?.({ phase: 'write', done: done++, total, file: p.rawPath });
     if (draft) drafts.set(p.id, draft);
   }
@@ -55,6 +56,17 @@ export async function writeDrafts(
     drafts.set(g.id, draft);
   }
   return { drafts, messages };
+}
+
+/**
+ * The sources this run renders though it wrote no draft of them (unchanged, their links shift):
+ * their drafts are written again from their text (`reload`). `--estimate` counts their calls from it.
+ */
+export function rerenderedSources<P extends Pick<SourcePlan, 'id' | 'draft'>>(
+  sources: readonly P[],
+  renders: RenderPlan,
+): P[] {
+  return sources.filter((p) => renders.sources.has(p.id) && !p.draft);
 }
 
 /**

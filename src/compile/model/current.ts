@@ -1,5 +1,6 @@
 import { type LoadedEntry, sourceRefs } from '../../entry/wiki.js';
 import { setSection } from '../../entry/markers.js';
+import type { ModelRequest } from '../../model/request.js';
 import type { CurrentEntry } from '../types.js';
 
 /** kb's own sections of a body: the lists it makes, not the text a writer wrote. */
@@ -54,6 +55,27 @@ export function currentFor(
 export function currentOnRerender(existing: LoadedEntry | undefined, force: boolean): CurrentEntry | undefined {
   const current = force ? undefined : currentEntry(existing);
   return current && { ...current, unlessCached: true };
+}
+
+/**
+ * The request that writes a source's entry: the update of `current` when given — but for an
+ * entry rendered again though its source is unchanged (`current.unlessCached`), the request that
+ * writes it from the source when that one is cached: the entry is its reply, which costs nothing
+ * and keeps the text as it is. Not cached, the entry was written by an update (or the cache is
+ * gone): asked from the source, the model would write it from scratch; so it is updated.
+ * The writer sends it, and `--estimate` counts it, alike.
+ */
+export function updateOrCached(
+  make: (current: CurrentEntry | undefined) => ModelRequest,
+  current: CurrentEntry | undefined,
+  isCached: (req: ModelRequest) => boolean,
+): ModelRequest {
+  if (!current) return make(undefined);
+  if (current.unlessCached) {
+    const plain = make(undefined);
+    if (isCached(plain)) return plain;
+  }
+  return make(current);
 }
 
 /** Source entries by the raw path (without `raw/`) they are written from. */

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { KbContext } from '../../kb/context.js';
 import type { RawDocument } from '../../types.js';
 import type { ModelRequest, ModelUsage } from '../../model/client.js';
@@ -13,12 +14,13 @@ import { scanWiki, type WikiScan } from '../../entry/wiki.js';
 import { entityKey, makeEntryId } from '../../entry/names.js';
 import { extractEntities, type FoundEntity } from '../offline/entities.js';
 import { planDrafts } from '../plan-drafts.js';
-import { conceptCatalog } from '../drafts.js';
+import { conceptCatalog, rerenderedSources } from '../drafts.js';
+import { rereadDocument } from '../reread.js';
 import { entitiesFor } from '../ingest-changed.js';
 import { offlineSource } from '../offline/writer.js';
 import { entityMentions } from './writer.js';
-import { currentEntry } from './current.js';
-import type { Catalog, SourceDraft } from '../types.js';
+import { currentEntry, currentOnRerender, entriesBySourceRef, updateOrCached } from './current.js';
+import type { Catalog, CurrentEntry, SourceDraft } from '../types.js';
 import { buildCatalog, documentsToCompile } from './plan.js';
 import { currentsOf, documentRow, plannedCatalog } from './planned.js';
 import {
@@ -178,18 +180,17 @@ export async function estimateCompile(
     }
   };
   const sourcePrefix = { name: 'source', tokens: countTokens(tpl.source.text) + catalogTokens };
-  for (const doc of docs) {
-    if (!modelReads(doc)) continue;
-    est.modelDocuments++;
+  const isCached = opts.isCached ?? (() => false);
+  // The calls that write one source's entry: the request the writer picks (current.ts updateOrCached), or its parts and their combine.
+  const countSource = (doc: RawDocument, current: CurrentEntry | undefined) => {
     const parts = sourceParts(doc, budget.partTokens);
     const reqs =
       parts.length === 1
-        ? [sourceRequest(tpl, budget, doc, catalog, undefined, currentOf(doc))]
+        ? [updateOrCached((c) => sourceRequest(tpl, budget, doc, catalog, undefined, c), current, isCached)]
         : parts.map((text, i) => sourceRequest(tpl, budget, doc, catalog, { n: i + 1, of: parts.length, text }));
-    if (parts.length > 1) est.longDocuments++;
     for (const r of reqs) {
       est.sourceCalls++;
-      if (opts.isCached?.(r)) {
+      if (isCached(r)) {
         est.cachedCalls++;
         continue;
       }
@@ -202,22 +203,35 @@ export async function estimateCompile(
       const related = countTokens(reqs[0]!.relatedContext ?? '');
       add(countTokens(reqs[0]!.system) + catalogTokens + related + parts.length * COMBINE_OUTPUT, COMBINE_OUTPUT);
     }
+    return parts.length;
+  };
+  for (const doc of docs) {
+    if (!modelReads(doc)) continue;
+    est.modelDocuments++;
+    if (countSource(doc, currentOf(doc)) > 1) est.longDocuments++;
   }
 
-  // The concepts compile would draft (as compile decides it), each call's input.
-  const conceptInputs = conceptCallInputs(ctx, {
+  // The concepts compile would draft (as compile decides it), each call's input; and the sources it
+  // renders again, unchanged but their links shifting, which it writes again (compile/drafts.ts).
+  const force = Boolean(opts.force);
+  const { calls, rerendered } = conceptCallInputs(ctx, {
     docs,
     scan,
     catalog,
     writer: modelWriterName(model, tpl),
-    force: Boolean(opts.force),
+    force,
     reading,
     budget,
     conceptText: tpl.concept.text,
   });
-  for (const c of conceptInputs) {
+  for (const c of calls) {
     est.conceptCalls++;
     add(c.input, CONCEPT_OUTPUT, { name: 'concept', tokens: c.prefix });
+  }
+  const bySourceRef = entriesBySourceRef(scan.entries);
+  for (const row of rerendered) {
+    const doc = await rereadDocument(ctx, row, (f) => join(ctx.paths.raw, f));
+    if (doc && modelReads(doc)) countSource(doc, currentOnRerender(bySourceRef.get(row.raw_path), force));
   }
 
   est.repairCalls = Math.round(repairs);
@@ -298,7 +312,9 @@ function replyAliases(d: RawDocument, row: EntityRow, offline: SourceDraft['enti
  * The input of each concept call the compile would make: the documents and entities the wiki
  * would hold after it (the changed ones predicted), planned by compile's own code
  * (compile/plan-drafts.ts), so only the concepts compile drafts are counted — not those whose
- * inputs are as their last render left them; each with its `<current_entry>`.
+ * inputs are as their last render left them; each with its `<current_entry>`. And the stored rows
+ * of the sources the plan renders again though unchanged (their links shift), whose drafts compile
+ * writes again (compile/drafts.ts rerenderedSources).
  */
 function conceptCallInputs(
   ctx: KbContext,
@@ -312,7 +328,7 @@ function conceptCallInputs(
     budget: PromptBudget;
     conceptText: string;
   },
-): { input: number; prefix: number }[] {
+): { calls: { input: number; prefix: number }[]; rerendered: DocumentRow[] } {
   const { store, config } = ctx;
   const { scan, force } = input;
   const { rows, entities, drafts, texts, takenIds } = predictedWiki(ctx, input);
@@ -354,7 +370,9 @@ function conceptCallInputs(
     );
     out.push({ input: prefix + quoted + countTokens(related), prefix });
   }
-  return out;
+  const rowOf = new Map(rows.map((r) => [r.raw_path, r]));
+  const rerendered = rerenderedSources(plan.sources, plan.renders).flatMap((p) => rowOf.get(p.rawPath) ?? []);
+  return { calls: out, rerendered };
 }
 
 /**

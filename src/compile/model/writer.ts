@@ -1,4 +1,5 @@
 import { checkSourceEntry } from './check-source.js';
+import { updateOrCached } from './current.js';
 import { cleanEntry, echoedTemplate, type WrittenLanguage, wrongLanguage } from './clean.js';
 import type { KbContext } from '../../kb/context.js';
 import type { KbMessage } from '../../diagnostics/message.js';
@@ -215,24 +216,13 @@ export class ModelWriter implements EntryWriter {
     };
   }
 
-  /**
-   * The request that writes a source's entry: the update of `current` when given — but for an
-   * entry rendered again though its source is unchanged (`current.unlessCached`), the request that
-   * writes it from the source when that one is cached: the entry is its reply, which costs nothing
-   * and keeps the text as it is. Not cached, the entry was written by an update (or the cache is
-   * gone): asked from the source, the model would write it from scratch; so it is updated.
-   */
+  /** The request that writes a source's entry (current.ts updateOrCached), with this client's cache. */
   private updateOrCached(
     make: (current: CurrentEntry | undefined) => ModelRequest,
     current: CurrentEntry | undefined,
     check: (e: KbEntryXml) => string | undefined,
   ): ModelRequest {
-    if (!current) return make(undefined);
-    if (current.unlessCached) {
-      const plain = make(undefined);
-      if (this.client.isCached?.({ ...plain, keep: keepReply(check) })) return plain;
-    }
-    return make(current);
+    return updateOrCached(make, current, (r) => this.client.isCached?.({ ...r, keep: keepReply(check) }) ?? false);
   }
 
   /** A source entry's checks: REVIEW.md's (check-source.ts), then its language. */
