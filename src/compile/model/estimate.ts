@@ -17,7 +17,7 @@ import { planDrafts } from '../plan-drafts.js';
 import { conceptCatalog, rerenderedSources } from '../drafts.js';
 import { rereadDocument } from '../reread.js';
 import { entitiesFor } from '../ingest-changed.js';
-import { offlineSource } from '../offline/writer.js';
+import { draftEntities } from '../offline/writer.js';
 import { entityMentions } from './writer.js';
 import { currentEntry, currentOnRerender, entriesBySourceRef, updateOrCached } from './current.js';
 import type { Catalog, CurrentEntry, SourceDraft } from '../types.js';
@@ -256,39 +256,24 @@ export async function estimateCompile(
 }
 
 /**
- * The entities compile stores for a changed document, predicted: for a source a model wrote
- * before (and updates now), the names it gave last time, found again in the new text as compile
- * finds a reply's names (writer.ts entityMentions, ingest-changed.ts entitiesFor); for a new one
- * (or under --force) the offline reading's most mentioned names, as a model names what a work is about.
+ * The entities compile stores for a changed document, predicted: the names a model gives, found in
+ * the text as compile finds a reply's names and merged with the offline reading as compile merges
+ * them (writer.ts entityMentions, ingest-changed.ts entitiesFor). For a source a model wrote
+ * before (and updates now), the names it gave last time; for a new one (or under --force) the
+ * offline reading's most mentioned names, as a model names what a work is about.
  */
 function predictedEntities(d: RawDocument, last: readonly EntityRow[], found: FoundEntity[]): EntityRow[] {
+  const offline = draftEntities(found);
   const named = last.filter((r) => r.named);
-  if (named.length) {
-    const offline = offlineSource(d).entities;
-    const reply = named.map((r) => ({ name: r.surface, kind: 'concept', aliases: replyAliases(d, r, offline) }));
-    return entitiesFor(entityMentions(d.markdown, reply), offline).map((r) => ({ raw_path: d.path, ...r }));
-  }
   // Its names, not its everyday words: a model names what the work is about.
-  const top = new Set(
-    found
-      .filter((f) => !f.weak)
-      .sort((a, b) => b.count - a.count)
-      .slice(0, NAMED_PER_SOURCE),
-  );
-  // As compile keeps them (ingest-changed.ts entitiesFor): the names a model gives, and the everyday words.
-  return found
-    .filter((f) => top.has(f) || f.weak)
-    .map((f) => ({
-      raw_path: d.path,
-      key: f.key,
-      surface: f.surface,
-      aliases: f.aliases,
-      count: f.count,
-      snippets: f.snippets,
-      ...(f.salient ? { salient: true } : {}),
-      ...(f.weak ? { weak: true } : {}),
-      ...(top.has(f) ? { named: true } : {}),
-    }));
+  const reply = named.length
+    ? named.map((r) => ({ name: r.surface, kind: 'concept', aliases: replyAliases(d, r, offline) }))
+    : found
+        .filter((f) => !f.weak)
+        .sort((a, b) => b.count - a.count)
+        .slice(0, NAMED_PER_SOURCE)
+        .map((f) => ({ name: f.surface, kind: 'concept', aliases: f.aliases }));
+  return entitiesFor(entityMentions(d.markdown, reply), offline).map((r) => ({ raw_path: d.path, ...r }));
 }
 
 /**
