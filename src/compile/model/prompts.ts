@@ -168,8 +168,10 @@ function wrapCatalog(lines: string[], attrs = ''): string {
 
 /**
  * The entries a call is about, most related first: those written from its raw paths (`about`: a
- * source's own entry and its concepts; a concept's sources and the concepts sharing them), by how
- * many they share; then the other sources of those concepts.
+ * source's own entry and its concepts; a concept's sources and the concepts sharing them), by the
+ * share of their own sources the call has (a concept's own sources first, a concept much of whose
+ * sources it shares before one that shares a few of many), then by how many they share; then the
+ * other sources of those concepts, alike.
  */
 function relatedEntries(layout: CatalogLayout, about: readonly string[]): number[] {
   const { entries, byRef } = layout;
@@ -181,7 +183,10 @@ function relatedEntries(layout: CatalogLayout, about: readonly string[]): number
     for (const r of new Set(entries[i]!.refs ?? []))
       for (const j of byRef.get(r) ?? []) if (!direct.has(j)) second.set(j, (second.get(j) ?? 0) + 1);
   }
-  const ranked = (m: Map<number, number>) => [...m.keys()].sort((a, b) => m.get(b)! - m.get(a)! || a - b);
+  const ranked = (m: Map<number, number>) => {
+    const share = new Map([...m].map(([i, n]) => [i, n / Math.max(1, new Set(entries[i]!.refs ?? []).size)]));
+    return [...m.keys()].sort((a, b) => share.get(b)! - share.get(a)! || m.get(b)! - m.get(a)! || a - b);
+  };
   return [...ranked(direct), ...ranked(second)];
 }
 
