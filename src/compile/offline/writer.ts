@@ -222,7 +222,11 @@ function definingSentence(group: ConceptGroup): string | undefined {
   const names = [group.title, ...group.aliases].map((n) => n.toLowerCase());
   const latinTitle = /^[A-Za-z]/.test(group.title);
   let best: { s: string; score: number } | undefined;
-  group.mentions.forEach((m, rank) => {
+  for (const [rank, m] of group.mentions.entries()) {
+    // A later source's sentence loses a tenth a rank: once even the best a sentence can score
+    // (MAX_SENTENCE_SCORE) cannot beat the best so far, no later one can (a concept of thousands of
+    // sources reads a few hundred).
+    if (best && MAX_SENTENCE_SCORE - rank * 0.1 <= best.score) break;
     for (const s of m.snippets) {
       if (notASentence(s)) continue;
       const l = s.toLowerCase();
@@ -249,9 +253,12 @@ function definingSentence(group: ConceptGroup): string | undefined {
       if (leans(s)) score -= 2;
       if (!best || score > best.score) best = { s, score };
     }
-  });
+  }
   return best?.s;
 }
+
+/** The most definingSentence adds to a sentence: it opens with the name, a copula in both languages, the title's script. */
+const MAX_SENTENCE_SCORE = 3 + 2 + 2 + 1.5;
 
 /** Local images a document embeds (`![[diagram.png]]`, `![alt](../images/diagram.png)`), by file name. */
 function embeddedImages(markdown: string): string[] {
