@@ -138,7 +138,11 @@ function layoutOf(catalog: Catalog, maxTokens: number): CatalogLayout {
   } else {
     // The entries most linked across the wiki, the same for every call, listed in the catalog's order.
     const weights = linkWeights(entries, byRef);
-    const budget = Math.floor(maxTokens * (1 - RELATED_SHARE));
+    const more = (n: number) =>
+      `<!-- ${n} more entries not shown; those related to this request follow in a second <catalog> -->`;
+    // The wrappers and the note count against the budget too.
+    const overhead = countTokens(wrapCatalog([more(entries.length)])) + countTokens(wrapCatalog([], RELATED_ATTRS));
+    const budget = Math.floor(maxTokens * (1 - RELATED_SHARE)) - overhead;
     const inShared = new Set<number>();
     let used = 0;
     for (const i of [...entries.keys()].sort((a, b) => weights[b]! - weights[a]! || a - b)) {
@@ -147,20 +151,22 @@ function layoutOf(catalog: Catalog, maxTokens: number): CatalogLayout {
       inShared.add(i);
     }
     const shown = lines.filter((_, i) => inShared.has(i));
-    const more = `<!-- ${entries.length - shown.length} more entries not shown; those related to this request follow in a second <catalog> -->`;
     layout = {
       entries,
       lines,
       tokens,
-      shared: wrapCatalog([...shown, more]),
+      shared: wrapCatalog([...shown, more(entries.length - shown.length)]),
       inShared,
       byRef,
-      relatedTokens: maxTokens - used,
+      relatedTokens: Math.max(0, maxTokens - used - overhead),
     };
   }
   memo.set(maxTokens, layout);
   return layout;
 }
+
+/** The attributes of the second `<catalog>`, the call's own. */
+const RELATED_ATTRS = ' related="this request"';
 
 function wrapCatalog(lines: string[], attrs = ''): string {
   return `<catalog${attrs}>\n${lines.join('\n')}\n</catalog>`;
@@ -171,7 +177,7 @@ function wrapCatalog(lines: string[], attrs = ''): string {
  * source's own entry and its concepts; a concept's sources and the concepts sharing them), by the
  * share of their own sources the call has (a concept's own sources first, a concept much of whose
  * sources it shares before one that shares a few of many), then by how many they share; then the
- * other sources of those concepts, alike.
+ * other sources of those concepts (through a concept of few sources before one of many), alike.
  */
 function relatedEntries(layout: CatalogLayout, about: readonly string[]): number[] {
   const { entries, byRef } = layout;
@@ -180,8 +186,10 @@ function relatedEntries(layout: CatalogLayout, about: readonly string[]): number
   const second = new Map<number, number>();
   for (const i of direct.keys()) {
     if (entries[i]!.kind !== 'concept') continue;
-    for (const r of new Set(entries[i]!.refs ?? []))
-      for (const j of byRef.get(r) ?? []) if (!direct.has(j)) second.set(j, (second.get(j) ?? 0) + 1);
+    // A concept of many sources ties each of them less closely than one of two.
+    const refs = new Set(entries[i]!.refs ?? []);
+    for (const r of refs)
+      for (const j of byRef.get(r) ?? []) if (!direct.has(j)) second.set(j, (second.get(j) ?? 0) + 1 / refs.size);
   }
   const ranked = (m: Map<number, number>) => {
     const share = new Map([...m].map(([i, n]) => [i, n / Math.max(1, new Set(entries[i]!.refs ?? []).size)]));
@@ -213,7 +221,7 @@ export function catalogParts(
     used += layout.tokens[i]!;
     lines.push(layout.lines[i]!);
   }
-  return { shared: layout.shared, related: lines.length ? wrapCatalog(lines, ' related="this request"') : '' };
+  return { shared: layout.shared, related: lines.length ? wrapCatalog(lines, RELATED_ATTRS) : '' };
 }
 
 /** The shared `<catalog>` (the cached prefix every call of this catalog gets). */
