@@ -50,18 +50,22 @@ export function indexTopics(items: readonly TopicItem[]): { topics: Topic[]; res
     const n = shared.get(a)?.get(b) ?? 0;
     return n ? n / (degree(a) + degree(b) - n) : 0;
   };
-  const heads: string[] = [];
+  // Heads by when they became one: of two heads as close, the earlier wins. Only a head that shares
+  // a source with the concept can be close to it, so only those are weighed.
+  const headAt = new Map<string, number>();
   const topicOfConcept = new Map<string, string>();
   const members = new Map<string, string[]>();
   for (const c of [...concepts].map((x) => x.id).sort((a, b) => before(b, a))) {
     let best: string | undefined;
     let bestScore = MIN_AFFINITY;
-    for (const h of heads) {
+    for (const h of shared.get(c)?.keys() ?? []) {
+      if (!headAt.has(h)) continue;
       const score = jaccard(c, h);
-      if (score >= bestScore && (score > bestScore || !best)) [best, bestScore] = [h, score];
+      if (score < bestScore) continue;
+      if (!best || score > bestScore || headAt.get(h)! < headAt.get(best)!) [best, bestScore] = [h, score];
     }
     const head = best ?? c;
-    if (!best) heads.push(c);
+    if (!best) headAt.set(c, headAt.size);
     topicOfConcept.set(c, head);
     (members.get(head) ?? members.set(head, []).get(head)!).push(c);
   }
