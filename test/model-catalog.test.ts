@@ -106,5 +106,22 @@ describe.each(SDKS)('kb compile with the model through the %s SDK: a catalog lon
     expect(cachedPart(source!)).toMatch(/more entries not shown/);
     for (const n of [names[37]!, names[38]!]) expect(system).toContain(entryOf('concept', n));
     for (const t of [title(36), title(38)]) expect(system).toContain(entryOf('source', t));
+
+    // A new source naming two concepts the shared part leaves out: its call is given them.
+    const [a, b] = names.filter((n) => !cachedPart(source!).includes(entryOf('concept', n)));
+    expect(b).toBeDefined();
+    const mid = fakeSdk.calls().length;
+    appendFileSync(
+      join(root, 'raw/topic-40.md'),
+      `# ${title(40)}\n\nIn practice, ${a} and ${b} are compared here.\n\nThe team uses ${a} to plan the work, and ${b} checks the result afterwards.\n`,
+    );
+    const added = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
+    expect(added.code, added.stderr).toBe(0);
+    const fresh = fakeSdk
+      .calls()
+      .slice(mid)
+      .find((m) => userContent(m).includes('<source path="raw/topic-40.md"'));
+    expect(fresh).toBeDefined();
+    for (const n of [a!, b!]) expect(systemPrompt(fresh!)).toContain(entryOf('concept', n));
   }, 120_000);
 });

@@ -23,7 +23,8 @@ import { modelReads } from './prompts.js';
  * entries, and the concepts the offline reading plans from every document — those compiled now
  * (read afresh) and those the store holds. On a first compile there is no concept entry yet, so
  * without them a source could link to no concept; with them each source links the ideas it shares
- * with the others. Planned concepts carry their names, not a summary (none is written yet).
+ * with the others. Planned concepts carry their names, not a summary (none is written yet); an
+ * entry the wiki has that a planned concept names gets the planned sources among its refs.
  * The same for the same raw/ and wiki, so the prefetch, a batch and compile send the same requests.
  * `found`: what the offline reading found in a document, when the caller has read it already.
  */
@@ -48,11 +49,22 @@ export function plannedCatalog(
   const planned = withDictionary(ctx.paths.state, entities, (dict) =>
     groupConcepts(entities, rows, minConceptSources, maxConcepts, existing, dict),
   );
-  const known = new Set(base.entries.flatMap((e) => [e.title, ...e.aliases].map(entityKey)));
+  const entries = [...base.entries];
+  const known = new Map<string, number>();
+  entries.forEach((e, i) => {
+    for (const n of [e.title, ...e.aliases]) if (!known.has(entityKey(n))) known.set(entityKey(n), i);
+  });
   const taken = new Set(base.entries.map((e) => e.id as string));
   const added: Catalog['entries'] = [];
   for (const c of planned) {
-    if ([c.title, ...c.aliases].some((n) => known.has(entityKey(n)))) continue;
+    const at = [c.title, ...c.aliases].map((n) => known.get(entityKey(n))).find((i) => i !== undefined);
+    if (at !== undefined) {
+      // An entry the wiki has: the sources compiled now that name it are its sources too (a new
+      // source's call then finds it among the entries related to it).
+      const e = entries[at]!;
+      entries[at] = { ...e, refs: [...new Set([...(e.refs ?? []), ...c.mentions.map((m) => m.rawPath)])] };
+      continue;
+    }
     const id = makeEntryId('concept', c.title, (x) => taken.has(x));
     taken.add(id);
     added.push({
@@ -64,7 +76,7 @@ export function plannedCatalog(
       refs: c.mentions.map((m) => m.rawPath),
     });
   }
-  return { entries: [...base.entries, ...added] };
+  return { entries: [...entries, ...added] };
 }
 
 /** The store row a document compiled now will have, as far as planning concepts reads it. */
