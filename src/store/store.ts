@@ -9,6 +9,12 @@ import { SEARCH_TERMS_VERSION, searchText } from '../text/search.js';
 import { STORE_VERSION, TABLES, vecTables } from './schema.js';
 import { checkOnOpen, type Recovery } from './recover.js';
 
+/**
+ * Entry bases and pending drafts are written once per entry each compile and read rarely: zlib's
+ * fastest level (5% larger than its default on compiled entries, in about half the time).
+ */
+const FAST_DEFLATE = { level: 1 };
+
 export interface DocumentRow {
   /** The source's key: the raw file's path, or `file#anchor` for a post of a multi-post file. */
   raw_path: string;
@@ -533,14 +539,14 @@ export class Store {
   putEntryBase(id: string, body: string): void {
     this.stmt(
       `INSERT INTO entry_bases (id, body) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body`,
-    ).run(id, deflateRawSync(Buffer.from(body, 'utf8')));
+    ).run(id, deflateRawSync(Buffer.from(body, 'utf8'), FAST_DEFLATE));
   }
 
   /** A document's source draft, kept until the run that stored the document writes the wiki (schema: pending_drafts). */
   putPendingDraft(rawPath: string, draft: unknown): void {
     this.stmt(
       `INSERT INTO pending_drafts (raw_path, draft) VALUES (?, ?) ON CONFLICT(raw_path) DO UPDATE SET draft = excluded.draft`,
-    ).run(rawPath, deflateRawSync(Buffer.from(JSON.stringify(draft), 'utf8')));
+    ).run(rawPath, deflateRawSync(Buffer.from(JSON.stringify(draft), 'utf8'), FAST_DEFLATE));
   }
 
   pendingDraft<T>(rawPath: string): T | undefined {
