@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { FakeReply, FakeRequest } from './fake-anthropic.js';
 import { type FakeSdk, SDKS, startFakeSdk, systemPrompt, userContent } from './fake-sdks.js';
 import { claude } from './model-fixtures.js';
-import { fixture, runKbIn } from './helpers.js';
+import { fixture, runKb, runKbIn } from './helpers.js';
+import { countTokens } from '../src/text/tokens.js';
 
 /** Made-up names, one per concept: none sorts by another's number. */
 const SYLLABLES = ['ka', 'ro', 'vi', 'mel', 'dus', 'tor', 'bex', 'lin'];
@@ -28,7 +29,7 @@ function ring(): Record<string, string> {
   for (let i = 0; i < 40; i++) {
     const [a, b] = [names[i]!, names[(i + 1) % 40]!];
     files[`raw/topic-${String(i).padStart(2, '0')}.md`] =
-      `# ${title(i)}\n\n${a} and ${b} are compared in this note on practice.\n\n${a} is used to plan the work, and ${b} checks the result afterwards.\n`;
+      `# ${title(i)}\n\nIn practice, ${a} and ${b} are compared in this note.\n\nThe team uses ${a} to plan the work, and ${b} checks the result afterwards. A review of ${a} and ${b} follows.\n`;
   }
   return files;
 }
@@ -63,6 +64,23 @@ function cachedPart(req: FakeRequest): string {
   return system.slice(0, system.indexOf('</catalog>') + '</catalog>'.length);
 }
 
+/** A compile, after `--estimate` said what it would send: the input tokens estimated and sent. */
+async function compileEstimated(root: string, sdk: FakeSdk): Promise<{ est: number; sent: number }> {
+  const e = await runKb(['compile', '--estimate', '--json'], { cwd: root, env: sdk.env });
+  expect(e.code, e.stderr).toBe(0);
+  const before = sdk.calls().length;
+  const r = await runKbIn(['compile'], { cwd: root, env: sdk.env });
+  expect(r.code, r.stderr).toBe(0);
+  const sent = sdk
+    .calls()
+    .slice(before)
+    .reduce((n, m) => n + countTokens(systemPrompt(m)) + countTokens(userContent(m)), 0);
+  const est = (JSON.parse(e.stdout) as { inputTokens: number }).inputTokens;
+  // The estimate counts what is sent, the related part of each call too.
+  expect(Math.abs(est - sent) / sent).toBeLessThanOrEqual(0.2);
+  return { est, sent };
+}
+
 describe.each(SDKS)('kb compile with the model through the %s SDK: a catalog longer than its budget', (sdk) => {
   let fakeSdk: FakeSdk | undefined;
   afterEach(async () => {
@@ -73,8 +91,7 @@ describe.each(SDKS)('kb compile with the model through the %s SDK: a catalog lon
   it('gives each call the entries related to it, after a cached prefix that is the same for every call', async () => {
     fakeSdk = await startFakeSdk(sdk, ringModel);
     const root = fixture(ring());
-    const r = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
-    expect(r.code, r.stderr).toBe(0);
+    await compileEstimated(root, fakeSdk);
     const conceptCalls = fakeSdk.calls().filter((m) => /<concept title=/.test(userContent(m)));
     expect(conceptCalls.length).toBeGreaterThanOrEqual(30);
     // The whole catalog does not fit: some entries are left out of the shared part.
@@ -94,8 +111,7 @@ describe.each(SDKS)('kb compile with the model through the %s SDK: a catalog lon
     // An edited source's update: its concepts and their other sources reach it too.
     const before = fakeSdk.calls().length;
     appendFileSync(join(root, 'raw/topic-37.md'), `\n${names[37]} was renamed once, in 2020.\n`);
-    const again = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
-    expect(again.code, again.stderr).toBe(0);
+    await compileEstimated(root, fakeSdk);
     const source = fakeSdk
       .calls()
       .slice(before)
@@ -115,8 +131,7 @@ describe.each(SDKS)('kb compile with the model through the %s SDK: a catalog lon
       join(root, 'raw/topic-40.md'),
       `# ${title(40)}\n\nIn practice, ${a} and ${b} are compared here.\n\nThe team uses ${a} to plan the work, and ${b} checks the result afterwards.\n`,
     );
-    const added = await runKbIn(['compile'], { cwd: root, env: fakeSdk.env });
-    expect(added.code, added.stderr).toBe(0);
+    await compileEstimated(root, fakeSdk);
     const fresh = fakeSdk
       .calls()
       .slice(mid)
