@@ -23,7 +23,7 @@ export function estimateText(e: CompileEstimate): string[] {
     `  source calls   ${e.sourceCalls}${e.longDocuments ? ` (${e.longDocuments} long document${e.longDocuments === 1 ? '' : 's'} read in parts)` : ''}${e.cachedCalls ? `, ${e.cachedCalls} already cached (free)` : ''}`,
     `  concept calls  ~${e.conceptCalls}`,
     `  repair calls   ~${e.repairCalls} (${Math.round(e.repairShare * 100)}% of calls: ${e.repairShareMeasured ? 'as in past compiles' : 'assumed until past compiles measure it'})`,
-    `  input tokens   ~${n(e.inputTokens)} (of which the catalog: ${n(e.catalogTokens)} per call; instructions and catalog are prompt-cached after the first call and priced so)`,
+    `  input tokens   ~${n(e.inputTokens)} (of which the catalog: ${n(e.catalogTokens)} per call${e.relatedTokens ? `, and ~${n(e.relatedTokens)} more per call of the entries related to it` : ''}; instructions and ${e.relatedTokens ? 'the shared catalog' : 'catalog'} are prompt-cached after the first call and priced so)`,
     `  output tokens  ~${n(e.outputTokens)}`,
     e.priced
       ? `  cost           ~${formatUsd(e.usd)} (with --batch: ~${formatUsd(e.batchUsd)})`

@@ -55,6 +55,8 @@ export interface CompileEstimate {
   outputTokens: number;
   /** Of the input tokens: the catalog sent with every call (prompt-cached after the first). */
   catalogTokens: number;
+  /** Of the input tokens: the catalog entries related to each call, sent after the cached part when the catalog is over its budget (mean per call). */
+  relatedTokens: number;
   /** Repair rounds expected (a reply that fails its checks is asked again with the error), included in the tokens. */
   repairCalls: number;
   /** Repairs per call: measured on this knowledge base's past compiles, else assumed. */
@@ -158,6 +160,7 @@ export async function estimateCompile(
     inputTokens: 0,
     outputTokens: 0,
     catalogTokens,
+    relatedTokens: 0,
     repairCalls: 0,
     ...repairShareOf(opts.repairs),
     usd: 0,
@@ -167,6 +170,7 @@ export async function estimateCompile(
   // Calls per cached prefix (instructions + catalog): the first writes the prompt cache, the rest read it.
   const prefixes = new Map<string, { tokens: number; calls: number }>();
   let repairs = 0;
+  let relatedSum = 0;
   const add = (input: number, output: number, prefix?: { name: string; tokens: number }) => {
     const usage = usages[prefix?.name ?? 'source']!;
     // A repair resends the prompt with the reply and what was wrong (REPAIR_EXTRA) and gets a new reply.
@@ -196,6 +200,7 @@ export async function estimateCompile(
       }
       const input = requestTokens(r);
       const related = countTokens(r.relatedContext ?? '');
+      relatedSum += related;
       add(input, sourceOutputTokens(input - catalogTokens - related, budget.maxTokens), sourcePrefix);
     }
     if (parts.length > 1) {
@@ -226,6 +231,7 @@ export async function estimateCompile(
   });
   for (const c of calls) {
     est.conceptCalls++;
+    relatedSum += c.related;
     add(c.input, CONCEPT_OUTPUT, { name: 'concept', tokens: c.prefix });
   }
   const bySourceRef = entriesBySourceRef(scan.entries);
@@ -235,6 +241,8 @@ export async function estimateCompile(
   }
 
   est.repairCalls = Math.round(repairs);
+  const paid = est.sourceCalls - est.cachedCalls + est.conceptCalls;
+  est.relatedTokens = paid ? Math.round(relatedSum / paid) : 0;
   for (const u of Object.values(usages)) {
     u.input_tokens = Math.round(u.input_tokens);
     u.output_tokens = Math.round(u.output_tokens);
@@ -313,7 +321,7 @@ function conceptCallInputs(
     budget: PromptBudget;
     conceptText: string;
   },
-): { calls: { input: number; prefix: number }[]; rerendered: DocumentRow[] } {
+): { calls: { input: number; prefix: number; related: number }[]; rerendered: DocumentRow[] } {
   const { store, config } = ctx;
   const { scan, force } = input;
   const { rows, entities, drafts, texts, takenIds } = predictedWiki(ctx, input);
@@ -328,7 +336,7 @@ function conceptCallInputs(
   const prefix = countTokens(input.conceptText) + countTokens(catalogXml(catalog, input.budget.catalogTokens));
   const entryOf = new Map(rows.map((r) => [r.raw_path, r.entry_id ?? '']));
   const chunks = chunksOf(texts, config.chunk, (p) => store.chunksOfEntry(entryOf.get(p) ?? ''));
-  const out: { input: number; prefix: number }[] = [];
+  const out: { input: number; prefix: number; related: number }[] = [];
   for (const g of plan.concepts) {
     if (!plan.renders.concepts.has(g.id)) continue;
     // What the concept call quotes of each source (compile/model/prompts.ts quotedPassages).
@@ -353,7 +361,7 @@ function conceptCallInputs(
       input.budget.catalogTokens,
       g.mentions.map((m) => m.rawPath),
     );
-    out.push({ input: prefix + quoted + countTokens(related), prefix });
+    out.push({ input: prefix + quoted + countTokens(related), prefix, related: countTokens(related) });
   }
   const rowOf = new Map(rows.map((r) => [r.raw_path, r]));
   const rerendered = rerenderedSources(plan.sources, plan.renders).flatMap((p) => rowOf.get(p.rawPath) ?? []);
