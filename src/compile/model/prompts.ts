@@ -165,6 +165,9 @@ function layoutOf(catalog: Catalog, maxTokens: number): CatalogLayout {
   return layout;
 }
 
+/** A concept of more sources than this does not lead a call to its other sources. */
+const MAX_BRIDGE_SOURCES = 200;
+
 /** The attributes of the second `<catalog>`, the call's own. */
 const RELATED_ATTRS = ' related="this request"';
 
@@ -186,8 +189,10 @@ function relatedEntries(layout: CatalogLayout, about: readonly string[]): number
   const second = new Map<number, number>();
   for (const i of direct.keys()) {
     if (entries[i]!.kind !== 'concept') continue;
-    // A concept of many sources ties each of them less closely than one of two.
+    // A concept of many sources ties each of them less closely than one of two; one of very many
+    // (most of the wiki) ties none, and is not walked for every call.
     const refs = new Set(entries[i]!.refs ?? []);
+    if (refs.size > MAX_BRIDGE_SOURCES) continue;
     for (const r of refs)
       for (const j of byRef.get(r) ?? []) if (!direct.has(j)) second.set(j, (second.get(j) ?? 0) + 1 / refs.size);
   }
