@@ -87,12 +87,10 @@ async function planAndEmit(
   const { scan } = run;
   const { drafts } = run.ingested;
   const allDocs = store.allDocuments().filter((d) => d.status === 'ok' || d.status === 'pending');
-  const entities = store.allEntities();
   const force = Boolean(opts.force);
-  const { sources, concepts, names, renders, links, renderKeys } = planDrafts(ctx, {
+  const { sources, concepts, names, renders, links, renderKeys } = planFromStore(ctx, {
     scan,
     docs: allDocs,
-    entities,
     drafts,
     takenIds: run.wiki.takenIds,
     writer: st.writer.name,
@@ -108,7 +106,7 @@ async function planAndEmit(
     const current = currentOnRerender(run.wiki.bySourceRef.get(d.raw_path), force);
     return (await st.writer.writeSource(doc, run.wiki.catalog, opts.signal, current)).draft;
   };
-  const plan = { sources, concepts, scan, entities, force };
+  const plan = { sources, concepts, scan, force };
   const byId = new Map(scan.entries.map((e) => [e.fm.id as string, e]));
   const written = await writeDrafts({
     sources,
@@ -140,6 +138,15 @@ async function planAndEmit(
   st.report.protected = emitted.protected;
   st.report.written = emitted.written;
   st.report.concepts = emitted.concepts;
+}
+
+/**
+ * planDrafts on every entity row the store holds. The rows (hundreds of thousands in a large
+ * knowledge base) are read here and dropped on return: nothing after planning needs them, and the
+ * wiki is written and indexed without them in memory.
+ */
+function planFromStore(ctx: KbContext, input: Omit<Parameters<typeof planDrafts>[1], 'entities'>) {
+  return planDrafts(ctx, { ...input, entities: ctx.store.allEntities() });
 }
 
 export { embedText };

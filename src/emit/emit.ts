@@ -2,7 +2,6 @@ import type { KbContext } from '../kb/context.js';
 import type { KbMessage } from '../diagnostics/message.js';
 import { entryValidator } from '../entry/validate.js';
 import type { ScanCache, WikiScan } from '../entry/wiki.js';
-import type { EntityRow } from '../store/store.js';
 import { copyAttachments } from './attachments.js';
 import { linksBrokenInEdited } from './edited-links.js';
 import { indexWiki } from './index-wiki.js';
@@ -27,8 +26,6 @@ export interface EmitInput {
   scan: WikiScan;
   /** Told about every file written, so the next scan need not parse it again. */
   scanCache?: ScanCache | undefined;
-  /** Every document's entities, as the store holds them after this run's updates. */
-  entities: EntityRow[];
   /** Where each entry goes (planNames) and what is rendered again (planRenders). */
   names: NamePlan;
   renders: RenderPlan;
