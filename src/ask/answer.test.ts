@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offlineAnswer, statements, statesWhatItIs } from './answer.js';
+import { latinTerms, offlineAnswer, statements, statesWhatItIs } from './answer.js';
 import { joinWrapped } from '../chunk/reading.js';
 import { queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
@@ -371,6 +371,35 @@ describe('offlineAnswer picks the sentence that answers', () => {
     expect(zh.text).toMatch(/^知识库里没有哪句话能确定地回答这个问题/);
   });
 
+  it('quotes, when unsure, a passage that ends at a lead-in with what it leads into', () => {
+    const text = [
+      'Kilns differ in cost, fuel and firing temperature.',
+      'Both need venting.',
+      'Here is how two kinds compare:',
+      '',
+      '- Gas kilns heat fast',
+      '- Wood kilns leave ash glaze',
+    ].join('\n');
+    const q = 'Which kiln suits a small pottery studio with poor airflow, and how do kilns differ in cost?';
+    const a = offlineAnswer(q, packed(entry('source/k', 'Kilns', [text])), 1).text;
+    expect(a).toMatch(/^No sentence in the wiki/);
+    expect(a).toContain('Here is how two kinds compare: Gas kilns heat fast; Wood kilns leave ash glaze.');
+  });
+
+  it('reads an abbreviation a text writes for words of the question (DL for "dead lock") as those words', () => {
+    const text = [
+      'Such waits end in a DL when two workers each hold the lock the other needs.',
+      'Workers restart nightly.',
+      'Stale lock files stay on disk after a crash.',
+    ].join(' ');
+    const a = offlineAnswer(
+      'Why could a stale lock become a dead lock?',
+      packed(entry('source/l', 'Locks', [text])),
+      1,
+    ).text;
+    expect(a).toContain('end in a DL');
+  });
+
   it('quotes with a statement that announces a count the statements it counts', () => {
     const e = entry('source/gen', 'Generics', [
       'Instantiation happens in two steps.\nFirst, the compiler substitutes the type arguments.\nSecond, it verifies each constraint.\nThen the program runs.',
@@ -388,6 +417,38 @@ describe('offlineAnswer picks the sentence that answers', () => {
     const low = entry('source/c', 'Other', ['The Other defense gave up 296 points, sixth in the league overall.']);
     const a = offlineAnswer('How many points did the defense give up, sixth in the league?', packed(top, mid, low), 1);
     expect(a.text).toContain('308');
+  });
+});
+
+describe('offlineAnswer and the Latin words of a Chinese question', () => {
+  it('reads as terms of the trade the lowercase Latin words of a Chinese question, not its proper names', () => {
+    expect(latinTerms('怎么在 widget 里注册一个 hook？')).toEqual(['widget', 'hook']);
+    expect(latinTerms('Go 的 defer 什么时候执行？')).toEqual(['defer']);
+    expect(latinTerms('NASA 的总部在哪里？')).toEqual([]);
+    expect(latinTerms('How do I register a hook?')).toEqual([]);
+  });
+
+  it('passes over a Chinese sentence that shares the question’s Chinese words but none of its Latin terms', () => {
+    const zh = entry('source/pots', '花盆', ['给花盆加上一个托盘，窗台就不会湿。']);
+    const en = entry('source/hooks', 'Hooks', ['To add a hook to a widget, call registerHook inside the widget body.']);
+    const weights: Record<string, number> = { 加: 2, 上: 2, 加上: 4, 一: 1, 个: 1, 一个: 1, hook: 3, widget: 2 };
+    const a = offlineAnswer('怎么在 widget 里加上一个 hook？', { ...packed(zh, en), weights }, 1).text;
+    expect(a).toContain('registerHook');
+    expect(a.indexOf('托盘') < 0 || a.indexOf('托盘') > a.indexOf('registerHook')).toBe(true);
+  });
+});
+
+describe('offlineAnswer for a question asking which text of a series says something', () => {
+  it('names the text it quotes first: its title is the answer', () => {
+    const e = entry('source/digest-42', 'Garden Digest 42', ['New this week: the seed library opens on Sunday.']);
+    const a = offlineAnswer('In which issue of the digest did the seed library open?', packed(e), 1);
+    expect(a.text).toMatch(/^(?:.*\n\n> )?Garden Digest 42: /s);
+    const zh = offlineAnswer(
+      '种子图书馆开放是在哪一期周刊里说的？',
+      packed(entry('source/z', '园艺周刊 42', ['本周：种子图书馆周日开放。'])),
+      1,
+    );
+    expect(zh.text).toContain('园艺周刊 42：');
   });
 });
 
@@ -655,6 +716,40 @@ describe('offlineAnswer and a lead-in', () => {
     const a = offlineAnswer('XML 标签法有什么优势？', packed(entry('x', 'XML', [text])), 1).text;
     expect(a).toBe('XML 标签法的工程优势：边界清晰；字段可解析。 [[XML]]');
   });
+
+  it('answers a comparison with the lead-in that says it back and the table it leads into', () => {
+    const text = [
+      'A queue keeps jobs in order, like a log does.',
+      'Unlike a log, a queue forgets a job once it is done.',
+      'Here is how a queue and a log compare:',
+      '',
+      '| queue | log |',
+      '| --- | --- |',
+      '| Forgets a job once it is acked. | Keeps every record until retention ends. |',
+      '| One reader takes each job. | Every reader sees every record. |',
+      '| Reordered on retry. | Never reordered. |',
+    ].join('\n');
+    const a = offlineAnswer(
+      'How is a queue different from a log?',
+      packed(entry('source/q', 'Queues', [text])),
+      1,
+    ).text;
+    expect(a).toContain(
+      'Here is how a queue and a log compare: Forgets a job once it is acked. — log: Keeps every record',
+    );
+    expect(a).toContain('Never reordered');
+  });
+
+  it('reads what it leads into in the whole text when the packed passage ends at it', () => {
+    const lead = 'The scheduler is tuned for latency, so it targets these two cases:';
+    const whole = [lead, '', '1. **Short bursts of input**', '1. **Long idle stretches**', '', 'Other notes.'].join(
+      '\n',
+    );
+    const e = entry('source/sched', 'Scheduler', [`Some context.\n\n${lead}`]);
+    const textOf = (id: string) => (id === 'source/sched' ? `Some context.\n\n${whole}` : undefined);
+    const a = offlineAnswer('Which two cases is the scheduler tuned for?', packed(e), 1, textOf).text;
+    expect(a).toContain(`${lead} Short bursts of input; Long idle stretches.`);
+  });
 });
 
 describe('statements: links and images', () => {
@@ -785,6 +880,27 @@ describe('offlineAnswer over meeting notes', () => {
       'Action items: Tomás: write rrf.ts as a standalone helper with tests; Priya: compare jieba and trigram on the Chinese notes. [[Meeting notes — search sync]]',
     );
     expect(statements(notes.passages[0]!.text)).not.toContain('Action items');
+  });
+});
+
+describe('offlineAnswer over a list with items nested under its items', () => {
+  it('lists the items at the top of the list under a title line, across blank lines, not what is nested under them', () => {
+    const text = [
+      'Open questions',
+      '- Who owns the billing export?',
+      '\t- Finance asked first.',
+      '',
+      '\t- Ops runs the job today.',
+      '- Should retries back off?',
+      '',
+      '- When does the old API retire?',
+      '',
+      'Next sync is on Friday.',
+    ].join('\n');
+    const a = offlineAnswer('What are the open questions?', packed(entry('source/sync', 'Sync notes', [text])), 1).text;
+    expect(a.split('\n')[0]).toBe(
+      'Open questions: Who owns the billing export?; Should retries back off?; When does the old API retire?. [[Sync notes]]',
+    );
   });
 });
 

@@ -10,12 +10,12 @@ import { mendQuotes } from '../text/quotes.js';
 import { searchTerms } from '../text/search.js';
 import { HEADER_LABEL, isHeadingLine } from '../text/layout.js';
 import { type ReadBlock, readBlocks } from '../chunk/reading.js';
-import { abbreviationsIn, expands } from './expansion.js';
+import { abbreviatedWords, abbreviationsIn, expands } from './expansion.js';
 import { inChinese } from '../text/script.js';
 import { stemWord } from '../text/english.js';
 import { qualifiedNames, queryTerms } from './retrieve.js';
 import type { PackedContext, PackedEntry } from './pack.js';
-import { definedSubject, EN_SUPERLATIVE, intentsOf, subjectNames, ZH_SUPERLATIVE } from './intent.js';
+import { definedSubject, EN_SUPERLATIVE, type Intent, intentsOf, subjectNames, ZH_SUPERLATIVE } from './intent.js';
 import { ANSWER_WEIGHTS as W } from './weights.js';
 import * as EN from '../text/lang/en.js';
 import * as ZH from '../text/lang/zh.js';
@@ -61,13 +61,15 @@ interface Candidate {
   /** Entry order, passage order and position: reading order. */
   at: [number, number, number];
   terms: Set<string>;
+  /** A lead-in (`…compare:`) into a list or a table, or at the end of its passage, which goes on in the entry's text. */
+  leadsList?: boolean;
 }
 
 /**
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 23;
+export const ANSWER_VERSION = 24;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -282,6 +284,24 @@ function questionTerms(question: string, translated: string[] = []): Set<string>
   return new Set([...queryTerms([question]), ...translated].filter((t) => !crossing.has(t)));
 }
 
+/**
+ * The terms of the trade a Chinese question writes in lowercase Latin letters (怎么在 widget 里注册
+ * hook, Go 的 defer 什么时候执行), as statements' terms are: Chinese technical text keeps such words in
+ * Latin letters, so a Chinese statement without any of them is about something else. Not proper
+ * names (NASA, Acme), which Chinese text often calls otherwise (该机构, 这家公司).
+ */
+export function latinTerms(question: string): string[] {
+  if (!HAN_CHAR.test(question)) return [];
+  const lower = (question.match(/(?<![\p{L}\p{N}])[a-z][a-z0-9_-]*(?![\p{L}\p{N}])/gu) ?? []).join(' ');
+  return [
+    ...new Set(
+      searchTerms(lower)
+        .filter((t) => !EN.STOP.has(t))
+        .map(stemWord),
+    ),
+  ];
+}
+
 /** Whether two statements stand next to each other in one text, `b` right after `a`. */
 function sameText(a: Candidate, b: Candidate): boolean {
   return a.entry === b.entry && a.at[1] === b.at[1] && a.at[2] + 1 === b.at[2];
@@ -290,9 +310,11 @@ function sameText(a: Candidate, b: Candidate): boolean {
 /**
  * A statement that asks a question itself, or holds the question's words and fewer than two of its
  * own besides. One that holds none of them says something else (`Three.` after the question it answers).
+ * A lead-in that says the question back ("Here is how the two compare:") is quoted with what it leads into.
  */
 function restatesQuestion(c: Candidate, terms: Set<string>): boolean {
   if (ASKS.test(c.text)) return true;
+  if (/[:：]$/u.test(c.text)) return false;
   let novel = 0;
   let asked = 0;
   for (const t of c.terms)
@@ -335,6 +357,63 @@ function titleWeights(
 }
 
 /**
+ * An abbreviation a statement writes for words of the question (DL for "dead lock") is a
+ * term of the question, weighed as the heaviest of the words it stands for, in a text that does
+ * not write those words.
+ */
+function abbreviatedTerms(
+  question: string,
+  cands: Candidate[],
+  asked: Map<string, string>,
+  terms: Set<string>,
+  weights: Record<string, number> = {},
+): Set<string> {
+  const added = new Set<string>();
+  const own = (a: string) => asked.has(stemWord(a.toLowerCase()));
+  const heaviest = (x: string, y: string) => ((weights[y] ?? 0) > (weights[x] ?? 0) ? y : x);
+  // In the question's language: a Chinese text's HTTP abbreviates no words of an English question.
+  const texts = cands.filter((c) => inChinese(c.text) === HAN_CHAR.test(question)).map((c) => c.text);
+  for (const [a, words] of abbreviatedWords(question, texts)) {
+    const t = stemWord(a.toLowerCase());
+    const of = words.map((w) => asked.get(stemWord(w.toLowerCase()))).filter((w): w is string => w !== undefined);
+    if (own(a) || !of.length) continue;
+    terms.add(t);
+    added.add(t);
+    asked.set(t, of.reduce(heaviest));
+    // It stands in for the words where a text does not write them: one that does is found by them.
+    const spelled = words.map((w) => stemWord(w.toLowerCase()));
+    const writes = new Set(cands.filter((c) => spelled.every((w) => c.terms.has(w))).map((c) => c.entry));
+    for (const c of cands) if (writes.has(c.entry)) c.terms.delete(t);
+  }
+  return added;
+}
+
+/** The statements of the packed context that may answer: never a title (an entry's, a saved answer's, the question), code, or a short mark. */
+function candidatesOf(question: string, packed: PackedContext): Candidate[] {
+  const titles = new Set([norm(question), ...packed.entries.map((e) => norm(e.title))]);
+  const cands: Candidate[] = [];
+  packed.entries.forEach((e, rank) => {
+    const texts = [e.summary, ...e.passages.map((p) => p.text)];
+    texts.forEach((t, ti) => {
+      const read = readStatements(t);
+      read.forEach(({ text: s, block }, si) => {
+        const key = norm(s);
+        // A short statement may still answer (`Three.` after the question it answers).
+        if (Array.from(key).length < W.shortest || titles.has(key) || looksLikeCode(s)) return;
+        const terms = new Set(searchTerms(s).map(stemWord));
+        // A qualified name it writes (errors.Is) counts as the one term the question's is (retrieve.ts).
+        for (const q of qualifiedNames(s)) terms.add(stemWord(q));
+        const next = read[si + 1];
+        const leadsList =
+          /[:：]$/u.test(s) && (!next || ((next.kind === 'item' || next.kind === 'row') && next.block !== block));
+        cands.push({ text: s, entry: e, at: [rank, ti, si], terms, ...(leadsList ? { leadsList } : {}) });
+      });
+    });
+  });
+  return cands;
+}
+
+/**
  * The statements of the packed context that may answer the question, best first: scored by the
  * question's terms they hold (weighted by how rare they are in the wiki), with a nudge for a
  * number when the question asks for one and for the higher-ranked entries; never a heading, a
@@ -349,22 +428,8 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     if (heavier(t, asked.get(stemWord(t)))) asked.set(stemWord(t), t);
   const terms = new Set(asked.keys());
   if (terms.size === 0 || packed.entries.length === 0) return [];
-  const titles = new Set([norm(question), ...packed.entries.map((e) => norm(e.title))]);
-  const cands: Candidate[] = [];
-  packed.entries.forEach((e, rank) => {
-    const texts = [e.summary, ...e.passages.map((p) => p.text)];
-    texts.forEach((t, ti) => {
-      statements(t).forEach((s, si) => {
-        const key = norm(s);
-        // A short statement may still answer (`Three.` after the question it answers).
-        if (Array.from(key).length < W.shortest || titles.has(key) || looksLikeCode(s)) return;
-        const terms = new Set(searchTerms(s).map(stemWord));
-        // A qualified name it writes (errors.Is) counts as the one term the question's is (retrieve.ts).
-        for (const q of qualifiedNames(s)) terms.add(stemWord(q));
-        cands.push({ text: s, entry: e, at: [rank, ti, si], terms });
-      });
-    });
-  });
+  const cands = candidatesOf(question, packed);
+  const abbreviated = abbreviatedTerms(question, cands, asked, terms, packed.weights);
   // Weights: how rare a term is among the candidates (a term every sentence holds, such as the
   // name of the entry they all talk about, does not tell them apart), times how rare it is in the
   // wiki when the context carries that.
@@ -378,6 +443,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   const wantsReason = intents.has('reason');
   const wantsContrast = intents.has('compare');
   const wantsTop = intents.has('superlative');
+  const wantsSeveral = ['list', 'steps', 'compare'].some((i) => intents.has(i as Intent));
   const expanded = intents.has('expand') ? abbreviationsIn(question) : [];
   const defines = definesRe(question, packed.renderings);
   // A question the text asks itself for what the asker asks (how many, why) is followed by its answer.
@@ -389,13 +455,17 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     return score;
   });
   const named = titleWeights(packed.entries, cands, terms, weight);
+  // A Chinese statement that holds none of the names a Chinese question writes in Latin letters (when
+  // some statement holds one) is about something else, whatever Chinese words it shares with it.
+  const names = latinTerms(question).filter((n) => cands.some((c) => c.terms.has(n)));
   const restates = cands.map((c) => restatesQuestion(c, terms));
   // What a statement that answered in full would hold: all the context holds of the question, and,
   // when the context is mostly in the question's language, the question's own words it lacks (a
   // question about what the wiki does not say holds them nowhere; one asked in the other language
   // finds its words only by their translations).
   let whole = 0;
-  for (const t of df.keys()) whole += weight(t);
+  // An abbreviation stands in for words the context holds too: it adds nothing a full answer holds.
+  for (const t of df.keys()) if (!abbreviated.has(t)) whole += weight(t);
   const asksInChinese = HAN_CHAR.test(question);
   const sameLanguage = cands.filter((c) => inChinese(c.text) === asksInChinese).length * 2 >= cands.length;
   if (sameLanguage)
@@ -415,7 +485,9 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     if (wantsReason && GIVES_REASON.test(c.text)) score *= W.reasonBoost;
     if (wantsContrast && CONTRASTS.test(c.text)) score *= W.contrastBoost;
     if (wantsTop && (ZH_SUPERLATIVE.test(c.text) || EN_SUPERLATIVE.test(c.text))) score *= W.superlativeBoost;
+    if (wantsSeveral && c.leadsList) score *= W.leadInBoost;
     if (defines?.test(c.text)) score *= W.definitionBoost;
+    if (names.length && inChinese(c.text) && !names.some((n) => c.terms.has(n))) score *= W.nameless;
     if (expanded.some((a) => expands(c.text, a))) score *= W.expansionBoost;
     return score;
   });
@@ -512,7 +584,8 @@ function statementsAnswer(
   const seen = listed.map((l) => ({ key: norm(l), pairs: charPairs(norm(l)) }));
   const ranked = rankStatements(question, packed);
   // No statement holds enough of the question to be its answer: say so, and show where it likeliest is.
-  if (ranked.length && !listed.length && ranked[0]!.held < W.confident) return likeliestPassages(question, ranked);
+  if (ranked.length && !listed.length && ranked[0]!.held < W.confident)
+    return likeliestPassages(question, ranked, textOf);
   for (const x of ranked) {
     const key = norm(x.text);
     const pairs = charPairs(key);
@@ -576,23 +649,29 @@ function statementsAnswer(
         continue;
       }
       // A lead-in says nothing without what it leads into: the sentence or the list items after it.
-      const after = leadInFollowers(x, consumed);
+      const after = leadInFollowers(x, consumed, textOf);
       run.push(
         after ? `${x.text}${/:$/.test(x.text) ? ' ' : ''}${after}` : x.text.replace(/：$/u, '。').replace(/:$/, '.'),
       );
     }
-    paragraphs.push(`${joinStatements(run)} ${cite(e)}`);
+    paragraphs.push(`${titledBy(question, e)}${joinStatements(run)} ${cite(e)}`);
   }
   return { text: paragraphs.join('\n\n'), citations: uniqueCitations(picked.map((x) => x.entry)), mode: 'offline' };
 }
 
 const HAN_CHAR = /\p{Script=Han}/u;
 
+/** For a question asking which text says something (in which issue, 哪一期), the title of the entry it quotes, as the answer's first words. */
+function titledBy(question: string, e: PackedEntry): string {
+  if (!intentsOf(question).has('source')) return '';
+  return HAN_CHAR.test(question) ? `${e.title}：` : `${e.title}: `;
+}
+
 /**
  * The answer when no statement answers with confidence: that, in the asker's language, then the
  * texts holding the best-ranked statements, each as the statements around its best one, quoted.
  */
-function likeliestPassages(question: string, ranked: ScoredStatement[]): DraftAnswer {
+function likeliestPassages(question: string, ranked: ScoredStatement[], textOf?: TextOf): DraftAnswer {
   const best = new Map<string, ScoredStatement>();
   for (const x of ranked) {
     const key = `${x.entry.id}\u0000${x.at[1]}`;
@@ -604,7 +683,14 @@ function likeliestPassages(question: string, ranked: ScoredStatement[]): DraftAn
     const all = statements(texts[x.at[1]] ?? '');
     const from = Math.max(0, x.at[2] - W.passageBefore);
     const window = all.slice(from, x.at[2] + 1 + W.passageAfter).filter((s) => !looksLikeCode(s));
-    return `> ${joinStatements(window)} ${cite(x.entry)}`;
+    // A quote never ends at a lead-in (`…compare:`): what it leads into comes with it.
+    const last = Math.min(all.length - 1, x.at[2] + W.passageAfter);
+    const lead = window[window.length - 1];
+    if (lead !== undefined && lead === all[last] && /[:：]$/u.test(lead)) {
+      const after = leadInFollowers({ ...x, text: lead, at: [x.at[0], x.at[1], last] }, new Set(), textOf);
+      if (after) window[window.length - 1] = `${lead}${/:$/.test(lead) ? ' ' : ''}${after}`;
+    }
+    return `> ${titledBy(question, x.entry)}${joinStatements(window)} ${cite(x.entry)}`;
   });
   const unsure = HAN_CHAR.test(question) ? ZH.UNSURE : EN.UNSURE;
   return {
@@ -695,21 +781,34 @@ function pointedAt(x: ScoredStatement, consumed: Set<string>): string | undefine
  * five list items (statements with no end mark) joined as one sentence; each is marked used so it
  * is not quoted twice. undefined when the text has nothing after it.
  */
-function leadInFollowers(x: ScoredStatement, consumed: Set<string>): string | undefined {
+function leadInFollowers(x: ScoredStatement, consumed: Set<string>, textOf?: TextOf): string | undefined {
   const texts = [x.entry.summary, ...x.entry.passages.map((p) => p.text)];
-  const read = readStatements(texts[x.at[1]] ?? '');
-  const after = read.slice(x.at[2] + 1).map((r) => r.text);
-  const mark = (k: number) => consumed.add([x.at[0], x.at[1], x.at[2] + 1 + k].join());
+  let read = readStatements(texts[x.at[1]] ?? '');
+  let at = x.at[2];
+  let mark = (k: number) => consumed.add([x.at[0], x.at[1], x.at[2] + 1 + k].join());
+  // A packed passage may end at the lead-in: what it leads into is read in the entry's whole text.
+  if (at + 1 >= read.length && textOf) {
+    const whole = readStatements(textOf(x.entry.id) ?? '');
+    // Chunks overlap: the last time the text says it, it goes on with what it leads into.
+    const found = whole.findLastIndex((r) => norm(r.text) === norm(x.text));
+    if (found >= 0) {
+      read = whole;
+      at = found;
+      mark = () => consumed;
+    }
+  }
+  const after = read.slice(at + 1).map((r) => r.text);
   const han = CJK_END.test(x.text);
   const first = after[0];
   if (!first || !WORDY.test(first)) return undefined;
   // A lead-in into a list or a table: its items or rows, whole sentences or not; of a nested list,
   // the items at its top, each by its first sentence.
-  const block = read[x.at[2] + 1]!;
-  if ((block.kind === 'item' || block.kind === 'row') && block.block !== read[x.at[2]]?.block) {
+  const block = read[at + 1]!;
+  if ((block.kind === 'item' || block.kind === 'row') && block.block !== read[at]?.block) {
     const items: string[] = [];
-    for (const [k, r] of read.slice(x.at[2] + 1).entries()) {
-      const full = items.length >= 5 || (items.length > 0 && items.join('').length + r.text.length > 400);
+    for (const [k, r] of read.slice(at + 1).entries()) {
+      const most = block.kind === 'row' ? W.leadInRowsChars : W.leadInItemsChars;
+      const full = items.length >= 5 || (items.length > 0 && items.join('').length + r.text.length > most);
       if (full || r.block !== block.block) break;
       mark(k);
       if (r.depth > block.depth || !r.opens) continue;

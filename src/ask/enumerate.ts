@@ -1,4 +1,5 @@
 import type { PackedEntry } from './pack.js';
+import { foldText } from '../text/fold.js';
 import { searchTerms } from '../text/search.js';
 import { HAN, inChinese } from '../text/script.js';
 import { baseForm } from '../text/lexicon.js';
@@ -201,13 +202,44 @@ const SECTION_LABEL = /^(?:第[一二三四五六七八九十\d]+|(?:step|phase|
 /** A short line that names what follows, without a sentence's end (`Action items`, `待办事项`). */
 const TITLE_LINE = /^(?![-*+•]\s|\d{1,3}[.)]\s)[^。.!?！？；;:：]{2,40}$/u;
 
-/** The bullet lines right after `from` (two or more, indented or not), without their bullets. */
+/** How far a line is indented, a tab as four columns. */
+const indentOf = (line: string): number => (/^\s*/u.exec(line)?.[0] ?? '').replace(/\t/g, '    ').length;
+
+/**
+ * A line that says again the end of the line before it that says something: where the next chunk of
+ * an entry's text starts, overlapping the one before.
+ */
+function repeats(lines: readonly string[], j: number): boolean {
+  const line = lines[j]!.trim();
+  if (!line) return false;
+  for (let k = j - 1; k >= 0; k--) if (lines[k]!.trim()) return lines[k]!.trim().endsWith(line);
+  return false;
+}
+
+/** Whether the next line that says something, from `from` on, is nested deeper than `top` or is a bullet at it. */
+function goesOn(lines: readonly string[], from: number, top: number): boolean {
+  const next = lines.slice(from).find((l, k) => l.trim() && !repeats(lines, from + k));
+  if (next === undefined) return false;
+  return indentOf(next) > top || (indentOf(next) === top && /^\s*[-*+•]\s+\S/u.test(next));
+}
+
+/**
+ * The bullet lines right after `from` (two or more, indented or not), without their bullets: those at
+ * the first one's depth; what is nested under one (sub-items, a quote) belongs to it, not to the list.
+ */
 function bulletsFrom(lines: readonly string[], from: number): { items: string[]; at: number[] } | undefined {
   const items: string[] = [];
   const at: number[] = [];
+  let top: number | undefined;
   for (let j = from; j < lines.length; j++) {
-    const m = /^\s*[-*+•]\s+(\S.*)$/u.exec(lines[j]!);
-    if (!m) break;
+    const line = lines[j]!;
+    const m = /^\s*[-*+•]\s+(\S.*)$/u.exec(line);
+    const depth = indentOf(line);
+    // A blank line inside the list (between its items, or in what is nested under one) does not end it.
+    if (top !== undefined && !line.trim() && goesOn(lines, j + 1, top)) continue;
+    if (top !== undefined && line.trim() && (depth > top || repeats(lines, j))) continue;
+    if (!m || (top !== undefined && depth < top)) break;
+    top ??= depth;
     items.push(m[1]!.trim());
     at.push(j);
   }
@@ -291,8 +323,9 @@ function bestRun(
   terms: ReadonlySet<string>,
   weight: (term: string) => number,
 ): Enumeration | undefined {
-  const count = countAsked(question);
-  const counter = counterAsked(question);
+  // Counted in Simplified spelling, as the words are written (哪幾類 as 哪几类).
+  const count = countAsked(foldText(question));
+  const counter = counterAsked(foldText(question));
   const steps = asks(question, 'steps');
   // 流程 of 知识图谱的构建流程 asks for steps; a run under 基本流程 is not about 知识图谱 for that.
   const asking = steps ? STEP_WORD : undefined;

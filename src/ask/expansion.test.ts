@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abbreviationsIn, expands, spells } from './expansion.js';
+import { abbreviatedWords, abbreviationsIn, expands, spells } from './expansion.js';
 
 describe('expansion: what an abbreviation stands for, spelt out beside it', () => {
   it.each([
@@ -28,5 +28,21 @@ describe('expansion: what an abbreviation stands for, spelt out beside it', () =
     expect(spells('Bill of Materials', 'BOM')).toBe(true);
     expect(spells('Bill of Materials', 'BM')).toBe(true);
     expect(spells('Contents', 'C')).toBe(false);
+  });
+});
+
+describe('abbreviatedWords', () => {
+  it('finds the abbreviation a text writes for words of the question, function words skipped inside', () => {
+    const texts = ['A stale lock could cause a DL here.', 'The BOM lists every part.', 'It uses HTTP.'];
+    expect([...abbreviatedWords('Why could a stale lock be a dead lock?', texts)]).toEqual([['DL', ['dead', 'lock']]]);
+    expect([...abbreviatedWords('Where is the bill of materials kept?', texts)]).toEqual([
+      ['BOM', ['bill', 'of', 'materials']],
+    ]);
+  });
+
+  it('takes no run that opens or ends with a function word (it, of) or holds a name with a digit, and no abbreviation the question does not spell', () => {
+    expect(abbreviatedWords('Is it of use?', ['An IOU is owed.']).size).toBe(0);
+    expect(abbreviatedWords('Why does the cache miss?', ['HTTP caches differ.']).size).toBe(0);
+    expect(abbreviatedWords('Who did infra2 partner with?', ['Each host has an IP.']).size).toBe(0);
   });
 });

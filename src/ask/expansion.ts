@@ -1,3 +1,4 @@
+import * as EN from '../text/lang/en.js';
 import { escapeRe } from '../text/lang/words.js';
 
 /**
@@ -46,4 +47,33 @@ export function expands(text: string, abbreviation: string): boolean {
       if (spells(words.slice(-n).join(' '), abbreviation)) return true;
   }
   return false;
+}
+
+/**
+ * The abbreviations texts write for words of the question ("DL" for "dead lock", "GC" for
+ * "garbage collection"): each with the question's words it spells, in their order.
+ */
+export function abbreviatedWords(question: string, texts: readonly string[]): Map<string, string[]> {
+  const words = question.match(/[A-Za-z][A-Za-z0-9]*/g) ?? [];
+  const out = new Map<string, string[]>();
+  if (words.length < 2) return out;
+  const seen = new Set<string>();
+  for (const text of texts)
+    for (const m of text.matchAll(ABBREVIATION)) {
+      const a = m[0].replace(/s$/, '');
+      if (seen.has(a)) continue;
+      seen.add(a);
+      // A run of the question's words, as many as its letters and as many again for function words.
+      for (let i = 0; i < words.length && !out.has(a); i++)
+        for (let n = 2; n <= Math.min(words.length - i, a.length * 2); n++) {
+          const run = words.slice(i, i + n);
+          const edge = (w: string) => EN.FUNCTION_WORDS.has(w.toLowerCase());
+          // A word with a digit (infra2, v8) is a name of its own, no word an abbreviation shortens.
+          if (edge(run[0]!) || edge(run[n - 1]!) || run.some((w) => /\d/.test(w))) continue;
+          if (!spells(run.join(' '), a)) continue;
+          out.set(a, run);
+          break;
+        }
+    }
+  return out;
 }

@@ -1,3 +1,4 @@
+import { foldText } from '../text/fold.js';
 import * as EN from '../text/lang/en.js';
 import { anyOf } from '../text/lang/words.js';
 import * as ZH from '../text/lang/zh.js';
@@ -8,7 +9,8 @@ import * as ZH from '../text/lang/zh.js';
  * `number`: an amount; `when`: a date or time; `reason`: why; `purpose`: what X is for (answered,
  * as `define` is, by what a statement says of X); `compare`: how two things differ; `superlative`:
  * which one ranks above the rest (the best method, 最大的理由); `expand`: what an abbreviation
- * stands for (SRS 是什么的缩写, what does RRF stand for).
+ * stands for (SRS 是什么的缩写, what does RRF stand for); `source`: which text of a series or part of
+ * a work says something (in which issue, 哪一期), answered with that text's title.
  */
 export type Intent =
   | 'define'
@@ -21,7 +23,8 @@ export type Intent =
   | 'when'
   | 'reason'
   | 'superlative'
-  | 'expand';
+  | 'expand'
+  | 'source';
 
 /** One way a language asks for something, with questions that must and must not read so. */
 export interface IntentRule {
@@ -120,7 +123,14 @@ export const INTENT_RULES: readonly IntentRule[] = [
       `(?:有|支持|包括|包含|提供)哪些|(?:${anyOf(ZH.PROCESS_WORDS)})(?:是什么|是怎样|如何)|有哪几|哪几${ZH_COUNTER}|几(?:${ZH_COUNTER}|大)|${ZH_COUNTED}+\\s*(?:${ZH_COUNTER}|大)(?!.*[吗么])|列出|列举`,
       'u',
     ),
-    match: ['向量数据库有哪些索引？', '卡片笔记分哪几类', '有五种模式', '构建流程是什么？', '列出所有命令'],
+    match: [
+      '向量数据库有哪些索引？',
+      '卡片笔记分哪几类',
+      '有五种模式',
+      '构建流程是什么？',
+      '列出所有命令',
+      '卡片筆記分哪幾類',
+    ],
     notMatch: ['什么是向量数据库？', '三个人去了吗？', '为什么要用索引'],
   },
   {
@@ -238,6 +248,33 @@ export const INTENT_RULES: readonly IntentRule[] = [
     notMatch: ['What does RRF do?', 'What is a short note?', 'Which values does it stand beside?'],
   },
   {
+    id: 'zh-source',
+    language: 'zh',
+    intent: 'source',
+    pattern: new RegExp(`(?:哪|第几)一?(?:${anyOf(ZH.WORK_PARTS)})`, 'u'),
+    match: ['新版本是在哪一期周刊里发布的？', '这个问题在哪篇文章里讲过？', '第几章讲到了分支？'],
+    notMatch: ['周刊每期有几篇文章？', '哪个版本最快？'],
+  },
+  {
+    id: 'en-source',
+    language: 'en',
+    intent: 'source',
+    pattern: new RegExp(
+      `\\b(?:in|from) (?:which|what) (?:\\w+ )?(?:${anyOf(EN.WORK_PARTS)})\\b|^(?:which|what) (?:\\w+ )?(?:${anyOf(EN.WORK_PARTS)})\\b(?! of\\b)`,
+      'iu',
+    ),
+    match: [
+      'In which issue of the digest was the new release announced?',
+      'Which chapter explains rebasing?',
+      'In what blog post did they drop the flag?',
+    ],
+    notMatch: [
+      'Which issues does the release fix?',
+      'What section of the config holds the port?',
+      'How many issues are there?',
+    ],
+  },
+  {
     id: 'en-reason',
     language: 'en',
     intent: 'reason',
@@ -252,9 +289,10 @@ function bare(question: string): string {
   return question.trim().replace(/[?？。.!！\s]+$/u, '');
 }
 
-/** Whether a rule reads the text as asking for its intent. */
+/** Whether a rule reads the text as asking for its intent: in Simplified spelling, as the rules are written (哪幾類 as 哪几类). */
 export function ruleMatches(rule: IntentRule, text: string): boolean {
-  return rule.pattern.test(rule.intent === 'define' || rule.intent === 'purpose' ? bare(text) : text);
+  const folded = foldText(text);
+  return rule.pattern.test(rule.intent === 'define' || rule.intent === 'purpose' ? bare(folded) : folded);
 }
 
 /** What a question asks for: every intent a rule reads in it. */

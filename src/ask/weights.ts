@@ -10,6 +10,17 @@ export const ANSWER_WEIGHTS = {
   definitionBoost: 2.5,
   /** A statement that gives a reason, when the question asks why. */
   reasonBoost: 1.2,
+  /**
+   * A Chinese statement that holds none of the lowercase Latin terms a Chinese question writes (怎么在
+   * widget 里注册 hook): its shared Chinese words, each counted as characters and pairs, would outweigh
+   * the terms the question is about.
+   */
+  nameless: 0.3,
+  /** A lead-in into a list or a table ("Here is how the two compare:"), when the question asks for several things or compares. */
+  leadInBoost: 1.5,
+  /** How many characters of list items, and of table rows (each a row's cells with their headers), a lead-in takes along (five at most). */
+  leadInItemsChars: 400,
+  leadInRowsChars: 800,
   /** A statement that sets two things against each other (unlike, whereas, 不同), when the question compares. */
   contrastBoost: 1.5,
   /** A statement that ranks one thing above the rest (最, best, biggest), when the question asks which ranks so. */

@@ -71,6 +71,9 @@ export const NUMERALS = [...'一二三四五六七八九十'];
 /** Counters (measure words) a question or a numbered line counts with: 五种, 第三步, 哪几点. */
 export const COUNTERS = [...'种个类步条项点层'];
 
+/** Measure words and nouns for one text of a series or a part of a work (哪一期, 哪篇文章, 哪一章): asked for, the answer is its title. */
+export const WORK_PARTS = wordList('期 篇 章 节 集 次会议 份');
+
 /** Words that ask for an ordered process. */
 export const PROCESS_WORDS = wordList('步骤 流程');
 
