@@ -119,6 +119,16 @@ describe('statements and a document’s layout', () => {
   });
 });
 
+describe('offlineAnswer and a table of commands', () => {
+  it('quotes a row that names a command in backticks: a table row is no code', () => {
+    const text = ['| Command | Does |', '| --- | --- |', '| `:w` | Save (write) |', '| `:q` | Quit (close) |'].join(
+      '\n',
+    );
+    const a = offlineAnswer('How do I save in the editor?', packed(entry('source/ed', 'Editor commands', [text])), 1);
+    expect(a.text).toContain('`:w`');
+  });
+});
+
 describe('statements in tables', () => {
   it('reads a data row as its cells, and leaves out header rows and rules', () => {
     const md = ['| Stage | What it does |', '| --- | --- |', '| Lint | Scans the wiki for contradictions. |'].join(

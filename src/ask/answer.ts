@@ -69,7 +69,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 24;
+export const ANSWER_VERSION = 25;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -241,10 +241,12 @@ export function statesWhatItIs(question: string, text: string, renderings?: Reco
   return definesRe(question, renderings)?.test(text) ?? false;
 }
 
-function looksLikeCode(s: string): boolean {
+function looksLikeCode(s: string, kind?: ReadBlock['kind']): boolean {
   if (isCodeLine(s)) return true;
-  const symbols = (s.match(/[{}();=<>$\\[\]`|&]/g) ?? []).length;
-  return symbols >= 4 && symbols / s.length > 0.08;
+  // A table row names what it describes: a name in backticks there (`\l`) is a cell's word, not code.
+  const prose = kind === 'row' ? s.replace(/`[^`\n]{1,40}`/g, 'x') : s;
+  const symbols = (prose.match(/[{}();=<>$\\[\]`|&]/g) ?? []).length;
+  return symbols >= 4 && symbols / prose.length > 0.08;
 }
 
 const norm = (s: string) => s.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
@@ -396,10 +398,10 @@ function candidatesOf(question: string, packed: PackedContext): Candidate[] {
     const texts = [e.summary, ...e.passages.map((p) => p.text)];
     texts.forEach((t, ti) => {
       const read = readStatements(t);
-      read.forEach(({ text: s, block }, si) => {
+      read.forEach(({ text: s, block, kind }, si) => {
         const key = norm(s);
         // A short statement may still answer (`Three.` after the question it answers).
-        if (Array.from(key).length < W.shortest || titles.has(key) || looksLikeCode(s)) return;
+        if (Array.from(key).length < W.shortest || titles.has(key) || looksLikeCode(s, kind)) return;
         const terms = new Set(searchTerms(s).map(stemWord));
         // A qualified name it writes (errors.Is) counts as the one term the question's is (retrieve.ts).
         for (const q of qualifiedNames(s)) terms.add(stemWord(q));
