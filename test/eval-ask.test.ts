@@ -21,7 +21,7 @@ interface Floor {
  * At or a little below what this version reaches on each corpus (`npm run eval:ask` prints the
  * figures): blog 12 right (6 of them confident), 13 with a key phrase, 15 gold in the top five (of
  * 15); book 10 (6), 11, 10 (of 14); docs 10 (4), 10, 13 (of 13); meetings 9 (5), 10, 11 (of 11);
- * newsletter 9 (6), 9, 8 (of 9); notes 11 (7), 12, 14 (of 14). Between them they ask across
+ * newsletter 9 (6), 9, 8 (of 9); notes 12 (8), 12, 14 (of 14). Between them they ask across
  * languages both ways.
  */
 const FLOORS: Record<string, Floor> = {
@@ -30,7 +30,7 @@ const FLOORS: Record<string, Floor> = {
   docs: { right: 9, confidentRight: 3, answerInAnswer: 9, docHit5: 12 },
   meetings: { right: 8, confidentRight: 4, answerInAnswer: 9, docHit5: 10 },
   newsletter: { right: 8, confidentRight: 5, answerInAnswer: 8, docHit5: 7 },
-  notes: { right: 11, confidentRight: 6, answerInAnswer: 12, docHit5: 14 },
+  notes: { right: 12, confidentRight: 7, answerInAnswer: 12, docHit5: 14 },
 };
 
 const notRight = (results: AnswerResult[]) =>

@@ -264,6 +264,17 @@ describe('offlineAnswer', () => {
     expect(offlineAnswer('What is reciprocal rank fusion?', packed(en), 1).text).toContain('is a way to merge');
   });
 
+  it('weighs no dictionary word for the parts of a term the question glosses in English (缓存（cache）: 缓: slow)', () => {
+    const e = entry('source/cache', 'Cache', [
+      'A slow disk can be hidden behind a fast layer in many slow systems.',
+      'Slow reads hurt too.',
+      'A cache is a small fast store that keeps recent reads close.',
+    ]);
+    const weights: Record<string, number> = { 缓: 3, 存: 3, 缓存: 4, cache: 1, slow: 8 };
+    const a = offlineAnswer('缓存（cache）是什么？', { ...packed(e), weights }, 1).text;
+    expect(a).toContain('A cache is a small fast store');
+  });
+
   it.each([
     ['a combinator is a closed lambda term', true],
     ['组合子是一个封闭的 lambda 项', true],

@@ -69,7 +69,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 25;
+export const ANSWER_VERSION = 26;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -426,7 +426,10 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   const asked = new Map<string, string>();
   const heavier = (a: string, b: string | undefined) =>
     b === undefined || (packed.weights?.[a] ?? 0) > (packed.weights?.[b] ?? 0);
-  for (const t of questionTerms(question, Object.keys(packed.weights ?? {})))
+  // A question that glosses its Chinese term in English (组合子（combinator）) gives its translation:
+  // the dictionary's words for the term's parts (组合: combine) say something else.
+  const glossed = /\p{Script=Han}\s*[(（][A-Za-z][^()（）]*[)）]/u.test(question);
+  for (const t of questionTerms(question, glossed ? [] : Object.keys(packed.weights ?? {})))
     if (heavier(t, asked.get(stemWord(t)))) asked.set(stemWord(t), t);
   const terms = new Set(asked.keys());
   if (terms.size === 0 || packed.entries.length === 0) return [];
