@@ -7,6 +7,7 @@ describe('continues: a wrapped line goes on with the sentence before it', () => 
     ['A stack is a collection that keeps values in the order it gets them', 'and removes them in the opposite order.'],
     ['这是一段很长很长的中文文字，作者在这里换行了但是我们不知道这是', '不是同一段的意思'],
     ['The race detector is based on the C/C++ runtime library of the', '[ThreadSanitizer] project.'],
+    ['A module is a collection of', '[Go packages](/ref/spec#Packages)'],
   ])('joins %j + %j', (prev, next) => expect(continues(prev, next)).toBe(true));
   it.each([
     ['Short line', 'goes on'],
@@ -16,6 +17,8 @@ describe('continues: a wrapped line goes on with the sentence before it', () => 
     ['Overview general lint policy for the next edition (15 minutes)', 'revisit it later'],
     ['├── index.json # 检索索引，放在这个目录里面的文件', '└── embeddings.db'],
     ['A line that ends with a hard break in Markdown text  ', 'goes on below'],
+    ['Notes from the call with', 'Next: the budget'],
+    ['See [the guide](/guide)', 'then the reference.'],
   ])('keeps %j and %j apart', (prev, next) => expect(continues(prev, next)).toBe(false));
 });
 
@@ -71,6 +74,11 @@ describe('unwrapParagraphs: hard-wrapped Latin prose joined, everything else as 
     [
       '# Title\n\nA stack is a data structure that keeps the values in the order\nit gets them.\n\n- an item\n- another item',
       '# Title\n\nA stack is a data structure that keeps the values in the order it gets them.\n\n- an item\n- another item',
+    ],
+    [
+      // One clause a line: a line that stops at "of" goes on, and so does the lowercase clause after the link.
+      'A module is a collection of\n[Go packages](/ref/spec#Packages)\nstored in a file tree with a `go.mod` file at its root.\nThe `go.mod` file defines the module path.',
+      'A module is a collection of [Go packages](/ref/spec#Packages) stored in a file tree with a `go.mod` file at its root.\nThe `go.mod` file defines the module path.',
     ],
   ])('joins %j', (text, want) => {
     expect(unwrapParagraphs(text)).toBe(want);

@@ -7,6 +7,7 @@
  */
 
 import { matchFenceOpen, matchListItem, parseBlocks } from './blocks.js';
+import { RUNS_ON } from '../text/lang/en.js';
 
 export type ReadKind = 'heading' | 'paragraph' | 'item' | 'row';
 
@@ -40,12 +41,30 @@ function wrapWidth(line: string): number {
  * capital (unless `prev` stops at a comma).
  */
 export function continues(prev: string, next: string): boolean {
+  return joinKind(prev, next) !== undefined;
+}
+
+/**
+ * How `next` goes on with `prev`: `sentence` where `prev` stops mid-sentence, at a word no sentence
+ * ends in ("A module is a collection of"), or `running` (the line before went on so) and `next` goes
+ * on in lowercase — one clause a line; `wrap` where `prev` is as long as a wrapped line (continues);
+ * undefined where it does not go on.
+ */
+function joinKind(prev: string, next: string, running = false): 'sentence' | 'wrap' | undefined {
   const p = prev.trimEnd();
   const n = next.trim();
-  if (!p || !n || CLOSED.test(p) || /\\$| {2}$/.test(prev) || FIELD.test(n) || STARTS_BLOCK.test(n)) return false;
-  if (DRAWING.test(p) || DRAWING.test(n)) return false;
-  return Array.from(p).length >= wrapWidth(p) && (!/^[A-Z]/.test(n) || /[,，、]$/u.test(p));
+  // A link's closing parenthesis closes the link, not the sentence ("[Go packages](/ref/spec)").
+  const said = p.replace(LINK_AT_END, ']');
+  if (!p || !n || CLOSED.test(said) || /\\$| {2}$/.test(prev) || FIELD.test(n) || STARTS_BLOCK.test(n))
+    return undefined;
+  if (DRAWING.test(p) || DRAWING.test(n)) return undefined;
+  const word = /([A-Za-z]+)$/.exec(said)?.[1]?.toLowerCase();
+  if ((running || (word !== undefined && RUNS_ON.has(word))) && !/^[A-Z]/.test(n)) return 'sentence';
+  return Array.from(p).length >= wrapWidth(p) && (!/^[A-Z]/.test(n) || /[,，、]$/u.test(p)) ? 'wrap' : undefined;
 }
+
+/** A Markdown link that ends a line: `[text](target)`. */
+const LINK_AT_END = /\]\([^()\s]*\)$/;
 
 /** A Latin line that runs on: it ends in a word, a number, a comma or a closing mark of a span (`_`, `*`, `` ` ``, `)`). */
 const LATIN_RUNS_ON = /[A-Za-z0-9,_*`'")\]]$/;
@@ -58,14 +77,21 @@ const LATIN_RUNS_ON = /[A-Za-z0-9,_*`'")\]]$/;
 export function joinWrapped(lines: readonly string[], opts: { latinOnly?: boolean } = {}): string[] {
   const out: string[] = [];
   let last = '';
+  // The last line was joined to the one before it because the sentence ran on (not for its length).
+  let running = false;
   for (const raw of lines) {
     const line = raw.trim();
     if (!line) continue;
     const latin = !opts.latinOnly || (LATIN_RUNS_ON.test(last.trimEnd()) && !HAN_START.test(line));
-    if (out.length && latin && continues(last, raw)) {
+    const kind: 'sentence' | 'wrap' | undefined = out.length && latin ? joinKind(last, raw, running) : undefined;
+    if (kind) {
       const prev = out[out.length - 1]!;
       out[out.length - 1] = `${prev}${HAN_END.test(prev) && HAN_START.test(line) ? '' : ' '}${line}`;
-    } else out.push(line);
+      running = kind === 'sentence';
+    } else {
+      out.push(line);
+      running = false;
+    }
     last = raw;
   }
   return out;

@@ -13,6 +13,15 @@ export const FUNCTION_WORDS = new Set(
   would you your yours also may might must shall s t`),
 );
 
+/**
+ * Words a sentence does not end in (articles, prepositions, conjunctions, auxiliaries): a line that
+ * stops at one runs on into the next, however short ("A module is a collection of").
+ */
+export const RUNS_ON = new Set(
+  wordList(`a an the of to in on at for with from by into onto than and or but nor as that which whose
+  their its our your my his her is are was were be been has have had will would can could should must may might`),
+);
+
 /** Function words and very generic nouns and adjectives: never entities, never at a phrase's edge. */
 export const STOP = new Set([
   ...FUNCTION_WORDS,
