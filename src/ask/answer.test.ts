@@ -1074,3 +1074,27 @@ describe('offlineAnswer: a Chinese question about English notes', () => {
     expect(offlineAnswer('调度器是什么？', bare, 1).text).not.toContain('decides which job runs next');
   });
 });
+
+describe('offlineAnswer: a statement that says what kind of thing the subject is', () => {
+  // Must come first / must not: the subject, a copula and a kind ("is a collection of"), over a remark
+  // that opens with the subject ("are the future of"); the kind alone names a subject qualified by a name.
+  it.each([
+    [
+      'What is a Loom pipeline?',
+      [
+        'Loom pipelines are the future of batch jobs in Loom.',
+        'With Loom pipelines, stages are referenced by name.',
+        'A pipeline is a sequence of Loom stages that pass records from one to the next.',
+      ],
+      'A pipeline is a sequence of Loom stages',
+    ],
+    [
+      '什么是向量数据库？',
+      ['向量数据库越来越流行了。', '向量数据库是一种按向量相似度检索数据的数据库。', '很多团队都在用向量数据库。'],
+      '向量数据库是一种按向量相似度检索数据的数据库',
+    ],
+  ])('answers %s with the statement of its kind', (q, texts, want) => {
+    const e = entry('source/a', 'Notes', [texts.join('\n\n')]);
+    expect(offlineAnswer(q, packed(e), 1).text).toContain(want);
+  });
+});

@@ -69,7 +69,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 27;
+export const ANSWER_VERSION = 28;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -222,6 +222,26 @@ function definesRe(question: string, renderings?: Record<string, string>): RegEx
     'iu',
   );
 }
+
+/**
+ * A statement that opens with the subject and says what kind of thing it is: "A module is a
+ * collection of…", "Sharding is a way to…", "向量数据库是一种…". The subject may be called by its kind
+ * alone where the question qualifies it by a name ("a Go module": module).
+ */
+function genusRe(question: string, renderings?: Record<string, string>): RegExp | undefined {
+  const subject = definedSubject(question);
+  if (!subject) return undefined;
+  const all = [...subjectNames(subject), ...rendered(subject, renderings)];
+  const kinds = all.map((n) => QUALIFIED_KIND.exec(n)?.[1]).filter((k): k is string => Boolean(k));
+  const names = `(?:${[...all, ...kinds].map((n) => escapeRe(n).replace(/\s+/g, '\\s*')).join('|')})`;
+  return new RegExp(
+    `^[\\s\\p{P}\\p{S}]{0,2}(?:an?\\s+|the\\s+)?${names}(?:e?s)?\\s+(?:${anyOf(EN.GENUS_COPULAS)})\\s+(?:${anyOf(EN.GENUS_ARTICLES)})\\s|^[\\s\\p{P}]{0,2}${names}\\s*(?:${anyOf(ZH.GENUS_COPULAS)})`,
+    'iu',
+  );
+}
+
+/** A name that is a kind qualified by what it belongs to ("Go module", "Kafka consumer group"), and the kind. */
+const QUALIFIED_KIND = /^[A-Z][\w.+#-]*\s+([a-z][a-z-]{2,}(?:\s+[a-z][a-z-]{2,})?)$/u;
 
 /**
  * The subject in English where each of its Chinese words has a rendering (消息队列: message
@@ -451,6 +471,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
   const wantsSeveral = ['list', 'steps', 'compare'].some((i) => intents.has(i as Intent));
   const expanded = intents.has('expand') ? abbreviationsIn(question) : [];
   const defines = definesRe(question, packed.renderings);
+  const genus = genusRe(question, packed.renderings);
   // A question the text asks itself for what the asker asks (how many, why) is followed by its answer.
   const asksAlike = (text: string) => ASKS.test(text) && [...intentsOf(text)].some((i) => intents.has(i));
   // What each statement holds of the question, before it is weighed as an answer.
@@ -491,7 +512,8 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     if (wantsContrast && CONTRASTS.test(c.text)) score *= W.contrastBoost;
     if (wantsTop && (ZH_SUPERLATIVE.test(c.text) || EN_SUPERLATIVE.test(c.text))) score *= W.superlativeBoost;
     if (wantsSeveral && c.leadsList) score *= W.leadInBoost;
-    if (defines?.test(c.text)) score *= W.definitionBoost;
+    if (genus?.test(c.text)) score *= W.definitionBoost * W.genusBoost;
+    else if (defines?.test(c.text)) score *= W.definitionBoost;
     if (names.length && inChinese(c.text) && !names.some((n) => c.terms.has(n))) score *= W.nameless;
     if (expanded.some((a) => expands(c.text, a))) score *= W.expansionBoost;
     return score;

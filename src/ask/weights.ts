@@ -8,6 +8,11 @@ export const ANSWER_WEIGHTS = {
   neighbourShare: 0.3,
   /** A statement that says what the subject of a "什么是 X？" question is counts this many times. */
   definitionBoost: 2.5,
+  /**
+   * …and one that says what kind of thing it is ("A module is a collection of…", "X 是一种…") this many
+   * times more: the subject, a copula, then a kind, not a remark ("Go modules are the future of…").
+   */
+  genusBoost: 1.2,
   /** A statement that gives a reason, when the question asks why. */
   reasonBoost: 1.2,
   /**

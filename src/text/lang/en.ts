@@ -159,6 +159,10 @@ export const RELATIVES = wordList('that which who whose whom');
 /** Words by which a statement names what it has described ("…, later called Folgezettel"). */
 export const CALLED = ['called', 'known as', 'referred to as', 'termed', 'dubbed', 'named'];
 
+/** A copula and an indefinite article: "X is a…", "X are one of…" says what kind of thing X is. */
+export const GENUS_COPULAS = ['is', 'are'];
+export const GENUS_ARTICLES = ['a', 'an', 'one of'];
+
 /** Words that tie a place or a frame to a question's subject ("provenance in a memory model"): the subject ends before them. */
 export const SUBJECT_TAILS = ['in', 'of', 'for', 'within', 'under'];
 

@@ -107,6 +107,9 @@ export const UNSURE = '知识库里没有哪句话能确定地回答这个问题
 /** Verbs by which a statement says what its subject is (X 是…, X 指的是…): 指 alone also points (指向), so only its compounds. */
 export const DEFINING = wordList('是 是指 指的是 即 就是 意思是 意为 意指 定义为 用来 用于 可以');
 
+/** 是 and a measure word: "X 是一种…" says what kind of thing X is. */
+export const GENUS_COPULAS = wordList('是一种 是一個 是一个 是一類 是一类 是一套 是一組 是一组 是一種');
+
 /** Words by which a statement names what it has described (这种做法后来被称为 Folgezettel). */
 export const CALLED = wordList('称为 称作 叫做 叫作 名为');
 
