@@ -208,11 +208,9 @@ const HAS_NUMBER = new RegExp(
  * ("This scheme, later called Folgezettel, let…", 这种做法后来被称为 Folgezettel).
  */
 function definesRe(question: string, renderings?: Record<string, string>): RegExp | undefined {
-  const subject = definedSubject(question);
-  if (!subject) return undefined;
-  const names = `(?:${[...subjectNames(subject), ...rendered(subject, renderings)]
-    .map((n) => escapeRe(n).replace(/\s+/g, '\\s*'))
-    .join('|')})`;
+  const asked = askedNames(question, renderings);
+  if (!asked) return undefined;
+  const names = anyName(asked);
   const verbs = `(?:${anyOf(ZH.DEFINING)}|\\b(?:${anyOf(EN.DEFINING)})\\b)`;
   const called = `(?:${anyOf(ZH.CALLED)}|\\b(?:${anyOf(EN.CALLED)})\\b)`;
   // Not across a relative clause: "…produce combinators that are equal to…" says nothing of what they are.
@@ -229,15 +227,25 @@ function definesRe(question: string, renderings?: Record<string, string>): RegEx
  * alone where the question qualifies it by a name ("a Go module": module).
  */
 function genusRe(question: string, renderings?: Record<string, string>): RegExp | undefined {
-  const subject = definedSubject(question);
-  if (!subject) return undefined;
-  const all = [...subjectNames(subject), ...rendered(subject, renderings)];
-  const kinds = all.map((n) => QUALIFIED_KIND.exec(n)?.[1]).filter((k): k is string => Boolean(k));
-  const names = `(?:${[...all, ...kinds].map((n) => escapeRe(n).replace(/\s+/g, '\\s*')).join('|')})`;
+  const asked = askedNames(question, renderings);
+  if (!asked) return undefined;
+  const kinds = asked.map((n) => QUALIFIED_KIND.exec(n)?.[1]).filter((k): k is string => Boolean(k));
+  const names = anyName([...asked, ...kinds]);
   return new RegExp(
     `^[\\s\\p{P}\\p{S}]{0,2}(?:an?\\s+|the\\s+)?${names}(?:e?s)?\\s+(?:${anyOf(EN.GENUS_COPULAS)})\\s+(?:${anyOf(EN.GENUS_ARTICLES)})\\s|^[\\s\\p{P}]{0,2}${names}\\s*(?:${anyOf(ZH.GENUS_COPULAS)})`,
     'iu',
   );
+}
+
+/** The names of what a "what is X?" question asks about (subjectNames, and its rendering in English); none for other questions. */
+function askedNames(question: string, renderings?: Record<string, string>): string[] | undefined {
+  const subject = definedSubject(question);
+  return subject ? [...subjectNames(subject), ...rendered(subject, renderings)] : undefined;
+}
+
+/** Any of the names, as a pattern: spaces inside a name may be left out or doubled. */
+function anyName(names: readonly string[]): string {
+  return `(?:${names.map((n) => escapeRe(n).replace(/\s+/g, '\\s*')).join('|')})`;
 }
 
 /** A name that is a kind qualified by what it belongs to ("Go module", "Kafka consumer group"), and the kind. */

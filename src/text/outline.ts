@@ -9,10 +9,21 @@ const MAX_HEADING_CHARS = 80;
  * The heading blocks that open a text's sections: `## ` to `#### ` (a `# ` heading is the title's).
  * None, without parsing, for a text that has none.
  */
-export function sectionHeadings(markdown: string): Block[] {
+export function sectionHeadings(markdown: string): readonly Block[] {
   if (!/(?:^|\n) {0,3}#{2,4}[ \t]/.test(markdown)) return [];
-  return parseBlocks(markdown).blocks.filter((b) => b.kind === 'heading' && b.depth && b.depth >= 2 && b.depth <= 4);
+  // A compile reads one text's sections in several passes (terms, subjects, where names stand): parsed once.
+  if (lastHeadings?.markdown !== markdown)
+    lastHeadings = {
+      markdown,
+      blocks: parseBlocks(markdown).blocks.filter(
+        (b) => b.kind === 'heading' && b.depth && b.depth >= 2 && b.depth <= 4,
+      ),
+    };
+  return lastHeadings.blocks;
 }
+
+/** The last text sectionHeadings parsed, and its headings. */
+let lastHeadings: { markdown: string; blocks: readonly Block[] } | undefined;
 
 /**
  * A text's section headings (`## ` to `#### `, as read: without anchors and marks), in order, each

@@ -24,6 +24,7 @@ import {
   latinNames,
   termBefore,
   tokenizeZh,
+  type WordPair,
 } from './zh-terms.js';
 import { anyOf, escapeRe } from '../../text/lang/words.js';
 import * as EN from '../../text/lang/en.js';
@@ -583,7 +584,7 @@ function zhCounts(
   const bumpName = (t: string) => names.set(t, (names.get(t) ?? 0) + 1);
   const suspect = new Map<string, string>();
   const words = new Map<string, number>();
-  const pairs = new Map<string, { n: number; first: string }>();
+  const pairs = new Map<string, WordPair>();
   for (const para of text.split(/\n+/)) {
     if (!HAN.test(para)) continue;
     const tokens = tokenizeZh(para);

@@ -232,15 +232,15 @@ function definingSentence(group: ConceptGroup): string | undefined {
       const l = s.toLowerCase();
       let score = -rank * 0.1;
       const at = Math.min(...names.map((n) => (l.includes(n) ? l.indexOf(n) : 999)));
-      if (at < 3) score += 3;
+      if (at < 3) score += SENTENCE_BONUS.opensWithName;
       else if (at < 40) score += 1;
       // A sentence that names it otherwise or not at all (a source's everyday word for it) says
       // what the source says, not what it is.
       else if (at === 999) score -= 3;
-      if (/\b(is|are|refers to|means|was)\b/.test(l.slice(0, 160))) score += 2;
-      if (/是|指|即|称为/.test(s.slice(0, 60))) score += 2;
+      if (/\b(is|are|refers to|means|was)\b/.test(l.slice(0, 160))) score += SENTENCE_BONUS.copula;
+      if (/是|指|即|称为/.test(s.slice(0, 60))) score += SENTENCE_BONUS.zhCopula;
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
-      if (latinTitle === /^[\x00-\x7f“”’‘—–-]*$/.test(s.slice(0, 40))) score += 1.5;
+      if (latinTitle === /^[\x00-\x7f“”’‘—–-]*$/.test(s.slice(0, 40))) score += SENTENCE_BONUS.titleScript;
       if (s.length < 40 || s.length > 320) score -= 1.5;
       if (/^[-*>|]|\?$|？$/.test(s)) score -= 2;
       // A dated line that ends in no sentence mark is a log entry (`2025-12-03 《书名》（作者）`), and a
@@ -257,8 +257,10 @@ function definingSentence(group: ConceptGroup): string | undefined {
   return best?.s;
 }
 
-/** The most definingSentence adds to a sentence: it opens with the name, a copula in both languages, the title's script. */
-const MAX_SENTENCE_SCORE = 3 + 2 + 2 + 1.5;
+/** What definingSentence adds to a sentence that opens with the name, has a copula (each language's), is in the title's script. */
+const SENTENCE_BONUS = { opensWithName: 3, copula: 2, zhCopula: 2, titleScript: 1.5 };
+/** The most definingSentence adds to any sentence. */
+const MAX_SENTENCE_SCORE = Object.values(SENTENCE_BONUS).reduce((a, b) => a + b, 0);
 
 /** Local images a document embeds (`![[diagram.png]]`, `![alt](../images/diagram.png)`), by file name. */
 function embeddedImages(markdown: string): string[] {

@@ -330,8 +330,14 @@ const BOUND_MIN = 3;
 /** …and the first almost only before the second (重新 of 重新渲染; not 可以, said before any verb). */
 const BOUND_SHARE = 0.8;
 
+/** Two adjacent words as countPairs counts them: how often, and the first of them. */
+export interface WordPair {
+  n: number;
+  first: string;
+}
+
 /** Count the adjacent word pairs of a paragraph that could be a bound term (boundTerms), by their surface. */
-export function countPairs(tokens: readonly ZhToken[], pairs: Map<string, { n: number; first: string }>): void {
+export function countPairs(tokens: readonly ZhToken[], pairs: Map<string, WordPair>): void {
   for (let i = 0; i + 1 < tokens.length; i++) {
     const [a, b] = [tokens[i]!, tokens[i + 1]!];
     if (!BINDER.has(a.tag) || !BOUND_HEAD.has(b.tag) || a.end !== b.start) continue;
@@ -349,7 +355,7 @@ export function countPairs(tokens: readonly ZhToken[], pairs: Map<string, { n: n
  * words (可以/使用) fails: its first word goes before many others.
  */
 export function boundTerms(
-  pairs: ReadonlyMap<string, { n: number; first: string }>,
+  pairs: ReadonlyMap<string, WordPair>,
   words: ReadonlyMap<string, number>,
 ): [string, number][] {
   const out: [string, number][] = [];
