@@ -146,7 +146,11 @@ describe('kb watch', () => {
     expect(report(c.event).new).toBe(6);
     const starts = w.events.filter((e) => e.type === 'compile-start');
     expect(starts).toHaveLength(1);
-    expect((starts[0]!['changes'] as string[]).filter((p) => p.endsWith('.md'))).toHaveLength(6);
+    // The new folder is among the changes; a file written while chokidar began to watch it may be missing
+    // from them (chokidar reads a new folder before watching it), but the compile's walk finds it.
+    const changes = starts[0]!['changes'] as string[];
+    expect(changes).toContain('notes');
+    for (const p of changes.filter((c) => c !== 'notes')) expect(p).toMatch(/^notes\/note-[1-6]\.md$/);
     await new Promise((r) => setTimeout(r, 800));
     expect(w.events.filter((e) => e.type === 'compile-start')).toHaveLength(1);
     await w.stop();

@@ -151,12 +151,13 @@ export async function watchKb(ctx: KbContext, opts: WatchOptions): Promise<void>
     if (!scanned && change === 'add' && isSymlink(abs)) return;
     const rel = relative(paths.raw, abs).split(sep).join('/');
     emit({ type: 'change', change, path: rel });
-    // A new folder needs no compile of its own: its files arrive as `add` once fully written.
-    if (change === 'addDir') return;
     pending.add(rel);
     if (!firstPendingAt) firstPendingAt = Date.now();
     // A rename is an unlink at once and an add once the file is stable: wait for the add, so one compile sees both.
-    schedule(change === 'unlink' || change === 'unlinkDir' ? debounceMs + stabilityMs + 100 : debounceMs);
+    // A new folder is compiled too, once its files have had time to settle: chokidar reads a new folder before it
+    // watches it, so a file written in between never arrives as `add`, and the compile's own walk is what finds it.
+    const settles = change === 'unlink' || change === 'unlinkDir' || change === 'addDir';
+    schedule(settles ? debounceMs + stabilityMs + 100 : debounceMs);
   };
   for (const c of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) watchers[0]!.on(c, onRaw(c));
 
