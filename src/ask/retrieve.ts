@@ -231,6 +231,7 @@ export async function retrieve(
   const t0 = performance.now();
   const tune: Tuning = { ...DEFAULT_TUNING, ...opts.tuning };
   const { store } = ctx;
+  store.mapForSearch();
   const limit = opts.limit ?? 10;
   const passageLimit = opts.passageLimit ?? 30;
   const terms = queryTerms([question, ...(opts.queries ?? [])]);
@@ -396,6 +397,8 @@ export async function retrieve(
     const seeds = [...entryScore].sort((a, b) => b[1] - a[1]).slice(0, tune.hopSeeds);
     const termSet = new Set(terms);
     const first = new Map(entryScore);
+    // The first scores by entry id: a concept seed may have thousands of neighbours, and only these score.
+    const firstById = new Map([...first].map(([r, sc]) => [rows.get(r)!.id, sc]));
     for (const [seedRow, seedScore] of seeds) {
       const seed = rows.get(seedRow)!;
       const neighbours = [...new Set([...store.linksFrom(seed.id), ...store.linksTo(seed.id)])];
@@ -419,7 +422,7 @@ export async function retrieve(
       const reachable = neighbours.filter(
         (nid) => !tune.hopKinds || tune.hopKinds.includes(nid.slice(0, nid.indexOf('/'))),
       );
-      reachable.sort((a, b) => (first.get(entryRowid(b) ?? -1) ?? 0) - (first.get(entryRowid(a) ?? -1) ?? 0));
+      reachable.sort((a, b) => (firstById.get(b) ?? 0) - (firstById.get(a) ?? 0));
       for (const nid of reachable.slice(0, tune.hopExamine)) {
         const r = entryRowid(nid);
         if (r === undefined || r === seedRow) continue;

@@ -620,6 +620,19 @@ export class Store {
 
   // ---- search
 
+  private mapped = false;
+  /**
+   * Read the file through a memory map from now on: a search scans every vector and long posting
+   * lists, and a map spares copying each page into SQLite's cache on every question (the vector scan
+   * of 77,000 passages: 55 -> 36 ms). Only where a command searches: the mapped pages a compile would
+   * touch count towards its memory.
+   */
+  mapForSearch(): void {
+    if (this.mapped || this.ephemeral) return;
+    this.mapped = true;
+    this.db.pragma(`mmap_size = ${SEARCH_MMAP_BYTES}`);
+  }
+
   /** Chunks matching an FTS5 expression, best BM25 first. */
   searchChunks(match: string, limit: number): { id: number; score: number }[] {
     return this.stmt(
@@ -942,6 +955,9 @@ function toEntry(r: RawEntryRow): EntryRow {
     updated: r.updated,
   };
 }
+
+/** The most of the store file a search maps (Store.mapForSearch); SQLite maps no more than the file. */
+const SEARCH_MMAP_BYTES = 2 ** 31;
 
 function openDb(path: string): Database.Database {
   const db = new Database(path);
