@@ -122,3 +122,6 @@ export interface CompileOptions {
   /** The catalog source calls get (model/planned.ts); the wiki's entries when absent. */
   catalog?: Catalog;
 }
+
+/** What opens an entity's snippet that is a heading naming it, not a sentence (a name no sentence names). */
+export const HEADING_SNIPPET = '§ ';

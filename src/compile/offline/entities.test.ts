@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractEntities } from './entities.js';
+import { extractEntities, orHeading } from './entities.js';
+import { HEADING_SNIPPET } from '../types.js';
 
 /** The names a text gives (its everyday words, kept as weak names, are no names). */
 const names = (md: string) =>
@@ -817,5 +818,30 @@ describe('extractEntities: a term linked to an encyclopedia article', () => {
     const md =
       '[Lisp Harbour](https://www.meetup.com/lisp-harbour/) meets monthly. Lisp Harbour has talks. Lisp Harbour is fun.';
     expect(stressed(md, 'lisp harbour')).toBe(false);
+  });
+});
+
+describe('orHeading: a heading for a name no sentence names', () => {
+  const heads = [
+    '卡帕西的知识库方法',
+    '- 编译管线 一项',
+    '数据流架构：从 raw/ 到 wiki/ 的编译管线',
+    '编译管线的三个阶段',
+  ];
+  it('keeps the first heading that names it with words of its own, marked as a heading', () => {
+    expect(orHeading([], heads, ['编译管线'])).toEqual([`${HEADING_SNIPPET}数据流架构：从 raw/ 到 wiki/ 的编译管线`]);
+  });
+  it('keeps the sentences when there are any, and nothing when no heading names it or names only it', () => {
+    expect(orHeading(['编译管线把 raw/ 变成 wiki/。'], heads, ['编译管线'])).toEqual(['编译管线把 raw/ 变成 wiki/。']);
+    expect(orHeading([], heads, ['向量检索'])).toEqual([]);
+    expect(orHeading([], ['编译管线'], ['编译管线'])).toEqual([]);
+    // A short list item between blank lines, or a line that ends a sentence, is no heading.
+    expect(
+      orHeading(
+        [],
+        ['- 编译管线 一项', 'The compile pipeline runs nightly. It resumes.'],
+        ['编译管线', 'compile pipeline'],
+      ),
+    ).toEqual([]);
   });
 });

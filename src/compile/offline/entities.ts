@@ -1,3 +1,4 @@
+import { HEADING_SNIPPET } from '../types.js';
 import { isHeadingLine } from '../../text/layout.js';
 import { outlineSections, sectionHeadings, sectionsNaming } from '../../text/outline.js';
 import { HAN } from '../../text/script.js';
@@ -697,6 +698,7 @@ function finish(
   }));
   // Where each name stands in the outline: a translation names the same thing in the same sections.
   const sections = outlineSections(markdown);
+  const headingList = headings.split('\n').map((h) => h.replace(/^#+\s*/, '').trim());
   return kept.map(([key, c]) => {
     const surface = [...c.surfaces.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length)[0]![0];
     const names = [surface, ...c.surfaces.keys(), ...c.aliases].map((s) => s.toLowerCase());
@@ -709,7 +711,9 @@ function finish(
       count: c.count,
       // An everyday word keeps no sentence: a document keeps many of them, each would read the whole
       // text for its best one, and every compile would load them all (a page lists where it is used).
-      snippets: c.weak ? [] : orContext(pickSnippets(sents, names), c.context).map(openCode),
+      snippets: c.weak
+        ? []
+        : orHeading(orContext(pickSnippets(sents, names), c.context), headingList, names).map(openCode),
       ...(c.subject ? { subject: true } : {}),
       ...(c.weak ? { weak: true } : {}),
       ...(sections.length ? { sections: sectionsNaming(sections, names) } : {}),
@@ -970,6 +974,26 @@ function pickSnippets(sents: Sentence[], names: string[]): string[] {
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .slice(0, 3)
     .map((h) => h.s);
+}
+
+/**
+ * No sentence names it: the first heading that names it with words of its own ("数据流架构：从 raw/ 到
+ * wiki/ 的编译管线") says where the text is about it, kept as `§ heading` (HEADING_SNIPPET). `names`
+ * lowercased.
+ */
+/** The end of a sentence: its mark before a space or the end (not the dots of 2020.01.06). */
+const SENTENCE_END = /[.!?;](?:\s|$)|[。！？；]/;
+
+export function orHeading(snippets: string[], headings: readonly string[], names: readonly string[]): string[] {
+  if (snippets.length) return snippets;
+  const named = headings.find((h) => {
+    // A short list item between blank lines is no heading.
+    if (/^(?:[-*+]|\d+[.)])\s/.test(h) || SENTENCE_END.test(h)) return false;
+    const l = h.toLowerCase();
+    return names.some((n) => n.length >= 2 && l !== n && l.includes(n));
+  });
+  // As read: no bold marks, no colon that leads into what follows (**Querying (online):**).
+  return named ? [`${HEADING_SNIPPET}${named.replace(/\*\*|__/g, '').replace(/\s*[:：]$/, '')}`] : [];
 }
 
 function orContext(snippets: string[], context: string[] | undefined): string[] {

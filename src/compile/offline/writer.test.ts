@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { offlineConcept, offlineSource } from './writer.js';
 import { extractEntities } from './entities.js';
 import type { EntryId } from '../../types.js';
+import { HEADING_SNIPPET } from '../types.js';
 import type { ContentHash, RawDocument, RawPath } from '../../types.js';
 
 const image = (text: string): RawDocument => ({
@@ -90,9 +91,21 @@ describe('offlineConcept: the summary is a sentence', () => {
     expect(clip.summary).toBe('ClipGenius无需登录即可使用，所有功能在本地都能正常工作。');
   });
 
-  it('says where a concept is discussed when no source has a sentence on it', () => {
-    const { summary } = offlineConcept(group('编译管线', [['数据流架构：从 raw/ 到 wiki/ 的编译管线']]));
-    expect(summary).toBe('编译管线：见于《Source 0》。');
+  it('says where a concept is discussed when no source has a sentence on it, under which heading if one names it', () => {
+    const pipeline = offlineConcept(group('编译管线', [[`${HEADING_SNIPPET}数据流架构：从 raw/ 到 wiki/ 的编译管线`]]));
+    expect(pipeline.summary).toBe('编译管线：见于《Source 0》一节「数据流架构：从 raw/ 到 wiki/ 的编译管线」。');
+    expect(pipeline.body).toContain('- [[Source 0]] has a section “数据流架构：从 raw/ 到 wiki/ 的编译管线”.');
+    expect(offlineConcept(group('Vector search', [[`${HEADING_SNIPPET}Choosing a vector search index`]])).summary).toBe(
+      'Vector search is discussed in “Source 0”, under “Choosing a vector search index”.',
+    );
+    // A line that is no sentence but no heading either (a note's "see …" line), or a heading that is the
+    // source's own title, says no more than where it is discussed.
+    expect(offlineConcept(group('编译管线', [['数据流架构：从 raw/ 到 wiki/ 的编译管线']])).summary).toBe(
+      '编译管线：见于《Source 0》。',
+    );
+    expect(offlineConcept(group('Source', [[`${HEADING_SNIPPET}Source 0`]])).summary).toBe(
+      'Source is discussed in “Source 0”.',
+    );
   });
 
   it('reads the line that leads into an account of it as what it is', () => {

@@ -2,6 +2,7 @@ import type { KbMessage } from '../../diagnostics/message.js';
 import type { RawDocument } from '../../types.js';
 import type { Catalog, ConceptDraft, ConceptGroup, EntryWriter, SourceDraft } from '../types.js';
 import { extractEntities, type FoundEntity } from './entities.js';
+import { HEADING_SNIPPET } from '../types.js';
 import { clip, extractSummary, leans } from './summary.js';
 import { PLACE_HEADING, readsText } from '../../ingest/detect.js';
 import { withoutClosingHashes } from '../../ingest/markdown.js';
@@ -12,7 +13,7 @@ import { withoutAttributes } from '../../text/layout.js';
  * extracts or writes changes: compile then redoes the documents an older one compiled (their
  * entities are kept per document and would otherwise stay as the older code found them).
  */
-export const OFFLINE_COMPILER = 'offline-v38';
+export const OFFLINE_COMPILER = 'offline-v39';
 
 /** A concept entry quotes at most this many sources (a page of 1,000 quotes helps nobody). */
 const MAX_STATED_SOURCES = 40;
@@ -165,7 +166,12 @@ export function offlineConcept(group: ConceptGroup): ConceptDraft {
       lines.push(`- [[${m.sourceTitle}]] mentions ${group.title}.`);
       continue;
     }
-    for (const s of said) lines.push(`- ${s} — [[${m.sourceTitle}]]`);
+    for (const s of said)
+      lines.push(
+        isHeading(s)
+          ? `- [[${m.sourceTitle}]] has a section “${s.slice(HEADING_SNIPPET.length).trim()}”.`
+          : `- ${s} — [[${m.sourceTitle}]]`,
+      );
   }
   if (group.mentions.length > MAX_STATED_SOURCES)
     lines.push(`- …and ${group.mentions.length - MAX_STATED_SOURCES} more sources below.`);
@@ -200,8 +206,44 @@ function plainSummary(group: ConceptGroup): string {
     return /[\u3400-\u9fff]/.test(lead)
       ? `${group.title}：${lead.slice(0, -1)}。`
       : `${group.title}: ${lead.slice(0, -1)}.`;
+  // A heading that names it with more words ("数据流架构：从 raw/ 到 wiki/ 的编译管线") says which part of
+  // the source is about it, and in the source's words what it is.
+  const heading = headingNaming(group);
+  if (heading)
+    return zh
+      ? `${group.title}：见于《${heading.source}》一节「${heading.line}」。`
+      : `${group.title} is discussed in “${heading.source}”, under “${heading.line}”.`;
   if (zh) return `${group.title}：见于《${first}》${more > 0 ? `等 ${group.mentions.length} 篇来源` : ''}。`;
   return `${group.title} is discussed in “${first}”${more > 0 ? ` and ${more} more source${more > 1 ? 's' : ''}` : ''}.`;
+}
+
+/** A title as a reader compares it: letters and digits only, lowercased. */
+function bare(s: string): string {
+  return s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** The longest a heading may be to stand in a summary. */
+const MAX_HEADING_CHARS = 60;
+
+/** A snippet that is a heading (entities.ts keeps one, marked, where no sentence names a name). */
+function isHeading(s: string): boolean {
+  return s.startsWith(HEADING_SNIPPET);
+}
+
+/** The first snippet that is a heading naming the concept with words of its own, and its source's title. */
+function headingNaming(group: ConceptGroup): { source: string; line: string } | undefined {
+  const names = [group.title, ...group.aliases].map((n) => n.toLowerCase());
+  for (const m of group.mentions)
+    for (const s of m.snippets) {
+      if (!isHeading(s)) continue;
+      const line = s.slice(HEADING_SNIPPET.length).trim();
+      const l = line.toLowerCase();
+      // The source's own title says no more than "discussed in" does.
+      if (bare(line) === bare(m.sourceTitle) || line.length > MAX_HEADING_CHARS || !names.some((n) => l.includes(n)))
+        continue;
+      return { source: m.sourceTitle, line };
+    }
+  return undefined;
 }
 
 const TABLE_OR_DRAWING = /^[;|]|\s[;|]\s.*\s[;|]\s|[\u2500-\u257f]/;
@@ -228,7 +270,7 @@ function definingSentence(group: ConceptGroup): string | undefined {
     // sources reads a few hundred).
     if (best && MAX_SENTENCE_SCORE - rank * 0.1 <= best.score) break;
     for (const s of m.snippets) {
-      if (notASentence(s)) continue;
+      if (notASentence(s) || isHeading(s)) continue;
       const l = s.toLowerCase();
       let score = -rank * 0.1;
       const at = Math.min(...names.map((n) => (l.includes(n) ? l.indexOf(n) : 999)));
