@@ -185,6 +185,8 @@ function queries(): string[] {
 
 async function searchP95(root: string): Promise<number> {
   const ctx = openKb(root, { env: {} });
+  // As `kb serve` and `kb mcp` read the store: the process answers many questions.
+  ctx.store.mapForSearch();
   try {
     const qs = queries();
     await retrieve(ctx, qs[0]!, { limit: 10, passageLimit: 5 }); // warm: statements, embedder

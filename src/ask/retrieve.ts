@@ -231,7 +231,6 @@ export async function retrieve(
   const t0 = performance.now();
   const tune: Tuning = { ...DEFAULT_TUNING, ...opts.tuning };
   const { store } = ctx;
-  store.mapForSearch();
   const limit = opts.limit ?? 10;
   const passageLimit = opts.passageLimit ?? 30;
   const terms = queryTerms([question, ...(opts.queries ?? [])]);

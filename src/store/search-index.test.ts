@@ -49,3 +49,33 @@ describe('the full-text index', () => {
     store.close();
   });
 });
+
+describe('a store mapped for search', () => {
+  it('finds the same passages through a memory map, and maps only when asked', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kb-store-'));
+    dirs.push(dir);
+    const store = new Store(join(dir, 'embeddings.db'), opts);
+    const unit = (i: number) => Float32Array.from({ length: 8 }, (_, j) => (j === i % 8 ? 1 : 0.1 * j));
+    const chunks = Array.from({ length: 40 }, (_, i) => ({
+      ord: i,
+      headings: [],
+      text: `passage ${i} about topic ${i % 5}`,
+      tokens: 5,
+      line: i + 1,
+    }));
+    store.putChunks(
+      'source/topics',
+      'topics.md',
+      chunks,
+      chunks.map((_c, i) => unit(i)),
+    );
+    const query = unit(3);
+    const before = { near: store.nearestChunks(query, 10), words: store.searchChunks('"topic"', 10) };
+    expect(store.mappedBytes()).toBe(0);
+    store.mapForSearch();
+    expect(store.mappedBytes()).toBeGreaterThan(0);
+    expect(store.nearestChunks(query, 10)).toEqual(before.near);
+    expect(store.searchChunks('"topic"', 10)).toEqual(before.words);
+    store.close();
+  });
+});

@@ -7,6 +7,7 @@ import type { McpFlags } from '../flags.js';
 /** stdout carries the protocol: this command prints nothing there itself. */
 export async function runMcp(flags: McpFlags, rt: CliRuntime): Promise<number> {
   const ctx = openKb(findKbRoot(flags.kb), { readOnly: true });
+  ctx.store.mapForSearch();
   try {
     await serveStdio(ctx, rt.signal, { offline: Boolean(flags.offline) });
   } finally {

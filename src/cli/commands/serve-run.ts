@@ -24,6 +24,7 @@ function openInBrowser(url: string): void {
 export async function runServe(flags: ServeFlags, rt: CliRuntime): Promise<number> {
   const port = flags.port === undefined ? 0 : positiveInt('--port', flags.port, 0);
   const ctx = openKb(findKbRoot(flags.kb), { readOnly: true });
+  ctx.store.mapForSearch();
   try {
     const running = await startServer(ctx, {
       host: flags.host ?? '127.0.0.1',
