@@ -17,7 +17,7 @@ function doc(path: string): DocumentRow {
     status: 'ok',
     error: null,
     compiled_at: 0,
-    compiler: 'offline-v39',
+    compiler: 'offline-v40',
   };
 }
 
@@ -707,6 +707,31 @@ describe('groupConcepts: a text and its translation', () => {
     const all = groupConcepts(found, docs, 2, 100, [], dict).map((c) => [c.title, ...c.aliases]);
     expect(pageOf(all, '关键词检索')[0]).toContain('keyword search');
     expect(pageOf(all, '关键词检索')[0]).not.toContain('indexes');
+  });
+
+  it('pairs no subjects apart when the Chinese one translates another word of the English title', () => {
+    // "Skill Design Patterns Every Developer Should Know" and 每个开发者都该知道的技能设计模式: the Chinese
+    // title's subject 开发者 is the English title's "Developer", not its subject, Patterns.
+    const titled = docs.map((d) =>
+      d.raw_path === 'en/branching.md'
+        ? { ...d, title: 'Skill Design Patterns Every Developer Should Know' }
+        : d.raw_path === 'zh/branching.md'
+          ? { ...d, title: '每个开发者都该知道的技能设计模式' }
+          : d,
+    );
+    const found = [
+      row('en/branching.md', 'pattern', 12, true),
+      row('zh/branching.md', '开发者', 9, true),
+      row('en/other.md', 'pattern', 3),
+    ];
+    const withDeveloper = dictionary({ 分支: ['branch'], 开发者: ['developer'] });
+    const all = groupConcepts(found, titled, 2, 100, [], withDeveloper).map((c) => [c.title, ...c.aliases]);
+    expect(pageOf(all, 'pattern')[0]).not.toContain('开发者');
+    // Nor is 开发者 the work's subject, to have a page of its own for it.
+    expect(pageOf(all, '开发者')).toEqual([]);
+    // Without the dictionary's word for it, the two subjects are joined as before.
+    const unknown = groupConcepts(found, titled, 2, 100, [], dict).map((c) => [c.title, ...c.aliases]);
+    expect(pageOf(unknown, 'pattern')[0]).toContain('开发者');
   });
 
   it('pairs nothing across texts that share no code or links, whatever their subjects', () => {

@@ -166,7 +166,10 @@ export function groupConcepts(
   }
 
   const workOf = versionsOfWorks(strongRows, okDocs, (k) => uf.find(k));
-  for (const [a, b] of alignedSubjects(strongRows, okDocs, workOf, (k) => uf.find(k))) tie(a, b);
+  // A translation's title word that is no subject of the original's title (开发者 beside "Developer")
+  // is not the work's subject either.
+  const demoted = new Set<string>();
+  for (const [a, b] of alignedSubjects(strongRows, okDocs, workOf, (k) => uf.find(k), dict, demoted)) tie(a, b);
   for (const [a, b] of alignedHeadings(okDocs, workOf)) if (surfaces.has(a) && surfaces.has(b)) tie(a, b);
   for (const [a, b] of alignedBySections(strongRows, okDocs, workOf)) tie(a, b);
   if (dict) for (const [a, b] of alignedWords(entities, okDocs, workOf, dict, strongKeys)) tie(a, b);
@@ -194,7 +197,7 @@ export function groupConcepts(
   const out: { c: Omit<PlannedConcept, 'mentions'>; byDoc: Map<string, EntityRow[]>; total: number }[] = [];
   for (const g of groups.values()) {
     // Support, stress and introduction are the names' own: everyday words only add mentions.
-    const named = namedRows(g.byDoc, workOf);
+    const named = withoutDemoted(namedRows(g.byDoc, workOf), demoted);
     if (!named.size) continue;
     // A single document's own topics get pages only in a knowledge base of several documents.
     const n = works(named);
@@ -326,6 +329,18 @@ function namedRows(byDoc: Map<string, EntityRow[]>, workOf: Map<string, string>)
     if (own.length) out.set(path, own);
     else out.delete(path);
   }
+  return out;
+}
+
+/** Rows of demoted keys read as neither the work's subject nor stressed (alignedSubjects). */
+function withoutDemoted(byDoc: Map<string, EntityRow[]>, demoted: ReadonlySet<string>): Map<string, EntityRow[]> {
+  if (!demoted.size) return byDoc;
+  const out = new Map<string, EntityRow[]>();
+  for (const [path, rows] of byDoc)
+    out.set(
+      path,
+      rows.map((r) => (r.subject && demoted.has(r.key) ? { ...r, subject: false, salient: false } : r)),
+    );
   return out;
 }
 
@@ -1035,6 +1050,8 @@ function alignedSubjects(
   okDocs: Map<string, DocumentRow>,
   workOf: Map<string, string>,
   root: (key: string) => string,
+  dict?: Dictionary,
+  demoted?: Set<string>,
 ): [string, string][] {
   const byWork = new Map<string, Map<string, Map<string, string>>>();
   // Every name each version uses, by its group: a subject another version names too is shared, not apart.
@@ -1078,9 +1095,28 @@ function alignedSubjects(
     // 全文检索 of 全文检索笔记 is no translation of "indexes" when the English version names full-text search too.
     const en = [...english].filter(([r]) => !namedOther.has(r));
     const zh = [...other].filter(([r]) => !namedEn.has(r));
-    if (en.length === 1 && zh.length === 1) out.push([en[0]![1], zh[0]![1]]);
+    if (en.length !== 1 || zh.length !== 1) continue;
+    const titles = [...versions.keys()].filter((p) => okDocs.get(p)!.lang === 'en').map((p) => okDocs.get(p)!.title);
+    if (!dict || !translatesOther(zh[0]![1], en[0]![1], titles, dict)) out.push([en[0]![1], zh[0]![1]]);
+    else demoted?.add(zh[0]![1]);
   }
   return out;
+}
+
+/**
+ * "每个ADK开发者都该知道的5种Agent Skill设计模式" and "5 Agent Skill Design Patterns Every ADK Developer
+ * Should Know": the Chinese title's subject (开发者) translates another word of the English title
+ * (Developer), not the English title's subject (Patterns). Such two are no translation of each other.
+ */
+function translatesOther(zh: string, en: string, englishTitles: readonly string[], dict: Dictionary): boolean {
+  const glosses = new Set(dict.english(zh).flatMap((g) => wordForms(baseForm(g))));
+  if (!glosses.size) return false;
+  const forms = (w: string) => wordForms(w.toLowerCase());
+  const own = new Set(en.split(/[\s-]+/).flatMap(forms));
+  if ([...own].some((f) => glosses.has(f))) return false;
+  return englishTitles.some((t) =>
+    (t.match(/[A-Za-z]+/g) ?? []).some((w) => !own.has(w.toLowerCase()) && forms(w).some((f) => glosses.has(f))),
+  );
 }
 
 /**
