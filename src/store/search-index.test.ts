@@ -79,3 +79,34 @@ describe('a store mapped for search', () => {
     store.close();
   });
 });
+
+describe('term statistics', () => {
+  it('are counted again after any write, by this connection or another', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kb-store-'));
+    dirs.push(dir);
+    const path = join(dir, 'embeddings.db');
+    const chunk = (ord: number, text: string) => ({ ord, headings: [], text, tokens: 3, line: ord + 1 });
+    const store = new Store(path, opts);
+    store.putChunks('source/a', 'a.md', [chunk(0, 'vector search'), chunk(1, 'keyword search')], []);
+    expect(store.termStats(['search', 'vector'])).toEqual({
+      chunks: 2,
+      df: new Map([
+        ['search', 2],
+        ['vector', 1],
+      ]),
+    });
+    store.putChunks('source/b', 'b.md', [chunk(0, 'vector index')], []);
+    expect(store.termStats(['search', 'vector'])).toEqual({
+      chunks: 3,
+      df: new Map([
+        ['search', 2],
+        ['vector', 2],
+      ]),
+    });
+    const other = new Store(path, opts);
+    other.putChunks('source/c', 'c.md', [chunk(0, 'vector store')], []);
+    other.close();
+    expect(store.termStats(['vector'])).toEqual({ chunks: 4, df: new Map([['vector', 3]]) });
+    store.close();
+  });
+});

@@ -696,17 +696,38 @@ export class Store {
    * many chunks there are: the weights of a question's terms.
    */
   termStats(terms: string[]): { chunks: number; df: Map<string, number> } {
-    const chunks = (this.stmt(`SELECT count(*) AS n FROM chunks`).get() as { n: number }).n;
+    const stats = this.currentStats();
     const df = new Map<string, number>();
     const vocab = this.stmt(`SELECT doc FROM chunks_vocab WHERE term = ?`);
     const count = this.stmt(`SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?`);
     for (const t of new Set(terms)) {
-      let n = (vocab.get(t) as { doc: number } | undefined)?.doc;
-      // A Latin word the index holds only stemmed, or a phrase: let FTS5 count it.
-      if (n === undefined && /[a-z]|\s/.test(t)) n = (count.get(`"${t.replace(/"/g, '""')}"`) as { n: number }).n;
-      df.set(t, n ?? 0);
+      let n = stats.df.get(t);
+      if (n === undefined) {
+        n = (vocab.get(t) as { doc: number } | undefined)?.doc;
+        // A Latin word the index holds only stemmed, or a phrase: let FTS5 count it.
+        if (n === undefined && /[a-z]|\s/.test(t)) n = (count.get(`"${t.replace(/"/g, '""')}"`) as { n: number }).n;
+        n ??= 0;
+        if (stats.df.size < TERM_STATS_KEPT) stats.df.set(t, n);
+      }
+      df.set(t, n);
     }
-    return { chunks, df };
+    return { chunks: stats.chunks, df };
+  }
+
+  private stats: { version: string; chunks: number; df: Map<string, number> } | undefined;
+  /**
+   * The passage count and the document frequencies counted so far, kept while the store is as it was:
+   * a process that answers many questions (kb serve, kb mcp) counts a term once, not once a question
+   * (a common Latin word is a full count over its postings). Any write, by this connection or another,
+   * starts them again.
+   */
+  private currentStats(): { chunks: number; df: Map<string, number> } {
+    const version = `${this.db.pragma('data_version', { simple: true })}:${(this.stmt('SELECT total_changes() AS n').get() as { n: number }).n}`;
+    if (this.stats?.version !== version) {
+      const chunks = (this.stmt(`SELECT count(*) AS n FROM chunks`).get() as { n: number }).n;
+      this.stats = { version, chunks, df: new Map() };
+    }
+    return this.stats;
   }
 
   /** The names of each entry and of each entity the compiler found (title or surface, then aliases). */
@@ -961,6 +982,9 @@ function toEntry(r: RawEntryRow): EntryRow {
     updated: r.updated,
   };
 }
+
+/** Document frequencies a store keeps between questions (Store.termStats). */
+const TERM_STATS_KEPT = 50_000;
 
 /** The most of the store file a search maps (Store.mapForSearch); SQLite maps no more than the file. */
 const SEARCH_MMAP_BYTES = 2 ** 31;
