@@ -38,6 +38,9 @@ CREATE TABLE IF NOT EXISTS doc_entities (
   PRIMARY KEY (raw_path, key)
 );
 CREATE INDEX IF NOT EXISTS doc_entities_key ON doc_entities(key);
+-- The rows that give a name other names, which every question reads (Store.nameGroups): a few in a
+-- hundred, read from this index alone instead of a scan of every row and its sentences.
+CREATE INDEX IF NOT EXISTS doc_entities_aliased ON doc_entities(surface, aliases) WHERE aliases != '[]';
 
 -- One row per wiki entry (mirror of the frontmatter, for search and status).
 CREATE TABLE IF NOT EXISTS entries (

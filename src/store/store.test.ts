@@ -236,3 +236,26 @@ describe('Store: scan cache', () => {
     s.close();
   });
 });
+
+describe('Store.nameGroups', () => {
+  it('gives every name written with other names, in the order they were stored', () => {
+    const s = open(join(mkdtempSync(join(tmpdir(), 'kb-store-')), 'kb.db'));
+    const row = (key: string, surface: string, aliases: string[]) => ({
+      key,
+      surface,
+      aliases,
+      count: 2,
+      snippets: [],
+    });
+    s.transaction(() => {
+      s.putEntities('b.md', [row('zettelkasten', 'Zettelkasten', ['卡片盒笔记法']), row('note', 'note', [])]);
+      s.putEntities('a.md', [row('rag', 'RAG', ['检索增强生成']), row('bm25', 'BM25', [])]);
+    });
+    // Stored order, not the names' alphabetical order the index of aliased rows keeps.
+    expect(s.nameGroups()).toEqual([
+      ['Zettelkasten', '卡片盒笔记法'],
+      ['RAG', '检索增强生成'],
+    ]);
+    s.close();
+  });
+});

@@ -738,11 +738,13 @@ export class Store {
       aliases: string;
     }[])
       out.push([r.title, ...(JSON.parse(r.aliases) as string[])]);
-    for (const r of this.stmt(`SELECT surface, aliases FROM doc_entities WHERE aliases != '[]'`).all() as {
+    // Read from the index of rows with aliases (schema.ts), then put in the table's order.
+    const rows = this.stmt(`SELECT rowid AS id, surface, aliases FROM doc_entities WHERE aliases != '[]'`).all() as {
+      id: number;
       surface: string;
       aliases: string;
-    }[])
-      out.push([r.surface, ...(JSON.parse(r.aliases) as string[])]);
+    }[];
+    for (const r of rows.sort((a, b) => a.id - b.id)) out.push([r.surface, ...(JSON.parse(r.aliases) as string[])]);
     return out;
   }
 
