@@ -283,11 +283,13 @@ export function packContext(
     const row = hit ? undefined : store.getEntry(id);
     const title = hit?.title ?? row?.title;
     if (title === undefined) return undefined;
-    const backlinks = store
-      .linksTo(id)
-      .map(titleOf)
-      .filter((t): t is string => Boolean(t))
-      .slice(0, maxBacklinks);
+    // The first titles only: a concept may have thousands of backlinks, each a lookup.
+    const backlinks: string[] = [];
+    for (const from of store.linksTo(id)) {
+      if (backlinks.length >= maxBacklinks) break;
+      const t = titleOf(from);
+      if (t) backlinks.push(t);
+    }
     return {
       id,
       title,
