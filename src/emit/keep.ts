@@ -11,7 +11,7 @@ export interface KeepInput {
   concepts: readonly ConceptPlan[];
   scan: WikiScan;
   /** What the store knows of the entries: their links are read from there while a file is as kb wrote it. */
-  stored: { entryHashes(): { id: string; content_hash: string }[]; allLinks(): Map<string, string[]> };
+  stored: { entryHashes(): { id: string; content_hash: string }[]; orderedLinksFrom(id: string): string[] };
 }
 
 /**
@@ -29,7 +29,6 @@ export function keepRest(
   const liveIds = new Set<string>([...input.sources.map((p) => p.id), ...input.concepts.map((g) => g.id)]);
   // Read once for all entries (one query each instead of two per entry).
   const hashes = new Map(input.stored.entryHashes().map((r) => [r.id, r.content_hash]));
-  const storedLinks = input.stored.allLinks();
   for (const e of input.scan.entries) {
     if (finals.has(e.fm.id)) continue;
     const stays = liveIds.has(e.fm.id) || e.fm.kind === 'answer' || e.humanEdited;
@@ -39,7 +38,9 @@ export function keepRest(
     }
     const hash = hashes.get(e.fm.id);
     let ids: string[];
-    if (hash !== undefined && hash === e.fm.content_hash && !e.humanEdited) ids = storedLinks.get(e.fm.id) ?? [];
+    // One entry's links at a time: all of them at once held every link of a large wiki in memory.
+    if (hash !== undefined && hash === e.fm.content_hash && !e.humanEdited)
+      ids = input.stored.orderedLinksFrom(e.fm.id);
     else ids = linkIds(e.body, links);
     finals.set(e.fm.id, keptFinal(e, names.pathOf.get(e.fm.id) ?? e.path, ids));
   }

@@ -608,6 +608,11 @@ export class Store {
     return out;
   }
 
+  /** An entry's links in code point order (the primary key's order, as allLinks gives each list). */
+  orderedLinksFrom(id: string): string[] {
+    return this.stmt(`SELECT dst FROM links WHERE src = ? ORDER BY dst`).pluck().all(id) as string[];
+  }
+
   linksFrom(id: string): string[] {
     return (this.stmt(`SELECT dst FROM links WHERE src = ?`).all(id) as { dst: string }[]).map((r) => r.dst);
   }
