@@ -113,7 +113,7 @@ const THEMATIC = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const QUOTE = /^ {0,3}>/;
 const DEFINITION = /^ {0,3}\[(?:[^\]\\]|\\.)+\]:[ \t]*\S/;
-const LIST_ITEM = /^( {0,3})([-+*]|(\d{1,9})[.)])([ \t]+|$)/;
+export const LIST_ITEM = /^( {0,3})([-+*]|(\d{1,9})[.)])([ \t]+|$)/;
 const TABLE_DELIM = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 
 const HTML_BLOCK_TAGS = new Set(

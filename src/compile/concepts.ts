@@ -1,7 +1,7 @@
 import * as EN from '../text/lang/en.js';
 import type { EntryId } from '../types.js';
 import { byRawPath } from './works.js';
-import { HEADING_SNIPPET } from './types.js';
+import { snippetHeading } from './types.js';
 import type { DocumentRow, EntityRow } from '../store/store.js';
 import { type LoadedEntry, keptAliases } from '../entry/wiki.js';
 import { entityKey, makeEntryId } from '../entry/names.js';
@@ -370,14 +370,14 @@ function standingSentences(byDoc: Map<string, EntityRow[]>, workOf: Map<string, 
  */
 function onlyStanding(r: EntityRow, standing?: ReadonlySet<string>): boolean {
   // A heading kept where no sentence names it (entities.ts) is the work's outline, not its standing text.
-  if (!r.snippets.length || r.snippets.length >= MAX_SNIPPETS || r.subject || r.snippets.every(noSentence))
+  if (
+    !r.snippets.length ||
+    r.snippets.length >= MAX_SNIPPETS ||
+    r.subject ||
+    r.snippets.every((s) => snippetHeading(s) !== undefined)
+  )
     return false;
   return !standing || r.snippets.every((s) => standing.has(s));
-}
-
-/** A heading entities.ts kept for a name no sentence names. */
-function noSentence(s: string): boolean {
-  return s.startsWith(HEADING_SNIPPET);
 }
 
 /**

@@ -125,3 +125,13 @@ export interface CompileOptions {
 
 /** What opens an entity's snippet that is a heading naming it, not a sentence (a name no sentence names). */
 export const HEADING_SNIPPET = '§ ';
+
+/** A heading as an entity's snippet (HEADING_SNIPPET). */
+export function headingSnippet(heading: string): string {
+  return `${HEADING_SNIPPET}${heading}`;
+}
+
+/** The heading a snippet holds, or undefined for a sentence. */
+export function snippetHeading(snippet: string): string | undefined {
+  return snippet.startsWith(HEADING_SNIPPET) ? snippet.slice(HEADING_SNIPPET.length).trim() : undefined;
+}

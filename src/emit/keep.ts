@@ -11,7 +11,7 @@ export interface KeepInput {
   concepts: readonly ConceptPlan[];
   scan: WikiScan;
   /** What the store knows of the entries: their links are read from there while a file is as kb wrote it. */
-  stored: { entryHashes(): { id: string; content_hash: string }[]; orderedLinksFrom(id: string): string[] };
+  stored: { entryHashes(): { id: string; content_hash: string }[]; linksFrom(id: string): string[] };
 }
 
 /**
@@ -39,8 +39,7 @@ export function keepRest(
     const hash = hashes.get(e.fm.id);
     let ids: string[];
     // One entry's links at a time: all of them at once held every link of a large wiki in memory.
-    if (hash !== undefined && hash === e.fm.content_hash && !e.humanEdited)
-      ids = input.stored.orderedLinksFrom(e.fm.id);
+    if (hash !== undefined && hash === e.fm.content_hash && !e.humanEdited) ids = input.stored.linksFrom(e.fm.id);
     else ids = linkIds(e.body, links);
     finals.set(e.fm.id, keptFinal(e, names.pathOf.get(e.fm.id) ?? e.path, ids));
   }

@@ -608,13 +608,11 @@ export class Store {
     return out;
   }
 
-  /** An entry's links in code point order (the primary key's order, as allLinks gives each list). */
-  orderedLinksFrom(id: string): string[] {
-    return this.stmt(`SELECT dst FROM links WHERE src = ? ORDER BY dst`).pluck().all(id) as string[];
-  }
-
+  /** An entry's links in code point order (the primary key's order, which SQLite reads them in; as allLinks gives each list). */
   linksFrom(id: string): string[] {
-    return (this.stmt(`SELECT dst FROM links WHERE src = ?`).all(id) as { dst: string }[]).map((r) => r.dst);
+    return (this.stmt(`SELECT dst FROM links WHERE src = ? ORDER BY dst`).all(id) as { dst: string }[]).map(
+      (r) => r.dst,
+    );
   }
 
   linksTo(id: string): string[] {
@@ -625,7 +623,6 @@ export class Store {
 
   // ---- search
 
-  private mapped = false;
   /**
    * Read the file through a memory map from now on, for a process that answers many questions (`kb
    * serve`, `kb mcp`): each scans every vector and long posting lists, and a map spares copying each
@@ -634,8 +631,7 @@ export class Store {
    * map touches count towards its resident memory (`kb ask` at 10,000 documents: 131 -> 633 MB).
    */
   mapForSearch(): void {
-    if (this.mapped || this.ephemeral) return;
-    this.mapped = true;
+    if (this.ephemeral) return;
     this.db.pragma(`mmap_size = ${SEARCH_MMAP_BYTES}`);
   }
 

@@ -1,4 +1,4 @@
-import { HEADING_SNIPPET } from '../types.js';
+import { headingSnippet } from '../types.js';
 import { isHeadingLine } from '../../text/layout.js';
 import { outlineSections, sectionHeadings, sectionsNaming } from '../../text/outline.js';
 import { HAN } from '../../text/script.js';
@@ -13,7 +13,7 @@ import { openCode, sealCode } from './code-spans.js';
 import { titleSubjects } from './subject.js';
 import { unwrapParagraphs } from '../../chunk/reading.js';
 import { foldText } from '../../text/fold.js';
-import { type Block, headingText, parseBlocks } from '../../chunk/blocks.js';
+import { type Block, headingText, LIST_ITEM, parseBlocks } from '../../chunk/blocks.js';
 import {
   boundTerms,
   chineseTerms,
@@ -976,24 +976,24 @@ function pickSnippets(sents: Sentence[], names: string[]): string[] {
     .map((h) => h.s);
 }
 
-/**
- * No sentence names it: the first heading that names it with words of its own ("数据流架构：从 raw/ 到
- * wiki/ 的编译管线") says where the text is about it, kept as `§ heading` (HEADING_SNIPPET). `names`
- * lowercased.
- */
 /** The end of a sentence: its mark before a space or the end (not the dots of 2020.01.06). */
 const SENTENCE_END = /[.!?;](?:\s|$)|[。！？；]/;
 
+/**
+ * No sentence names it: the first heading that names it with words of its own ("数据流架构：从 raw/ 到
+ * wiki/ 的编译管线") says where the text is about it, kept as a heading snippet (headingSnippet).
+ * `names` lowercased.
+ */
 export function orHeading(snippets: string[], headings: readonly string[], names: readonly string[]): string[] {
   if (snippets.length) return snippets;
   const named = headings.find((h) => {
     // A short list item between blank lines is no heading.
-    if (/^(?:[-*+]|\d+[.)])\s/.test(h) || SENTENCE_END.test(h)) return false;
+    if (LIST_ITEM.test(h) || SENTENCE_END.test(h)) return false;
     const l = h.toLowerCase();
     return names.some((n) => n.length >= 2 && l !== n && l.includes(n));
   });
   // As read: no bold marks, no colon that leads into what follows (**Querying (online):**).
-  return named ? [`${HEADING_SNIPPET}${named.replace(/\*\*|__/g, '').replace(/\s*[:：]$/, '')}`] : [];
+  return named ? [headingSnippet(named.replace(/\*\*|__/g, '').replace(/\s*[:：]$/, ''))] : [];
 }
 
 function orContext(snippets: string[], context: string[] | undefined): string[] {

@@ -2,7 +2,7 @@ import type { KbMessage } from '../../diagnostics/message.js';
 import type { RawDocument } from '../../types.js';
 import type { Catalog, ConceptDraft, ConceptGroup, EntryWriter, SourceDraft } from '../types.js';
 import { extractEntities, type FoundEntity } from './entities.js';
-import { HEADING_SNIPPET } from '../types.js';
+import { snippetHeading } from '../types.js';
 import { clip, extractSummary, leans } from './summary.js';
 import { PLACE_HEADING, readsText } from '../../ingest/detect.js';
 import { withoutClosingHashes } from '../../ingest/markdown.js';
@@ -166,12 +166,10 @@ export function offlineConcept(group: ConceptGroup): ConceptDraft {
       lines.push(`- [[${m.sourceTitle}]] mentions ${group.title}.`);
       continue;
     }
-    for (const s of said)
-      lines.push(
-        isHeading(s)
-          ? `- [[${m.sourceTitle}]] has a section “${s.slice(HEADING_SNIPPET.length).trim()}”.`
-          : `- ${s} — [[${m.sourceTitle}]]`,
-      );
+    for (const s of said) {
+      const heading = snippetHeading(s);
+      lines.push(heading ? `- [[${m.sourceTitle}]] has a section “${heading}”.` : `- ${s} — [[${m.sourceTitle}]]`);
+    }
   }
   if (group.mentions.length > MAX_STATED_SOURCES)
     lines.push(`- …and ${group.mentions.length - MAX_STATED_SOURCES} more sources below.`);
@@ -225,18 +223,13 @@ function bare(s: string): string {
 /** The longest a heading may be to stand in a summary. */
 const MAX_HEADING_CHARS = 60;
 
-/** A snippet that is a heading (entities.ts keeps one, marked, where no sentence names a name). */
-function isHeading(s: string): boolean {
-  return s.startsWith(HEADING_SNIPPET);
-}
-
 /** The first snippet that is a heading naming the concept with words of its own, and its source's title. */
 function headingNaming(group: ConceptGroup): { source: string; line: string } | undefined {
   const names = [group.title, ...group.aliases].map((n) => n.toLowerCase());
   for (const m of group.mentions)
     for (const s of m.snippets) {
-      if (!isHeading(s)) continue;
-      const line = s.slice(HEADING_SNIPPET.length).trim();
+      const line = snippetHeading(s);
+      if (line === undefined) continue;
       const l = line.toLowerCase();
       // The source's own title says no more than "discussed in" does.
       if (bare(line) === bare(m.sourceTitle) || line.length > MAX_HEADING_CHARS || !names.some((n) => l.includes(n)))
@@ -270,7 +263,7 @@ function definingSentence(group: ConceptGroup): string | undefined {
     // sources reads a few hundred).
     if (best && MAX_SENTENCE_SCORE - rank * 0.1 <= best.score) break;
     for (const s of m.snippets) {
-      if (notASentence(s) || isHeading(s)) continue;
+      if (notASentence(s) || snippetHeading(s) !== undefined) continue;
       const l = s.toLowerCase();
       let score = -rank * 0.1;
       const at = Math.min(...names.map((n) => (l.includes(n) ? l.indexOf(n) : 999)));
