@@ -17,7 +17,7 @@ function doc(path: string): DocumentRow {
     status: 'ok',
     error: null,
     compiled_at: 0,
-    compiler: 'offline-v40',
+    compiler: 'offline-v41',
   };
 }
 
@@ -264,6 +264,15 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     expect(pageOf(all, 'Pipeline')[0]).toContain('流水线');
     // Without the dictionary nothing tells the gloss from a translation.
     expect(pageOf(pages(docs), 'Firestore')[0]).toContain('云端');
+  });
+
+  it('keeps the English a translator gives a Chinese term, even in a sense the dictionary lacks', () => {
+    const docs = {
+      'a.md': '储藏（Stashing）会保存工作目录。储藏可以多次应用，储藏也能删除。',
+      'b.md': '你可以随时储藏（Stashing）改动。储藏列表会显示所有的储藏。',
+    };
+    const dict = dictionary({ 储藏: ['store', 'deposit'] });
+    expect(pageOf(pages(docs, dict), '储藏')[0]).toContain('Stashing');
   });
 
   it('merges a name with the Chinese compound that translates, word by word, the name a text glosses it with', () => {

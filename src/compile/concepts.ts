@@ -6,6 +6,7 @@ import type { DocumentRow, EntityRow } from '../store/store.js';
 import { type LoadedEntry, keptAliases } from '../entry/wiki.js';
 import { entityKey, makeEntryId } from '../entry/names.js';
 import { foldText, hasTraditional, mainlandWord } from '../text/fold.js';
+import { glossedSenses, usedAlike, withSenses, wordForms } from './glossed-senses.js';
 import { isCommonEnglishWord } from '../text/english-words.js';
 import { baseForm } from '../text/lexicon.js';
 import { alignOutlines, outlineHeadings } from '../text/outline.js';
@@ -172,7 +173,16 @@ export function groupConcepts(
   for (const [a, b] of alignedSubjects(strongRows, okDocs, workOf, (k) => uf.find(k), dict, demoted)) tie(a, b);
   for (const [a, b] of alignedHeadings(okDocs, workOf)) if (surfaces.has(a) && surfaces.has(b)) tie(a, b);
   for (const [a, b] of alignedBySections(strongRows, okDocs, workOf)) tie(a, b);
-  if (dict) for (const [a, b] of alignedWords(entities, okDocs, workOf, dict, strongKeys)) tie(a, b);
+  if (dict) {
+    // The senses the texts' own glosses teach (倉庫: repository) join compounds of their words too.
+    const alike = usedAlike(entities, okDocs, workOf);
+    const taught = withSenses(
+      dict,
+      glossedSenses(entities, dict, (zh, en) => surfaces.has(en) && alike(zh, en)),
+    );
+    if (taught !== dict) for (const [zh, en] of wordByWord([...surfaces.keys()], taught)) tie(zh, en);
+    for (const [a, b] of alignedWords(entities, okDocs, workOf, taught, strongKeys)) tie(a, b);
+  }
   attachWeak(uf, deferred, strongKeys);
   const groups = new Map<string, { keys: Set<string>; byDoc: Map<string, EntityRow[]> }>();
   for (const e of entities) {
@@ -527,12 +537,14 @@ const HAN = /\p{Script=Han}/u;
 /**
  * A name's aliases without the everyday Chinese words a text put beside it as a gloss, not as its
  * name: `Firestore（云端）` says where Firestore is (云端: cloud), and the dictionary's senses of
- * 云端 hold no word of "Firestore". A pair the dictionary does not know either side of
- * (卡帕西, Andrej Karpathy; 数字音频工作站, DAW) stays a pair.
+ * 云端 hold no word of "Firestore". A Chinese name glossed by an English word (儲藏（Stashing）,
+ * 仓库（repository）) is the translator giving the original term, often a technical sense the
+ * dictionary lacks: it stays a pair, as does a pair the dictionary does not know either side of
+ * (卡帕西, Andrej Karpathy; 数字音频工作站, DAW).
  */
 function withoutGlosses(e: EntityRow, dict: Dictionary): EntityRow {
   const aliases = e.aliases.filter((a) => {
-    const [zh, en] = HAN.test(a) ? [a, e.surface] : [e.surface, a];
+    const [zh, en] = [a, e.surface];
     if (!HAN.test(zh) || HAN.test(en) || !/^[\p{Script=Han}]{2,4}$/u.test(zh) || dict.words(zh).length !== 1)
       return true;
     const senses = new Set(dict.english(zh).flatMap((g) => wordFamily(baseForm(g))));
@@ -795,14 +807,6 @@ function translations(okDocs: Map<string, DocumentRow>, marks: Map<string, Set<s
 const ALIGNED_MIN_COUNT = 2;
 /** An everyday word and its translation in another version of a work are used at least this share as often as each other. */
 const ALIGNED_RATIO = 0.5;
-
-/** An English word's dictionary form: plural and -ing taken off (branches, branching → branch). */
-function wordForms(w: string): string[] {
-  const base = baseForm(w);
-  const out = [base];
-  if (w.length > 6 && w.endsWith('ing')) out.push(w.slice(0, -3), `${w.slice(0, -3)}e`);
-  return out;
-}
 
 /**
  * Words one version of a work uses in Chinese and another in English, that the dictionary gives as

@@ -1,4 +1,5 @@
 import type { EntityRow } from '../store/store.js';
+import { foldText, mainlandWord } from '../text/fold.js';
 import { lexiconFor } from '../text/lexicon.js';
 import type { Dictionary } from './concepts.js';
 
@@ -6,6 +7,10 @@ import type { Dictionary } from './concepts.js';
  * CC-CEDICT (src/text/lexicon.ts), built once per user when missing (seconds of work), whenever a
  * name in Han script may need it: what compile writes depends on raw/, config and kb's version
  * only, never on whether some earlier command happened to build the lexicon.
+ *
+ * The lexicon is kept in Simplified script, so a word written in Traditional script (衝突, 歸併,
+ * 伺服器) is looked up as Mainland Chinese writes it (冲突, 归并, 服务器), and a Traditional run is
+ * cut where its Simplified spelling is cut, the pieces given back in the text's own characters.
  */
 export function withDictionary<T>(
   stateDir: string,
@@ -20,7 +25,23 @@ export function withDictionary<T>(
       const best = lex.chinese(key)[0];
       return best && best.weight === 1 && Array.from(best.term).length >= 2 ? best.term : undefined;
     },
-    english: (word) => lex.english(word).map((t) => t.term),
-    words: (run) => lex.words(run),
+    english: (word) => lex.english(mainlandWord(word)).map((t) => t.term),
+    words: (run) => wordsOf(run, lex.words.bind(lex)),
+  });
+}
+
+/** A run cut into dictionary words through its Simplified spelling, each piece in the run's own characters. */
+export function wordsOf(run: string, cut: (simplified: string) => string[]): string[] {
+  const folded = foldText(run);
+  if (folded === run) return cut(run);
+  const chars = Array.from(run);
+  // OpenCC's phrases may change a word's length (a Taiwan word for a Mainland one): cut as written then.
+  if (Array.from(folded).length !== chars.length) return cut(run);
+  let at = 0;
+  return cut(folded).map((w) => {
+    const n = Array.from(w).length;
+    const piece = chars.slice(at, at + n).join('');
+    at += n;
+    return piece;
   });
 }

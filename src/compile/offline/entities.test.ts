@@ -318,6 +318,13 @@ describe('extractEntities: a translation in parentheses', () => {
     expect(plain.flatMap((e) => e.aliases)).toContain('origin');
   });
 
+  it('takes no host name in parentheses for a translation of the words before it', () => {
+    const md = '可以连到中继服务器（irc.freenode.net）求助。中继服务器上总有人在，中继服务器也很稳。';
+    expect(extractEntities(md, 'Untitled').flatMap((e) => e.aliases)).not.toContain('irc.freenode.net');
+    const named = extractEntities(md.replace('irc.freenode.net', 'relay server'), 'Untitled');
+    expect(named.flatMap((e) => e.aliases)).toContain('relay server');
+  });
+
   it.each(glossed)('reads a word the dictionary lacks before a gloss as the glossed term: %s', (md, key, alias) => {
     const found = extractEntities(md, 'Untitled').find((e) => e.key === key);
     if (alias) expect(found?.aliases).toContain(alias);

@@ -141,7 +141,7 @@ function validName(name: string): boolean {
   if (/^[\p{P}\p{S}\s]+$/u.test(name)) return false;
   // Half a parenthesis (`Indexing (offline`) is a cut, not a name.
   if ((name.match(/[(（]/g)?.length ?? 0) !== (name.match(/[)）]/g)?.length ?? 0)) return false;
-  if (/https?:|www\.|\.(?:com|org|io|md|png)$/i.test(name)) return false;
+  if (/https?:|www\.|\.(?:com|org|net|io|md|png)$|^[a-z\d-]+(?:\.[a-z\d-]+){2,}$/i.test(name)) return false;
   const k = name.toLowerCase();
   if (EN.STOP.has(k) || ZH.STOP.has(name) || EN.GENERIC.has(k) || EN.CAP_STOP.has(k)) return false;
   return true;
