@@ -331,8 +331,11 @@ function namedRows(byDoc: Map<string, EntityRow[]>, workOf: Map<string, string>)
   }
   if (out.size < STANDING_WORKS || new Set([...out.keys()].map((p) => workOf.get(p) ?? p)).size < STANDING_WORKS)
     return out;
-  if (![...out.values()].some((rows) => rows.some((r) => onlyStanding(r)))) return out;
-  const standing = standingSentences(out, workOf);
+  // Only the sentences of rows that could name it in standing text alone need their works counted.
+  const asked = new Set<string>();
+  for (const rows of out.values()) for (const r of rows) if (onlyStanding(r)) for (const s of r.snippets) asked.add(s);
+  if (!asked.size) return out;
+  const standing = standingSentences(out, workOf, asked);
   if (!standing.size) return out;
   for (const [path, rows] of out) {
     const own = rows.filter((r) => !onlyStanding(r, standing));
@@ -362,13 +365,18 @@ const MAX_SNIPPETS = 3;
 /**
  * Sentences that several works write word for word when they name one concept — a newsletter's
  * standing lines ("Every week we highlight…"), a site's footer, a licence notice — among the
- * sentences its rows keep as snippets.
+ * sentences its rows keep as snippets (of those `asked` about).
  */
-function standingSentences(byDoc: Map<string, EntityRow[]>, workOf: Map<string, string>): Set<string> {
+function standingSentences(
+  byDoc: Map<string, EntityRow[]>,
+  workOf: Map<string, string>,
+  asked: ReadonlySet<string>,
+): Set<string> {
   const worksOf = new Map<string, Set<string>>();
   for (const [path, rows] of byDoc)
     for (const r of rows)
-      for (const s of r.snippets) (worksOf.get(s) ?? worksOf.set(s, new Set()).get(s)!).add(workOf.get(path) ?? path);
+      for (const s of r.snippets)
+        if (asked.has(s)) (worksOf.get(s) ?? worksOf.set(s, new Set()).get(s)!).add(workOf.get(path) ?? path);
   return new Set([...worksOf].filter(([, w]) => w.size >= STANDING_WORKS).map(([s]) => s));
 }
 

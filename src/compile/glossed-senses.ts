@@ -61,21 +61,27 @@ export function usedAlike(
   okDocs: Map<string, DocumentRow>,
   workOf: Map<string, string>,
 ): (zh: string, en: string) => boolean {
-  // work → key → [count in Chinese versions, count in English ones]; work → [Chinese versions, English ones]
-  const counts = new Map<string, Map<string, [number, number]>>();
+  // work → key → [count in Chinese versions, count in English ones]; work → [Chinese versions, English ones].
+  // Counted on the first question only: most knowledge bases glossing nothing never ask one.
+  let counts: Map<string, Map<string, [number, number]>> | undefined;
   const versions = new Map<string, [Set<string>, Set<string>]>();
-  for (const e of entities) {
-    const work = workOf.get(e.raw_path);
-    const d = okDocs.get(e.raw_path);
-    if (!work || !d) continue;
-    const side = d.lang === 'en' ? 1 : 0;
-    const v = versions.get(work) ?? versions.set(work, [new Set(), new Set()]).get(work)!;
-    v[side].add(e.raw_path);
-    const byKey = counts.get(work) ?? counts.set(work, new Map()).get(work)!;
-    const c = byKey.get(e.key) ?? byKey.set(e.key, [0, 0]).get(e.key)!;
-    c[side] += e.count;
-  }
+  const count = () => {
+    const out = new Map<string, Map<string, [number, number]>>();
+    for (const e of entities) {
+      const work = workOf.get(e.raw_path);
+      const d = okDocs.get(e.raw_path);
+      if (!work || !d) continue;
+      const side = d.lang === 'en' ? 1 : 0;
+      const v = versions.get(work) ?? versions.set(work, [new Set(), new Set()]).get(work)!;
+      v[side].add(e.raw_path);
+      const byKey = out.get(work) ?? out.set(work, new Map()).get(work)!;
+      const c = byKey.get(e.key) ?? byKey.set(e.key, [0, 0]).get(e.key)!;
+      c[side] += e.count;
+    }
+    return out;
+  };
   return (zh, en) => {
+    counts ??= count();
     for (const [work, byKey] of counts) {
       const [zhVersions, enVersions] = versions.get(work)!;
       const a = (byKey.get(zh)?.[0] ?? 0) / (zhVersions.size || 1);
