@@ -1,6 +1,6 @@
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../util/atomic.js';
+import { writeChunksAtomicIfChanged, writeFileAtomic } from '../util/atomic.js';
 import { linkMarkup } from '../entry/links.js';
 import { fileBaseName } from '../entry/names.js';
 import { indexTopics } from './topics.js';
@@ -52,16 +52,37 @@ export function writeIndexes(wikiDir: string, items: IndexItem[]): void {
     lines.push('');
   }
   writeIfChanged(join(wikiDir, 'index.md'), `${lines.join('\n').trimEnd()}\n`);
-  const json = sorted.map((i) => ({
-    id: i.id,
-    title: i.title,
-    kind: i.kind,
-    path: i.path,
-    summary: i.summary,
-    source_ref: i.source_ref,
-    links: [...i.links].sort(),
-  }));
-  writeIfChanged(join(wikiDir, 'index.json'), `${JSON.stringify(json, null, 2)}\n`);
+  writeChunksAtomicIfChanged(join(wikiDir, 'index.json'), jsonChunks(sorted));
+}
+
+/**
+ * index.json as `JSON.stringify(list, null, 2)` writes it, an entry at a time: at 10,000 entries the
+ * whole text is tens of megabytes, and the file it replaces as much again.
+ */
+function* jsonChunks(sorted: readonly IndexItem[]): Generator<string> {
+  if (!sorted.length) {
+    yield '[]\n';
+    return;
+  }
+  yield '[\n';
+  for (const [n, i] of sorted.entries()) {
+    const one = JSON.stringify(
+      {
+        id: i.id,
+        title: i.title,
+        kind: i.kind,
+        path: i.path,
+        summary: i.summary,
+        source_ref: i.source_ref,
+        links: [...i.links].sort(),
+      },
+      null,
+      2,
+    );
+    // An entry one level into the list: each of its lines indented once more (strings hold no newline).
+    yield `${n ? ',\n' : ''}  ${one.replaceAll('\n', '\n  ')}`;
+  }
+  yield '\n]\n';
 }
 
 /** The concepts by topic (topics.ts): a heading per topic, its concepts with their glosses, the sources that feed it. */
