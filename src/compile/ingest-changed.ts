@@ -176,9 +176,12 @@ async function ingestOne(
           )
         : [];
   const entities = readsText(doc) ? entitiesFor(draft?.entities ?? res.offline.entities, res.offline.entities) : [];
+  // The entities are stored as rows (doc_entities) and planning reads them there: the draft kept for
+  // the entry (in memory until emit, and as the pending draft a resumed run reads) leaves them out.
+  const entry: SourceDraft | undefined = draft && { ...draft, entities: [] };
   const id = entryId;
   return {
-    draft,
+    draft: entry,
     encoding: doc.encoding,
     store: () => {
       store.putDocument({
@@ -202,7 +205,7 @@ async function ingestOne(
       store.putEntities(key, entities);
       store.putChunks(id, key, chunks, vectors);
       // Kept until this run writes the wiki: a run stopped before then resumes from it.
-      if (draft) store.putPendingDraft(key, draft);
+      if (entry) store.putPendingDraft(key, entry);
     },
   };
 }
