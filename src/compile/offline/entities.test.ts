@@ -318,6 +318,24 @@ describe('extractEntities: a translation in parentheses', () => {
     expect(plain.flatMap((e) => e.aliases)).toContain('origin');
   });
 
+  it.each([
+    ['如果两个分支改了同一行，Git 就无法合并。这种问题叫做合并冲突。遇到冲突时 Git 会停下。', '合并冲突'],
+    ['这个过程称为三方合并，它用到三个快照。', '三方合并'],
+    ['Git 把這個區域稱為暫存區域。', '暂存区域'],
+  ])('takes the term a Chinese text names after 叫做/称为: %s', (md, key) => {
+    const found = extractEntities(md, 'Untitled').find((e) => e.key === key);
+    expect(found).toBeDefined();
+    expect(found!.weak).toBeFalsy();
+  });
+
+  it.each([
+    ['这门语言被称为世界上最快的语言。', '世界上最快的语言'],
+    ['修改过的文件稱為被修改。', '被修改'],
+    ['他们称为了方便起见而保留，这个名字。', '了方便起见而保留'],
+  ])('takes no clause after 叫做/称为 for a term: %s', (md, phrase) => {
+    expect(extractEntities(md, 'Untitled').map((e) => e.surface)).not.toContain(phrase);
+  });
+
   it('takes no host name in parentheses for a translation of the words before it', () => {
     const md = '可以连到中继服务器（irc.freenode.net）求助。中继服务器上总有人在，中继服务器也很稳。';
     expect(extractEntities(md, 'Untitled').flatMap((e) => e.aliases)).not.toContain('irc.freenode.net');

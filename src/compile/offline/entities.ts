@@ -114,6 +114,28 @@ const CALLED_TERM = new RegExp(
   `\\b(?:${anyOf(EN.CALLED)})\\s+(?:an?\\s+|the\\s+)?(?:_([^_\\n]{2,60})_|\\*([^*\\n]{2,60})\\*|["“]([a-z][a-z -]{1,58}[a-z])["”])(?![_*])`,
   'g',
 );
+/**
+ * A Chinese term right after a word that names what was described (zh.CALLED), closing its clause:
+ * 这种问题叫做合并冲突。, 这个过程称为三方合并， — written plainly, as Chinese writes a term it
+ * introduces (English sets it in italics or quotes: CALLED_TERM).
+ */
+const CALLED_TERM_ZH = new RegExp(
+  `(?:${anyOf(ZH.CALLED)})[ \\t]*([\\u3400-\\u9fff]{2,8})(?=[。，；：、！？,.;:!?）)]|[ \\t]*$)`,
+  'gmu',
+);
+/** Parts of speech (jieba's tags) no term is made of: particles, adverbs, prepositions, pronouns, conjunctions, interjections. */
+const NOT_IN_TERM = new Set(['uj', 'ul', 'uz', 'ug', 'ud', 'uv', 'd', 'p', 'r', 'c', 'y', 'e', 'o', 'f']);
+
+/**
+ * What a text names after 叫做/称为 is a term whatever its words' parts of speech (合并/冲突, a verb
+ * and a verbal noun; 暂存/区域): only a phrase of at most four words, none of them a particle, an
+ * adverb or a pronoun (被称为世界上最快的语言 describes, it names nothing).
+ */
+function calledZh(t: string): boolean {
+  const tokens = tokenizeZh(t);
+  return tokens.length <= 4 && !tokens.some((x) => NOT_IN_TERM.has(x.tag) || ZH.STOP.has(x.word));
+}
+
 /** A link to an encyclopedia's article (Wikipedia in any language, Baidu Baike), with its text. */
 const ENCYCLOPEDIA_LINK =
   /\[([^[\]\n]{2,60})\]\(https?:\/\/(?:[a-z-]+\.)?(?:wikipedia\.org\/wiki\/|baike\.baidu\.com\/item\/)[^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)/g;
@@ -859,6 +881,7 @@ function namedTerms(markdown: string): string[] {
     const t = clean(m[1] ?? m[2] ?? m[3] ?? '');
     if (englishNameOk(t)) out.push(t);
   }
+  for (const m of markdown.matchAll(CALLED_TERM_ZH)) if (calledZh(m[1]!)) out.push(m[1]!);
   for (const m of markdown.matchAll(ENCYCLOPEDIA_LINK)) {
     const t = clean(m[1]!.replace(/[.。]$/u, ''));
     if (HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) out.push(t);

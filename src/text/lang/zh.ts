@@ -111,7 +111,7 @@ export const DEFINING = wordList('是 是指 指的是 即 就是 意思是 意�
 export const GENUS_COPULAS = wordList('是一种 是一個 是一个 是一類 是一类 是一套 是一組 是一组 是一種');
 
 /** Words by which a statement names what it has described (这种做法后来被称为 Folgezettel). */
-export const CALLED = wordList('称为 称作 叫做 叫作 名为');
+export const CALLED = wordList('称为 称作 叫做 叫作 名为 稱為 稱作 名為');
 
 /** Words by which a statement sets two things against each other. */
 export const CONTRAST_CUES = wordList('不同 区别 區別 不像 相比 相较 相對 相对 而是 反之 然而 但是 与之相反');
