@@ -52,4 +52,16 @@ describe('indexTopics: the index grouped by what sources share', () => {
     const items = [c('A'), c('B'), c('C'), s('x', 'A', 'B'), s('y', 'B', 'C'), s('z', 'A', 'C')];
     expect(indexTopics([...items].reverse())).toEqual(indexTopics(items));
   });
+
+  it('groups alike whether pairs are counted in a table or in a Map', () => {
+    // A small generated knowledge base: 40 concepts, 300 sources linking 2 to 9 of them.
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    const items: TopicItem[] = Array.from({ length: 40 }, (_, i) => c(`c${i}`));
+    for (let i = 0; i < 300; i++)
+      items.push(s(`s${i}`, ...Array.from({ length: 2 + (next() % 8) }, () => `c${next() % 40}`)));
+    const inTable = indexTopics(items);
+    expect(inTable.topics.length).toBeGreaterThan(1);
+    expect(indexTopics(items, 0)).toEqual(inTable);
+  });
 });
