@@ -425,23 +425,27 @@ export class Store {
     const intern = interner();
     const list = (json: string): string[] => (json === '[]' ? NO_STRINGS : (JSON.parse(json) as string[]));
     const byKey = new Map<string, EntityRow[]>();
-    const rows = this.stmt(`SELECT * FROM doc_entities`).iterate() as IterableIterator<
-      Omit<EntityRow, 'aliases' | 'snippets' | 'salient'> & { aliases: string; snippets: string; salient: number }
+    // Rows as arrays (better-sqlite3's raw mode): a third less time than an object a row, at 400,000 rows.
+    const read = this.stmt(
+      `SELECT raw_path, key, surface, aliases, count, snippets, salient, sections FROM doc_entities`,
+    ).raw(true);
+    const rows = read.iterate() as IterableIterator<
+      [string, string, string, string, number, string, number, string | null]
     >;
-    for (const r of rows) {
+    for (const [rawPath, key, surface, aliases, count, snippets, salient, sections] of rows) {
       const row: EntityRow = {
-        raw_path: intern(r.raw_path),
-        key: intern(r.key),
-        surface: intern(r.surface),
-        aliases: list(r.aliases),
-        count: r.count,
-        snippets: list(r.snippets),
-        sections: intern(r.sections ?? ''),
+        raw_path: intern(rawPath),
+        key: intern(key),
+        surface: intern(surface),
+        aliases: list(aliases),
+        count,
+        snippets: list(snippets),
+        sections: intern(sections ?? ''),
       };
-      if ((r.salient & 3) >= 1) row.salient = true;
-      if ((r.salient & 3) === 2) row.subject = true;
-      if (r.salient & NAMED) row.named = true;
-      if (r.salient & WEAK) row.weak = true;
+      if ((salient & 3) >= 1) row.salient = true;
+      if ((salient & 3) === 2) row.subject = true;
+      if (salient & NAMED) row.named = true;
+      if (salient & WEAK) row.weak = true;
       const same = byKey.get(row.key);
       if (same) same.push(row);
       else byKey.set(row.key, [row]);
