@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type Dictionary, groupConcepts, type Translate } from './concepts.js';
+import { type Dictionary, groupConcepts } from './concepts.js';
 import { extractEntities } from './offline/entities.js';
 import type { DocumentRow, EntityRow } from '../store/store.js';
 import type { LoadedEntry } from '../entry/wiki.js';
+import { fakeDictionary } from '../../test/fake-dictionary.js';
 
 function doc(path: string): DocumentRow {
   return {
@@ -44,24 +45,7 @@ function compiled(docs: Record<string, string>): { entities: EntityRow[]; rows: 
   return { entities, rows: Object.keys(docs).map(doc) };
 }
 
-/** A dictionary of a few CC-CEDICT entries: Chinese words and their English senses. */
-function dictionary(entries: Record<string, string[]>, chinese: Translate = () => undefined): Dictionary {
-  const words = Object.keys(entries).sort((a, b) => b.length - a.length);
-  return {
-    chinese,
-    english: (w) => entries[w] ?? [],
-    // Longest dictionary word first, a character alone where none fits (as Lexicon.words).
-    words: (run) => {
-      const out: string[] = [];
-      for (let i = 0; i < run.length; ) {
-        const w = words.find((x) => run.startsWith(x, i)) ?? run[i]!;
-        out.push(w);
-        i += w.length;
-      }
-      return out;
-    },
-  };
-}
+const dictionary = fakeDictionary;
 
 const pages = (docs: Record<string, string>, dict?: Dictionary) => {
   const { entities, rows } = compiled(docs);

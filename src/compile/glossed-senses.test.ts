@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Dictionary } from './concepts.js';
 import { wordsOf } from './dictionary.js';
 import { glossedSenses, usedAlike, withSenses } from './glossed-senses.js';
 import type { DocumentRow, EntityRow } from '../store/store.js';
+import { fakeDictionary } from '../../test/fake-dictionary.js';
 
-/** A few CC-CEDICT entries: Chinese words and their English senses; runs cut longest word first. */
-function dictionary(entries: Record<string, string[]>): Dictionary {
-  const words = Object.keys(entries).sort((a, b) => b.length - a.length);
-  return {
-    chinese: () => undefined,
-    english: (w) => entries[w] ?? [],
-    words: (run) => {
-      const out: string[] = [];
-      for (let i = 0; i < run.length; ) {
-        const w = words.find((x) => run.startsWith(x, i)) ?? run[i]!;
-        out.push(w);
-        i += w.length;
-      }
-      return out;
-    },
-  };
-}
-
-const dict = dictionary({
+const dict = fakeDictionary({
   版本控制: ['version control'],
   仓库: ['depot', 'storehouse', 'warehouse'],
   储藏: ['store', 'deposit'],

@@ -16,18 +16,20 @@ function item(n: number, kind = 'source'): IndexItem {
   };
 }
 
-/** index.json as one JSON.stringify of the whole list writes it. */
+/** index.json as one JSON.stringify of the whole list writes it (the format before it was written in pieces). */
 function whole(items: IndexItem[]): string {
-  const sorted = [...items].sort((a, b) => a.kind.localeCompare(b.kind) || a.title.localeCompare(b.title));
-  const json = sorted.map((i) => ({
-    id: i.id,
-    title: i.title,
-    kind: i.kind,
-    path: i.path,
-    summary: i.summary,
-    source_ref: i.source_ref,
-    links: [...i.links].sort(),
-  }));
+  const byKindAndTitle = (a: IndexItem, b: IndexItem) => a.kind.localeCompare(b.kind) || a.title.localeCompare(b.title);
+  const json = [...items]
+    .sort(byKindAndTitle)
+    .map(({ id, title, kind, path, summary, source_ref, links }) => ({
+      id,
+      title,
+      kind,
+      path,
+      summary,
+      source_ref,
+      links: [...links].sort(),
+    }));
   return `${JSON.stringify(json, null, 2)}\n`;
 }
 
