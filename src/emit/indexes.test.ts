@@ -19,17 +19,15 @@ function item(n: number, kind = 'source'): IndexItem {
 /** index.json as one JSON.stringify of the whole list writes it (the format before it was written in pieces). */
 function whole(items: IndexItem[]): string {
   const byKindAndTitle = (a: IndexItem, b: IndexItem) => a.kind.localeCompare(b.kind) || a.title.localeCompare(b.title);
-  const json = [...items]
-    .sort(byKindAndTitle)
-    .map(({ id, title, kind, path, summary, source_ref, links }) => ({
-      id,
-      title,
-      kind,
-      path,
-      summary,
-      source_ref,
-      links: [...links].sort(),
-    }));
+  const json = [...items].sort(byKindAndTitle).map(({ id, title, kind, path, summary, source_ref, links }) => ({
+    id,
+    title,
+    kind,
+    path,
+    summary,
+    source_ref,
+    links: [...links].sort(),
+  }));
   return `${JSON.stringify(json, null, 2)}\n`;
 }
 
