@@ -4,7 +4,7 @@
  * input), so the figures compare as ratios on a busy machine. One JSON line per stage.
  * These replace the timed assertions that used to live in the test suite.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,6 +12,7 @@ import { chunkMarkdown } from '../src/chunk/index.js';
 import { LocalEmbedder } from '../src/embed/index.js';
 import { convertHtml } from '../src/ingest/html.js';
 import { ingestFile } from '../src/ingest/index.js';
+import { initKb } from '../src/init/init.js';
 import { walkRaw } from '../src/ingest/walk.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import type { RawPath } from '../src/types.js';
@@ -128,3 +129,13 @@ try {
 } finally {
   rmSync(raw, { recursive: true, force: true });
 }
+// kb init on a folder that cannot be made ends at once with its error (test/init.test.ts checks the
+// message; how soon it ends is measured here, not asserted there).
+if (existsSync('/proc/self'))
+  await report('kb init on a folder that cannot be made', '≤ 15 s', '/proc/kb-cannot-be-here', () => {
+    try {
+      initKb('/proc/kb-cannot-be-here', { git: false });
+    } catch {
+      // The error is the expected end.
+    }
+  });

@@ -77,13 +77,12 @@ describe('kb init', () => {
   });
 
   it.skipIf(!existsSync('/proc/self'))('a folder that cannot be made ends at once with a clear error', async () => {
-    const started = Date.now();
+    // A hang fails at the 20 s timeout; how soon it ends is measured by `npm run bench:stages`.
     const r = await runKbIn(['init', '/proc/kb-cannot-be-here', '--no-git'], { cwd: tmp(), timeoutMs: 20_000 });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /^kb: Cannot create \/proc\/kb-cannot-be-here \(ENOENT: [^)]*\).*pick a folder you can write to\.\n$/,
     );
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it("its Next: hint is `kb …` when kb is on PATH, else `npx kb-wiki …` (never `npx kb`, npm's other package)", async () => {

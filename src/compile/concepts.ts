@@ -167,7 +167,7 @@ export function groupConcepts(
   }
 
   const workOf = versionsOfWorks(strongRows, okDocs, (k) => uf.find(k));
-  // A translation's title word that is no subject of the original's title (开发者 beside "Developer")
+  // A translation's title word that is no subject of the original's title (工程师 beside "Engineer")
   // is not the work's subject either.
   const demoted = new Set<string>();
   for (const [a, b] of alignedSubjects(strongRows, okDocs, workOf, (k) => uf.find(k), dict, demoted)) tie(a, b);
@@ -176,11 +176,12 @@ export function groupConcepts(
   if (dict) {
     // The senses the texts' own glosses teach (倉庫: repository) join compounds of their words too.
     const alike = usedAlike(entities, okDocs, workOf);
-    const taught = withSenses(
-      dict,
-      glossedSenses(entities, dict, (zh, en) => surfaces.has(en) && alike(zh, en)),
-    );
-    if (taught !== dict) for (const [zh, en] of wordByWord([...surfaces.keys()], taught)) tie(zh, en);
+    const senses = glossedSenses(entities, dict, (zh, en) => surfaces.has(en) && alike(zh, en));
+    const taught = withSenses(dict, senses);
+    // Word by word again, only for the Chinese names holding a word a gloss taught (the rest were matched above).
+    const heads = [...senses.keys()];
+    const again = [...surfaces.keys()].filter((k) => !HAN.test(k) || heads.some((h) => k.includes(h)));
+    if (heads.length) for (const [zh, en] of wordByWord(again, taught)) tie(zh, en);
     for (const [a, b] of alignedWords(entities, okDocs, workOf, taught, strongKeys)) tie(a, b);
   }
   attachWeak(uf, deferred, strongKeys);
@@ -1116,9 +1117,9 @@ function alignedSubjects(
 }
 
 /**
- * "每个ADK开发者都该知道的5种Agent Skill设计模式" and "5 Agent Skill Design Patterns Every ADK Developer
- * Should Know": the Chinese title's subject (开发者) translates another word of the English title
- * (Developer), not the English title's subject (Patterns). Such two are no translation of each other.
+ * A title and its translation whose subjects differ, as "Ten Habits Every Engineer Should Learn" and
+ * "每个工程师都该养成的十个习惯" (the Chinese title's subject 工程师 translates another word of the
+ * English title, "Engineer", not its subject, Habits): such two subjects are no translation of each other.
  */
 function translatesOther(zh: string, en: string, englishTitles: readonly string[], dict: Dictionary): boolean {
   const glosses = new Set(dict.english(zh).flatMap((g) => wordForms(baseForm(g))));

@@ -99,10 +99,9 @@ export function withSenses(dict: Dictionary, senses: Map<string, Set<string>>): 
     chinese: dict.chinese,
     words: dict.words,
     english: (word) => {
+      const own = dict.english(word);
       const more = senses.get(word);
-      return more
-        ? [...dict.english(word), ...[...more].filter((m) => !dict.english(word).includes(m))]
-        : dict.english(word);
+      return more ? [...own, ...[...more].filter((m) => !own.includes(m))] : own;
     },
   };
 }
