@@ -69,6 +69,7 @@ export interface ScanRow {
 }
 
 export interface ScanCache {
+  /** The row recorded for a file, handed over once: a second ask for the same file gets nothing. */
   get(path: string): ScanRow | undefined;
   put(path: string, row: ScanRow): void;
 }
@@ -126,13 +127,15 @@ export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
     if (!folders.has(top) || !f.endsWith('.md')) continue;
     const abs = join(wikiDir, f);
     let st: { mtimeMs: number; size: number } | undefined;
+    // The cache hands each row over once (and lets its text go): it is asked once a file.
+    let hit: ScanRow | undefined;
     if (cache) {
       try {
         st = statSync(abs);
       } catch {
         continue;
       }
-      const hit = cache.get(f);
+      hit = cache.get(f);
       if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) {
         entries.push(
           withLinks(lazyEntry(abs, f as WikiPath, migrateDates(hit.fm), hit.bodyHash !== hit.fm.content_hash), hit),
@@ -141,7 +144,6 @@ export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
       }
     }
     const text = readFileSync(abs, 'utf8');
-    const hit = cache?.get(f);
     if (hit?.textHash && st && hit.size === st.size && sha256(text) === hit.textHash) {
       // Written too recently for its mtime to be trusted (or only touched): the same bytes as recorded.
       cache!.put(f, { ...hit, mtimeMs: st.mtimeMs });

@@ -233,6 +233,9 @@ describe('Store: scan cache', () => {
     expect(again.get('concepts/Old.md')).toEqual({ mtimeMs: 1000, size: 10, fm, bodyHash: 'b' });
     expect(again.get('concepts/New.md')?.mtimeMs).toBe(-1);
     expect(again.get('concepts/Missing.md')).toBeUndefined();
+    // Handed over once: a scan asks once a file, and the row's text is let go.
+    expect(again.get('concepts/Old.md')).toBeUndefined();
+    expect(s.scanCache().get('concepts/Old.md')?.size).toBe(10);
     s.close();
   });
 });
