@@ -17,6 +17,8 @@ import { withDictionary } from './dictionary.js';
 import { byRawPath } from './works.js';
 import type { SourceDraft } from './types.js';
 
+const NO_SNIPPETS: string[] = [];
+
 /** What a compile renders and drafts: its concepts, the entries' names, and the renders left after keeping unchanged pages. */
 export interface DraftPlan {
   sources: SourcePlan[];
@@ -76,6 +78,9 @@ export function planDrafts(
     stored: store.renderKeys(),
     force,
   });
+  // A page kept as it is is not drafted: its mentions' sentences (tens of megabytes at 10,000
+  // documents) are let go; what else reads a mention (backlinks, a source's topics) needs no sentence.
+  for (const c of concepts) if (!renders.concepts.has(c.id)) for (const m of c.mentions) m.snippets = NO_SNIPPETS;
   return { sources, concepts, names, renders, links, renderKeys, attachments };
 }
 
