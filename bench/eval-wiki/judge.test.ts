@@ -123,6 +123,18 @@ describe('judgeWiki', () => {
     expect(s.translatedWorksOnOnePage).toBe(1);
   });
 
+  it("counts the versions a work's entries list, and a listed entry of another work as wrong", () => {
+    // Work a has three versions (six ordered pairs); b is a work of its own.
+    expect(s.versionPairs).toBe(6);
+    expect(s.versionPairsLinked).toBe(0);
+    const listed = pages.map((p) =>
+      p.id === 's/a' ? { ...p, versions: ['s/b', 's/c'] } : p.id === 's/b' ? { ...p, versions: ['s/a', 's/d'] } : p,
+    );
+    const v = judgeWiki(labels, listed);
+    expect(v.versionPairsLinked).toBe(3);
+    expect(v.wrongVersions).toBe(1);
+  });
+
   it('judges titles and summaries as a reader would', () => {
     expect(s.titlesRight).toBe(2);
     expect(s.missing.titles.map((t) => t.path)).toEqual(['raw/en/a.md', 'raw/zh-tw/a.md']);

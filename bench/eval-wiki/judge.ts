@@ -13,6 +13,8 @@ export interface WikiPage {
   sourceRef: string[];
   /** Ids this entry links to. */
   links: string[];
+  /** A source entry's other versions (its `## Versions` section), by id. */
+  versions?: string[];
 }
 
 export interface CorpusScore {
@@ -37,6 +39,11 @@ export interface CorpusScore {
   /** Works saved in two or more languages whose main concept is labelled. */
   translatedWorks: number;
   translatedWorksOnOnePage: number;
+  /** Ordered pairs of versions of one labelled work (each version's entry should list the other). */
+  versionPairs: number;
+  versionPairsLinked: number;
+  /** Entries listed as versions that are not of the same labelled work. */
+  wrongVersions: number;
   sources: number;
   titlesRight: number;
   summariesRight: number;
@@ -187,6 +194,28 @@ export function judgeWiki(
     if (!together) splitWorks.push(`${work} (${main})`);
   }
 
+  // A work's versions list each other: every ordered pair of its labelled versions, and no entry of another work.
+  const entryOf = (path: string) => sources.find((e) => e.sourceRef.some((r) => refPath(r) === path));
+  const workOfEntry = new Map<string, string>();
+  for (const s of labels.sources) {
+    const e = entryOf(s.path);
+    if (e) workOfEntry.set(e.id, s.work ?? s.path);
+  }
+  let versionPairs = 0;
+  let versionPairsLinked = 0;
+  for (const versions of works.values())
+    for (const a of versions)
+      for (const b of versions) {
+        const [ea, eb] = [entryOf(a.path), entryOf(b.path)];
+        if (a === b || !ea || !eb || ea === eb) continue;
+        versionPairs++;
+        if (ea.versions?.includes(eb.id)) versionPairsLinked++;
+      }
+  let wrongVersions = 0;
+  for (const e of sources)
+    for (const v of e.versions ?? [])
+      if (!workOfEntry.has(e.id) || workOfEntry.get(v) !== workOfEntry.get(e.id)) wrongVersions++;
+
   const wrongTitles: CorpusScore['missing']['titles'] = [];
   const badSummaries: CorpusScore['missing']['summaries'] = [];
   let titlesRight = 0;
@@ -248,6 +277,9 @@ export function judgeWiki(
     namedPairsMerged: pairs.length - splitPairs.length,
     translatedWorks,
     translatedWorksOnOnePage: translatedWorks - splitWorks.length,
+    versionPairs,
+    versionPairsLinked,
+    wrongVersions,
     sources: labels.sources.length,
     titlesRight,
     summariesRight,

@@ -77,6 +77,7 @@ export function scoreRow(s: CorpusScore): string {
     `${of(s.centralWithPage, s.central)} (${pct(s.centralWithPage, s.central)})`,
     of(s.translatedWorksOnOnePage, s.translatedWorks),
     of(s.namedPairsMerged, s.namedPairs),
+    s.versionPairs || s.wrongVersions ? `${of(s.versionPairsLinked, s.versionPairs)}, ${s.wrongVersions} wrong` : '–',
     of(s.titlesRight, s.sources),
     of(s.summariesRight, s.sources),
     `${s.linksToNoise} of ${s.linksToConcepts} (${pct(s.linksToNoise, s.linksToConcepts)})`,
@@ -84,7 +85,7 @@ export function scoreRow(s: CorpusScore): string {
 }
 
 export const HEADER =
-  '| corpus | concept pages | noise | duplicates | central with a page | translated works on one page | named en/zh pairs merged | titles right | summaries right | links to noise |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |';
+  '| corpus | concept pages | noise | duplicates | central with a page | translated works on one page | named en/zh pairs merged | versions listing each other | titles right | summaries right | links to noise |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |';
 
 function main(): void {
   const argv = process.argv.slice(2);
@@ -121,6 +122,9 @@ function main(): void {
     translatedWorksOnOnePage: sum((s) => s.translatedWorksOnOnePage),
     namedPairs: sum((s) => s.namedPairs),
     namedPairsMerged: sum((s) => s.namedPairsMerged),
+    versionPairs: sum((s) => s.versionPairs),
+    versionPairsLinked: sum((s) => s.versionPairsLinked),
+    wrongVersions: sum((s) => s.wrongVersions),
     sources: sum((s) => s.sources),
     titlesRight: sum((s) => s.titlesRight),
     summariesRight: sum((s) => s.summariesRight),

@@ -106,6 +106,8 @@ export function groupConcepts(
   maxConcepts: number,
   existing: LoadedEntry[],
   dict?: Dictionary,
+  /** Told which documents are versions of one work (raw path → its first version's), as grouping found them. */
+  onWorks?: (workOf: ReadonlyMap<string, string>) => void,
 ): PlannedConcept[] {
   const okDocs = firstCopies(docs);
   const entities = dict ? found.filter((e) => !partlyGlossed(e, dict)).map((e) => withoutGlosses(e, dict)) : found;
@@ -167,6 +169,7 @@ export function groupConcepts(
   }
 
   const workOf = versionsOfWorks(strongRows, okDocs, (k) => uf.find(k));
+  onWorks?.(workOf);
   // A translation's title word that is no subject of the original's title (工程师 beside "Engineer")
   // is not the work's subject either.
   const demoted = new Set<string>();

@@ -58,15 +58,19 @@ export function planDrafts(
   const docs = [...input.docs];
   const rows = [...entities];
   const { minConceptSources, maxConcepts } = config.compile;
+  let workOf: ReadonlyMap<string, string> = new Map();
   const planned = withDictionary(ctx.paths.state, rows, (dict) =>
-    groupConcepts(rows, docs, minConceptSources, maxConcepts, scan.entries, dict),
+    groupConcepts(rows, docs, minConceptSources, maxConcepts, scan.entries, dict, (w) => (workOf = w)),
   );
   const concepts = withConceptIds(planned, scan.entries, input.takenIds);
-  const sources = sourcePlans(docs, input.drafts, force);
+  const sources = withVersions(sourcePlans(docs, input.drafts, force), workOf);
   const plan = { sources, concepts, scan, entities, force };
   const attachments = store.attachmentPaths();
   const names = planNames({ ...plan, attachments });
-  const renders = planRenders(plan, names, (id) => store.hasEntryBase(id));
+  const renders = planRenders(plan, names, (id) => store.hasEntryBase(id), {
+    from: (id) => store.linksFrom(id),
+    to: (id) => store.linksTo(id),
+  });
   // Concept pages whose inputs and file are as their last render left them are kept (not drafted again).
   const links = buildLinkTable({ concepts, scan, attachments }, names);
   const renderKeys = keepUnchangedConcepts(renders, {
@@ -112,5 +116,24 @@ function sourcePlans(
       draft,
       changed: Boolean(draft) || force,
     };
+  });
+}
+
+/**
+ * Each source plan with the entries of its work's other versions (an article and its
+ * translations, as concept grouping found them: raw path → the work's first version).
+ */
+function withVersions(sources: SourcePlan[], workOf: ReadonlyMap<string, string>): SourcePlan[] {
+  if (!workOf.size) return sources;
+  const byWork = new Map<string, EntryId[]>();
+  const workOfPlan = (p: SourcePlan) => (p.refs ?? [p.rawPath]).map((r) => workOf.get(r)).find(Boolean);
+  for (const p of sources) {
+    const work = workOfPlan(p);
+    if (work) (byWork.get(work) ?? byWork.set(work, []).get(work)!).push(p.id);
+  }
+  return sources.map((p) => {
+    const work = workOfPlan(p);
+    const versions = work ? byWork.get(work)!.filter((id) => id !== p.id) : [];
+    return versions.length ? { ...p, versions } : p;
   });
 }

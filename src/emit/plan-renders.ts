@@ -22,6 +22,8 @@ export function planRenders(
   input: RenderInput,
   names: NamePlan,
   merges: (id: string) => boolean = () => false,
+  /** The links the store holds (what each entry linked to when last written), by id. */
+  linked?: { from(id: string): string[]; to(id: string): string[] },
 ): RenderPlan {
   const { scan } = input;
   const oldById = new Map(scan.entries.map((e) => [e.fm.id as string, e]));
@@ -60,8 +62,13 @@ export function planRenders(
     for (const k of [c.fm.title, ...(c.fm.aliases ?? [])]) shifted.add(entityKey(k));
   }
   const plannedIds = new Set(input.sources.map((p) => p.id as string));
+  // A source linking to one that is gone (a translation of its work, deleted) is written without the link.
+  const linkedGone = new Set<string>();
   for (const e of scan.entries)
-    if (e.fm.kind === 'source' && !plannedIds.has(e.fm.id)) shifted.add(entityKey(e.fm.title));
+    if (e.fm.kind === 'source' && !plannedIds.has(e.fm.id)) {
+      shifted.add(entityKey(e.fm.title));
+      for (const id of linked?.to(e.fm.id) ?? []) linkedGone.add(id);
+    }
   for (const p of input.sources) if (!oldById.has(p.id)) shifted.add(entityKey(p.title));
   const sources = new Set<string>();
   for (const p of input.sources) {
@@ -69,7 +76,11 @@ export function planRenders(
     // A copy of the work added or gone changes its source_ref.
     const refs = (p.refs ?? [p.rawPath]).map((r) => `raw/${r}`);
     const refsChanged = refs.sort().join('\n') !== [...(old?.fm.source_ref ?? [])].sort().join('\n');
-    if (p.changed || !old || refsChanged || old.path !== names.pathOf.get(p.id)) sources.add(p.id);
+    // A version of its work (a translation) it does not link to yet: one added, or found only now.
+    const linksNow = p.versions?.length && linked ? new Set(linked.from(p.id)) : undefined;
+    const versionNew = Boolean(linksNow && p.versions!.some((v) => !linksNow.has(v)));
+    if (p.changed || !old || refsChanged || old.path !== names.pathOf.get(p.id) || versionNew || linkedGone.has(p.id))
+      sources.add(p.id);
     else {
       const keys = entsByDoc.get(p.rawPath);
       if (keys && [...shifted].some((k) => keys.has(k))) sources.add(p.id);

@@ -1,7 +1,7 @@
 import { linkMarkup } from '../entry/links.js';
 import { neutralizeMarkers } from '../entry/markers.js';
 import { fileBaseName } from '../entry/names.js';
-import type { ConceptPlan, EntryDraft, NamePlan } from './types.js';
+import type { ConceptPlan, EntryDraft, NamePlan, SourcePlan } from './types.js';
 
 /** `# Title`, the summary and the body of a draft; what a document or the model wrote can never pass for one of kb's marked sections. */
 export function draftBody(title: string, draft: EntryDraft): string {
@@ -12,6 +12,13 @@ export function draftBody(title: string, draft: EntryDraft): string {
 export function conceptsSection(concepts: readonly ConceptPlan[], names: NamePlan): string | null {
   if (!concepts.length) return null;
   return `## Concepts\n\n${concepts.map((g) => `- ${linkMarkup(fileBaseName(names.pathOf.get(g.id)!), g.title)}`).join('\n')}`;
+}
+
+/** The work's other versions (its translations), each linked by its entry's name. */
+export function versionsSection(p: SourcePlan, names: NamePlan): string | null {
+  const linked = (p.versions ?? []).filter((id) => names.pathOf.has(id));
+  if (!linked.length) return null;
+  return `## Versions\n\n${linked.map((id) => `- ${linkMarkup(fileBaseName(names.pathOf.get(id)!), names.titleOf.get(id) ?? id)}`).join('\n')}`;
 }
 
 /** Raw path → the concepts that cite it, in concept order. */

@@ -3,7 +3,7 @@ import type { EntryFrontmatter } from '../types.js';
 import type { WikiScan } from '../entry/wiki.js';
 import { autolink, resolveLinks } from './linker.js';
 import type { LinkContext } from './link-table.js';
-import { conceptsByDoc, conceptsSection, draftBody, mergeAliases, oneLine } from './render-common.js';
+import { conceptsByDoc, conceptsSection, draftBody, mergeAliases, oneLine, versionsSection } from './render-common.js';
 import type { ConceptPlan, EntryDraft, Final, NamePlan, RenderPlan, SourcePlan } from './types.js';
 
 export interface SourceRenderInput {
@@ -39,9 +39,8 @@ export function renderSources(
     const old = oldById.get(p.id);
     const concepts = byDoc.get(p.rawPath) ?? [];
     let body = draftBody(draft.title, draft);
-    const conceptList = conceptsSection(concepts, names);
-    if (conceptList)
-      body = insertBefore(body, '## Source', `<!-- kb:concepts -->\n${conceptList}\n<!-- /kb:concepts -->`);
+    const sections = [conceptsSection(concepts, names), versionsSection(p, names)].filter(Boolean).join('\n\n');
+    if (sections) body = insertBefore(body, '## Source', `<!-- kb:concepts -->\n${sections}\n<!-- /kb:concepts -->`);
     // Link mentions in what the entry says, not in its file details.
     let linked = body;
     if (input.autolink) {

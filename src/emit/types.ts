@@ -36,6 +36,8 @@ export interface SourcePlan {
   /** The draft, when compile wrote one this run (a changed document). */
   draft: EntryDraft | undefined;
   changed: boolean;
+  /** The entries of the work's other versions (its translations): the entry links them. */
+  versions?: EntryId[];
 }
 
 /** A concept shared by several sources, as compile plans it (with its entry id). */
