@@ -586,10 +586,17 @@ export class Store {
     ).run(id, key.input, key.output);
   }
 
+  /**
+   * The entry's links become `dsts`: only the rows that differ are deleted or inserted (a concept page
+   * of thousands of links, written again for one source more or less, changes one row, not all).
+   */
   private setLinks(src: string, dsts: string[]): void {
-    this.stmt(`DELETE FROM links WHERE src = ?`).run(src);
+    const want = new Set(dsts);
+    want.delete(src);
+    const del = this.stmt(`DELETE FROM links WHERE src = ? AND dst = ?`);
+    for (const d of this.linksFrom(src)) if (!want.delete(d)) del.run(src, d);
     const ins = this.stmt(`INSERT OR IGNORE INTO links (src, dst) VALUES (?, ?)`);
-    for (const d of dsts) if (d !== src) ins.run(src, d);
+    for (const d of want) ins.run(src, d);
   }
 
   /** Every entry's links, by source entry (each list in the order linksFrom gives it). */
