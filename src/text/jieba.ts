@@ -75,8 +75,15 @@ export function idfOf(word: string): number | undefined {
 }
 
 let everyday: Set<string> | undefined;
+let everydayAsked = 0;
 /** A dictionary word counted this often in jieba's (general, newspaper) corpus is in everyday use. */
 const EVERYDAY_FREQ = 100;
+/**
+ * Words looked up in the table itself before the whole table is read into a set: a question asks
+ * about a few words (each found in the table's bytes in a millisecond or two, where reading the
+ * table takes ~100 ms), a compile about thousands.
+ */
+const LOOKUPS_BEFORE_SET = 24;
 
 /**
  * A word of everyday Chinese by jieba's dictionary counts (上下文 111, 入场券 110, 新世界 144, against
@@ -85,6 +92,7 @@ const EVERYDAY_FREQ = 100;
 export function isEverydayWord(word: string): boolean {
   // Traditional and Taiwan spellings are judged as Mainland ones (程式碼 as 代码): the table is Simplified.
   word = mainlandWord(word);
+  if (!everyday && ++everydayAsked <= LOOKUPS_BEFORE_SET) return everydayInTable(word);
   if (!everyday) {
     const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
     everyday = new Set();
@@ -92,11 +100,31 @@ export function isEverydayWord(word: string): boolean {
     // Only multi-character words with a three-digit count or more: most of the table is skipped unparsed.
     eachLine(text, (at, sp, end) => {
       if (sp <= at + 1) return;
-      const sp2 = text.indexOf(' ', sp + 1);
-      const digits = (sp2 < 0 || sp2 > end ? end : sp2) - sp - 1;
-      if (digits >= 3 && Number(text.slice(sp + 1, sp + 1 + digits)) >= EVERYDAY_FREQ)
-        everyday!.add(text.slice(at, sp));
+      if (everydayCount(text, sp, end)) everyday!.add(text.slice(at, sp));
     });
   }
   return everyday.has(word);
+}
+
+/** Whether the count after a table line's first space (at `sp`, the line ending at `end`) is an everyday word's. */
+function everydayCount(text: string, sp: number, end: number): boolean {
+  const sp2 = text.indexOf(' ', sp + 1);
+  const digits = (sp2 < 0 || sp2 > end ? end : sp2) - sp - 1;
+  return digits >= 3 && Number(text.slice(sp + 1, sp + 1 + digits)) >= EVERYDAY_FREQ;
+}
+
+/** isEverydayWord for one (Mainland) word, found in the table's bytes (a line `word count tag`), as the set would answer. */
+export function everydayInTable(word: string): boolean {
+  if (word.length < 2 || /[\s\n]/.test(word)) return false;
+  const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
+  const table = Buffer.from(dict.buffer, dict.byteOffset, dict.byteLength);
+  const line = Buffer.from(`${word} `);
+  const first = table.subarray(0, line.length).equals(line);
+  let at = first ? 0 : table.indexOf(Buffer.from(`\n${word} `));
+  if (at < 0) return false;
+  if (!first) at += 1;
+  const nl = table.indexOf(10, at);
+  const end = nl < 0 ? table.length : nl;
+  const text = table.subarray(at, end).toString('utf8');
+  return everydayCount(text, text.indexOf(' '), text.length);
 }
