@@ -10,7 +10,7 @@ import { dropDamagedEntries } from './damaged.js';
 import { currentEntry, currentOnRerender } from './model/current.js';
 import { ingestChanged, type Ingested, type WikiState } from './ingest-changed.js';
 import { buildCatalog } from './model/plan.js';
-import { checkAbort, type ScanState } from './scan.js';
+import { heedSignals, type ScanState } from './scan.js';
 import { rereadDocument } from './reread.js';
 import { unifyWorks } from './works.js';
 
@@ -60,7 +60,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
   store.transaction(() => {
     for (const [p, id] of moved) store.setDocumentEntry(p, id);
   });
-  checkAbort(opts.signal);
+  await heedSignals(opts.signal);
 
   // 3. Plan every entry from the store (sources) and the concept groups, draft what changes, then emit.
   await planAndEmit(ctx, opts, st, { scan, scanCache, wiki, ingested });
@@ -98,6 +98,7 @@ async function planAndEmit(
     writer: st.writer.name,
     force,
   });
+  await heedSignals(opts.signal);
   const docOf = new Map(allDocs.map((d) => [d.raw_path, d]));
   const rawAbs = (p: string) => st.rawFiles.get(p)?.absPath ?? `${ctx.paths.raw}/${p}`;
   // Unchanged documents are re-rendered only if their links change; their text is re-ingested then.
@@ -123,6 +124,7 @@ async function planAndEmit(
     onProgress: opts.onProgress,
   });
   st.messages.push(...written.messages);
+  await heedSignals(opts.signal);
   // Drafted: nothing after reads a mention's sentences (tens of megabytes at 10,000 documents).
   for (const c of concepts) for (const m of c.mentions) m.snippets = NO_SNIPPETS;
   const emitted = await emitWiki(ctx, {
@@ -135,6 +137,7 @@ async function planAndEmit(
     links,
     renderKeys,
     rawAbs,
+    beforeWrite: () => heedSignals(opts.signal),
     onIndex: () => opts.onProgress?.({ phase: 'index', done: 0, total: 1 }),
     onFile: opts.onFile,
   });

@@ -29,6 +29,20 @@ export function checkAbort(signal?: AbortSignal): void {
     throw new InterruptedError('Compile interrupted; run `kb compile` again to finish (work done so far is kept).');
 }
 
+/**
+ * Let a signal that came during a long stage be heard, then stop if it asked to. Its handler runs
+ * only when the event loop turns, and the stages after ingest (planning, drafting, rendering) run
+ * for tens of seconds at 10,000 documents without turning it: a Ctrl-C there went unheard, and the
+ * run ended as if none had come.
+ */
+export async function heedSignals(signal?: AbortSignal): Promise<void> {
+  if (!signal) return;
+  // Two turns: the first may end the turn this code runs in; the second comes after the loop
+  // has polled, where a signal's handler is run.
+  for (let i = 0; i < 2; i++) await new Promise<void>((r) => setImmediate(r));
+  checkAbort(signal);
+}
+
 /** What the scan of raw/ found, handed to the part of compile that works on the changes. */
 export interface ScanState {
   t0: number;

@@ -39,6 +39,8 @@ export interface EmitInput {
   renderKeys?: ReadonlyMap<string, string> | undefined;
   /** Where a raw file is on disk (its key is NFC; the name on disk may be spelled otherwise). */
   rawAbs?: ((rawPath: string) => string) | undefined;
+  /** Awaited once the wiki is rendered, before a file is written (compile stops there on a signal). */
+  beforeWrite?: (() => Promise<void>) | undefined;
   onIndex?: (() => void) | undefined;
   onFile?: ((line: string) => void) | undefined;
 }
@@ -69,6 +71,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   const section = ctx.config.wiki.backlinksSection;
   const toggled = store.getMeta('backlinks_section') !== String(section);
   refreshBacklinks(input, finals, names, links, { section, toggled });
+  await input.beforeWrite?.();
   const w = writeFinals(finals, deleted, {
     wikiDir: paths.wiki,
     validate: entryValidator(paths.root),
