@@ -4,7 +4,7 @@ import { embedText } from './prepare.js';
 import type { CompileOptions, CompileReport, SourceDraft } from './types.js';
 import { scanWiki, type LoadedEntry, type ScanCache, type WikiScan } from '../entry/wiki.js';
 import { emitWiki, type SourcePlan } from '../emit/emit.js';
-import { planDrafts } from './plan-drafts.js';
+import { letSentencesGo, planDrafts } from './plan-drafts.js';
 import { writeDrafts } from './drafts.js';
 import { dropDamagedEntries } from './damaged.js';
 import { currentEntry, currentOnRerender } from './model/current.js';
@@ -76,8 +76,6 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
   return st.report;
 }
 
-const NO_SNIPPETS: string[] = [];
-
 /** Source and concept plans from the store, their names and renders, the drafts, then emit. */
 async function planAndEmit(
   ctx: KbContext,
@@ -125,8 +123,8 @@ async function planAndEmit(
   });
   st.messages.push(...written.messages);
   await heedSignals(opts.signal);
-  // Drafted: nothing after reads a mention's sentences (tens of megabytes at 10,000 documents).
-  for (const c of concepts) for (const m of c.mentions) m.snippets = NO_SNIPPETS;
+  // Drafted: nothing after reads a mention's sentences.
+  letSentencesGo(concepts);
   const emitted = await emitWiki(ctx, {
     ...plan,
     scanCache: run.scanCache,

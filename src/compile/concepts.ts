@@ -552,7 +552,7 @@ const HAN = /\p{Script=Han}/u;
  * 云端 hold no word of "Firestore". A Chinese name glossed by an English word (儲藏（Stashing）,
  * 仓库（repository）) is the translator giving the original term, often a technical sense the
  * dictionary lacks: it stays a pair, as does a pair the dictionary does not know either side of
- * (卡帕西, Andrej Karpathy; 数字音频工作站, DAW).
+ * (a transliterated person's name beside the name; 数字音频工作站, DAW).
  */
 function withoutGlosses(e: EntityRow, dict: Dictionary): EntityRow {
   const aliases = e.aliases.filter((a) => {

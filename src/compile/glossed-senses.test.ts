@@ -22,7 +22,7 @@ function glossed(key: string, alias: string): EntityRow {
 
 describe("glossedSenses: the technical senses a translator's glosses teach", () => {
   // The names the knowledge base uses (and that the usage check lets through).
-  const names = new Set(['repository', 'stash', 'master', 'remote', 'conflict', 'karpathy']);
+  const names = new Set(['repository', 'stash', 'master', 'remote', 'conflict', 'stroustrup']);
   const every = (_zh: string, en: string) => names.has(en);
   const cases: { row: EntityRow; learns?: [string, string]; why: string }[] = [
     {
@@ -34,7 +34,7 @@ describe("glossedSenses: the technical senses a translator's glosses teach", () 
     { row: glossed('远程仓库', 'remote repositories'), learns: ['仓库', 'repository'], why: 'a phrase: head to head' },
     { row: glossed('冲突', 'conflict'), why: 'the dictionary already gives the sense' },
     { row: glossed('远程分支', 'remote'), why: 'the gloss translates the modifier: no sense of the head' },
-    { row: glossed('卡帕西', 'Karpathy'), why: 'a word the dictionary does not know: a name, not a sense' },
+    { row: glossed('斯特劳斯特鲁普', 'Stroustrup'), why: 'a word the dictionary does not know: a name, not a sense' },
     { row: glossed('版本控制仓库', 'repo 1'), why: 'not an English phrase' },
   ];
   for (const { row, learns, why } of cases)

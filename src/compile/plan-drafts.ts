@@ -17,8 +17,6 @@ import { withDictionary } from './dictionary.js';
 import { byRawPath } from './works.js';
 import type { SourceDraft } from './types.js';
 
-const NO_SNIPPETS: string[] = [];
-
 /** What a compile renders and drafts: its concepts, the entries' names, and the renders left after keeping unchanged pages. */
 export interface DraftPlan {
   sources: SourcePlan[];
@@ -84,8 +82,18 @@ export function planDrafts(
   });
   // A page kept as it is is not drafted: its mentions' sentences (tens of megabytes at 10,000
   // documents) are let go; what else reads a mention (backlinks, a source's topics) needs no sentence.
-  for (const c of concepts) if (!renders.concepts.has(c.id)) for (const m of c.mentions) m.snippets = NO_SNIPPETS;
+  letSentencesGo(concepts, renders.concepts);
   return { sources, concepts, names, renders, links, renderKeys, attachments };
+}
+
+const NO_SNIPPETS: string[] = [];
+
+/**
+ * The concepts' mentions without their sentences (tens of megabytes at 10,000 documents), but for
+ * the concepts in `drafted`: only a draft reads them.
+ */
+export function letSentencesGo(concepts: readonly ConceptPlan[], drafted: ReadonlySet<string> = new Set()): void {
+  for (const c of concepts) if (!drafted.has(c.id)) for (const m of c.mentions) m.snippets = NO_SNIPPETS;
 }
 
 /**

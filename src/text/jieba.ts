@@ -115,7 +115,7 @@ function everydayCount(text: string, sp: number, end: number): boolean {
 
 /** isEverydayWord for one (Mainland) word, found in the table's bytes (a line `word count tag`), as the set would answer. */
 export function everydayInTable(word: string): boolean {
-  if (word.length < 2 || /[\s\n]/.test(word)) return false;
+  if (word.length < 2 || /\s/.test(word)) return false;
   const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
   const table = Buffer.from(dict.buffer, dict.byteOffset, dict.byteLength);
   const line = Buffer.from(`${word} `);
