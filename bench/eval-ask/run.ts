@@ -66,8 +66,10 @@ async function answerOne(ctx: KbContext, raw: Map<string, string>, question: Ask
 export async function answerCorpus(
   name: string,
   questions = QUESTIONS.filter((q) => q.corpus === name),
+  /** The corpus compiled already (the caller's folder, left in place); by default compiled here and removed after. */
+  compiled?: string,
 ): Promise<{ results: AnswerResult[]; compileMs: number; answerMs: number }> {
-  const { root, ms } = compileCorpus(name);
+  const { root, ms } = compiled ? { root: compiled, ms: 0 } : compileCorpus(name);
   const ctx = openKb(root, { env: {} });
   try {
     const raw = rawOfEntry(ctx);
@@ -77,7 +79,7 @@ export async function answerCorpus(
     return { results, compileMs: ms, answerMs: performance.now() - t };
   } finally {
     closeKb(ctx);
-    rmSync(root, { recursive: true, force: true });
+    if (!compiled) rmSync(root, { recursive: true, force: true });
   }
 }
 
