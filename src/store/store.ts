@@ -593,10 +593,19 @@ export class Store {
   private setLinks(src: string, dsts: string[]): void {
     const want = new Set(dsts);
     want.delete(src);
-    const del = this.stmt(`DELETE FROM links WHERE src = ? AND dst = ?`);
-    for (const d of this.linksFrom(src)) if (!want.delete(d)) del.run(src, d);
-    const ins = this.stmt(`INSERT OR IGNORE INTO links (src, dst) VALUES (?, ?)`);
-    for (const d of want) ins.run(src, d);
+    const gone = this.linksFrom(src).filter((d) => !want.delete(d));
+    // One statement for each side, the ids handed over as one JSON array: at 10,000 documents a first
+    // compile writes ~400,000 links, and a call a link cost more than the rows' own writes.
+    if (gone.length)
+      this.stmt(`DELETE FROM links WHERE src = ? AND dst IN (SELECT value FROM json_each(?))`).run(
+        src,
+        JSON.stringify(gone),
+      );
+    if (want.size)
+      this.stmt(`INSERT OR IGNORE INTO links (src, dst) SELECT ?, value FROM json_each(?)`).run(
+        src,
+        JSON.stringify([...want]),
+      );
   }
 
   /** Every entry's links, by source entry (each list in the order linksFrom gives it). */
