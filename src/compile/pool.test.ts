@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LocalEmbedder } from '../embed/index.js';
 import { InterruptedError } from '../diagnostics/errors.js';
 import type { ContentHash, RawPath } from '../types.js';
-import { preparePool, threadsWanted, usesThreads } from './pool.js';
+import { preparePool, threadsWanted, threadUse } from './pool.js';
 import { chunkPart, prepare } from './prepare.js';
 
 const cfg = {
@@ -50,19 +50,20 @@ describe('threadsWanted', () => {
   });
 });
 
-describe('usesThreads', () => {
+describe('threadUse', () => {
   const KB = 1024;
   it.each([
-    // [documents, threads, bytes, heavy, on threads]
-    [100, 1, 800 * KB, false, false], // notes on 2 cores: the one thread costs more than it saves
-    [1000, 1, 7900 * KB, false, true], // megabytes: a thread, where a signal is heard at once
-    [1, 1, 3000 * KB, false, true], // one big document
-    [3, 1, 10 * KB, true, true], // a PDF or an image to OCR
-    [100, 2, 800 * KB, false, true], // two threads prepare side by side
-    [10, 4, 80 * KB, false, false], // a few notes
-    [100, 0, 8000 * KB, true, false], // KB_THREADS=0
+    // [documents, threads, bytes, heavy, which go to threads]
+    [100, 1, 800 * KB, false, 'none'], // notes on 2 cores: the one thread costs more than it saves
+    [1000, 1, 7900 * KB, false, 'all'], // megabytes: threads, where a signal is heard at once
+    [1, 1, 3000 * KB, false, 'all'], // one big document
+    [25, 1, 300 * KB, true, 'slow'], // notes and a PDF or an image to OCR: that one on the thread
+    [3, 2, 10 * KB, true, 'all'], // the same with two threads
+    [100, 2, 800 * KB, false, 'all'], // two threads prepare side by side
+    [10, 4, 80 * KB, false, 'none'], // a few notes
+    [100, 0, 8000 * KB, true, 'none'], // KB_THREADS=0
   ] as const)('%i documents, %i threads, %i bytes, heavy %s: %s', (jobs, threads, bytes, heavy, want) => {
-    expect(usesThreads(jobs, threads, { bytes, heavy })).toBe(want);
+    expect(threadUse(jobs, threads, { bytes, heavy })).toBe(want);
   });
 });
 

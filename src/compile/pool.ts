@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { packagePath } from '../kb/package-root.js';
 import type { ContentHash } from '../types.js';
 import type { RawFile } from '../ingest/index.js';
+import { isHeavy } from '../ingest/detect.js';
 import type { Embedder } from '../embed/index.js';
 import { LocalEmbedder } from '../embed/index.js';
 import { prepare, type PrepareConfig, type Prepared } from './prepare.js';
@@ -27,17 +28,27 @@ const MIN_JOBS_FOR_THREADS = 24;
 const MIN_BYTES_FOR_THREADS = 1024 * 1024;
 
 /**
- * Whether a compile's documents are prepared on threads. Big or slow work always is (a signal is
- * heard at once). Otherwise only when two threads or more prepare side by side: one thread only
- * overlaps preparing with storing, which the main thread does between documents anyway, and
- * starting it (its own language models) costs more than that saves below megabytes of text. On 2
- * cores (one thread), 25 to 100 notes compiled ~0.8 s faster inline and ~70 MB smaller; 1,000
- * (7.9 MB) are faster on the thread, as the size rule sends them.
+ * Which of a compile's documents are prepared on threads: none, all, or only the slow ones (PDF,
+ * Office, images to OCR). Big work always goes to threads (a signal is heard at once), and so does
+ * everything when two threads or more prepare side by side. One thread only overlaps preparing with
+ * storing, which the main thread does between documents anyway, and starting it (its own language
+ * models) costs more than that saves below megabytes of text: then only the slow documents go to
+ * it, read there while the main thread prepares the rest. On 2 cores (one thread), 25 to 100 notes
+ * compiled ~0.8 s faster inline and ~70 MB smaller; 1,000 (7.9 MB) are faster on the thread, as
+ * the size rule sends them.
  */
-export function usesThreads(jobs: number, threads: number, opts: { bytes?: number; heavy?: boolean } = {}): boolean {
-  if (threads < 1) return false;
-  if (opts.heavy === true || (opts.bytes ?? 0) >= MIN_BYTES_FOR_THREADS) return true;
-  return threads >= 2 && jobs >= MIN_JOBS_FOR_THREADS;
+export function threadUse(
+  jobs: number,
+  threads: number,
+  opts: { bytes?: number; heavy?: boolean } = {},
+): 'none' | 'all' | 'slow' {
+  if (threads < 1) return 'none';
+  if (
+    (opts.bytes ?? 0) >= MIN_BYTES_FOR_THREADS ||
+    (threads >= 2 && (opts.heavy === true || jobs >= MIN_JOBS_FOR_THREADS))
+  )
+    return 'all';
+  return opts.heavy === true ? 'slow' : 'none';
 }
 
 export interface PoolOptions {
@@ -96,7 +107,8 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
   const cores = availableParallelism();
   const threads = Math.min(threadsWanted(cores), jobs);
   const entry = workerEntry();
-  if (!usesThreads(jobs, threads, opts) || !entry) return inline;
+  const use = threadUse(jobs, threads, opts);
+  if (use === 'none' || !entry) return inline;
   const { signal } = opts;
 
   const workers: Worker[] = [];
@@ -154,6 +166,7 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
   signal?.addEventListener('abort', stop, { once: true });
   return {
     run(file, bytes, hash, onProgress) {
+      if (use === 'slow' && !isHeavy(file.path)) return inline.run(file, bytes, hash, onProgress);
       const id = next++;
       const worker = IMAGE.test(file.path) ? workers[0]! : workers[id % workers.length]!;
       return new Promise<Prepared>((resolve, reject) => {
