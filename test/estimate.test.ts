@@ -86,7 +86,10 @@ describe.each(SDKS)('kb compile --estimate against what compile sends through th
     fakeSdk = undefined;
   });
 
-  it('predicts the calls, and the input tokens within ±20%, of a first compile of the sample knowledge base, an edit and an added source', async () => {
+  // What the SDK changes is how the calls are sent: the first compile shows the count holds for each.
+  // What an edit and an added source make compile send again is the same whichever SDK sends it.
+  const later = sdk === SDKS[0];
+  it(`predicts the calls, and the input tokens within ±20%, of a first compile of the sample knowledge base${later ? ', an edit and an added source' : ''}`, async () => {
     fakeSdk = await startFakeSdk(sdk, namer);
     const root = fixture();
     cpSync(join(REPO, 'raw'), join(root, 'raw'), { recursive: true });
@@ -94,6 +97,7 @@ describe.each(SDKS)('kb compile --estimate against what compile sends through th
     expect(first.est.sourceCalls).toBe(first.sources);
     expect(Math.abs(first.est.conceptCalls - first.concepts) / first.concepts).toBeLessThanOrEqual(0.3);
     expect(Math.abs(first.est.inputTokens - first.input) / first.input).toBeLessThanOrEqual(0.2);
+    if (!later) return;
 
     // Two sources edited: compile updates their entries and drafts only the concepts whose inputs
     // changed (the rest are kept as their last render left them), each call with its <current_entry>.
