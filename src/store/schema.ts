@@ -24,6 +24,8 @@ CREATE TABLE IF NOT EXISTS documents (
   headings TEXT NOT NULL DEFAULT ''  -- its section headings with their depths (text/outline.ts)
 );
 CREATE INDEX IF NOT EXISTS documents_file ON documents(file);
+-- The languages compiled, read by every question (Store.languages) without reading the wide rows.
+CREATE INDEX IF NOT EXISTS documents_lang ON documents(status, lang);
 
 -- Entities the compiler found in each document (feeds concept entries).
 CREATE TABLE IF NOT EXISTS doc_entities (
