@@ -58,6 +58,8 @@ CREATE TABLE IF NOT EXISTS entries (
   human_edited INTEGER NOT NULL DEFAULT 0,
   updated INTEGER NOT NULL
 );
+-- The entries with aliases, read by every question across languages (Store.nameGroups) from the index alone.
+CREATE INDEX IF NOT EXISTS entries_aliased ON entries(title, aliases) WHERE aliases != '[]';
 
 CREATE TABLE IF NOT EXISTS links (
   src TEXT NOT NULL,
