@@ -77,14 +77,6 @@ function workerEntry(): { path: string; bundled: boolean } | undefined {
 }
 
 /**
- * Prepares documents (ingest, offline draft, chunks, local vectors) on worker threads, one per
- * core but the main thread's, so a large compile uses the whole machine and the main thread stays
- * free to hear a signal.
- * Results come back in submission order because callers await them in order. Small jobs, or no
- * worker entry, run inline — unless some are big or slow to ingest (`heavy`: PDF, Office, OCR),
- * which then run off the main thread however few they are.
- */
-/**
  * Worker threads for a compile: one core left to the main thread, at most 4 — or `KB_THREADS`
  * (0: none, every document on the main thread; N: N threads, for a machine with memory to spare).
  */
@@ -94,6 +86,14 @@ export function threadsWanted(cores: number, env: NodeJS.ProcessEnv = process.en
   return Math.min(Math.max(1, cores - 1), 4);
 }
 
+/**
+ * Prepares documents (ingest, offline draft, chunks, local vectors) on worker threads, one per
+ * core but the main thread's, so a large compile uses the whole machine and the main thread stays
+ * free to hear a signal.
+ * Results come back in submission order because callers await them in order. Which documents go
+ * to the threads is threadUse's choice: none (small jobs, or no worker entry: all inline), all, or
+ * only the slow ones (PDF, Office, OCR), the rest prepared on the main thread meanwhile.
+ */
 export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder, opts: PoolOptions = {}): PreparePool {
   const localDims = embedder instanceof LocalEmbedder ? embedder.dims : null;
   const inline: PreparePool = {
