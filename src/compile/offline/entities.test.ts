@@ -590,6 +590,56 @@ describe('extractEntities: a section heading of everyday words', () => {
   });
 });
 
+describe('extractEntities: an everyday word that heads several sections', () => {
+  /** A section of `n` sentences, each naming one of `words` once, in turn. */
+  const section = (heading: string, words: string, n: number) => {
+    const w = words.split(' ');
+    const said = Array.from({ length: n }, (_, i) => `Part ${i + 1} is about ${w[i % w.length]} and nothing else.`);
+    return `## ${heading}\n\n${said.join(' ')}\n\n`;
+  };
+  const strong = (md: string) =>
+    extractEntities(md, 'Untitled')
+      .filter((e) => !e.weak)
+      .map((e) => e.key);
+  const rows: { why: string; md: string; must?: string; mustNot?: string }[] = [
+    {
+      why: 'two headings in two forms, sections that keep using it: a subject (merge of "Merging")',
+      md: section('Basic Branching and Merging', 'merging merge', 9) + section('Basic Merging', 'merging merges', 8),
+      must: 'merge',
+    },
+    {
+      why: 'the form its sections write decides the base: staging is stage, not stag',
+      md: section('Staging', 'staging stage', 8) + section('Staging Again', 'staging staged', 8),
+      must: 'stage',
+    },
+    {
+      why: 'a plural heading and a singular one count together',
+      md: section('Tags', 'tags tag', 8) + section('Sharing a Tag', 'tag tags', 8),
+      must: 'tag',
+    },
+    {
+      why: 'one heading of an everyday word labels a step, however long its section',
+      md: section('Merging', 'merging merge', 20),
+      mustNot: 'merge',
+    },
+    {
+      why: 'two headings whose sections seldom name it: a word of a repeated layout',
+      md: section('Call for Participation; projects and speakers', 'projects', 4) + section('CFP - Projects', 'projects', 3),
+      mustNot: 'project',
+    },
+    {
+      why: 'a word for a part of a text heading two sections is a label',
+      md: section('Examples of loops', 'examples', 9) + section('More examples', 'examples', 9),
+      mustNot: 'example',
+    },
+  ];
+  for (const r of rows)
+    it(r.why, () => {
+      if (r.must) expect(strong(r.md)).toContain(r.must);
+      if (r.mustNot) expect(strong(r.md)).not.toContain(r.mustNot);
+    });
+});
+
 describe('extractEntities: English names and their short forms', () => {
   it('keeps a capitalised stop-list word that opens a name inside a sentence', () => {
     const md =

@@ -7,6 +7,7 @@ import { sentences } from '../../text/segment.js';
 import { cutComments } from '../../text/comments.js';
 import { entityKey } from '../../entry/names.js';
 import { isCommonEnglishWord } from '../../text/english-words.js';
+import { baseForm } from '../../text/lexicon.js';
 import { englishTerms, foldShortNames, isCodeLine } from './en-terms.js';
 import { definedTypes, headingTerms, withoutHeadings } from './stressed.js';
 import { openCode, sealCode } from './code-spans.js';
@@ -380,6 +381,8 @@ const MIN_SECTION_CHARS = 120;
 function sectionSubjects(markdown: string): { name: string; count: number }[] {
   const heads = sectionHeadings(markdown).filter((b) => b.title);
   const out: { name: string; count: number }[] = [];
+  // Everyday words of the headings, by their base form: the headings they stand in, what their sections count.
+  const everyday = new Map<string, { headings: number; count: number }>();
   heads.forEach((h, i) => {
     const next = heads.slice(i + 1).find((o) => (o.depth ?? 0) <= (h.depth ?? 0));
     // Counted in the section as written: Markdown's marks stand between words, never inside them.
@@ -390,13 +393,52 @@ function sectionSubjects(markdown: string): { name: string; count: number }[] {
     if (section.length < MIN_SECTION_CHARS) return;
     // A heading of one everyday word ("Status", "Adding", "检查") labels a step; a term of art or a phrase names a subject.
     // Nor does a participle ("Expensive calculations also get memoized"): it says what happens to the subject.
-    out.push(
-      ...titleSubjects(h.title!, section, undefined, { nounsOnly: true }).filter(
-        (s) => !everydayWord(s.name) && !PARTICIPLE.test(s.name),
-      ),
-    );
+    const found = titleSubjects(h.title!, section, undefined, { nounsOnly: true });
+    out.push(...found.filter((s) => !everydayWord(s.name) && !PARTICIPLE.test(s.name)));
+    for (const s of found) {
+      const base = everydayWord(s.name) ? baseWord(s.name, section) : undefined;
+      if (!base || isSectionLabel(s.name) || EN.STOP.has(base) || EN.GENERIC.has(base) || EN.CAP_STOP.has(base))
+        continue;
+      const e = everyday.get(base) ?? { headings: 0, count: 0 };
+      e.headings++;
+      e.count += mentionsOfWord(base, section);
+      everyday.set(base, e);
+    }
   });
+  // …but an everyday word that heads several sections, each of which keeps naming it, is what the work
+  // is about ("Basic Branching and Merging", "Basic Merging": merge; 分支的合并, 遇到冲突时的分支合并: 合并).
+  for (const [base, e] of everyday)
+    if (e.headings >= RECURRING_HEADINGS && e.count >= RECURRING_MENTIONS) out.push({ name: base, count: e.count });
   return out;
+}
+
+/** How often a section writes an everyday word in any of its forms (merge, merges, merged, merging; 合并, 合併). */
+function mentionsOfWord(base: string, section: string, forms = true): number {
+  if (!/^[a-z]+$/.test(base)) return countOccurrences(foldText(section), foldText(base));
+  const stem = base.replace(/e$/, '');
+  const endings = forms ? `(?:s|es|d|ed|ing|${escapeRe(stem.at(-1)!)}ing|${escapeRe(stem.at(-1)!)}ed)?` : '(?:s|es)?';
+  const re = new RegExp(`(?<![A-Za-z])(?:${escapeRe(base)}|${escapeRe(stem)})${endings}(?![A-Za-z])`, 'gi');
+  return section.match(re)?.length ?? 0;
+}
+
+/** Headings an everyday word must stand in, and mentions their sections must make, to be a subject of the work. */
+const RECURRING_HEADINGS = 2;
+const RECURRING_MENTIONS = 15;
+
+/**
+ * An everyday word's base form (merge of "Merging", tag of "Tags", 合并 of 合併), by which its
+ * headings are counted: of the forms a dictionary holds, the one its section writes most (staging is
+ * stage, not stag).
+ */
+function baseWord(name: string, section: string): string {
+  if (!/^[A-Za-z]+$/.test(name)) return entityKey(name);
+  const w = baseForm(name.toLowerCase());
+  const stem = w.replace(/(?:ing|ed)$/, '');
+  const forms = stem !== w && stem.length >= 3 ? [`${stem}e`, stem, stem.slice(0, -1)] : [w];
+  const known = forms.filter((f) => isCommonEnglishWord(f));
+  if (known.length < 2) return known[0] ?? w;
+  const uses = known.map((f) => mentionsOfWord(f, section, false));
+  return known[uses.indexOf(Math.max(...uses))]!;
 }
 
 function everydayWord(name: string): boolean {
