@@ -624,7 +624,9 @@ describe('extractEntities: an everyday word that heads several sections', () => 
     },
     {
       why: 'two headings whose sections seldom name it: a word of a repeated layout',
-      md: section('Call for Participation; projects and speakers', 'projects', 4) + section('CFP - Projects', 'projects', 3),
+      md:
+        section('Call for Participation; projects and speakers', 'projects', 4) +
+        section('CFP - Projects', 'projects', 3),
       mustNot: 'project',
     },
     {
