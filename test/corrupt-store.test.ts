@@ -1,6 +1,7 @@
 import {
   closeSync,
   copyFileSync,
+  cpSync,
   existsSync,
   openSync,
   readdirSync,
@@ -11,7 +12,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
 import { claude } from './model-fixtures.js';
 import { fixture, read, runKb, runKbIn } from './helpers.js';
@@ -168,17 +169,23 @@ describe('a damaged wiki/embeddings.db is set aside and rebuilt', () => {
 });
 
 describe('a damaged .kb/cache.db is set aside and started afresh', () => {
-  let fake: FakeAnthropic | undefined;
-  afterEach(async () => {
-    await fake?.close();
-    fake = undefined;
+  let fake: FakeAnthropic;
+  let env: Record<string, string>;
+  /** A knowledge base compiled with the model once, copied for each damage. */
+  let compiled: string;
+  beforeAll(async () => {
+    fake = await startFakeAnthropic(claude);
+    env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
+    compiled = fixture(DOCS);
+    expect((await runKb(['compile'], { cwd: compiled, env })).code).toBe(0);
+  });
+  afterAll(async () => {
+    await fake.close();
   });
 
   it.each(DAMAGES)('%s: `kb status` and a model compile work and say so', async (how) => {
-    fake = await startFakeAnthropic(claude);
-    const kb = fixture(DOCS);
-    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
-    expect((await runKb(['compile'], { cwd: kb, env })).code).toBe(0);
+    const kb = fixture({});
+    cpSync(compiled, kb, { recursive: true });
     const cache = join(kb, '.kb', 'cache.db');
     expect(existsSync(cache)).toBe(true);
     damage(cache, how);

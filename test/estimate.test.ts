@@ -128,17 +128,19 @@ describe.each(SDKS)('kb compile --estimate against what compile sends through th
 describe('kb compile --estimate and the repairs it counts', () => {
   it('counts the repair rounds past compiles needed, and assumes a few before there are any', async () => {
     let n = 0;
-    // Every fourth source reply fails its checks the first time; the repair round gets a good one.
+    // Every third source reply fails its checks the first time; the repair round gets a good one.
     fake = await startFakeAnthropic((req) => {
       const p = userPrompt(req);
-      if (/<source path=/.test(p) && !/<previous_reply>/.test(p) && ++n % 4 === 0)
+      if (/<source path=/.test(p) && !/<previous_reply>/.test(p) && ++n % 3 === 0)
         return { text: 'Sure! Here is the entry.' };
       return namer(req);
     });
+    // The sample's articles and Chinese notes (13 sources, no image to read): what a repair is
+    // counted from does not depend on the kind of file.
     const root = fixture();
-    cpSync(join(REPO, 'raw'), join(root, 'raw'), { recursive: true });
+    for (const dir of ['articles', 'zh']) cpSync(join(REPO, 'raw', dir), join(root, 'raw', dir), { recursive: true });
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
-    type Est = { repairCalls: number; repairShare: number; repairShareMeasured: boolean; sourceCalls: number };
+    type Est = { repairCalls: number; repairShare: number; repairShareMeasured: boolean };
     const before = JSON.parse((await runKb(['compile', '--estimate', '--json'], { cwd: root, env })).stdout) as Est;
     expect(before.repairShareMeasured).toBe(false);
     expect(before.repairShare).toBeGreaterThan(0);
@@ -149,13 +151,11 @@ describe('kb compile --estimate and the repairs it counts', () => {
     const repairs = sent.filter((p) => /<previous_reply>/.test(p)).length;
     const firsts = sent.length - repairs;
     expect(repairs).toBeGreaterThan(3);
-    const after = JSON.parse(
-      (await runKb(['compile', '--estimate', '--force', '--json'], { cwd: root, env })).stdout,
-    ) as Est;
-    expect(after.repairShareMeasured).toBe(true);
-    // Of compile's own calls (sources, their parts, concepts): close to what the fake saw.
-    expect(after.repairShare).toBeCloseTo(repairs / firsts, 1);
+    // As a person reads it: measured, and of compile's own calls (sources, their parts, concepts)
+    // close to what the fake saw.
     const text = (await runKb(['compile', '--estimate', '--force'], { cwd: root, env })).stdout;
-    expect(text).toMatch(/repair calls +~\d+ \(\d+% of calls: as in past compiles\)/);
+    const said = /repair calls +~\d+ \((\d+)% of calls: as in past compiles\)/.exec(text);
+    expect(said, text).not.toBeNull();
+    expect(Number(said![1]) / 100).toBeCloseTo(repairs / firsts, 1);
   }, 180_000);
 });
