@@ -71,6 +71,10 @@ export function planRenders(
     }
   for (const p of input.sources) if (!oldById.has(p.id)) shifted.add(entityKey(p.title));
   const sources = new Set<string>();
+  const shiftedKeys = [...shifted];
+  // Whether a document names a key that shifted: through the smaller of the two sets.
+  const namesShifted = (keys: Set<string>) =>
+    keys.size < shiftedKeys.length ? [...keys].some((k) => shifted.has(k)) : shiftedKeys.some((k) => keys.has(k));
   for (const p of input.sources) {
     const old = oldById.get(p.id);
     // A copy of the work added or gone changes its source_ref.
@@ -83,7 +87,7 @@ export function planRenders(
       sources.add(p.id);
     else {
       const keys = entsByDoc.get(p.rawPath);
-      if (keys && [...shifted].some((k) => keys.has(k))) sources.add(p.id);
+      if (keys && namesShifted(keys)) sources.add(p.id);
     }
   }
   const heldBack = new Set<string>();
