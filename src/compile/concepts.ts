@@ -11,6 +11,7 @@ import { isCommonEnglishWord } from '../text/english-words.js';
 import { baseForm } from '../text/lexicon.js';
 import { alignOutlines, outlineHeadings } from '../text/outline.js';
 import { tagZh } from '../text/jieba.js';
+import { alignedByParagraphs, type VersionSides } from './aligned-paragraphs.js';
 import type { ConceptPlan } from '../emit/types.js';
 
 /** A concept shared by several sources, as the store knows it; `id` when the wiki has an entry for it. */
@@ -176,6 +177,7 @@ export function groupConcepts(
   for (const [a, b] of alignedSubjects(strongRows, okDocs, workOf, (k) => uf.find(k), dict, demoted)) tie(a, b);
   for (const [a, b] of alignedHeadings(okDocs, workOf)) if (surfaces.has(a) && surfaces.has(b)) tie(a, b);
   for (const [a, b] of alignedBySections(strongRows, okDocs, workOf)) tie(a, b);
+  for (const [a, b] of alignedByParagraphs(entities, versionSides(entities, okDocs, workOf))) tie(a, b);
   if (dict) {
     // The senses the texts' own glosses teach (倉庫: repository) join compounds of their words too.
     const alike = usedAlike(entities, okDocs, workOf);
@@ -986,6 +988,28 @@ function alignedBySections(
                 r.sections.length <= ALIGNED_MAX_SPREAD * (pairs.length + 1),
             );
         out.push(...sectionPairs(placed(byDoc.get(x.raw_path)!, hanX, ofX), placed(byDoc.get(y.raw_path)!, hanY, ofY)));
+      }
+    });
+  return out;
+}
+
+/** Every two versions of a work with an outline whose names can differ for one idea (alignable). */
+function versionSides(
+  entities: readonly EntityRow[],
+  okDocs: Map<string, DocumentRow>,
+  workOf: Map<string, string>,
+): VersionSides[] {
+  if (!workOf.size) return [];
+  const share = traditionalShare(entities, (path) => workOf.has(path));
+  const traditional = (d: DocumentRow) => share(d.raw_path) > 0.5;
+  const paths = new Set<string>();
+  for (const e of entities) if (e.places && workOf.has(e.raw_path)) paths.add(e.raw_path);
+  const out: VersionSides[] = [];
+  for (const docs of outlinedVersions(paths, okDocs, workOf))
+    docs.forEach((a, i) => {
+      for (const b of docs.slice(i + 1)) {
+        const sides = alignable(a, b, traditional);
+        if (sides) out.push(sides);
       }
     });
   return out;

@@ -10,7 +10,7 @@ import { currentFor } from './model/current.js';
 import type { Catalog, CompileOptions, SourceDraft } from './types.js';
 import { workKeyOf } from './works.js';
 import { translationMarks } from '../text/marks.js';
-import { headingOutline } from '../text/outline.js';
+import { headingOutline, paragraphCounts } from '../text/outline.js';
 import { withOwnMeta } from './own-meta.js';
 
 const STORE_BATCH = 32;
@@ -150,6 +150,7 @@ async function ingestOne(
   const work = workKeyOf(doc);
   const marks = readsText(doc) ? translationMarks(doc.markdown).join(' ') : '';
   const headings = readsText(doc) ? headingOutline(doc.markdown) : '';
+  const paragraphs = readsText(doc) ? paragraphCounts(doc.markdown) : '';
   let draft: SourceDraft | undefined = res.offline;
   if (!writer.name.startsWith('offline')) {
     const had = work ? written.get(work) : undefined;
@@ -201,6 +202,7 @@ async function ingestOne(
         work,
         marks,
         headings,
+        paragraphs,
       });
       store.putEntities(key, entities);
       store.putChunks(id, key, chunks, vectors);
@@ -341,6 +343,7 @@ export function entitiesFor(named: SourceDraft['entities'], offline: SourceDraft
       if (!r.snippets.length) r.snippets = off.snippets ?? [];
       if (off.subject) r.subject = true;
       if (off.sections) r.sections = off.sections.join(' ');
+      if (off.places) r.places = off.places.join(' ');
     }
     const had = byKey.get(key);
     if (had) had.aliases = [...new Set([...had.aliases, ...r.aliases])];
@@ -365,6 +368,7 @@ export function entityRowOf(key: string, n: SourceDraft['entities'][number]): En
     ...(n.named ? { named: true } : {}),
     ...(n.weak ? { weak: true } : {}),
     ...(n.sections ? { sections: n.sections.join(' ') } : {}),
+    ...(n.places ? { places: n.places.join(' ') } : {}),
   };
 }
 
@@ -379,4 +383,5 @@ export interface EntityRowInput {
   named?: boolean;
   weak?: boolean;
   sections?: string;
+  places?: string;
 }

@@ -19,6 +19,8 @@ export interface SourceDraft extends EntryDraft {
     weak?: boolean;
     /** The sections of the text's outline that name it (text/outline.ts). */
     sections?: number[];
+    /** The paragraphs of those sections that name it (`section.paragraph`). */
+    places?: string[];
   }[];
 }
 

@@ -21,7 +21,8 @@ CREATE TABLE IF NOT EXISTS documents (
   compiler TEXT NOT NULL DEFAULT '',
   work TEXT NOT NULL DEFAULT '',     -- the work's identity (title + normalised text): copies of one work share an entry
   marks TEXT NOT NULL DEFAULT '',    -- what a translation keeps as written (text/marks.ts), space-separated
-  headings TEXT NOT NULL DEFAULT ''  -- its section headings with their depths (text/outline.ts)
+  headings TEXT NOT NULL DEFAULT '', -- its section headings with their depths (text/outline.ts)
+  paragraphs TEXT NOT NULL DEFAULT '' -- how many paragraphs each section of that outline holds, space-separated
 );
 CREATE INDEX IF NOT EXISTS documents_file ON documents(file);
 -- The languages compiled, read by every question (Store.languages) without reading the wide rows.
@@ -37,6 +38,7 @@ CREATE TABLE IF NOT EXISTS doc_entities (
   snippets TEXT NOT NULL,           -- JSON array of sentences that mention it
   salient INTEGER NOT NULL DEFAULT 0, -- 1: paired, emphasised or in a heading; 2: the work's subject, named by its title; +4: named by a model; +8: an everyday word, a mention only
   sections TEXT NOT NULL DEFAULT '', -- the sections of the document's outline that name it (text/outline.ts), space-separated
+  places TEXT NOT NULL DEFAULT '',   -- the paragraphs of those sections that name it (section.paragraph), space-separated
   PRIMARY KEY (raw_path, key)
 );
 CREATE INDEX IF NOT EXISTS doc_entities_key ON doc_entities(key);

@@ -61,7 +61,14 @@ describe('Store: named queries', () => {
       ]);
       s.putChunks('source/a.md', 'a.md', [chunk(0, 'alpha text')], [vec(1, 0, 0, 0)]);
     });
-    expect(s.getDocument('a.md')).toEqual({ ...doc('a.md'), file: 'a.md', work: '', marks: '', headings: '' }); // a whole file: its own file
+    expect(s.getDocument('a.md')).toEqual({
+      ...doc('a.md'),
+      file: 'a.md',
+      work: '',
+      marks: '',
+      headings: '',
+      paragraphs: '',
+    }); // a whole file: its own file
     expect(s.documentHashes()).toEqual([
       { raw_path: 'a.md', hash: 'h-a.md' },
       { raw_path: 'b.md', hash: 'h-b.md' },

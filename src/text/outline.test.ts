@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { alignOutlines, headingOutline, outlineHeadings, outlineSections, sectionsNaming } from './outline.js';
+import {
+  alignOutlines,
+  headingOutline,
+  outlineHeadings,
+  outlineParagraphs,
+  outlineSections,
+  paragraphCounts,
+  placesNaming,
+  sectionsNaming,
+} from './outline.js';
 
 describe('headingOutline', () => {
   it('lists section headings with their depth, read without anchors and marks', () => {
@@ -28,6 +37,24 @@ describe('outlineSections', () => {
 
   it('gives nothing for a text of too few sections to align', () => {
     expect(outlineSections('## One\n\na\n\n## Two\n\nb\n')).toEqual([]);
+  });
+});
+
+describe('outlineParagraphs and placesNaming', () => {
+  const md =
+    '# T\n\nIntro on tags.\n\n## One\n\nA tag here.\n\nThe stage, not a tag name.\n\n## Two\n\n标签在这里。\n\n## Three\n\nstaged\n\n## Four\n\nend\n';
+  const paragraphs = outlineParagraphs(outlineSections(md));
+
+  it("counts each section's paragraphs, its heading first", () => {
+    expect(paragraphCounts(md)).toBe('2 3 2 2 2');
+    expect(paragraphCounts('## One\n\na\n')).toBe('');
+  });
+
+  it('places a Latin name where it stands as a word, plural or not, and a Chinese one anywhere', () => {
+    // Must: "tags" and "tag"; must not: the "tag" inside "stage" or "staged".
+    expect(placesNaming(paragraphs, ['tag'])).toEqual(['0.1', '1.1', '1.2']);
+    expect(placesNaming(paragraphs, ['stage'])).toEqual(['1.2']);
+    expect(placesNaming(paragraphs, ['标签'])).toEqual(['2.1']);
   });
 });
 

@@ -62,6 +62,61 @@ export function outlineSections(markdown: string): string[] {
   return [0, ...starts].map((s, i) => markdown.slice(s, starts[i] ?? markdown.length).toLowerCase());
 }
 
+/**
+ * Each section's paragraphs (outlineSections; its blocks between blank lines, the heading first):
+ * a translation keeps its original's paragraphs one for one, so where a name stands among them
+ * says which name of the other version it is, more finely than its sections.
+ */
+export function outlineParagraphs(sections: readonly string[]): string[][] {
+  return sections.map((s) =>
+    s
+      .split(/\n[ \t]*\n/)
+      .map((p) => p.trim())
+      .filter(Boolean),
+  );
+}
+
+/** How many paragraphs each section of a text holds (outlineParagraphs), space-separated; empty without an outline. */
+export function paragraphCounts(markdown: string): string {
+  return outlineParagraphs(outlineSections(markdown))
+    .map((p) => p.length)
+    .join(' ');
+}
+
+/** A name's places kept at most: a name in more paragraphs than this stands everywhere. */
+export const MAX_PLACES = 200;
+
+/**
+ * The paragraphs (`section.paragraph`, of outlineParagraphs) that name any of `names`, in order: a
+ * Latin name as a word (tag is not in "stage"), with a plural ending or not; a Chinese one anywhere.
+ * None past MAX_PLACES.
+ */
+export function placesNaming(paragraphs: readonly (readonly string[])[], names: readonly string[]): string[] {
+  const lower = [...new Set(names.map((n) => n.toLowerCase()).filter(Boolean))];
+  const out: string[] = [];
+  paragraphs.forEach((ps, i) => {
+    ps.forEach((p, j) => {
+      if (out.length <= MAX_PLACES && lower.some((n) => namesIn(p, n))) out.push(`${i}.${j}`);
+    });
+  });
+  return out;
+}
+
+const LATIN_WORD = /[a-z0-9]/;
+
+/** Whether a lowercased text names `name`: as a whole word when the name ends in a letter or digit of Latin script. */
+function namesIn(text: string, name: string): boolean {
+  const latinEnds = LATIN_WORD.test(name[0]!) || LATIN_WORD.test(name.at(-1)!);
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    if (!latinEnds) return true;
+    let end = at + name.length;
+    if (text.startsWith('es', end)) end += 2;
+    else if (text[end] === 's') end += 1;
+    if (!LATIN_WORD.test(text[at - 1] ?? ' ') && !LATIN_WORD.test(text[end] ?? ' ')) return true;
+  }
+  return false;
+}
+
 /** The sections (outlineSections) that name any of `names`, in order. */
 export function sectionsNaming(sections: readonly string[], names: readonly string[]): number[] {
   const lower = [...new Set(names.map((n) => n.toLowerCase()).filter(Boolean))];

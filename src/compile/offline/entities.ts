@@ -1,6 +1,12 @@
 import { headingSnippet } from '../types.js';
 import { isHeadingLine } from '../../text/layout.js';
-import { outlineSections, sectionHeadings, sectionsNaming } from '../../text/outline.js';
+import {
+  outlineParagraphs,
+  outlineSections,
+  placesNaming,
+  sectionHeadings,
+  sectionsNaming,
+} from '../../text/outline.js';
 import { HAN } from '../../text/script.js';
 import { isEverydayWord } from '../../text/jieba.js';
 import { sentences } from '../../text/segment.js';
@@ -54,6 +60,8 @@ export interface FoundEntity {
   weak?: boolean;
   /** The sections of the text's outline that name it (text/outline.ts), when it has enough of them. */
   sections?: number[];
+  /** …and the paragraphs of those sections that name it (`section.paragraph`: text/outline.ts). */
+  places?: string[];
 }
 
 /** Mentions an everyday word needs to be kept as a weak name. */
@@ -762,6 +770,7 @@ function finish(
   }));
   // Where each name stands in the outline: a translation names the same thing in the same sections.
   const sections = outlineSections(markdown);
+  const paragraphs = outlineParagraphs(sections);
   const headingList = headings.split('\n').map((h) => h.replace(/^#+\s*/, '').trim());
   return kept.map(([key, c]) => {
     const surface = [...c.surfaces.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length)[0]![0];
@@ -780,7 +789,9 @@ function finish(
         : orHeading(orContext(pickSnippets(sents, names), c.context), headingList, names).map(openCode),
       ...(c.subject ? { subject: true } : {}),
       ...(c.weak ? { weak: true } : {}),
-      ...(sections.length ? { sections: sectionsNaming(sections, names) } : {}),
+      ...(sections.length
+        ? { sections: sectionsNaming(sections, names), places: placesNaming(paragraphs, names) }
+        : {}),
       salient:
         !c.weak &&
         (c.strong ||
