@@ -91,14 +91,18 @@ export const MAX_PLACES = 200;
  * Latin name as a word (tag is not in "stage"), with a plural ending or not; a Chinese one anywhere.
  * None past MAX_PLACES.
  */
-export function placesNaming(paragraphs: readonly (readonly string[])[], names: readonly string[]): string[] {
+export function placesNaming(
+  paragraphs: readonly (readonly string[])[],
+  names: readonly string[],
+  /** The sections that name it (sectionsNaming): only their paragraphs are read. */
+  sections: readonly number[] = paragraphs.map((_, i) => i),
+): string[] {
   const lower = [...new Set(names.map((n) => n.toLowerCase()).filter(Boolean))];
   const out: string[] = [];
-  paragraphs.forEach((ps, i) => {
-    ps.forEach((p, j) => {
+  for (const i of sections)
+    (paragraphs[i] ?? []).forEach((p, j) => {
       if (out.length <= MAX_PLACES && lower.some((n) => namesIn(p, n))) out.push(`${i}.${j}`);
     });
-  });
   return out;
 }
 

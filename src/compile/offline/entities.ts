@@ -789,9 +789,7 @@ function finish(
         : orHeading(orContext(pickSnippets(sents, names), c.context), headingList, names).map(openCode),
       ...(c.subject ? { subject: true } : {}),
       ...(c.weak ? { weak: true } : {}),
-      ...(sections.length
-        ? { sections: sectionsNaming(sections, names), places: placesNaming(paragraphs, names) }
-        : {}),
+      ...(sections.length ? placed(sections, paragraphs, names) : {}),
       salient:
         !c.weak &&
         (c.strong ||
@@ -801,6 +799,16 @@ function finish(
             !isSectionLabel(surface))),
     };
   });
+}
+
+/** Where a name stands in the outline: the sections that name it and, in those, the paragraphs. */
+function placed(
+  sections: readonly string[],
+  paragraphs: readonly (readonly string[])[],
+  names: readonly string[],
+): { sections: number[]; places: string[] } {
+  const named = sectionsNaming(sections, names);
+  return { sections: named, places: placesNaming(paragraphs, names, named) };
 }
 
 /**
