@@ -21,10 +21,7 @@ export function withDictionary<T>(
   if (!entities.some((e) => han.test(e.key) || e.aliases.some((a) => han.test(a)))) return f(undefined);
   const lex = lexiconFor(stateDir);
   return f({
-    chinese: (key) => {
-      const best = lex.chinese(key)[0];
-      return best && best.weight === 1 && Array.from(best.term).length >= 2 ? best.term : undefined;
-    },
+    chinese: (key) => usualChinese(key, lex.chinese(key), (zh) => lex.english(zh)[0]?.term),
     english: (word) => lex.english(mainlandWord(word)).map((t) => t.term),
     words: (run) => wordsOf(run, lex.words.bind(lex)),
   });
@@ -44,4 +41,22 @@ export function wordsOf(run: string, cut: (simplified: string) => string[]): str
     at += n;
     return piece;
   });
+}
+
+/**
+ * The usual Chinese of an English name (a lowercase key), of its dictionary senses (best first): the
+ * best, when it is a word of two characters or more. When the best is one character (patch: 补), a
+ * piece of words more than a word, the next word of two or more that translates back to the name
+ * first (补丁: patch) is its translation; one that translates back to another word is not.
+ */
+export function usualChinese(
+  key: string,
+  senses: readonly { term: string; weight: number }[],
+  englishOf: (zh: string) => string | undefined,
+): string | undefined {
+  const best = senses[0];
+  if (best?.weight !== 1) return undefined;
+  if (Array.from(best.term).length >= 2) return best.term;
+  const word = senses.find((t) => Array.from(t.term).length >= 2);
+  return word && englishOf(word.term) === key ? word.term : undefined;
 }
