@@ -98,6 +98,8 @@ describe('alignedByParagraphs', () => {
             ],
           ]
         : sides;
-      expect(alignedByParagraphs(c.rows, versions)).toEqual(c.pairs);
+      const placesOf = (path: string) =>
+        new Map(c.rows.filter((r) => r.raw_path === path).map((r) => [r.key, r.places!]));
+      expect(alignedByParagraphs(c.rows, versions, placesOf)).toEqual(c.pairs);
     });
 });

@@ -23,7 +23,7 @@ interface Placed {
  * paragraphs one for one, so where the two outlines align (text/outline.ts) and an aligned section
  * holds as many paragraphs in both, the k-th paragraph of one says what the k-th of the other says,
  * and a name of one stands where its translation stands in the other ("checksum" and 雜湊值, "master
- * branch" and master 分支, merge and 合并), whatever words the translator chose. Each name takes the
+ * branch" and master 分支, plumbing and 底层命令), whatever words the translator chose. Each name takes the
  * other version's name whose paragraphs match its own best, only when it is that name's best too.
  * Names only: an everyday word (weak) stands in too many paragraphs by chance (标签 beside "HTML"),
  * and joins a concept through the names it is tied to (compile/concepts.ts: attachWeak).
@@ -31,10 +31,12 @@ interface Placed {
 export function alignedByParagraphs(
   entities: readonly EntityRow[],
   versions: readonly VersionSides[],
+  /** Where each name of a document stands among its paragraphs, by key (Store.placesOf). */
+  placesOf: (rawPath: string) => ReadonlyMap<string, string>,
 ): [string, string][] {
   if (!versions.length) return [];
   const byDoc = new Map<string, EntityRow[]>();
-  for (const e of entities) if (e.places) (byDoc.get(e.raw_path) ?? byDoc.set(e.raw_path, []).get(e.raw_path)!).push(e);
+  for (const e of entities) (byDoc.get(e.raw_path) ?? byDoc.set(e.raw_path, []).get(e.raw_path)!).push(e);
   const out: [string, string][] = [];
   for (const [[x, hanX], [y, hanY]] of versions) {
     const pairs = alignOutlines(outlineHeadings(x.headings ?? ''), outlineHeadings(y.headings ?? ''));
@@ -51,11 +53,12 @@ export function alignedByParagraphs(
       ofY.set(j + 1, k);
       total += n;
     });
-    const placed = (rows: readonly EntityRow[], han: boolean, of: Map<number, number>): Placed[] =>
-      rows
-        .filter((r) => HAN.test(r.key) === han && !r.weak)
+    const placed = (doc: DocumentRow, han: boolean, of: Map<number, number>): Placed[] => {
+      const at = placesOf(doc.raw_path);
+      return (byDoc.get(doc.raw_path) ?? [])
+        .filter((r) => HAN.test(r.key) === han && !r.weak && at.has(r.key))
         .flatMap((r) => {
-          const places = r.places!.split(' ');
+          const places = at.get(r.key)!.split(' ');
           if (places.length > MAX_PLACES) return [];
           const paragraphs = new Set<string>();
           for (const p of places) {
@@ -67,9 +70,8 @@ export function alignedByParagraphs(
             ? [{ key: r.key, paragraphs }]
             : [];
         });
-    out.push(
-      ...paragraphPairs(placed(byDoc.get(x.raw_path) ?? [], hanX, ofX), placed(byDoc.get(y.raw_path) ?? [], hanY, ofY)),
-    );
+    };
+    out.push(...paragraphPairs(placed(x, hanX, ofX), placed(y, hanY, ofY)));
   }
   return out;
 }

@@ -109,6 +109,8 @@ export function groupConcepts(
   dict?: Dictionary,
   /** Told which documents are versions of one work (raw path → its first version's), as grouping found them. */
   onWorks?: (workOf: ReadonlyMap<string, string>) => void,
+  /** Where each name of a document stands among its paragraphs (Store.placesOf), for rows that do not carry it. */
+  placesOf?: (rawPath: string) => ReadonlyMap<string, string>,
 ): PlannedConcept[] {
   const okDocs = firstCopies(docs);
   const entities = dict ? found.filter((e) => !partlyGlossed(e, dict)).map((e) => withoutGlosses(e, dict)) : found;
@@ -177,7 +179,8 @@ export function groupConcepts(
   for (const [a, b] of alignedSubjects(strongRows, okDocs, workOf, (k) => uf.find(k), dict, demoted)) tie(a, b);
   for (const [a, b] of alignedHeadings(okDocs, workOf)) if (surfaces.has(a) && surfaces.has(b)) tie(a, b);
   for (const [a, b] of alignedBySections(strongRows, okDocs, workOf)) tie(a, b);
-  for (const [a, b] of alignedByParagraphs(entities, versionSides(entities, okDocs, workOf))) tie(a, b);
+  const versions = versionSides(entities, okDocs, workOf);
+  for (const [a, b] of alignedByParagraphs(strongRows, versions, placesOfRows(entities, placesOf))) tie(a, b);
   if (dict) {
     // The senses the texts' own glosses teach (倉庫: repository) join compounds of their words too.
     const alike = usedAlike(entities, okDocs, workOf);
@@ -993,6 +996,17 @@ function alignedBySections(
   return out;
 }
 
+/** Where each document's names stand among its paragraphs: as its rows carry it, else as `placesOf` reads it. */
+function placesOfRows(
+  entities: readonly EntityRow[],
+  placesOf?: (rawPath: string) => ReadonlyMap<string, string>,
+): (rawPath: string) => ReadonlyMap<string, string> {
+  const carried = new Map<string, Map<string, string>>();
+  for (const e of entities)
+    if (e.places) (carried.get(e.raw_path) ?? carried.set(e.raw_path, new Map()).get(e.raw_path)!).set(e.key, e.places);
+  return (path) => carried.get(path) ?? placesOf?.(path) ?? new Map();
+}
+
 /** Every two versions of a work with an outline whose names can differ for one idea (alignable). */
 function versionSides(
   entities: readonly EntityRow[],
@@ -1003,7 +1017,7 @@ function versionSides(
   const share = traditionalShare(entities, (path) => workOf.has(path));
   const traditional = (d: DocumentRow) => share(d.raw_path) > 0.5;
   const paths = new Set<string>();
-  for (const e of entities) if (e.places && workOf.has(e.raw_path)) paths.add(e.raw_path);
+  for (const e of entities) if (workOf.has(e.raw_path)) paths.add(e.raw_path);
   const out: VersionSides[] = [];
   for (const docs of outlinedVersions(paths, okDocs, workOf))
     docs.forEach((a, i) => {

@@ -58,7 +58,16 @@ export function planDrafts(
   const { minConceptSources, maxConcepts } = config.compile;
   let workOf: ReadonlyMap<string, string> = new Map();
   const planned = withDictionary(ctx.paths.state, rows, (dict) =>
-    groupConcepts(rows, docs, minConceptSources, maxConcepts, scan.entries, dict, (w) => (workOf = w)),
+    groupConcepts(
+      rows,
+      docs,
+      minConceptSources,
+      maxConcepts,
+      scan.entries,
+      dict,
+      (w) => (workOf = w),
+      (path) => store.placesOf(path),
+    ),
   );
   const concepts = withConceptIds(planned, scan.entries, input.takenIds);
   const sources = withVersions(sourcePlans(docs, input.drafts, force), workOf);

@@ -128,7 +128,10 @@ export interface EntityRow {
   weak?: boolean;
   /** The sections of the document's outline that name it (text/outline.ts), space-separated. */
   sections?: string;
-  /** The paragraphs of those sections that name it (`section.paragraph`), space-separated. */
+  /**
+   * The paragraphs of those sections that name it (`section.paragraph`), space-separated: stored
+   * with the row, read only by placesOf (allEntities leaves it out).
+   */
   places?: string;
 }
 
@@ -437,12 +440,12 @@ export class Store {
     const byKey = new Map<string, EntityRow[]>();
     // Rows as arrays (better-sqlite3's raw mode): a third less time than an object a row, at 400,000 rows.
     const read = this.stmt(
-      `SELECT raw_path, key, surface, aliases, count, snippets, salient, sections, places FROM doc_entities`,
+      `SELECT raw_path, key, surface, aliases, count, snippets, salient, sections FROM doc_entities`,
     ).raw(true);
     const rows = read.iterate() as IterableIterator<
-      [string, string, string, string, number, string, number, string | null, string | null]
+      [string, string, string, string, number, string, number, string | null]
     >;
-    for (const [rawPath, key, surface, aliases, count, snippets, salient, sections, places] of rows) {
+    for (const [rawPath, key, surface, aliases, count, snippets, salient, sections] of rows) {
       const row: EntityRow = {
         raw_path: intern(rawPath),
         key: intern(key),
@@ -452,7 +455,6 @@ export class Store {
         snippets: list(snippets),
         sections: intern(sections ?? ''),
       };
-      if (places) row.places = places;
       if ((salient & 3) >= 1) row.salient = true;
       if ((salient & 3) === 2) row.subject = true;
       if (salient & NAMED) row.named = true;
@@ -465,6 +467,17 @@ export class Store {
     for (const key of [...byKey.keys()].sort(byCodePoint))
       out.push(...byKey.get(key)!.sort((a, b) => byCodePoint(a.raw_path, b.raw_path)));
     return out;
+  }
+
+  /**
+   * Where each name of one document stands among its paragraphs (EntityRow.places), by key: read for
+   * the versions of a work only (compile/aligned-paragraphs.ts), not with every row of allEntities.
+   */
+  placesOf(rawPath: string): Map<string, string> {
+    const rows = this.stmt(`SELECT key, places FROM doc_entities WHERE raw_path = ? AND places != ''`)
+      .raw(true)
+      .all(rawPath) as [string, string][];
+    return new Map(rows);
   }
 
   // ---- entries

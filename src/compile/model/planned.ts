@@ -5,7 +5,7 @@ import { type LoadedEntry, scanWiki } from '../../entry/wiki.js';
 import { entityKey, makeEntryId } from '../../entry/names.js';
 import { readsText } from '../../ingest/index.js';
 import { translationMarks } from '../../text/marks.js';
-import { headingOutline } from '../../text/outline.js';
+import { headingOutline, paragraphCounts } from '../../text/outline.js';
 import { groupConcepts } from '../concepts.js';
 import { withDictionary } from '../dictionary.js';
 import { draftEntities } from '../offline/writer.js';
@@ -47,7 +47,9 @@ export function plannedCatalog(
   }
   const { minConceptSources, maxConcepts } = config.compile;
   const planned = withDictionary(ctx.paths.state, entities, (dict) =>
-    groupConcepts(entities, rows, minConceptSources, maxConcepts, existing, dict),
+    groupConcepts(entities, rows, minConceptSources, maxConcepts, existing, dict, undefined, (path) =>
+      store.placesOf(path),
+    ),
   );
   const entries = [...base.entries];
   const known = new Map<string, number>();
@@ -97,6 +99,7 @@ export function documentRow(doc: RawDocument): DocumentRow {
     work: workKeyOf(doc),
     marks: translationMarks(doc.markdown).join(' '),
     headings: headingOutline(doc.markdown),
+    paragraphs: paragraphCounts(doc.markdown),
   };
 }
 
