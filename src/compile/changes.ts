@@ -35,7 +35,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
     if (e.fm.kind === 'source') for (const r of e.fm.source_ref ?? []) bySourceRef.set(r.replace(/^raw\//, ''), e);
   const takenIds = new Set<string>([
     ...scan.entries.map((e) => e.fm.id),
-    ...store.allDocuments().map((d) => d.entry_id ?? ''),
+    ...store.entryIdsOfDocuments(),
   ]);
   const wiki: WikiState = { catalog: opts.catalog ?? buildCatalog(scan.entries), bySourceRef, takenIds };
 
@@ -66,7 +66,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
   await planAndEmit(ctx, opts, st, { scan, scanCache, wiki, ingested });
 
   store.transaction(() => {
-    for (const d of store.allDocuments()) if (d.status === 'pending') store.putDocument({ ...d, status: 'ok' });
+    store.settlePending();
     store.clearPendingDrafts();
     store.setMeta('compile_pending', '0');
     store.setMeta('ingest_version', INGEST_VERSION);

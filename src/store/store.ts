@@ -337,6 +337,16 @@ export class Store {
     return this.stmt(`SELECT * FROM documents ORDER BY raw_path`).all() as DocumentRow[];
   }
 
+  /** The source entry of every document ('' for none), without reading the rest of each row. */
+  entryIdsOfDocuments(): string[] {
+    return this.stmt(`SELECT coalesce(entry_id, '') FROM documents`).pluck().all() as string[];
+  }
+
+  /** Every document stored as pending is compiled: its entry is written (one statement, not a read and a write a row). */
+  settlePending(): void {
+    this.stmt(`UPDATE documents SET status = 'ok' WHERE status = 'pending'`).run();
+  }
+
   /**
    * Raw paths of the files whose original is copied into wiki/attachments/ under its own name:
    * attachments, and documents (PDF, Office, e-books) that Obsidian can open.
