@@ -33,10 +33,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
   const bySourceRef = new Map<string, LoadedEntry>();
   for (const e of scan.entries)
     if (e.fm.kind === 'source') for (const r of e.fm.source_ref ?? []) bySourceRef.set(r.replace(/^raw\//, ''), e);
-  const takenIds = new Set<string>([
-    ...scan.entries.map((e) => e.fm.id),
-    ...store.entryIdsOfDocuments(),
-  ]);
+  const takenIds = new Set<string>([...scan.entries.map((e) => e.fm.id), ...store.entryIdsOfDocuments()]);
   const wiki: WikiState = { catalog: opts.catalog ?? buildCatalog(scan.entries), bySourceRef, takenIds };
 
   // 2. Ingest, chunk, embed and store each changed document (one transaction each).
