@@ -87,20 +87,28 @@ function paragraphPairs(xs: readonly Placed[], ys: readonly Placed[]): [string, 
     for (const p of a.paragraphs) if (b.paragraphs.has(p)) shared++;
     return shared < MIN_SHARED ? 0 : (2 * shared) / (a.paragraphs.size + b.paragraphs.size);
   };
-  const best = (row: Placed, others: readonly Placed[]): Placed | undefined => {
-    let top: Placed | undefined;
-    let [first, second] = [0, 0];
-    for (const o of others) {
-      const d = overlap(row, o);
-      if (d > first) [top, first, second] = [o, d, first];
-      else if (d > second) second = d;
-    }
-    return top && first >= MIN_OVERLAP && second < first ? top : undefined;
-  };
+  const best = (row: Placed, others: readonly Placed[]) => clearlyBest(row, others, overlap, MIN_OVERLAP);
   const out: [string, string][] = [];
   for (const a of xs) {
     const b = best(a, ys);
     if (b && b.key !== a.key && best(b, xs) === a) out.push([a.key, b.key]);
   }
   return out;
+}
+
+/** The one of `others` that `overlap` rates highest for `row`, when it reaches `min` and no other rates as high. */
+export function clearlyBest<T>(
+  row: T,
+  others: readonly T[],
+  overlap: (a: T, b: T) => number,
+  min: number,
+): T | undefined {
+  let top: T | undefined;
+  let [first, second] = [0, 0];
+  for (const o of others) {
+    const d = overlap(row, o);
+    if (d > first) [top, first, second] = [o, d, first];
+    else if (d > second) second = d;
+  }
+  return top && first >= min && second < first ? top : undefined;
 }

@@ -11,7 +11,7 @@ import { isCommonEnglishWord } from '../text/english-words.js';
 import { baseForm } from '../text/lexicon.js';
 import { alignOutlines, outlineHeadings } from '../text/outline.js';
 import { tagZh } from '../text/jieba.js';
-import { alignedByParagraphs, type VersionSides } from './aligned-paragraphs.js';
+import { alignedByParagraphs, clearlyBest, type VersionSides } from './aligned-paragraphs.js';
 import type { ConceptPlan } from '../emit/types.js';
 
 /** A concept shared by several sources, as the store knows it; `id` when the wiki has an entry for it. */
@@ -1073,16 +1073,7 @@ function sectionPairs(english: Placed[], chinese: Placed[]): [string, string][] 
     const shared = b.sections.filter((s) => set.has(s)).length;
     return (2 * shared) / (a.sections.length + b.sections.length);
   };
-  const best = (row: Placed, others: Placed[]) => {
-    let top: Placed | undefined;
-    let [first, second] = [0, 0];
-    for (const o of others) {
-      const d = overlap(row, o);
-      if (d > first) [top, first, second] = [o, d, first];
-      else if (d > second) second = d;
-    }
-    return top && first >= ALIGNED_MIN_OVERLAP && second < first ? top : undefined;
-  };
+  const best = (row: Placed, others: Placed[]) => clearlyBest(row, others, overlap, ALIGNED_MIN_OVERLAP);
   const out: [string, string][] = [];
   for (const e of english) {
     const z = best(e, chinese);
