@@ -245,6 +245,26 @@ describe('Store: scan cache', () => {
     expect(s.scanCache().get('concepts/Old.md')?.size).toBe(10);
     s.close();
   });
+
+  it('trusts an mtime past the file system’s tick: whole seconds are a coarse clock, fractions a fine one', () => {
+    const s = open(dbPath());
+    const cache = s.scanCache();
+    const fm = { id: 'concept/rag', kind: 'concept', title: 'RAG' } as never;
+    const now = Date.now();
+    const fine = Math.floor(now / 1000) * 1000 - 999.5; // fractions: a fine clock, over a tenth of a second ago
+    const cases: [string, number, boolean][] = [
+      // must be trusted: a fine mtime half a second old or more
+      ['concepts/Fine-old.md', fine, true],
+      // must not: a fine mtime within the tick, a whole-second mtime within two seconds, a future one
+      ['concepts/Fine-new.md', now - 20.5, false],
+      ['concepts/Coarse-new.md', Math.floor(now / 1000) * 1000 - 1000, false],
+      ['concepts/Future.md', Math.ceil(now / 1000) * 1000 + 10_000, false],
+    ];
+    for (const [path, mtimeMs] of cases) cache.put(path, { mtimeMs, size: 10, fm, bodyHash: 'b' });
+    const again = s.scanCache();
+    for (const [path, mtimeMs, trusted] of cases) expect(again.get(path)?.mtimeMs, path).toBe(trusted ? mtimeMs : -1);
+    s.close();
+  });
 });
 
 describe('Store.nameGroups', () => {

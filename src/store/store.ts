@@ -977,9 +977,9 @@ export class Store {
       },
       put: (path, row) => {
         if (opts.readOnly) return;
-        // A file modified within two seconds of now may change again within its mtime tick
-        // (coarse file systems): it is not trusted by mtime and size, the next scan reads it again.
-        const racy = row.mtimeMs >= Date.now() - 2000;
+        // A file modified within its mtime tick of now may change again without its mtime moving:
+        // it is not trusted by mtime and size, the next scan reads it again (racyTick).
+        const racy = row.mtimeMs >= Date.now() - racyTick(row.mtimeMs);
         const links = row.links ? JSON.stringify(row.links) : '';
         // '=' : the same targets (no Backlinks section); '' : not known (a row from before the column).
         const own = !row.links || !row.ownLinks ? '' : row.ownLinks === row.links ? '=' : JSON.stringify(row.ownLinks);
@@ -1063,6 +1063,21 @@ function storeVersion(db: Database.Database): string | undefined {
 }
 
 /** A scan-cache row's link lists: `ownLinks` is `links` itself when the row says '='. */
+/** How long after a write its file's mtime may still not move on an edit, on a file system that keeps whole seconds (FAT keeps two). */
+const COARSE_TICK_MS = 2000;
+/** …and on one that keeps fractions of a second (ext4, APFS, NTFS: a tick of a few to 16 ms), with room to spare. */
+const FINE_TICK_MS = 100;
+
+/**
+ * The window in which a file's recorded mtime cannot be trusted, judged by the mtime itself: one in
+ * whole seconds comes from a coarse file system (or is one in a thousand of a fine one, judged
+ * coarse to be safe). A full compile writes every page within seconds of recording them: with a
+ * fine clock only the last tenth of a second is read again by the next compile, not all of them.
+ */
+export function racyTick(mtimeMs: number): number {
+  return mtimeMs % 1000 === 0 ? COARSE_TICK_MS : FINE_TICK_MS;
+}
+
 function linkLists(links: string, own: string): { links?: string[]; ownLinks?: string[] } {
   if (!links) return {};
   const all = JSON.parse(links) as string[];
