@@ -1062,7 +1062,6 @@ function storeVersion(db: Database.Database): string | undefined {
     ?.value;
 }
 
-/** A scan-cache row's link lists: `ownLinks` is `links` itself when the row says '='. */
 /** How long after a write its file's mtime may still not move on an edit, on a file system that keeps whole seconds (FAT keeps two). */
 const COARSE_TICK_MS = 2000;
 /** …and on one that keeps fractions of a second (ext4, APFS, NTFS: a tick of a few to 16 ms), with room to spare. */
@@ -1078,6 +1077,7 @@ export function racyTick(mtimeMs: number): number {
   return mtimeMs % 1000 === 0 ? COARSE_TICK_MS : FINE_TICK_MS;
 }
 
+/** A scan-cache row's link lists: `ownLinks` is `links` itself when the row says '='. */
 function linkLists(links: string, own: string): { links?: string[]; ownLinks?: string[] } {
   if (!links) return {};
   const all = JSON.parse(links) as string[];

@@ -401,10 +401,12 @@ function sectionSubjects(markdown: string): { name: string; count: number }[] {
     if (section.length < MIN_SECTION_CHARS) return;
     // A heading of one everyday word ("Status", "Adding", "检查") labels a step; a term of art or a phrase names a subject.
     // Nor does a participle ("Expensive calculations also get memoized"): it says what happens to the subject.
-    const found = titleSubjects(h.title!, section, undefined, { nounsOnly: true });
-    out.push(...found.filter((s) => !everydayWord(s.name) && !PARTICIPLE.test(s.name)));
-    for (const s of found) {
-      const base = everydayWord(s.name) ? baseWord(s.name, section) : undefined;
+    for (const s of titleSubjects(h.title!, section, undefined, { nounsOnly: true })) {
+      if (!everydayWord(s.name)) {
+        if (!PARTICIPLE.test(s.name)) out.push(s);
+        continue;
+      }
+      const base = baseWord(s.name, section);
       if (!base || isSectionLabel(s.name) || EN.STOP.has(base) || EN.GENERIC.has(base) || EN.CAP_STOP.has(base))
         continue;
       const e = everyday.get(base) ?? { headings: 0, count: 0 };
@@ -414,7 +416,7 @@ function sectionSubjects(markdown: string): { name: string; count: number }[] {
     }
   });
   // …but an everyday word that heads several sections, each of which keeps naming it, is what the work
-  // is about ("Basic Branching and Merging", "Basic Merging": merge; 分支的合并, 遇到冲突时的分支合并: 合并).
+  // is about ("Basic Branching and Merging", "Basic Merging": merge).
   for (const [base, e] of everyday)
     if (e.headings >= RECURRING_HEADINGS && e.count >= RECURRING_MENTIONS) out.push({ name: base, count: e.count });
   return out;
@@ -441,21 +443,25 @@ const RECURRING_MENTIONS = 15;
 function baseWord(name: string, section: string): string {
   if (!/^[A-Za-z]+$/.test(name)) return entityKey(name);
   const w = baseForm(name.toLowerCase());
-  const stem = w.replace(/(?:ing|ed)$/, '');
-  const forms = stem !== w && stem.length >= 3 ? [`${stem}e`, stem, stem.slice(0, -1)] : [w];
+  const stems = verbStems(w);
+  const forms = stems.length ? stems : [w];
   const known = forms.filter((f) => isCommonEnglishWord(f));
   if (known.length < 2) return known[0] ?? w;
   const uses = known.map((f) => mentionsOfWord(f, section, false));
   return known[uses.indexOf(Math.max(...uses))]!;
 }
 
+/** The words an -ing or -ed form may come from (staging: stage, stag, sta; tagged: tagge, tagg, tag); none for another word. */
+function verbStems(w: string): string[] {
+  const stem = w.replace(/(?:ing|ed)$/, '');
+  return stem !== w && stem.length >= 3 ? [`${stem}e`, stem, stem.slice(0, -1)] : [];
+}
+
 function everydayWord(name: string): boolean {
   if (/^[A-Za-z]+$/.test(name)) {
     // In any of its forms: "Stabilizing", "Changes", "Staged" are the everyday stabilize, change, stage.
     const w = name.toLowerCase();
-    const stem = w.replace(/(?:ing|ed)$/, '');
-    const forms = [w, entityKey(w), ...(stem !== w && stem.length >= 3 ? [stem, `${stem}e`, stem.slice(0, -1)] : [])];
-    return forms.some((f) => isCommonEnglishWord(f));
+    return [w, entityKey(w), ...verbStems(w)].some((f) => isCommonEnglishWord(f));
   }
   return /^[\u3400-\u9fff]+$/.test(name) && (isCommonZh(name) || isEverydayWord(name));
 }
