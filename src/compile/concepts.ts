@@ -11,6 +11,7 @@ import { isCommonEnglishWord } from '../text/english-words.js';
 import { baseForm } from '../text/lexicon.js';
 import { alignOutlines, outlineHeadings } from '../text/outline.js';
 import { tagZh } from '../text/jieba.js';
+import { calledByKind } from './called-kind.js';
 import { alignedByParagraphs, clearlyBest, type VersionSides } from './aligned-paragraphs.js';
 import type { ConceptPlan } from '../emit/types.js';
 
@@ -191,6 +192,7 @@ export function groupConcepts(
     const again = [...surfaces.keys()].filter((k) => !HAN.test(k) || heads.some((h) => k.includes(h)));
     if (heads.length) for (const [zh, en] of wordByWord(again, taught)) tie(zh, en);
     for (const [a, b] of alignedWords(entities, okDocs, workOf, taught, strongKeys)) tie(a, b);
+    for (const [a, b] of calledByKind([...surfaces.keys()], (k) => uf.find(k), dict)) tie(a, b);
   }
   attachWeak(uf, deferred, strongKeys);
   const groups = new Map<string, { keys: Set<string>; byDoc: Map<string, EntityRow[]> }>();

@@ -729,6 +729,21 @@ describe('extractEntities: everyday words kept as weak names', () => {
     expect(weak(en)).toContain('commit');
   });
 
+  it('keeps at most twenty English everyday words and more Chinese ones (a chapter of 协议, 冲突, 补丁 …)', () => {
+    const en =
+      'table chair window door house garden river mountain forest city street road train plane ship book paper pencil letter bottle glass plate spoon knife fork bread water apple horse cloud'.split(
+        ' ',
+      );
+    expect(weak(en.map((w) => `The ${w} is here. I saw the ${w}. A ${w} again.`).join('\n\n'))).toHaveLength(20);
+    const zh =
+      '文件 命令 仓库 标签 分支 目录 选项 项目 版本 状态 协议 公钥 冲突 补丁 密码 用户 数据 网络 程序 代码 问题 方法 工具 环境 历史 图片 颜色 声音 城市 河流'.split(
+        ' ',
+      );
+    const kept = weak(zh.map((w) => `我们看${w}。这是${w}。还有${w}。`).join('\n\n'));
+    expect(kept.length).toBeGreaterThan(20);
+    expect(kept).toEqual(expect.arrayContaining(['协议', '冲突', '补丁']));
+  });
+
   it('keeps no word used fewer than three times, no stop word and no name the text already has', () => {
     expect(weak('提交之前先暂存。提交以后就好了。')).toEqual([]);
     expect(weak('This is what it is. This is it. It is this.')).toEqual([]);

@@ -66,8 +66,14 @@ export interface FoundEntity {
 
 /** Mentions an everyday word needs to be kept as a weak name. */
 const WEAK_MIN_COUNT = 3;
-/** Weak names kept of one document, most mentioned first. */
+/** Weak English names kept of one document, most mentioned first… */
 const MAX_WEAK = 20;
+/**
+ * …and weak Chinese ones: a two-character noun (协议, 公钥, 冲突) is never a name of its own, so a
+ * Chinese version meets its original's names (protocol) only through its everyday words, and a
+ * chapter holds more of those than an English one keeps.
+ */
+const MAX_WEAK_ZH = 40;
 
 interface Candidate {
   surfaces: Map<string, number>;
@@ -833,10 +839,11 @@ function weakNames(kept: ReadonlySet<string>, everyday: readonly ReadonlyMap<str
       c.count += n;
       byKey.set(key, c);
     }
-  return [...byKey]
+  const ranked = [...byKey]
     .filter(([, c]) => c.count >= WEAK_MIN_COUNT)
-    .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))
-    .slice(0, MAX_WEAK);
+    .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1));
+  const han = ranked.filter(([k]) => HAN.test(k)).slice(0, MAX_WEAK_ZH);
+  return [...ranked.filter(([k]) => !HAN.test(k)).slice(0, MAX_WEAK), ...han];
 }
 
 /** Names kept of one document, most mentioned first. */
