@@ -12,6 +12,7 @@ import { baseForm } from '../text/lexicon.js';
 import { alignOutlines, outlineHeadings } from '../text/outline.js';
 import { tagZh } from '../text/jieba.js';
 import { calledByKind } from './called-kind.js';
+import { headingNamePairs, rowsByDoc } from './heading-names.js';
 import { alignedByParagraphs, clearlyBest, type VersionSides } from './aligned-paragraphs.js';
 import type { ConceptPlan } from '../emit/types.js';
 
@@ -178,7 +179,8 @@ export function groupConcepts(
   // is not the work's subject either.
   const demoted = new Set<string>();
   for (const [a, b] of alignedSubjects(strongRows, okDocs, workOf, (k) => uf.find(k), dict, demoted)) tie(a, b);
-  for (const [a, b] of alignedHeadings(okDocs, workOf)) if (surfaces.has(a) && surfaces.has(b)) tie(a, b);
+  for (const [a, b] of alignedHeadings(okDocs, workOf, strongRows, dict))
+    if (surfaces.has(a) && surfaces.has(b)) tie(a, b);
   for (const [a, b] of alignedBySections(strongRows, okDocs, workOf)) tie(a, b);
   const versions = versionSides(entities, okDocs, workOf);
   for (const [a, b] of alignedByParagraphs(strongRows, versions, placesOfRows(entities, placesOf))) tie(a, b);
@@ -915,20 +917,31 @@ function outlinedVersions(
  * Headings of an English text and its Chinese translation, paired one by one where the two outlines
  * align (text/outline.ts: the same sections at the same depths, but for a few one version lacks)
  * ("Topic Branches" and 特性分支, "Initial render" and 初次渲染): a translated heading names what the
- * original names. Returned as name keys; a pair
- * joins two names only where both are names the texts use.
+ * original names, and so does the one name each holds ("Viewing the Commit History" and 檢視提交的歷史記錄:
+ * commit history and 历史记录; compile/heading-names.ts), judged with the dictionary. Returned as name
+ * keys; a pair joins two names only where both are names the texts use.
  */
-function alignedHeadings(okDocs: Map<string, DocumentRow>, workOf: Map<string, string>): [string, string][] {
+function alignedHeadings(
+  okDocs: Map<string, DocumentRow>,
+  workOf: Map<string, string>,
+  rows: readonly EntityRow[],
+  dict?: Dictionary,
+): [string, string][] {
   const out: [string, string][] = [];
   for (const docs of outlinedVersions(workOf.keys(), okDocs, workOf)) {
-    const english = docs.filter((d) => d.lang === 'en').map((d) => outlineHeadings(d.headings!));
-    const chinese = docs.filter((d) => d.lang !== 'en').map((d) => outlineHeadings(d.headings!));
-    for (const a of english)
-      for (const b of chinese) {
-        for (const [i, j] of alignOutlines(a, b) ?? []) {
+    const byDoc = rowsByDoc(rows, docs);
+    const outlined = (en: boolean) =>
+      docs
+        .filter((d) => (d.lang === 'en') === en)
+        .map((d) => [outlineHeadings(d.headings!), byDoc.get(d.raw_path) ?? []] as const);
+    for (const [a, rowsA] of outlined(true))
+      for (const [b, rowsB] of outlined(false)) {
+        const pairs = alignOutlines(a, b) ?? [];
+        for (const [i, j] of pairs) {
           const [ka, kb] = [entityKey(a[i]![1]), entityKey(b[j]![1])];
           if (ka && kb && ka !== kb && HAN.test(kb) && !HAN.test(ka)) out.push([ka, kb]);
         }
+        if (dict) out.push(...headingNamePairs(pairs, a, b, rowsA, rowsB, dict));
       }
   }
   return out;
