@@ -56,6 +56,17 @@ describe('outlineParagraphs and placesNaming', () => {
     expect(placesNaming(paragraphs, ['stage'])).toEqual(['1.2']);
     expect(placesNaming(paragraphs, ['标签'])).toEqual(['2.1']);
   });
+
+  it('reads "es" as a plural ending only after s, x, z, ch and sh', () => {
+    const plural = outlineParagraphs(
+      outlineSections('# T\n\n## A\n\nTwo branches.\n\n## B\n\nThe stages.\n\n## C\n\nboxes\n\n## D\n\nend\n'),
+    );
+    expect(placesNaming(plural, ['branch'])).toEqual(['1.1']);
+    expect(placesNaming(plural, ['box'])).toEqual(['3.1']);
+    // Must not: "stag" in "stages".
+    expect(placesNaming(plural, ['stag'])).toEqual([]);
+    expect(placesNaming(plural, ['stage'])).toEqual(['2.1']);
+  });
 });
 
 describe('alignOutlines', () => {

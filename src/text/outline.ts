@@ -114,7 +114,8 @@ function namesIn(text: string, name: string): boolean {
   for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
     if (!latinEnds) return true;
     let end = at + name.length;
-    if (text.startsWith('es', end)) end += 2;
+    // A plural: "es" only after s, x, z, ch and sh (classes, boxes, branches), never "stag" in "stages".
+    if (text.startsWith('es', end) && /(?:[sxz]|ch|sh)$/.test(name)) end += 2;
     else if (text[end] === 's') end += 1;
     if (!LATIN_WORD.test(text[at - 1] ?? ' ') && !LATIN_WORD.test(text[end] ?? ' ')) return true;
   }
