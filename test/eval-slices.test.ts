@@ -63,7 +63,7 @@ const WIKI_FLOORS: Record<string, Floor> = {
     summaries: 0.9,
     works: 0.75,
     linksToNoise: 0.05,
-    pairs: 0.6,
+    pairs: 0.72,
     versions: 0.9,
   },
   docs: {
