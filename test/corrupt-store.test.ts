@@ -3,6 +3,7 @@ import {
   copyFileSync,
   cpSync,
   existsSync,
+  mkdirSync,
   openSync,
   readdirSync,
   rmSync,
@@ -11,7 +12,8 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { closeLexicons, lexiconFor, sharedLexiconPath } from '../src/text/lexicon.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
 import { claude } from './model-fixtures.js';
@@ -210,8 +212,14 @@ describe('a damaged .kb/lexicon.db (Chinese–English retrieval) is set aside an
     '%s: `kb ask` in Chinese answers and says so once',
     async (how) => {
       const kb = fixture(DOCS);
-      // The lexicon is built once per user, in the XDG cache folder: this test's own.
+      // The lexicon is built once per user, in the XDG cache folder: this test's own, holding a copy
+      // of this user's (built here if missing), so that only the build after the damage is timed.
       const env = { XDG_CACHE_HOME: join(kb, 'xdg') };
+      const shared = sharedLexiconPath(process.env);
+      lexiconFor(join(kb, '.kb'));
+      closeLexicons();
+      mkdirSync(join(kb, 'xdg', 'kb'), { recursive: true });
+      copyFileSync(shared, join(kb, 'xdg', 'kb', basename(shared)));
       expect((await runKbIn(['compile'], { cwd: kb, env })).code).toBe(0);
       const first = await runKbIn(['ask', '--offline', '--no-cache', '什么是向量数据库？'], { cwd: kb, env });
       expect(first.code, first.stderr).toBe(0);

@@ -107,6 +107,9 @@ describe.each(SDKS)('kb compile with the model through the %s SDK: a catalog lon
       // The cached prefix is byte for byte the same from call to call.
       expect(cachedPart(m)).toBe(cachedPart(conceptCalls[0]!));
     }
+    // What the SDK changes is how the prefix is sent (checked above for each); which entries an
+    // update and a new source are given does not depend on it: checked through the first SDK only.
+    if (sdk !== SDKS[0]) return;
 
     // An edited source's update: its concepts and their other sources reach it too.
     const before = fakeSdk.calls().length;

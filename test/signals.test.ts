@@ -96,10 +96,9 @@ describe('a signal stops a compile', () => {
     async () => {
       const shot = readFileSync(join(REPO, 'test', 'fixtures', 'formats', 'zh-screenshot.png'));
       let root = '';
+      // Once each: every run is sent its signal at the moment onnxruntime is mapped, not at a chance one.
       for (const [n, [signal, exit]] of (
         [
-          ['SIGTERM', 143],
-          ['SIGINT', 130],
           ['SIGTERM', 143],
           ['SIGINT', 130],
         ] as const
