@@ -33,6 +33,7 @@ export async function runWatch(flags: WatchFlags, rt: CliRuntime): Promise<numbe
       onEvent,
       debounceMs,
       lockWaitMs,
+      retryMs: lockRetryMs(lockWaitMs),
       initialCompile: flags.initial !== false,
       usePolling: Boolean(flags.poll),
       compile: { writer, ...(flags.verbose ? { onFile: (l: string) => say(l, 'dim') } : {}) },
@@ -41,6 +42,14 @@ export async function runWatch(flags: WatchFlags, rt: CliRuntime): Promise<numbe
     closeKb(ctx);
   }
   return 0;
+}
+
+/**
+ * After a round lost to the lock, watch tries again within five seconds, and sooner when told to wait
+ * less for the lock (`--lock-wait 300`: a second later), never in a loop faster than once a second.
+ */
+export function lockRetryMs(lockWaitMs: number): number {
+  return Math.min(5000, Math.max(1000, lockWaitMs));
 }
 
 type Say = (line: string, color?: 'green' | 'yellow' | 'red' | 'dim') => void;

@@ -9,7 +9,11 @@ export function defineWatch(program: Command, rt: CliRuntime): void {
     .description('compile on every change in raw/ and re-index your edits in wiki/, until Ctrl-C')
     .option('--kb <dir>', 'knowledge base folder (default: nearest folder upward holding kb.config.json)')
     .option('--debounce <ms>', 'quiet time after the last change before compiling', '300')
-    .option('--lock-wait <ms>', 'how long to wait for another kb process holding the lock before trying later', '10000')
+    .option(
+      '--lock-wait <ms>',
+      'how long to wait for another kb process holding the lock before trying again later (within 5 s)',
+      '10000',
+    )
     .option('--no-initial', 'do not compile at start (only on changes)')
     .option(...PROVIDER_OPTION)
     .option(...MODEL_OPTION)
