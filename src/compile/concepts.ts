@@ -928,8 +928,10 @@ function alignedHeadings(
   dict?: Dictionary,
 ): [string, string][] {
   const out: [string, string][] = [];
-  for (const docs of outlinedVersions(workOf.keys(), okDocs, workOf)) {
-    const byDoc = rowsByDoc(rows, docs);
+  const versions = outlinedVersions(workOf.keys(), okDocs, workOf);
+  // The rows of every version, read once (not once a work: thousands of works, hundreds of thousands of rows).
+  const byDoc = rowsByDoc(rows, versions.flat());
+  for (const docs of versions) {
     const outlined = (en: boolean) =>
       docs
         .filter((d) => (d.lang === 'en') === en)

@@ -1,27 +1,16 @@
 import type { DocumentRow, EntityRow } from '../store/store.js';
 import { entityKey } from '../entry/names.js';
 import { HAN } from '../text/script.js';
+import { namesIn } from '../text/outline.js';
 import * as EN from '../text/lang/en.js';
 import { baseForm } from '../text/lexicon.js';
 import type { Dictionary } from './concepts.js';
 import { wordForms } from './glossed-senses.js';
 
-/** Whether a heading (an entity key's spelling: folded, lowercase) holds a name's key: a Latin one as whole words. */
-function holds(heading: string, key: string): boolean {
-  if (HAN.test(key)) return heading.includes(key);
-  for (let at = heading.indexOf(key); at >= 0; at = heading.indexOf(key, at + 1)) {
-    const end = at + key.length;
-    // An English plural ("Merge Conflicts" for merge conflict).
-    const tail = heading.startsWith('s', end) ? end + 1 : end;
-    if (!/[a-z0-9]/.test(heading[at - 1] ?? ' ') && !/[a-z0-9]/.test(heading[tail] ?? ' ')) return true;
-  }
-  return false;
-}
-
 /** The names of `rows` a heading holds, without those inside a longer one it holds ("commit" in "commit history"). */
 function namesHeld(heading: string, rows: readonly EntityRow[], han: boolean): string[] {
   const key = entityKey(heading);
-  const held = rows.filter((r) => HAN.test(r.key) === han && !r.weak && holds(key, r.key)).map((r) => r.key);
+  const held = rows.filter((r) => HAN.test(r.key) === han && !r.weak && namesIn(key, r.key)).map((r) => r.key);
   return [...new Set(held)].filter((k) => !held.some((o) => o !== k && o.includes(k)));
 }
 
@@ -43,11 +32,11 @@ function translates(en: string, zh: string, dict: Dictionary): boolean {
 
 /**
  * Whether two names of aligned headings are one: a word of one translates a word of the other
- * ("Where embeddings fall short" and 向量检索的短板 hold embedding and 向量检索, a translator's free
- * rendering: none of their words translate each other), and no word of either name stands translated in the
- * other heading outside the other name ("Centralized Version Control Systems" and 集中化的版本控制系统
- * hold "centralized version control system" and 版本控制系统, but 集中 translates "centralized" outside
- * the Chinese name; 跟踪远程分支 holds 远程分支, but 跟踪 is the heading's "tracking").
+ * ("Where embeddings fall short" and 向量检索的短板 hold embedding and 向量检索, a translator's
+ * free rendering: none of their words translate each other), and no word of either name stands
+ * translated in the other heading outside the other name ("Centralized Version Control Systems" and
+ * 集中化的版本控制系统 hold "centralized version control system" and 版本控制系统, but 集中 translates
+ * "centralized" outside the Chinese name; 跟踪远程分支 holds 远程分支, but 跟踪 is the heading's "tracking").
  */
 function sameName(en: string, zh: string, headingEn: string, headingZh: string, dict: Dictionary): boolean {
   const [enIn, enOut] = wordsOf(headingEn, dict, en);
@@ -64,9 +53,9 @@ function sameName(en: string, zh: string, headingEn: string, headingZh: string, 
 /**
  * The one name an English heading holds and the one name its translated heading holds ("Viewing
  * the Commit History": commit history; 檢視提交的歷史記錄: 历史记录): a translated heading says what
- * the original says, so where each holds a single name of its version, the two name one thing, unless a word of one name stands translated outside the other (sameName). A
- * heading that holds two names, or none, pairs nothing. `pairs` are the aligned headings of two
- * versions (text/outline.ts: alignOutlines), `a` English and `b` Chinese.
+ * the original says, so where each holds a single name of its version, the two name one thing, if
+ * their words agree (sameName). A heading that holds two names, or none, pairs nothing. `pairs` are
+ * the aligned headings of two versions (text/outline.ts: alignOutlines), `a` English and `b` Chinese.
  */
 export function headingNamePairs(
   pairs: readonly [number, number][],

@@ -109,7 +109,7 @@ export function placesNaming(
 const LATIN_WORD = /[a-z0-9]/;
 
 /** Whether a lowercased text names `name`: as a whole word when the name ends in a letter or digit of Latin script. */
-function namesIn(text: string, name: string): boolean {
+export function namesIn(text: string, name: string): boolean {
   const latinEnds = LATIN_WORD.test(name[0]!) || LATIN_WORD.test(name.at(-1)!);
   for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
     if (!latinEnds) return true;
