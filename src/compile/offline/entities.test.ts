@@ -729,7 +729,7 @@ describe('extractEntities: everyday words kept as weak names', () => {
     expect(weak(en)).toContain('commit');
   });
 
-  it('keeps at most twenty English everyday words and more Chinese ones (a chapter of 协议, 冲突, 补丁 …)', () => {
+  it('keeps at most twenty English everyday words, and more Chinese ones in a long Chinese text (协议, 冲突, 补丁 …)', () => {
     const en =
       'table chair window door house garden river mountain forest city street road train plane ship book paper pencil letter bottle glass plate spoon knife fork bread water apple horse cloud'.split(
         ' ',
@@ -739,7 +739,10 @@ describe('extractEntities: everyday words kept as weak names', () => {
       '文件 命令 仓库 标签 分支 目录 选项 项目 版本 状态 协议 公钥 冲突 补丁 密码 用户 数据 网络 程序 代码 问题 方法 工具 环境 历史 图片 颜色 声音 城市 河流'.split(
         ' ',
       );
-    const kept = weak(zh.map((w) => `我们看${w}。这是${w}。还有${w}。`).join('\n\n'));
+    const uses = zh.map((w) => `我们看${w}。这是${w}。还有${w}。`).join('\n\n');
+    // A note keeps twenty; a chapter of ten thousand characters, one for each 250 up to forty.
+    expect(weak(uses)).toHaveLength(20);
+    const kept = weak(`${uses}\n\n${'的了'.repeat(5000)}`);
     expect(kept.length).toBeGreaterThan(20);
     expect(kept).toEqual(expect.arrayContaining(['协议', '冲突', '补丁']));
   });

@@ -69,10 +69,12 @@ const WEAK_MIN_COUNT = 3;
 /** Weak English names kept of one document, most mentioned first… */
 const MAX_WEAK = 20;
 /**
- * …and weak Chinese ones: a two-character noun (协议, 公钥, 冲突) is never a name of its own, so a
- * Chinese version meets its original's names (protocol) only through its everyday words, and a
- * chapter holds more of those than an English one keeps.
+ * …and weak Chinese ones, one for this many Han characters of the text, between MAX_WEAK and
+ * MAX_WEAK_ZH: a two-character noun (协议, 公钥, 冲突) is never a name of its own, so a Chinese
+ * version meets its original's names (protocol) only through its everyday words, and a chapter of
+ * ten thousand characters holds more of those than a note of two thousand.
  */
+const HAN_CHARS_PER_WEAK = 250;
 const MAX_WEAK_ZH = 40;
 
 interface Candidate {
@@ -774,7 +776,7 @@ function finish(
     MAX_KEPT,
     (e) => (e[1].subject || !notAName(e[1], codeIds)) && (e[1].titled || said(e)),
   );
-  kept.push(...weakNames(new Set(kept.map(([k]) => k)), everyday));
+  kept.push(...weakNames(new Set(kept.map(([k]) => k)), everyday, hanChars(text)));
   // What a document says about a name is in its sentences, not in its headings.
   const sents = sentences(stripMarkdown(sealCode(withoutHeadings(rowsAsSentences(markdown))))).map((s) => ({
     s,
@@ -828,7 +830,11 @@ function placed(
  * (commit, merge) and its Chinese nouns and verbs (提交, 快照), counted with their other forms
  * (plurals, Traditional script) — never a name the text has already, a stop word or a label.
  */
-function weakNames(kept: ReadonlySet<string>, everyday: readonly ReadonlyMap<string, number>[]): [string, Candidate][] {
+function weakNames(
+  kept: ReadonlySet<string>,
+  everyday: readonly ReadonlyMap<string, number>[],
+  hanChars: number,
+): [string, Candidate][] {
   const byKey = new Map<string, Candidate>();
   for (const words of everyday)
     for (const [word, n] of words) {
@@ -842,8 +848,19 @@ function weakNames(kept: ReadonlySet<string>, everyday: readonly ReadonlyMap<str
   const ranked = [...byKey]
     .filter(([, c]) => c.count >= WEAK_MIN_COUNT)
     .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1));
-  const han = ranked.filter(([k]) => HAN.test(k)).slice(0, MAX_WEAK_ZH);
+  const cap = Math.min(MAX_WEAK_ZH, Math.max(MAX_WEAK, Math.floor(hanChars / HAN_CHARS_PER_WEAK)));
+  const han = ranked.filter(([k]) => HAN.test(k)).slice(0, cap);
   return [...ranked.filter(([k]) => !HAN.test(k)).slice(0, MAX_WEAK), ...han];
+}
+
+/** How many Han characters (CJK unified ideographs and extension A) a text holds. */
+function hanChars(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x3400 && c <= 0x9fff) n++;
+  }
+  return n;
 }
 
 /** Names kept of one document, most mentioned first. */
