@@ -7,13 +7,15 @@ import { clip, extractSummary, leans } from './summary.js';
 import { PLACE_HEADING, readsText } from '../../ingest/detect.js';
 import { withoutClosingHashes } from '../../ingest/markdown.js';
 import { withoutAttributes } from '../../text/layout.js';
+import * as EN from '../../text/lang/en.js';
+import * as ZH from '../../text/lang/zh.js';
 
 /**
  * The offline compiler's name, stored with every document it compiled. Bump it when what it
  * extracts or writes changes: compile then redoes the documents an older one compiled (their
  * entities are kept per document and would otherwise stay as the older code found them).
  */
-export const OFFLINE_COMPILER = 'offline-v50';
+export const OFFLINE_COMPILER = 'offline-v51';
 
 /** A concept entry quotes at most this many sources (a page of 1,000 quotes helps nobody). */
 const MAX_STATED_SOURCES = 40;
@@ -268,13 +270,20 @@ function definingSentence(group: ConceptGroup): string | undefined {
       const l = s.toLowerCase();
       let score = -rank * 0.1;
       const at = Math.min(...names.map((n) => (l.includes(n) ? l.indexOf(n) : 999)));
-      if (at < 3) score += SENTENCE_BONUS.opensWithName;
+      // 由于评估器是…, "Because the evaluator is…": the name stands in a clause that opens the sentence
+      // (before its first comma), not in the sentence's own (为了测试…，我生成了一个数字音频工作站（DAW），这是…).
+      const comma = s.search(/[,，；;]/);
+      const clause = CLAUSE_OPENER.test(s) && (comma < 0 || at < comma);
+      if (at < 3 && !clause) score += SENTENCE_BONUS.opensWithName;
       else if (at < 40) score += 1;
+      // "A module is a collection of…", 向量数据库是一种…: it says what kind of thing it is.
+      if (!clause && names.some((n) => genus(l, n))) score += SENTENCE_BONUS.genus;
       // A sentence that names it otherwise or not at all (a source's everyday word for it) says
       // what the source says, not what it is.
       else if (at === 999) score -= 3;
-      if (/\b(is|are|refers to|means|was)\b/.test(l.slice(0, 160))) score += SENTENCE_BONUS.copula;
-      if (/是|指|即|称为/.test(s.slice(0, 60))) score += SENTENCE_BONUS.zhCopula;
+      // The copula of a clause of reason or condition says what the name does there, not what it is.
+      if (!clause && /\b(is|are|refers to|means|was)\b/.test(l.slice(0, 160))) score += SENTENCE_BONUS.copula;
+      if (!clause && /是|指|即|称为/.test(s.slice(0, 60))) score += SENTENCE_BONUS.zhCopula;
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
       if (latinTitle === /^[\x00-\x7f“”’‘—–-]*$/.test(s.slice(0, 40))) score += SENTENCE_BONUS.titleScript;
       if (s.length < 40 || s.length > 320) score -= 1.5;
@@ -294,7 +303,24 @@ function definingSentence(group: ConceptGroup): string | undefined {
 }
 
 /** What definingSentence adds to a sentence that opens with the name, has a copula (each language's), is in the title's script. */
-const SENTENCE_BONUS = { opensWithName: 3, copula: 2, zhCopula: 2, titleScript: 1.5 };
+const SENTENCE_BONUS = { opensWithName: 3, copula: 2, zhCopula: 2, titleScript: 1.5, genus: 2 };
+
+/** A sentence that opens with a clause of reason, purpose, condition or time (each language's words). */
+const CLAUSE_OPENER = new RegExp(
+  `^[\\s\\p{P}]*(?:(?:${ZH.CLAUSE_OPENERS.join('|')})|(?:${EN.CLAUSE_OPENERS.join('|')})\\b)`,
+  'iu',
+);
+
+/** Whether a lowercased sentence opens with `name` (lowercased) and a genus copula: "x is a…", "x 是一种…". */
+function genus(lower: string, name: string): boolean {
+  const rest = lower.replace(/^[\s\p{P}]*(?:an?\s+|the\s+)?/u, '');
+  if (!rest.startsWith(name)) return false;
+  const after = rest.slice(name.length).replace(/^(?:e?s)?\s*/, '');
+  return (
+    ZH.GENUS_COPULAS.some((c) => after.startsWith(c)) ||
+    EN.GENUS_COPULAS.some((c) => EN.GENUS_ARTICLES.some((a) => after.startsWith(`${c} ${a} `)))
+  );
+}
 /** The most definingSentence adds to any sentence. */
 const MAX_SENTENCE_SCORE = Object.values(SENTENCE_BONUS).reduce((a, b) => a + b, 0);
 

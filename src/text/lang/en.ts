@@ -124,6 +124,13 @@ export const REASON_CUES = [
   ...['due to', 'so that', 'in order to', 'as a result'],
 ];
 
+/**
+ * Words that open a clause of reason, purpose, condition or time ("Because the evaluator browses…",
+ * "When a branch is merged…"): a name after them is the clause's, and the sentence says when or why,
+ * not what the name is.
+ */
+export const CLAUSE_OPENERS = wordList('because since if when whenever although though while unless once after before');
+
 /** Words that rank one thing above the rest ("the best method", "the biggest downside"). */
 export const SUPERLATIVES = wordList(`best worst most least biggest largest greatest highest lowest fastest slowest
   strongest weakest simplest easiest hardest cheapest safest`);

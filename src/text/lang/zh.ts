@@ -80,6 +80,14 @@ export const PROCESS_WORDS = wordList('步骤 流程');
 /** Words that give a reason or a purpose. */
 export const REASON_CUES = wordList('因为 由于 所以 因此 因而 为了 以便 以免 否则 原因 导致');
 
+/**
+ * Words that open a clause of reason, purpose, condition or time (由于评估器是主动浏览页面…, 如果…):
+ * a name after them is the clause's, and the sentence says when or why, not what the name is.
+ */
+export const CLAUSE_OPENERS = wordList(
+  '由于 由於 因为 因為 为了 為了 如果 假如 要是 虽然 雖然 尽管 儘管 即使 一旦 只要 除非 既然',
+);
+
 /** The mark that ranks one thing above the rest (最好, 最大, 最一致), and words it starts that rank nothing (最后, 最近). */
 export const SUPERLATIVE = '最';
 export const NOT_SUPERLATIVE = wordList('最后 最後 最近 最终 最終 最初');
