@@ -276,11 +276,11 @@ function definingSentence(group: ConceptGroup): string | undefined {
       const clause = CLAUSE_OPENER.test(s) && (comma < 0 || at < comma);
       if (at < 3 && !clause) score += SENTENCE_BONUS.opensWithName;
       else if (at < 40) score += 1;
-      // "A module is a collection of…", 向量数据库是一种…: it says what kind of thing it is.
-      if (!clause && names.some((n) => genus(l, n))) score += SENTENCE_BONUS.genus;
       // A sentence that names it otherwise or not at all (a source's everyday word for it) says
       // what the source says, not what it is.
       else if (at === 999) score -= 3;
+      // "A module is a collection of…", 向量数据库是一种…: it says what kind of thing it is.
+      if (!clause && names.some((n) => genus(l, n))) score += SENTENCE_BONUS.genus;
       // The copula of a clause of reason or condition says what the name does there, not what it is.
       if (!clause && /\b(is|are|refers to|means|was)\b/.test(l.slice(0, 160))) score += SENTENCE_BONUS.copula;
       if (!clause && /是|指|即|称为/.test(s.slice(0, 60))) score += SENTENCE_BONUS.zhCopula;
@@ -302,7 +302,10 @@ function definingSentence(group: ConceptGroup): string | undefined {
   return best?.s;
 }
 
-/** What definingSentence adds to a sentence that opens with the name, has a copula (each language's), is in the title's script. */
+/**
+ * What definingSentence adds to a sentence that opens with the name, has a copula (each language's),
+ * is in the title's script, and says what kind of thing the name is (genus).
+ */
 const SENTENCE_BONUS = { opensWithName: 3, copula: 2, zhCopula: 2, titleScript: 1.5, genus: 2 };
 
 /** A sentence that opens with a clause of reason, purpose, condition or time (each language's words). */
@@ -321,6 +324,7 @@ function genus(lower: string, name: string): boolean {
     EN.GENUS_COPULAS.some((c) => EN.GENUS_ARTICLES.some((a) => after.startsWith(`${c} ${a} `)))
   );
 }
+
 /** The most definingSentence adds to any sentence. */
 const MAX_SENTENCE_SCORE = Object.values(SENTENCE_BONUS).reduce((a, b) => a + b, 0);
 
