@@ -19,7 +19,8 @@ import { definedSubject, EN_SUPERLATIVE, type Intent, intentsOf, subjectNames, Z
 import { ANSWER_WEIGHTS as W } from './weights.js';
 import * as EN from '../text/lang/en.js';
 import * as ZH from '../text/lang/zh.js';
-import { anyOf, escapeRe } from '../text/lang/words.js';
+import { anyOf } from '../text/lang/words.js';
+import { anyName, genusSentence } from '../text/genus.js';
 import { asksForList, type Enumeration, enumerationFor, labelledItems, type TextOf } from './enumerate.js';
 
 export interface Citation {
@@ -230,22 +231,13 @@ function genusRe(question: string, renderings?: Record<string, string>): RegExp 
   const asked = askedNames(question, renderings);
   if (!asked) return undefined;
   const kinds = asked.map((n) => QUALIFIED_KIND.exec(n)?.[1]).filter((k): k is string => Boolean(k));
-  const names = anyName([...asked, ...kinds]);
-  return new RegExp(
-    `^[\\s\\p{P}\\p{S}]{0,2}(?:an?\\s+|the\\s+)?${names}(?:e?s)?\\s+(?:${anyOf(EN.GENUS_COPULAS)})\\s+(?:${anyOf(EN.GENUS_ARTICLES)})\\s|^[\\s\\p{P}]{0,2}${names}\\s*(?:${anyOf(ZH.GENUS_COPULAS)})`,
-    'iu',
-  );
+  return genusSentence([...asked, ...kinds]);
 }
 
 /** The names of what a "what is X?" question asks about (subjectNames, and its rendering in English); none for other questions. */
 function askedNames(question: string, renderings?: Record<string, string>): string[] | undefined {
   const subject = definedSubject(question);
   return subject ? [...subjectNames(subject), ...rendered(subject, renderings)] : undefined;
-}
-
-/** Any of the names, as a pattern: spaces inside a name may be left out or doubled. */
-function anyName(names: readonly string[]): string {
-  return `(?:${names.map((n) => escapeRe(n).replace(/\s+/g, '\\s*')).join('|')})`;
 }
 
 /** A name that is a kind qualified by what it belongs to ("Go module", "Kafka consumer group"), and the kind. */

@@ -24,6 +24,15 @@ export function calledByKind(
     const root = rootOf(k);
     (hanOf.get(root) ?? hanOf.set(root, []).get(root)!).push(k);
   }
+  // The last dictionary word of each Chinese name (主干/分支: 分支), cut once however many names ask.
+  const lastWords = new Map<string, string | undefined>();
+  const lastWord = (h: string) => {
+    if (!lastWords.has(h)) {
+      const words = dict.words(h);
+      lastWords.set(h, words.length >= 2 ? words[words.length - 1] : undefined);
+    }
+    return lastWords.get(h);
+  };
   const out: [string, string][] = [];
   for (const k of keys) {
     const m = NAME_AND_KIND.exec(k);
@@ -33,8 +42,8 @@ export function calledByKind(
     const isKind = (word: string) =>
       han ? word === han : dict.english(word).some((g) => baseForm(g) === baseForm(english!));
     const called = (hanOf.get(rootOf(name!)) ?? []).some((h) => {
-      const words = dict.words(h);
-      return words.length >= 2 && isKind(words[words.length - 1]!);
+      const last = lastWord(h);
+      return last !== undefined && isKind(last);
     });
     if (called) out.push([name!, k]);
   }

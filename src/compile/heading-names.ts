@@ -7,9 +7,8 @@ import { baseForm } from '../text/lexicon.js';
 import type { Dictionary } from './concepts.js';
 import { wordForms } from './glossed-senses.js';
 
-/** The names of `rows` a heading holds, without those inside a longer one it holds ("commit" in "commit history"). */
-function namesHeld(heading: string, rows: readonly EntityRow[], han: boolean): string[] {
-  const key = entityKey(heading);
+/** The names of `rows` a heading (as a key: entityKey) holds, without those inside a longer one it holds ("commit" in "commit history"). */
+function namesHeld(key: string, rows: readonly EntityRow[], han: boolean): string[] {
   const held = rows.filter((r) => HAN.test(r.key) === han && !r.weak && namesIn(key, r.key)).map((r) => r.key);
   return [...new Set(held)].filter((k) => !held.some((o) => o !== k && o.includes(k)));
 }
@@ -67,10 +66,11 @@ export function headingNamePairs(
 ): [string, string][] {
   const out: [string, string][] = [];
   for (const [i, j] of pairs) {
-    const en = namesHeld(a[i]![1], rowsA, false);
-    const zh = namesHeld(b[j]![1], rowsB, true);
+    const [headingEn, headingZh] = [entityKey(a[i]![1]), entityKey(b[j]![1])];
+    const en = namesHeld(headingEn, rowsA, false);
+    const zh = namesHeld(headingZh, rowsB, true);
     if (en.length !== 1 || zh.length !== 1) continue;
-    if (sameName(en[0]!, zh[0]!, entityKey(a[i]![1]), entityKey(b[j]![1]), dict)) out.push([en[0]!, zh[0]!]);
+    if (sameName(en[0]!, zh[0]!, headingEn, headingZh, dict)) out.push([en[0]!, zh[0]!]);
   }
   return out;
 }

@@ -10,6 +10,17 @@ export function hasHan(text: string): boolean {
   return HAN.test(text);
 }
 
+/** How many Han characters (of HAN's ranges) a text holds, counted without a copy of them. */
+export function hanCount(text: string): number {
+  let n = 0;
+  // By code unit: the ranges of HAN all lie in the Basic Multilingual Plane.
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) n++;
+  }
+  return n;
+}
+
 /** Whether a piece of text reads as Chinese: a Han character weighs about three Latin letters. */
 export function inChinese(s: string): boolean {
   const han = (s.match(/\p{Script=Han}/gu) ?? []).length;

@@ -7,7 +7,7 @@ import {
   sectionHeadings,
   sectionsNaming,
 } from '../../text/outline.js';
-import { HAN } from '../../text/script.js';
+import { HAN, hanCount } from '../../text/script.js';
 import { isEverydayWord } from '../../text/jieba.js';
 import { sentences } from '../../text/segment.js';
 import { cutComments } from '../../text/comments.js';
@@ -776,7 +776,7 @@ function finish(
     MAX_KEPT,
     (e) => (e[1].subject || !notAName(e[1], codeIds)) && (e[1].titled || said(e)),
   );
-  kept.push(...weakNames(new Set(kept.map(([k]) => k)), everyday, hanChars(text)));
+  kept.push(...weakNames(new Set(kept.map(([k]) => k)), everyday, hanCount(text)));
   // What a document says about a name is in its sentences, not in its headings.
   const sents = sentences(stripMarkdown(sealCode(withoutHeadings(rowsAsSentences(markdown))))).map((s) => ({
     s,
@@ -851,16 +851,6 @@ function weakNames(
   const cap = Math.min(MAX_WEAK_ZH, Math.max(MAX_WEAK, Math.floor(hanChars / HAN_CHARS_PER_WEAK)));
   const han = ranked.filter(([k]) => HAN.test(k)).slice(0, cap);
   return [...ranked.filter(([k]) => !HAN.test(k)).slice(0, MAX_WEAK), ...han];
-}
-
-/** How many Han characters (CJK unified ideographs and extension A) a text holds. */
-function hanChars(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x3400 && c <= 0x9fff) n++;
-  }
-  return n;
 }
 
 /** Names kept of one document, most mentioned first. */

@@ -9,6 +9,8 @@ import { withoutClosingHashes } from '../../ingest/markdown.js';
 import { withoutAttributes } from '../../text/layout.js';
 import * as EN from '../../text/lang/en.js';
 import * as ZH from '../../text/lang/zh.js';
+import { anyOf } from '../../text/lang/words.js';
+import { genusSentence } from '../../text/genus.js';
 
 /**
  * The offline compiler's name, stored with every document it compiled. Bump it when what it
@@ -259,6 +261,7 @@ function notASentence(s: string): boolean {
 function definingSentence(group: ConceptGroup): string | undefined {
   const names = [group.title, ...group.aliases].map((n) => n.toLowerCase());
   const latinTitle = /^[A-Za-z]/.test(group.title);
+  const genus = genusSentence(names);
   let best: { s: string; score: number } | undefined;
   for (const [rank, m] of group.mentions.entries()) {
     // A later source's sentence loses a tenth a rank: once even the best a sentence can score
@@ -280,7 +283,7 @@ function definingSentence(group: ConceptGroup): string | undefined {
       // what the source says, not what it is.
       else if (at === 999) score -= 3;
       // "A module is a collection of…", 向量数据库是一种…: it says what kind of thing it is.
-      if (!clause && names.some((n) => genus(l, n))) score += SENTENCE_BONUS.genus;
+      if (!clause && genus.test(s)) score += SENTENCE_BONUS.genus;
       // The copula of a clause of reason or condition says what the name does there, not what it is.
       if (!clause && /\b(is|are|refers to|means|was)\b/.test(l.slice(0, 160))) score += SENTENCE_BONUS.copula;
       if (!clause && /是|指|即|称为/.test(s.slice(0, 60))) score += SENTENCE_BONUS.zhCopula;
@@ -310,20 +313,9 @@ const SENTENCE_BONUS = { opensWithName: 3, copula: 2, zhCopula: 2, titleScript: 
 
 /** A sentence that opens with a clause of reason, purpose, condition or time (each language's words). */
 const CLAUSE_OPENER = new RegExp(
-  `^[\\s\\p{P}]*(?:(?:${ZH.CLAUSE_OPENERS.join('|')})|(?:${EN.CLAUSE_OPENERS.join('|')})\\b)`,
+  `^[\\s\\p{P}]*(?:(?:${anyOf(ZH.CLAUSE_OPENERS)})|(?:${anyOf(EN.CLAUSE_OPENERS)})\\b)`,
   'iu',
 );
-
-/** Whether a lowercased sentence opens with `name` (lowercased) and a genus copula: "x is a…", "x 是一种…". */
-function genus(lower: string, name: string): boolean {
-  const rest = lower.replace(/^[\s\p{P}]*(?:an?\s+|the\s+)?/u, '');
-  if (!rest.startsWith(name)) return false;
-  const after = rest.slice(name.length).replace(/^(?:e?s)?\s*/, '');
-  return (
-    ZH.GENUS_COPULAS.some((c) => after.startsWith(c)) ||
-    EN.GENUS_COPULAS.some((c) => EN.GENUS_ARTICLES.some((a) => after.startsWith(`${c} ${a} `)))
-  );
-}
 
 /** The most definingSentence adds to any sentence. */
 const MAX_SENTENCE_SCORE = Object.values(SENTENCE_BONUS).reduce((a, b) => a + b, 0);
