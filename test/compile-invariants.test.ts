@@ -154,6 +154,13 @@ describe('an upgraded offline compiler', () => {
     age(root);
     const first = await runIn(['compile'], { cwd: root });
     expect(first.code, first.stderr).toBe(0);
+    const chunksOf = (path: string) =>
+      storeRows<{ id: number; text: string; v: number }>(
+        root,
+        `SELECT c.id, c.text, (SELECT count(*) FROM vec_chunks v WHERE v.rowid = c.id) AS v FROM chunks c WHERE c.raw_path = '${path}' ORDER BY c.id`,
+      );
+    const before = chunksOf('a.md');
+    expect(before.length).toBeGreaterThan(0);
     // What an older kb left behind: raw/a.md compiled by an earlier offline compiler.
     const db = new Database(join(root, 'wiki', 'embeddings.db'));
     sqliteVec.load(db);
@@ -162,6 +169,9 @@ describe('an upgraded offline compiler', () => {
     const r = await runIn(['compile'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^0 new, 1 updated, 1 unchanged/m);
+    // The same bytes: its chunks and their vectors are kept as they were (the same rows), not made again.
+    expect(chunksOf('a.md')).toEqual(before);
+    expect(before.every((c) => c.v === 1)).toBe(true);
     const again = await runIn(['compile'], { cwd: root });
     expect(again.stdout).toMatch(/^0 new, 0 updated, 2 unchanged/m);
   });

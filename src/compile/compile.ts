@@ -119,7 +119,12 @@ async function scanRaw(
     const reread = olderIngest && prev !== undefined && rereadOnUpgrade(file.path, prev.status);
     const s = await scanFile(ctx, opts, sink, file, prev, reread);
     if (s === undefined) continue;
-    if (s !== 'same') changed.push(s);
+    if (s !== 'same') {
+      // Chunks are made from the ingested text alone: only new bytes or a new ingest make them again.
+      if (prev && !olderIngest && !opts.force && prev.hash === s.hash && ['ok', 'pending'].includes(prev.status))
+        s.keepChunks = true;
+      changed.push(s);
+    }
     opts.onProgress?.({ phase: 'scan', done: ++done, total: walk.files.length, file: file.path });
   }
   return { files: walk.files, known, rows, changed, deletedPaths: [...known.keys()].filter((p) => !seen.has(p)) };

@@ -166,16 +166,18 @@ async function ingestOne(
     }
   }
   if (draft && readsText(doc)) draft = withOwnMeta(draft, doc.meta, doc.markdown);
-  const chunks = res.chunks ?? chunkPart(doc, ctx.config);
+  // The same text compiled by another compiler: its chunks and vectors stay as the store holds them.
+  const keep = s.keepChunks === true && !res.chunks && store.hasChunksOfRaw(key);
+  const chunks = keep ? [] : (res.chunks ?? chunkPart(doc, ctx.config));
   const vectors =
-    res.vectors && res.fingerprint === ctx.embedder.fingerprint
-      ? res.vectors
-      : chunks.length
-        ? await ctx.embedder.embed(
+    keep || chunks.length === 0
+      ? []
+      : res.vectors && res.fingerprint === ctx.embedder.fingerprint
+        ? res.vectors
+        : await ctx.embedder.embed(
             chunks.map((c) => embedText(doc.title, c.headings, c.text)),
             opts.signal,
-          )
-        : [];
+          );
   const entities = readsText(doc) ? entitiesFor(draft?.entities ?? res.offline.entities, res.offline.entities) : [];
   // The entities are stored as rows (doc_entities) and planning reads them there: the draft kept for
   // the entry (in memory until emit, and as the pending draft a resumed run reads) leaves them out.
@@ -205,7 +207,8 @@ async function ingestOne(
         paragraphs,
       });
       store.putEntities(key, entities);
-      store.putChunks(id, key, chunks, vectors);
+      if (keep) store.keepChunksOfRaw(key, id);
+      else store.putChunks(id, key, chunks, vectors);
       // Kept until this run writes the wiki: a run stopped before then resumes from it.
       if (entry) store.putPendingDraft(key, entry);
     },
@@ -296,8 +299,11 @@ function prepareAhead(
   const submit = (upTo: number) => {
     for (let j = prepared.length; j < Math.min(upTo, changed.length); j++) {
       const s = changed[j]!;
-      const p = pool.run(s.file, contentOf(s), s.hash, (d, t) => {
-        if (waitingFor === j) onPages(s, d, t);
+      const p = pool.run(s.file, contentOf(s), s.hash, {
+        onProgress: (d, t) => {
+          if (waitingFor === j) onPages(s, d, t);
+        },
+        chunks: !s.keepChunks,
       });
       p.catch(() => {});
       prepared.push(p);

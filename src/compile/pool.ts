@@ -7,18 +7,13 @@ import type { RawFile } from '../ingest/index.js';
 import { isHeavy } from '../ingest/detect.js';
 import type { Embedder } from '../embed/index.js';
 import { LocalEmbedder } from '../embed/index.js';
-import { prepare, type PrepareConfig, type Prepared } from './prepare.js';
+import { prepare, type PrepareConfig, type PrepareJob, type Prepared } from './prepare.js';
 import { InterruptedError } from '../diagnostics/errors.js';
 import { closeGate, newGate } from '../util/native-gate.js';
 
 export interface PreparePool {
-  /** `onProgress` hears about progress inside the file (pages of a long PDF). */
-  run(
-    file: RawFile,
-    bytes: Uint8Array,
-    hash: ContentHash,
-    onProgress?: (done: number, total: number) => void,
-  ): Promise<Prepared>;
+  /** `job.onProgress` hears about progress inside the file (pages of a long PDF). */
+  run(file: RawFile, bytes: Uint8Array, hash: ContentHash, job?: PrepareJob): Promise<Prepared>;
   close(): Promise<void>;
 }
 
@@ -97,8 +92,7 @@ export function threadsWanted(cores: number, env: NodeJS.ProcessEnv = process.en
 export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder, opts: PoolOptions = {}): PreparePool {
   const localDims = embedder instanceof LocalEmbedder ? embedder.dims : null;
   const inline: PreparePool = {
-    run: (file, bytes, hash, onProgress) =>
-      prepare(file, bytes, hash, cfg, localDims ? embedder : undefined, onProgress),
+    run: (file, bytes, hash, job) => prepare(file, bytes, hash, cfg, localDims ? embedder : undefined, job),
     close: async () => {},
   };
   // One core is left to the main thread, which stores what the threads prepare as they go: and
@@ -165,8 +159,8 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
   };
   signal?.addEventListener('abort', stop, { once: true });
   return {
-    run(file, bytes, hash, onProgress) {
-      if (use === 'slow' && !isHeavy(file.path)) return inline.run(file, bytes, hash, onProgress);
+    run(file, bytes, hash, job = {}) {
+      if (use === 'slow' && !isHeavy(file.path)) return inline.run(file, bytes, hash, job);
       const id = next++;
       const worker = IMAGE.test(file.path) ? workers[0]! : workers[id % workers.length]!;
       return new Promise<Prepared>((resolve, reject) => {
@@ -176,8 +170,8 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
           );
           return;
         }
-        waiting.set(id, { resolve, reject, onProgress });
-        worker.postMessage({ id, file, bytes, hash });
+        waiting.set(id, { resolve, reject, onProgress: job.onProgress });
+        worker.postMessage({ id, file, bytes, hash, chunks: job.chunks !== false });
       });
     },
     async close() {

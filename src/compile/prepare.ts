@@ -42,14 +42,26 @@ export function embedText(title: string, headings: string[], text: string): stri
   return `${title}\n${headings.join(' / ')}\n${text}`;
 }
 
+/** What one call of `prepare` does beyond ingest and the offline draft. */
+export interface PrepareJob {
+  /** Progress inside the file (pages of a long PDF). */
+  onProgress?: ((done: number, total: number) => void) | undefined;
+  /**
+   * False: no chunks and no vectors. The store keeps the ones it has: the bytes and the ingest are
+   * as they were, only the compiler changed (chunks are a function of the text alone).
+   */
+  chunks?: boolean | undefined;
+}
+
 export async function prepare(
   file: RawFile,
   bytes: Uint8Array,
   hash: ContentHash,
   cfg: PrepareConfig,
   embedder?: Embedder,
-  onProgress?: (done: number, total: number) => void,
+  job: PrepareJob = {},
 ): Promise<Prepared> {
+  const { onProgress } = job;
   const res = await ingestFile(file, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), hash, {
     ...cfg.ingest,
     ...(cfg.ingestCache ? { cacheDir: cfg.ingestCache } : {}),
@@ -57,13 +69,18 @@ export async function prepare(
   });
   if (!res.doc) return { messages: res.messages };
   const parts: PreparedPart[] = [];
-  for (const doc of splitPosts(res.doc)) parts.push(await preparePart(doc, cfg, embedder));
+  for (const doc of splitPosts(res.doc)) parts.push(await preparePart(doc, cfg, embedder, job.chunks !== false));
   return { messages: res.messages, parts };
 }
 
-async function preparePart(doc: RawDocument, cfg: PrepareConfig, embedder?: Embedder): Promise<PreparedPart> {
+async function preparePart(
+  doc: RawDocument,
+  cfg: PrepareConfig,
+  embedder: Embedder | undefined,
+  chunked: boolean,
+): Promise<PreparedPart> {
   const offline = offlineSource(doc);
-  if (doc.markdown.length < (cfg.leaveChunksBelow ?? 0)) return { doc, offline };
+  if (!chunked || doc.markdown.length < (cfg.leaveChunksBelow ?? 0)) return { doc, offline };
   const chunks = chunkPart(doc, cfg);
   const out: PreparedPart = { doc, offline, chunks };
   if (embedder) {

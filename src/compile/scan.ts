@@ -16,6 +16,11 @@ export interface Scanned {
    */
   bytes?: Buffer | undefined;
   tooLarge?: boolean;
+  /**
+   * Compiled again with the same bytes and the same ingest (another compiler, a model's retry):
+   * the chunks and vectors the store holds are kept, not made again.
+   */
+  keepChunks?: boolean;
 }
 
 /** The bytes of a scanned file: the ones read during the scan, else read now. */

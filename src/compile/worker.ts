@@ -10,6 +10,7 @@ interface Job {
   file: RawFile;
   bytes: Uint8Array;
   hash: ContentHash;
+  chunks: boolean;
 }
 
 const { cfg, localDims, gate } = workerData as {
@@ -22,7 +23,7 @@ const embedder = localDims ? new LocalEmbedder(localDims) : undefined;
 
 parentPort!.on('message', (job: Job) => {
   const progress = (done: number, total: number) => parentPort!.postMessage({ id: job.id, progress: [done, total] });
-  prepare(job.file, job.bytes, job.hash, cfg, embedder, progress).then(
+  prepare(job.file, job.bytes, job.hash, cfg, embedder, { onProgress: progress, chunks: job.chunks }).then(
     (result) => parentPort!.postMessage({ id: job.id, result }),
     (err: unknown) => parentPort!.postMessage({ id: job.id, error: (err as Error).stack ?? String(err) }),
   );

@@ -864,6 +864,16 @@ export class Store {
     this.stmt(`DELETE FROM chunks WHERE ${where}`).run(arg);
   }
 
+  /** Whether a raw file (or post) has chunks stored. */
+  hasChunksOfRaw(rawPath: string): boolean {
+    return this.stmt(`SELECT 1 FROM chunks WHERE raw_path = ? LIMIT 1`).get(rawPath) !== undefined;
+  }
+
+  /** A raw file's chunks, kept as they are, under the entry it is compiled into now. */
+  keepChunksOfRaw(rawPath: string, entryId: string): void {
+    this.stmt(`UPDATE chunks SET entry_id = ? WHERE raw_path = ? AND entry_id != ?`).run(entryId, rawPath, entryId);
+  }
+
   deleteChunksOfRaw(rawPath: string): void {
     this.deleteChunksWhere('raw_path = ?', rawPath);
   }
