@@ -2,7 +2,8 @@
  * Scale benchmark: `npm run bench:scale [-- --docs 1000,10000 --runs 3 --kb-per-doc 5 --profile <dir>]`.
  * For each corpus size, `--runs` fresh knowledge bases on the synthetic mixed English/Chinese corpus
  * (bench/corpus.ts, deterministic), each timed as whole `node bin/kb.js …` processes: full compile,
- * no-op, one change, one delete, status, lint, search, ask --offline; then retrieve() in-process
+ * no-op, one change, one delete, an upgrade (every document compiled by an older offline compiler,
+ * as after installing a new kb), status, lint, search, ask --offline; then retrieve() in-process
  * over 50 varied queries (p95), and `kb watch` latency from a write in raw/ to its entry on disk.
  * Beside them, in the same run, two baselines: bare node start-up and an I/O floor (read every raw
  * file, write as many files of the same size), so figures compare as ratios on a busy machine.
@@ -30,6 +31,7 @@ import { parseArgs } from 'node:util';
 import { makeDoc, rng, writeCorpus, ZH_TERMS } from './corpus.js';
 import { closeKb, openKb } from '../src/kb/context.js';
 import { retrieve } from '../src/ask/retrieve.js';
+import Database from 'better-sqlite3';
 
 const { values } = parseArgs({
   options: {
@@ -253,7 +255,7 @@ function storeBytes(root: string): number {
 /** Each whole-process figure over node start-up, and the compiles over the I/O floor too. */
 function ratios(out: Record<string, number | null>): string {
   const r = (k: string, base: string) => (out[k] == null || !out[base] ? 'n/a' : (out[k]! / out[base]!).toFixed(1));
-  const procs = ['fullMs', 'noopMs', 'oneChangeMs', 'deleteMs', 'statusMs', 'lintMs', 'searchMs', 'askMs'];
+  const procs = ['fullMs', 'noopMs', 'oneChangeMs', 'deleteMs', 'upgradeMs', 'statusMs', 'lintMs', 'searchMs', 'askMs'];
   return `×node start: ${procs.map((k) => `${k.replace(/Ms$/, '')} ${r(k, 'nodeStartMs')}`).join(', ')}; ×io floor: full ${r('fullMs', 'ioFloorMs')}, no-op ${r('noopMs', 'ioFloorMs')}, status ${r('statusMs', 'ioFloorMs')}, lint ${r('lintMs', 'ioFloorMs')}`;
 }
 
@@ -262,6 +264,7 @@ const names = [
   'noopMs',
   'oneChangeMs',
   'deleteMs',
+  'upgradeMs',
   'statusMs',
   'lintMs',
   'searchMs',
@@ -312,6 +315,11 @@ for (const docs of sizes) {
       unlinkSync(join(root, 'raw', 'en', '1', 'doc-0001.md'));
       compileStep('delete', 'deleteMs');
       figures.storeMb.push(mb(storeBytes(root)));
+      // What a new kb finds: every document compiled by an older offline compiler.
+      const db = new Database(join(root, 'wiki', 'embeddings.db'));
+      db.prepare(`UPDATE documents SET compiler = 'offline-v0' WHERE compiler LIKE 'offline-%'`).run();
+      db.close();
+      compileStep('upgrade', 'upgradeMs');
 
       const read = (what: string, figure: Figure, args: string[], ok?: number[]) => {
         const r = kb(tag(what), [...args, '--kb', root], ok, timeoutMs);
@@ -344,6 +352,7 @@ for (const docs of sizes) {
     'noopMs',
     'oneChangeMs',
     'deleteMs',
+    'upgradeMs',
     'statusMs',
     'lintMs',
     'searchMs',
