@@ -69,6 +69,7 @@ export async function compileChanges(ctx: KbContext, opts: CompileOptions, st: S
     store.setMeta('ingest_version', INGEST_VERSION);
     store.setMeta('last_compile', String(Math.floor(Date.now() / 1000)));
   });
+  store.tidySearchIndex();
   st.report.elapsedMs = performance.now() - st.t0;
   return st.report;
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../types.js';
 import { byCodePoint, Store, VECTORS_STALE, type DocumentRow, type EntryRow } from './store.js';
@@ -287,5 +288,45 @@ describe('Store.nameGroups', () => {
       ['RAG', '检索增强生成'],
     ]);
     s.close();
+  });
+});
+
+describe('Store.tidySearchIndex', () => {
+  /** Rows of FTS5's own table of segments: one structure row and the segments' pages. */
+  const segments = (path: string) => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return db.prepare(`SELECT count(*) AS n FROM chunks_fts_data`).get() as { n: number };
+    } finally {
+      db.close();
+    }
+  };
+
+  it('merges the index once the passages removed since the last merge reach a fifth of them, with the same results', () => {
+    const path = dbPath();
+    const s = open(path);
+    // One commit a document, as compile stores them.
+    const put = (i: number, text: string) =>
+      s.transaction(() => s.putChunks(`source/d${i}`, `d${i}.md`, [chunk(0, text)], [vec(1, 0, 0, i)]));
+    for (let i = 0; i < 40; i++) put(i, `alpha beta note ${i} gamma`);
+    expect(s.tidySearchIndex(0), 'only added: nothing to merge').toBe(false);
+    // Compiled again: ten passages replaced, a fourth of the forty.
+    for (let i = 0; i < 10; i++) put(i, `alpha beta note ${i} delta`);
+    const hits = s.searchChunks('alpha', 50);
+    expect(hits).toHaveLength(40);
+    expect(s.tidySearchIndex(1_000), 'too few passages to be worth it').toBe(false);
+    expect(s.getMeta('fts_deleted')).toBe('10');
+    s.close();
+    const before = segments(path).n;
+    const again = open(path);
+    expect(again.tidySearchIndex(0)).toBe(true);
+    expect(again.getMeta('fts_deleted')).toBe('0');
+    expect(again.searchChunks('alpha', 50)).toEqual(hits);
+    // One passage of forty replaced: no merge.
+    again.transaction(() => again.putChunks('source/d0', 'd0.md', [chunk(0, 'alpha epsilon')], [vec(0, 1, 0, 0)]));
+    expect(again.tidySearchIndex(0)).toBe(false);
+    expect(again.getMeta('fts_deleted')).toBe('1');
+    again.close();
+    expect(segments(path).n).toBeLessThan(before);
   });
 });
