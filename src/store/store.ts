@@ -182,13 +182,13 @@ export interface StoreOptions {
 
 type Stmt = Database.Statement<unknown[], unknown>;
 
+/** Passages below which the search index is left to FTS5's own merging (Store.tidySearchIndex). */
+const MERGE_MIN_PASSAGES = 20_000;
+
 /**
  * The derived store `wiki/embeddings.db`: documents, entities, entries, links, chunks,
  * FTS5 indexes and sqlite-vec vectors. Everything here can be rebuilt from raw/ and wiki/.
  */
-/** Passages below which the search index is left to FTS5's own merging (Store.tidySearchIndex). */
-const MERGE_MIN_PASSAGES = 20_000;
-
 export class Store {
   /** Private: every caller uses a named query below, so the SQL of the store lives in this file. */
   private readonly db: Database.Database;
