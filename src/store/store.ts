@@ -254,14 +254,13 @@ export class Store {
     if (this.getMeta('search_terms') !== SEARCH_TERMS_VERSION) this.transaction(() => this.rebuildSearchIndex());
     // A store from before the count (tidySearchIndex): its index's history is unknown, so the next
     // compile merges it once, as if every passage had been removed since.
-    if (this.getMeta('fts_deleted') === undefined)
-      this.setMeta('fts_deleted', String((this.stmt(`SELECT count(*) AS n FROM chunks`).get() as { n: number }).n));
+    if (this.getMeta('fts_deleted') === undefined) this.setMeta('fts_deleted', String(this.chunkCount()));
     return reset;
   }
 
   /** Index every chunk and entry again with today's search terms (the text is all in the tables). */
   private rebuildSearchIndex(): void {
-    this.ftsDeleted += (this.stmt(`SELECT count(*) AS n FROM chunks`).get() as { n: number }).n;
+    this.ftsDeleted += this.chunkCount();
     this.db.exec(`DELETE FROM chunks_fts; DELETE FROM entries_fts;`);
     const chunk = this.db.prepare(`INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)`);
     const chunks = this.db.prepare(`SELECT id, heading, text FROM chunks WHERE id > ? ORDER BY id LIMIT 1000`);
@@ -776,6 +775,11 @@ export class Store {
 
   private stats: { version: string; chunks: number; df: Map<string, number> } | undefined;
 
+  /** How many passages the store holds. */
+  private chunkCount(): number {
+    return (this.stmt(`SELECT count(*) AS n FROM chunks`).get() as { n: number }).n;
+  }
+
   /** Passages removed from the search index by this connection, not yet counted in `fts_deleted`. */
   private ftsDeleted = 0;
 
@@ -792,7 +796,7 @@ export class Store {
   tidySearchIndex(minPassages = MERGE_MIN_PASSAGES): boolean {
     const deleted = Number(this.getMeta('fts_deleted') ?? 0) + this.ftsDeleted;
     this.ftsDeleted = 0;
-    const rows = (this.stmt(`SELECT count(*) AS n FROM chunks`).get() as { n: number }).n;
+    const rows = deleted === 0 ? 0 : this.chunkCount();
     if (deleted === 0 || deleted * 5 < rows || rows < minPassages) {
       this.setMeta('fts_deleted', String(deleted));
       return false;
@@ -812,7 +816,7 @@ export class Store {
   private currentStats(): { chunks: number; df: Map<string, number> } {
     const version = `${this.db.pragma('data_version', { simple: true })}:${(this.stmt('SELECT total_changes() AS n').get() as { n: number }).n}`;
     if (this.stats?.version !== version) {
-      const chunks = (this.stmt(`SELECT count(*) AS n FROM chunks`).get() as { n: number }).n;
+      const chunks = this.chunkCount();
       this.stats = { version, chunks, df: new Map() };
     }
     return this.stats;
@@ -1006,7 +1010,6 @@ export class Store {
     const intern = interner();
     const once = (xs: string[] | undefined) => {
       if (xs) for (let i = 0; i < xs.length; i++) xs[i] = intern(xs[i]!);
-      return xs;
     };
     const put = this.stmt(`INSERT INTO wiki_files (path, mtime_ms, size, fm, body_hash, text_hash, links, own_links)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
