@@ -1058,17 +1058,21 @@ const LIST_LABEL = new RegExp(`^\\s*(?:${anyOf([...EN.RELATED_LABELS, ...ZH.RELA
 
 function pickSnippets(sents: Sentence[], names: string[]): string[] {
   const keys = [...new Set(names.filter(Boolean))];
-  const defining = keys.map((n) => new RegExp(`^${escapeRe(n)}\\b.*\\b(is|are|was|means|refers)\\b`, 'i'));
+  // Built at the first sentence that holds a name: most of a document's sentences hold none.
+  let defining: RegExp[] | undefined;
   // A name is mentioned as a whole word: "CR" is not in "critical", "Round" not in "around".
-  const mention = new RegExp(keys.map(boundedPattern).join('|'));
+  let mention: RegExp | undefined;
   const hits: { s: string; score: number; i: number }[] = [];
   sents.forEach(({ s, lower }, i) => {
-    if (s.length < 12 || !keys.some((n) => lower.includes(n)) || !mention.test(lower)) return;
+    if (s.length < 12 || !keys.some((n) => lower.includes(n))) return;
+    mention ??= new RegExp(keys.map(boundedPattern).join('|'));
+    if (!mention.test(lower)) return;
     // A table row, a line of a box drawing, or code: not a sentence.
     if (/^\s*;|\s;\s.*\s;\s|[\u2500-\u257f]/.test(s) || isCodeLine(s)) return;
     // A labelled list of links or references ("Related: A, B, C."), not a statement about them.
     if (LIST_LABEL.test(s)) return;
     let score = 0;
+    defining ??= keys.map((n) => new RegExp(`^${escapeRe(n)}\\b.*\\b(is|are|was|means|refers)\\b`, 'i'));
     if (defining.some((re) => re.test(lower))) score += 3;
     if (/是|指|即|称为/.test(s)) score += 1;
     if (s.length > 400) score -= 2;
