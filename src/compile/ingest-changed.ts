@@ -4,7 +4,7 @@ import type { LoadedEntry } from '../entry/wiki.js';
 import { entityKey, makeEntryId } from '../entry/names.js';
 import { isHeavy, readsText } from '../ingest/index.js';
 import { preparePool } from './pool.js';
-import { chunkPart, embedText, type Prepared, type PreparedPart } from './prepare.js';
+import { chunkPart, completeOffline, embedText, type Prepared, type PreparedPart } from './prepare.js';
 import { checkAbort, contentOf, type Scanned, type ScanState } from './scan.js';
 import { currentFor } from './model/current.js';
 import type { Catalog, CompileOptions, SourceDraft } from './types.js';
@@ -151,7 +151,8 @@ async function ingestOne(
   const marks = readsText(doc) ? translationMarks(doc.markdown).join(' ') : '';
   const headings = readsText(doc) ? headingOutline(doc.markdown) : '';
   const paragraphs = readsText(doc) ? paragraphCounts(doc.markdown) : '';
-  let draft: SourceDraft | undefined = res.offline;
+  // A model writes the entry itself (and falls back to the whole offline draft on its own).
+  let draft: SourceDraft | undefined = writer.name.startsWith('offline') ? completeOffline(res) : res.offline;
   if (!writer.name.startsWith('offline')) {
     const had = work ? written.get(work) : undefined;
     if (had !== undefined) draft = had ?? undefined;

@@ -3,7 +3,7 @@ import { LocalEmbedder } from '../embed/index.js';
 import { InterruptedError } from '../diagnostics/errors.js';
 import type { ContentHash, RawPath } from '../types.js';
 import { preparePool, threadsWanted, threadUse } from './pool.js';
-import { chunkPart, prepare } from './prepare.js';
+import { chunkPart, completeOffline, prepare } from './prepare.js';
 
 const cfg = {
   ingest: {
@@ -91,4 +91,31 @@ describe('one thread', () => {
       else process.env['KB_THREADS'] = before;
     }
   }, 60_000);
+
+  it('leaves a short English work’s summary to the main thread, which writes the draft the thread would have', async () => {
+    const left = { ...cfg, leaveChunksBelow: 64 * 1024 };
+    const file = (path: string, size: number) => ({
+      path: path as RawPath,
+      absPath: `/nowhere/${path}`,
+      size,
+      mtimeMs: 0,
+    });
+    const en = Buffer.from(
+      '# Hybrid search\n\nHybrid search joins BM25 with vector search. BM25 ranks by terms; vectors rank by meaning.\n\n## Fusion\n\nReciprocal rank fusion merges the two lists.\n',
+    );
+    const onThread = (await prepare(file('en.md', en.length), en, 'h' as ContentHash, left)).parts![0]!;
+    const whole = (await prepare(file('en.md', en.length), en, 'h' as ContentHash, cfg)).parts![0]!;
+    expect(onThread.textLeft).toBe(true);
+    expect(onThread.offline.summary).toBe('');
+    expect(onThread.offline.entities).toEqual(whole.offline.entities);
+    expect(completeOffline(onThread)).toEqual(whole.offline);
+    expect(completeOffline(whole)).toBe(whole.offline);
+    // A work in Chinese keeps its whole draft on the thread (its summary would load jieba here).
+    const zh = Buffer.from('# 知识库\n\n检索增强生成把向量数据库和中文分词放在一起。\n');
+    const zhPart = (await prepare(file('zh.md', zh.length), zh, 'h' as ContentHash, left)).parts![0]!;
+    expect(zhPart.textLeft).toBeUndefined();
+    expect(zhPart.offline).toEqual(
+      (await prepare(file('zh.md', zh.length), zh, 'h' as ContentHash, cfg)).parts![0]!.offline,
+    );
+  });
 });

@@ -6,8 +6,9 @@ import { ingestFile, type RawFile } from '../ingest/index.js';
 import { chunkMarkdown } from '../chunk/index.js';
 import { splitPosts } from '../ingest/posts.js';
 import { chunkSearchText } from '../text/search.js';
-import { offlineSource } from './offline/writer.js';
+import { OFFLINE_COMPILER, offlineEntities, offlineSource, withOfflineText } from './offline/writer.js';
 import type { SourceDraft } from './types.js';
+import { HAN } from '../text/script.js';
 
 /** One raw file after the CPU-heavy, model-free steps: ingest, split into posts, offline drafts, chunks, vectors. */
 export interface Prepared {
@@ -18,7 +19,13 @@ export interface Prepared {
 
 export interface PreparedPart {
   doc: RawDocument;
+  /**
+   * The offline draft; with its names only (no summary, no body) when `textLeft`: the thread left
+   * the rest to the main thread (`PrepareConfig.leaveChunksBelow`), which completes it with
+   * completeOffline.
+   */
   offline: SourceDraft;
+  textLeft?: true;
   /** None when the thread left chunking (and embedding) to the main thread (`PrepareConfig.leaveChunksBelow`). */
   chunks?: Chunk[];
   /** Present when the embedder ran here (the local one runs in worker threads). */
@@ -30,9 +37,11 @@ export type PrepareConfig = Pick<KbConfig, 'ingest' | 'chunk'> & {
   /** `.kb/ingest`: converted documents and OCR text by content hash. */
   ingestCache?: string;
   /**
-   * Leave chunking and embedding of a work shorter than this (characters) to the main thread: with
-   * one worker thread on two cores, the main thread, which stores what the thread prepares, has the
-   * time to spare. A long work is still chunked on the thread, where a signal can stop it at once.
+   * Leave chunking, embedding and the offline draft's text (summary, key points, outline) of a work
+   * shorter than this (characters) to the main thread: with one worker thread on two cores, the
+   * main thread, which stores what the thread prepares, has the time to spare. The thread still
+   * finds the work's names, which need its language models. A long work is still done on the
+   * thread, where a signal can stop it at once.
    */
   leaveChunksBelow?: number;
 };
@@ -79,8 +88,13 @@ async function preparePart(
   embedder: Embedder | undefined,
   chunked: boolean,
 ): Promise<PreparedPart> {
+  const small = doc.markdown.length < (cfg.leaveChunksBelow ?? 0);
+  // Not the text of a work in Chinese: its summary cuts words with jieba, which the main thread
+  // would then load while the thread has its own (~50 MB more at the peak of 1,000 documents).
+  if (small && !HAN.test(doc.markdown))
+    return { doc, offline: { ...NO_TEXT, title: doc.title, entities: offlineEntities(doc) }, textLeft: true };
   const offline = offlineSource(doc);
-  if (!chunked || doc.markdown.length < (cfg.leaveChunksBelow ?? 0)) return { doc, offline };
+  if (!chunked || small) return { doc, offline };
   const chunks = chunkPart(doc, cfg);
   const out: PreparedPart = { doc, offline, chunks };
   if (embedder) {
@@ -90,6 +104,19 @@ async function preparePart(
     out.fingerprint = embedder.fingerprint;
   }
   return out;
+}
+
+/** An offline draft's fields before the main thread writes its text (PreparedPart.textLeft). */
+const NO_TEXT: Omit<SourceDraft, 'title' | 'entities'> = {
+  aliases: [],
+  summary: '',
+  body: '',
+  compiledBy: OFFLINE_COMPILER,
+};
+
+/** A prepared work's offline draft, its text written here when the thread left it (PreparedPart.textLeft). */
+export function completeOffline(part: PreparedPart): SourceDraft {
+  return part.textLeft ? withOfflineText(part.doc, part.offline.entities) : part.offline;
 }
 
 /** A work's chunks with their search text. */

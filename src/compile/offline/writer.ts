@@ -84,6 +84,20 @@ export class OfflineWriter implements EntryWriter {
 }
 
 export function offlineSource(doc: RawDocument): SourceDraft {
+  return withOfflineText(doc, offlineEntities(doc));
+}
+
+/** The names the offline reading finds in a work, as its draft carries them (none in a file read as no text). */
+export function offlineEntities(doc: RawDocument): SourceDraft['entities'] {
+  return draftEntities(readsText(doc) ? extractEntities(doc.markdown, doc.title) : []);
+}
+
+/**
+ * The offline draft of a work around the names already found in it (offlineEntities): its summary,
+ * key points, outline and source. The two halves are apart so that a worker thread can find the
+ * names (which need the language models) while the main thread writes the rest.
+ */
+export function withOfflineText(doc: RawDocument, entities: SourceDraft['entities']): SourceDraft {
   const sections: string[] = [];
   let summary: string;
   let keyPoints: string[] = [];
@@ -126,13 +140,12 @@ export function offlineSource(doc: RawDocument): SourceDraft {
   const heads = outline(doc.markdown);
   if (heads.length > 1) sections.push(`## Outline\n\n${heads.join('\n')}`);
   sections.push(`## Source\n\n${describeSource(doc).join('\n')}`);
-  const found = readsText(doc) ? extractEntities(doc.markdown, doc.title) : [];
   return {
     title: doc.title,
     aliases: [],
     summary,
     body: sections.join('\n\n'),
-    entities: draftEntities(found),
+    entities,
     compiledBy: OFFLINE_COMPILER,
   };
 }
