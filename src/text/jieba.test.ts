@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
-import { everydayInTable, isEverydayWord } from './jieba.js';
+import { everydayInTable, idfOf, isEverydayWord } from './jieba.js';
 import { mainlandWord } from './fold.js';
+import { HAN } from './script.js';
 
 describe('isEverydayWord', () => {
   it('judges by the dictionary count: 上下文 and 新世界 are everyday, 知识库 and 评估器 terms; Taiwan words as Mainland ones', () => {
@@ -25,5 +26,21 @@ describe('isEverydayWord', () => {
     const differ = words.filter((w) => everydayInTable(mainlandWord(w)) !== isEverydayWord(w));
     expect(differ).toEqual([]);
     expect(words.filter((w) => everydayInTable(mainlandWord(w))).length).toBeGreaterThan(10);
+  });
+});
+
+describe('idfOf', () => {
+  it('knows Chinese words only: the table holds no other word below 9, so others are answered without reading it', () => {
+    const require = createRequire(import.meta.url);
+    const { idf } = require('@node-rs/jieba/dict') as { idf: Uint8Array };
+    const kept = Buffer.from(idf)
+      .toString('utf8')
+      .split('\n')
+      .map((l) => l.split(' '))
+      .filter(([w, v]) => w && Number(v) < 9);
+    expect(kept.length).toBeGreaterThan(10_000);
+    expect(kept.filter(([w]) => !HAN.test(w!)).map(([w]) => w)).toEqual([]);
+    expect(idfOf('模型')).toBeLessThan(9);
+    expect(idfOf('model')).toBeUndefined();
   });
 });

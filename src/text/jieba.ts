@@ -1,4 +1,5 @@
 import { mainlandWord } from './fold.js';
+import { HAN } from './script.js';
 import { createRequire } from 'node:module';
 import type { Jieba as JiebaT, TaggedWord, TfIdf as TfIdfT } from '@node-rs/jieba';
 
@@ -61,6 +62,8 @@ function eachLine(text: string, fn: (at: number, sp: number, end: number) => voi
  * use: 模型 6.8, 受到 4.9); undefined for rarer words and words jieba has not seen.
  */
 export function idfOf(word: string): number | undefined {
+  // The table's words below 9 are all Chinese (jieba.test.ts): a Latin name asks without reading it.
+  if (!HAN.test(word)) return undefined;
   if (!idfMap) {
     const { idf } = require('@node-rs/jieba/dict') as { idf: Uint8Array };
     idfMap = new Map();
