@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chunkMarkdown } from '../src/chunk/index.js';
 import { LocalEmbedder } from '../src/embed/index.js';
-import { convertHtml } from '../src/ingest/html.js';
+import { convertHtml } from '../src/ingest/html-convert.js';
 import { ingestFile } from '../src/ingest/index.js';
 import { initKb } from '../src/init/init.js';
 import { walkRaw } from '../src/ingest/walk.js';

@@ -185,7 +185,8 @@ async function scanFile(
     const bytes = s.bytes ?? read(file);
     if (!bytes) return undefined;
     s = { file, hash: sha256(bytes), bytes };
-    const { ingestFileSync } = await import('../ingest/index.js');
+    const { ingestFileSync, loadHtml } = await import('../ingest/index.js');
+    await loadHtml();
     if (ingestFileSync(file, bytes, s.hash, config.ingest).doc) same = false;
   }
   if (same && prev && !opts.force && !reread) {

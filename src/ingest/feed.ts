@@ -1,4 +1,4 @@
-import { convertHtml } from './html.js';
+import { convertHtml, loadHtml } from './html.js';
 import type { ConvertOutcome } from './types.js';
 
 type Xml = Record<string, unknown>;
@@ -17,6 +17,7 @@ interface Item {
  * `meta.posts` records each item, so that splitPosts gives one entry per item.
  */
 export async function convertFeed(text: string, fallbackTitle: string): Promise<ConvertOutcome> {
+  await loadHtml();
   const { XMLParser } = await import('fast-xml-parser');
   let doc: Xml;
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { flattenDeepHtml, MAX_HTML_DEPTH } from './html-depth.js';
-import { convertHtml } from './html.js';
+import { convertHtml } from './html-convert.js';
 
 describe('flattenDeepHtml: HTML nested deeper than the recursive passes can walk', () => {
   it('reads a page of 60,000 nested elements, keeping its text', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawPath } from '../types.js';
 import { sha256 } from '../util/hash.js';
-import { convertHtml } from './html.js';
+import { convertHtml } from './html-convert.js';
 import { ingestFile } from './index.js';
 
 const PAGE = `<!DOCTYPE html>
@@ -149,5 +149,16 @@ describe('ingestFile: HTML', () => {
     });
     expect(doc).toBeUndefined();
     expect(messages.map((m) => m.ruleId)).toEqual(['ingest-encoding']);
+  });
+});
+
+describe('the HTML converter, loaded when first needed', () => {
+  it('converts through html.ts as html-convert.ts does once loaded, and a page loads it by itself', async () => {
+    const lazy = await import('./html.js');
+    const direct = await (await import('./html-convert.js')).convertWebPage(PAGE, 'fallback');
+    expect(await lazy.convertWebPage(PAGE, 'fallback')).toEqual(direct);
+    await lazy.loadHtml();
+    expect(lazy.convertHtml(PAGE, 'fallback')).toEqual(convertHtml(PAGE, 'fallback'));
+    expect(lazy.declaredCharset(Buffer.from('<meta charset="gbk"><p>x</p>'))).toBe('gbk');
   });
 });

@@ -17,7 +17,7 @@ import { convertUrl, urlFromShortcut, urlFromWebloc } from './url.js';
 export type { Converted, IngestOptions, IngestResult, RawFile, WalkResult } from './types.js';
 export { walkRaw, compileIgnore, rawFileFinder } from './walk.js';
 export { detectType, INGEST_VERSION, isHeavy, maxBytesFor, PLACE_HEADING, readsText } from './detect.js';
-export { convertHtml } from './html.js';
+export { convertHtml, loadHtml } from './html.js';
 
 /** Bump when PDF or Office conversion would give other Markdown for the same file (cached by it). */
 const PDF_VERSION = 'doc-v1';

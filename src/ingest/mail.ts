@@ -1,4 +1,4 @@
-import { convertHtml } from './html.js';
+import { convertHtml, loadHtml } from './html.js';
 import { escapeLines } from './plain.js';
 import type { Converted, ConvertOutcome } from './types.js';
 
@@ -19,6 +19,7 @@ interface Message {
  * into one entry per message is issue 11's multi-post work).
  */
 export async function convertMail(bytes: Uint8Array, ext: string, fallbackTitle: string): Promise<ConvertOutcome> {
+  await loadHtml();
   const { default: PostalMime } = await import('postal-mime');
   const raws = ext === '.mbox' ? splitMbox(bytes) : [bytes];
   const messages: Message[] = [];

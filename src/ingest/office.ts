@@ -1,4 +1,4 @@
-import { convertHtml } from './html.js';
+import { convertHtml, loadHtml } from './html.js';
 import { firstHeading } from './markdown.js';
 import { type OfficeDoc, type OfficeMeta, oneLine } from './office-xml.js';
 import { checkZip, DEFAULT_ZIP_LIMITS } from './zip.js';
@@ -22,6 +22,7 @@ export async function convertOffice(
   fallbackTitle: string,
   maxUnpackedBytes?: number,
 ): Promise<ConvertOutcome> {
+  await loadHtml();
   const limits = { ...DEFAULT_ZIP_LIMITS, ...(maxUnpackedBytes ? { maxUnpackedBytes } : {}) };
   if (ZIP_TYPES.has(ext)) {
     const problem = checkZip(bytes, limits);
