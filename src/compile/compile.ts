@@ -185,9 +185,8 @@ async function scanFile(
     const bytes = s.bytes ?? read(file);
     if (!bytes) return undefined;
     s = { file, hash: sha256(bytes), bytes };
-    const { ingestFileSync, loadHtml } = await import('../ingest/index.js');
-    await loadHtml();
-    if (ingestFileSync(file, bytes, s.hash, config.ingest).doc) same = false;
+    const { findsDocument } = await import('../ingest/index.js');
+    if (await findsDocument(file, bytes, s.hash, config.ingest)) same = false;
   }
   if (same && prev && !opts.force && !reread) {
     if (prev.status === 'ok') report.unchanged++;

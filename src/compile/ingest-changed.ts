@@ -151,9 +151,10 @@ async function ingestOne(
   const marks = readsText(doc) ? translationMarks(doc.markdown).join(' ') : '';
   const headings = readsText(doc) ? headingOutline(doc.markdown) : '';
   const paragraphs = readsText(doc) ? paragraphCounts(doc.markdown) : '';
-  // A model writes the entry itself (and falls back to the whole offline draft on its own).
-  let draft: SourceDraft | undefined = writer.name.startsWith('offline') ? completeOffline(res) : res.offline;
-  if (!writer.name.startsWith('offline')) {
+  let draft: SourceDraft | undefined;
+  if (writer.name.startsWith('offline')) draft = completeOffline(res);
+  else {
+    // A model writes the entry itself (and falls back to the whole offline draft on its own).
     const had = work ? written.get(work) : undefined;
     if (had !== undefined) draft = had ?? undefined;
     else {

@@ -8,7 +8,7 @@ import { serially } from './serial.js';
 import { convertCode } from './code.js';
 import { decodeGuessing, decodeText } from './decode.js';
 import { detectType, extension, fileName, maxBytesFor, OCR_MIME, stem } from './detect.js';
-import { convertHtml, convertWebPage, declaredCharset } from './html.js';
+import { convertHtml, convertWebPage, declaredCharset, loadHtml } from './html.js';
 import { convertMarkdown } from './markdown.js';
 import { convertText } from './text.js';
 import type { Converted, ConvertOutcome, ConvertProblem, IngestOptions, IngestResult, RawFile } from './types.js';
@@ -17,7 +17,7 @@ import { convertUrl, urlFromShortcut, urlFromWebloc } from './url.js';
 export type { Converted, IngestOptions, IngestResult, RawFile, WalkResult } from './types.js';
 export { walkRaw, compileIgnore, rawFileFinder } from './walk.js';
 export { detectType, INGEST_VERSION, isHeavy, maxBytesFor, PLACE_HEADING, readsText } from './detect.js';
-export { convertHtml, loadHtml } from './html.js';
+export { convertHtml } from './html.js';
 
 /** Bump when PDF or Office conversion would give other Markdown for the same file (cached by it). */
 const PDF_VERSION = 'doc-v1';
@@ -128,12 +128,12 @@ export async function ingestFile(
 }
 
 /**
- * `ingestFile` for callers that cannot wait and only ask whether a file holds a document (lint's
- * input). Text, Markdown, HTML (kb's own reading), code and links come out as `ingestFile` makes
- * them, in UTF-8 or a declared charset; what needs an asynchronous reader (PDF, Office, OCR,
- * mail, subtitles, feeds, guessed encodings) is described as an attachment or read as plain text.
+ * `ingestFile` without its slow readers, for findsDocument. Text, Markdown, HTML (kb's own reading,
+ * once loadHtml has loaded it), code and links come out as `ingestFile` makes them, in UTF-8 or a
+ * declared charset; what needs an asynchronous reader (PDF, Office, OCR, mail, subtitles, feeds,
+ * guessed encodings) is described as an attachment or read as plain text.
  */
-export function ingestFileSync(file: RawFile, bytes: Buffer, hash: ContentHash, opts: IngestOptions): IngestResult {
+function ingestFileSync(file: RawFile, bytes: Buffer, hash: ContentHash, opts: IngestOptions): IngestResult {
   const shown = `raw/${file.path}`;
   const size = Math.max(file.size, bytes.length);
   const messages: KbMessage[] = [];
@@ -180,6 +180,20 @@ export function ingestFileSync(file: RawFile, bytes: Buffer, hash: ContentHash, 
       ],
     };
   }
+}
+
+/**
+ * Whether ingest finds a document in a file, read as ingestFileSync reads it (no PDF, OCR or Office
+ * reader started): for the rare file the store recorded as empty (lint's input rule, compile's check).
+ */
+export async function findsDocument(
+  file: RawFile,
+  bytes: Buffer,
+  hash: ContentHash,
+  opts: IngestOptions,
+): Promise<boolean> {
+  await loadHtml();
+  return Boolean(ingestFileSync(file, bytes, hash, opts).doc);
 }
 
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: one case per document format: the dispatch reads best as a single table from file type to reader

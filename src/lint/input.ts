@@ -84,7 +84,6 @@ async function hasText(r: RawState, config: KbConfig): Promise<boolean> {
   if (bytes.length === 0) return false;
   const file = { path: r.path as RawPath, absPath: r.absPath, size: bytes.length, mtimeMs: 0 };
   // The converters (HTML, feeds, Office…) load only for the rare file recorded as empty.
-  const { ingestFileSync, loadHtml } = await import('../ingest/index.js');
-  await loadHtml();
-  return Boolean(ingestFileSync(file, bytes, r.hash as ContentHash, config.ingest).doc);
+  const { findsDocument } = await import('../ingest/index.js');
+  return findsDocument(file, bytes, r.hash as ContentHash, config.ingest);
 }

@@ -257,8 +257,10 @@ describe('Store: scan cache', () => {
       // must be trusted: a fine mtime half a second old or more
       ['concepts/Fine-old.md', fine, true],
       // must not: a fine mtime within the tick, a whole-second mtime within two seconds, a future one
-      ['concepts/Fine-new.md', now - 20.5, false],
-      ['concepts/Coarse-new.md', Math.floor(now / 1000) * 1000 - 1000, false],
+      // (each as far inside its tick as it can be, so a slow machine's delay before put() does not age it out:
+      // a fine mtime half a millisecond old, a whole second 0.1–1.1 s old against a 2 s tick)
+      ['concepts/Fine-new.md', now - 0.5, false],
+      ['concepts/Coarse-new.md', Math.floor((now - 100) / 1000) * 1000, false],
       ['concepts/Future.md', Math.ceil(now / 1000) * 1000 + 10_000, false],
     ];
     for (const [path, mtimeMs] of cases) cache.put(path, { mtimeMs, size: 10, fm, bodyHash: 'b' });
