@@ -197,10 +197,14 @@ export function groupConcepts(
     for (const [a, b] of calledByKind([...surfaces.keys()], (k) => uf.find(k), dict)) tie(a, b);
   }
   attachWeak(uf, deferred, strongKeys);
+  // Versions of one work (an article and its translations) count once.
+  const workOfPath = (p: string) => workOf.get(p) ?? p;
+  const hopeless = hopelessGroups(entities, okDocs, (k) => uf.find(k), workOfPath);
   const groups = new Map<string, { keys: Set<string>; byDoc: Map<string, EntityRow[]> }>();
   for (const e of entities) {
     if (!okDocs.has(e.raw_path)) continue;
     const root = uf.find(e.key);
+    if (hopeless.has(root)) continue;
     let g = groups.get(root);
     if (!g) {
       g = { keys: new Set(), byDoc: new Map() };
@@ -215,8 +219,7 @@ export function groupConcepts(
 
   // A name that is already a source entry's title needs no concept entry: links go to the source.
   const sourceTitles = new Set(docs.map((d) => entityKey(d.title)));
-  // Versions of one work (an article and its translations) count once.
-  const works = (byDoc: Map<string, EntityRow[]>) => new Set([...byDoc.keys()].map((p) => workOf.get(p) ?? p)).size;
+  const works = (byDoc: Map<string, EntityRow[]>) => new Set([...byDoc.keys()].map(workOfPath)).size;
   const out: { c: Omit<PlannedConcept, 'mentions'>; byDoc: Map<string, EntityRow[]>; total: number }[] = [];
   for (const g of groups.values()) {
     // Support, stress and introduction are the names' own: everyday words only add mentions.
@@ -327,6 +330,48 @@ export function groupConcepts(
     mentions: mentionsOf(byDoc, okDocs),
     ...(id ? { id } : {}),
   }));
+}
+
+/**
+ * The groups (by root) that cannot become a concept, known from their rows alone before a group is
+ * gathered (most groups are one name of one document: gathering each costs tens of megabytes at
+ * 10,000 documents). Each test is one the loop over the gathered groups makes, on an upper bound:
+ * no name but everyday words; or fewer than PASSING_WORKS works name it, in a knowledge base of at
+ * least PASSING_MIN_DOCS, and none introduces it. The works counted are those of the names' rows,
+ * which are at least the works the loop counts (it may leave out standing text, never add).
+ */
+function hopelessGroups(
+  entities: readonly EntityRow[],
+  okDocs: ReadonlyMap<string, DocumentRow>,
+  root: (key: string) => string,
+  workOf: (rawPath: string) => string,
+): Set<string> {
+  const out = new Set<string>();
+  if (okDocs.size < PASSING_MIN_DOCS) return out;
+  // Root → the works of its names' rows (up to PASSING_WORKS), or true once one introduces it.
+  const seen = new Map<string, string[] | true>();
+  const weakOnly = new Set<string>();
+  for (const e of entities) {
+    if (!okDocs.has(e.raw_path)) continue;
+    const r = root(e.key);
+    if (e.weak) {
+      if (!seen.has(r)) weakOnly.add(r);
+      continue;
+    }
+    weakOnly.delete(r);
+    const s = seen.get(r);
+    if (s === true) continue;
+    if (e.salient || e.named) {
+      seen.set(r, true);
+      continue;
+    }
+    const w = workOf(e.raw_path);
+    if (!s) seen.set(r, [w]);
+    else if (s.length < PASSING_WORKS && !s.includes(w)) s.push(w);
+  }
+  for (const r of weakOnly) out.add(r);
+  for (const [r, s] of seen) if (s !== true && s.length < PASSING_WORKS) out.add(r);
+  return out;
 }
 
 /** What an everyday word's mention counts in the vote for a concept's title, beside a name's 1. */
