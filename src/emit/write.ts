@@ -10,17 +10,19 @@ import { schemaErrors, type entryValidator } from '../entry/validate.js';
 import {
   bodyLinkTargets,
   ownLinkTargets,
+  encodeScanRow,
+  letTextGo,
   removeEntryFile,
   writeEntry,
+  type EncodedScanRow,
   type LoadedEntry,
-  type ScanCache,
+  type ScanRow,
 } from '../entry/wiki.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { sha256 } from '../util/hash.js';
 import type { Final, Finals } from './types.js';
 
 type Validate = ReturnType<typeof entryValidator>;
-type CacheRow = Parameters<ScanCache['put']>[1];
 
 export interface WriteInput {
   wikiDir: string;
@@ -42,7 +44,7 @@ export interface WriteResult {
   messages: KbMessage[];
   concepts: { created: number; updated: number; deleted: number };
   /** Scan-cache rows of the files written, for `ScanCache.put`. */
-  cacheRows: [string, CacheRow][];
+  cacheRows: [string, EncodedScanRow][];
   /** The body kb wrote (or, in a merged entry, would have written) into each entry: the base of a later merge. */
   bases: [string, string][];
 }
@@ -65,51 +67,22 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
     if (!input.recordScan) return;
     const st = statSync(join(wikiDir, f.path));
     const links = bodyLinkTargets(f.body);
-    const row: CacheRow = {
+    const row: ScanRow = {
       mtimeMs: st.mtimeMs,
       size: st.size,
-      fm: structuredClone(f.fm),
+      fm: f.fm,
       bodyHash: hash,
       links,
       ownLinks: ownLinkTargets(f.body, links),
     };
     if (text !== undefined) row.textHash = sha256(text);
-    out.cacheRows.push([f.path, row]);
+    // Encoded now: the frontmatter as written (a later change to it is not what the file holds).
+    out.cacheRows.push([f.path, encodeScanRow(row)]);
   };
   for (const f of finals.values()) {
-    const old = f.old;
-    if (f.humanEdited) {
-      writeEdited(f, input, out, record);
-      continue;
-    }
-    if (!f.rendered && !f.touched && old && old.path === f.path) continue;
-    const contentChanged = !old || ownText(old.body) !== ownText(f.body) || old.fm.title !== f.fm.title;
-    if (f.rendered || contentChanged)
-      f.fm.version = contentChanged ? (old?.fm.version ?? 0) + 1 : Math.max(1, old?.fm.version ?? 1);
-    if (f.fm.version < 1) f.fm.version = 1;
-    if (old && old.path === f.path && sameFile(old, f)) {
-      if (f.rendered) out.bases.push([f.id, f.body]);
-      continue;
-    }
-    if (contentChanged) f.fm.updated = isoDay();
-    let text: string;
-    try {
-      text = writeEntry(wikiDir, f.path, f.fm, f.body, input.validate);
-    } catch (err) {
-      // A full disk stops the compile (its pending mark makes the next run write what is missing).
-      if (err instanceof DiskFullError) throw err;
-      out.messages.push(message(`wiki/${f.path}`, 'schema', (err as Error).message, { severity: 'error' }));
-      continue;
-    }
-    if (old && old.path !== f.path) removeEntryFile(wikiDir, old.path);
-    record(f, f.fm.content_hash, text);
-    out.written.push(f);
-    out.bases.push([f.id, f.body]);
-    if (f.kind === 'concept' && f.rendered) {
-      if (old) out.concepts.updated++;
-      else out.concepts.created++;
-    }
-    input.onFile?.(`write   wiki/${f.path}${old ? ` (v${f.fm.version})` : ' (new)'}`);
+    writeFinal(f, input, out, record);
+    // Compared and written: its old text is read no more (it is read for the comparison).
+    if (f.old) letTextGo(f.old);
   }
   for (const e of deleted) {
     if (e.humanEdited) continue;
@@ -135,6 +108,44 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
 }
 
 type RecordScan = (f: Final, hash: string, text?: string) => void;
+
+/** Write one entry whose file changes (version + 1 when its content changed); an edited one through writeEdited. */
+function writeFinal(f: Final, input: WriteInput, out: WriteResult, record: RecordScan): void {
+  const { wikiDir } = input;
+  const old = f.old;
+  if (f.humanEdited) {
+    writeEdited(f, input, out, record);
+    return;
+  }
+  if (!f.rendered && !f.touched && old && old.path === f.path) return;
+  const contentChanged = !old || ownText(old.body) !== ownText(f.body) || old.fm.title !== f.fm.title;
+  if (f.rendered || contentChanged)
+    f.fm.version = contentChanged ? (old?.fm.version ?? 0) + 1 : Math.max(1, old?.fm.version ?? 1);
+  if (f.fm.version < 1) f.fm.version = 1;
+  if (old && old.path === f.path && sameFile(old, f)) {
+    if (f.rendered) out.bases.push([f.id, f.body]);
+    return;
+  }
+  if (contentChanged) f.fm.updated = isoDay();
+  let text: string;
+  try {
+    text = writeEntry(wikiDir, f.path, f.fm, f.body, input.validate);
+  } catch (err) {
+    // A full disk stops the compile (its pending mark makes the next run write what is missing).
+    if (err instanceof DiskFullError) throw err;
+    out.messages.push(message(`wiki/${f.path}`, 'schema', (err as Error).message, { severity: 'error' }));
+    return;
+  }
+  if (old && old.path !== f.path) removeEntryFile(wikiDir, old.path);
+  record(f, f.fm.content_hash, text);
+  out.written.push(f);
+  out.bases.push([f.id, f.body]);
+  if (f.kind === 'concept' && f.rendered) {
+    if (old) out.concepts.updated++;
+    else out.concepts.created++;
+  }
+  input.onFile?.(`write   wiki/${f.path}${old ? ` (v${f.fm.version})` : ' (new)'}`);
+}
 
 /**
  * An entry a person edited: kb's changes merged in where merge-edits made a clean merge, else only

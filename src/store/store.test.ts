@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../types.js';
 import { byCodePoint, Store, VECTORS_STALE, type DocumentRow, type EntryRow } from './store.js';
+import { encodeScanRow } from '../entry/scan-row.js';
 
 const DIMS = 4;
 const dbPath = () => join(mkdtempSync(join(tmpdir(), 'kb-store-')), 'embeddings.db');
@@ -244,6 +245,31 @@ describe('Store: scan cache', () => {
     // Handed over once: a scan asks once a file, and the row's text is let go.
     expect(again.get('concepts/Old.md')).toBeUndefined();
     expect(s.scanCache().get('concepts/Old.md')?.size).toBe(10);
+    s.close();
+  });
+
+  it('records a row given encoded (as a compile holds the rows it writes) as it records the row itself', () => {
+    const s = open(dbPath());
+    const cache = s.scanCache();
+    const fm = { id: 'concept/rag', kind: 'concept', title: 'RAG', backlinks: ['source/a'] } as never;
+    const links = ['RAG', 'source/a'];
+    const rows = [
+      { mtimeMs: 1000, size: 10, fm, bodyHash: 'b', textHash: 't', links, ownLinks: links },
+      { mtimeMs: 1000, size: 12, fm, bodyHash: 'c', links, ownLinks: ['RAG'] },
+      { mtimeMs: 1000, size: 14, fm, bodyHash: 'd' },
+    ];
+    rows.forEach((r, i) => {
+      cache.put(`concepts/Object-${i}.md`, r);
+      cache.put(`concepts/Encoded-${i}.md`, encodeScanRow(r));
+    });
+    const again = s.scanCache();
+    rows.forEach((r, i) => {
+      const [object, encoded] = [again.get(`concepts/Object-${i}.md`), again.get(`concepts/Encoded-${i}.md`)];
+      expect(encoded).toEqual(object);
+      expect(encoded?.fm).toEqual(fm);
+      expect(encoded?.links).toEqual(r.links);
+      expect(encoded?.ownLinks).toEqual(r.ownLinks ?? r.links);
+    });
     s.close();
   });
 

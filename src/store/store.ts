@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Chunk, EntryFrontmatter } from '../types.js';
 import type { ScanCache } from '../entry/wiki.js';
+import { encodeScanRow, type EncodedScanRow, type ScanRow } from '../entry/scan-row.js';
 import { SEARCH_TERMS_VERSION, searchText } from '../text/search.js';
 import { STORE_VERSION, TABLES, vecTables } from './schema.js';
 import { checkOnOpen, type Recovery } from './recover.js';
@@ -1038,24 +1039,13 @@ export class Store {
           ...lists,
         };
       },
-      put: (path, row) => {
+      put: (path, given) => {
         if (opts.readOnly) return;
+        const row = typeof given.fm === 'string' ? (given as EncodedScanRow) : encodeScanRow(given as ScanRow);
         // A file modified within its mtime tick of now may change again without its mtime moving:
         // it is not trusted by mtime and size, the next scan reads it again (racyTick).
         const racy = row.mtimeMs >= Date.now() - racyTick(row.mtimeMs);
-        const links = row.links ? JSON.stringify(row.links) : '';
-        // '=' : the same targets (no Backlinks section); '' : not known (a row from before the column).
-        const own = !row.links || !row.ownLinks ? '' : row.ownLinks === row.links ? '=' : JSON.stringify(row.ownLinks);
-        put.run(
-          path,
-          racy ? -1 : row.mtimeMs,
-          row.size,
-          JSON.stringify(row.fm),
-          row.bodyHash,
-          row.textHash ?? '',
-          links,
-          own,
-        );
+        put.run(path, racy ? -1 : row.mtimeMs, row.size, row.fm, row.bodyHash, row.textHash, row.links, row.ownLinks);
       },
     };
   }
