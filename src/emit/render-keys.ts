@@ -1,7 +1,7 @@
 import type { EntryFrontmatter } from '../types.js';
 import type { WikiScan } from '../entry/wiki.js';
 import { fileBaseName } from '../entry/names.js';
-import { sha256 } from '../util/hash.js';
+import { sha256, sha256Pieces } from '../util/hash.js';
 import { codeId } from '../kb/code-id.js';
 import type { LinkContext } from './link-table.js';
 import type { ConceptPlan, Final, NamePlan, RenderPlan } from './types.js';
@@ -37,22 +37,14 @@ export function linkFingerprint(links: LinkContext, names: NamePlan): string {
 
 /** The key of a concept page: every input of its draft and render. */
 export function conceptRenderKey(g: ConceptPlan, names: NamePlan, writer: string, links: string): string {
-  return sha256(
-    JSON.stringify({
-      writer,
-      code: codeId(),
-      links,
-      id: g.id,
-      path: names.pathOf.get(g.id),
-      key: g.key,
-      title: g.title,
-      aliases: g.aliases,
-      mentions: g.mentions.map((m) => ({
-        ...m,
-        sourceTitle: fileBaseName(names.pathOf.get(m.sourceId) ?? m.sourceId),
-      })),
-    }),
-  );
+  const head = { writer, code: codeId(), links, id: g.id, path: names.pathOf.get(g.id), key: g.key, title: g.title };
+  // Mention by mention: a concept named by thousands of works has megabytes of them.
+  function* pieces() {
+    yield JSON.stringify({ ...head, aliases: g.aliases });
+    for (const m of g.mentions)
+      yield `\n${JSON.stringify({ ...m, sourceTitle: fileBaseName(names.pathOf.get(m.sourceId) ?? m.sourceId) })}`;
+  }
+  return sha256Pieces(pieces());
 }
 
 /** What a render wrote: the text without the Backlinks section, and the frontmatter fields a render sets. */
