@@ -37,10 +37,19 @@ export function linkFingerprint(links: LinkContext, names: NamePlan): string {
 
 /** The key of a concept page: every input of its draft and render. */
 export function conceptRenderKey(g: ConceptPlan, names: NamePlan, writer: string, links: string): string {
-  const head = { writer, code: codeId(), links, id: g.id, path: names.pathOf.get(g.id), key: g.key, title: g.title };
+  const path = names.pathOf.get(g.id);
   // Mention by mention: a concept named by thousands of works has megabytes of them.
   function* pieces() {
-    yield JSON.stringify({ ...head, aliases: g.aliases });
+    yield JSON.stringify({
+      writer,
+      code: codeId(),
+      links,
+      id: g.id,
+      path,
+      key: g.key,
+      title: g.title,
+      aliases: g.aliases,
+    });
     for (const m of g.mentions)
       yield `\n${JSON.stringify({ ...m, sourceTitle: fileBaseName(names.pathOf.get(m.sourceId) ?? m.sourceId) })}`;
   }

@@ -180,7 +180,6 @@ export function scanWiki(wikiDir: string, cache?: ScanCache): WikiScan {
   return { entries, foreign, files };
 }
 
-/** An entry whose body and text are read from disk the first time they are asked for. */
 const LET_GO = Symbol('let the text go');
 
 /**
@@ -192,6 +191,7 @@ export function letTextGo(e: LoadedEntry): void {
   (e as { [LET_GO]?: () => void })[LET_GO]?.();
 }
 
+/** An entry whose body and text are read from disk the first time they are asked for. */
 function lazyEntry(abs: string, path: WikiPath, fm: EntryFrontmatter, humanEdited: boolean): LoadedEntry {
   let loaded: { body: string; text: string } | undefined;
   const load = () => {
