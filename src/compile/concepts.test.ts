@@ -18,7 +18,7 @@ function doc(path: string): DocumentRow {
     status: 'ok',
     error: null,
     compiled_at: 0,
-    compiler: 'offline-v51',
+    compiler: 'offline-v52',
   };
 }
 
@@ -257,6 +257,21 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     };
     const dict = dictionary({ 储藏: ['store', 'deposit'] });
     expect(pageOf(pages(docs, dict), '储藏')[0]).toContain('Stashing');
+  });
+
+  it('names a Chinese word glossed with several English words by those its dictionary senses hold', () => {
+    const docs = {
+      'tw.md': '將提交歸併(squash)成一個。當 Git 歸併(merge)時會選擇策略。歸併很常用，歸併也很快。',
+      'en1.md': '## Merge\n\nA merge joins two branches. After the merge, the branches share history. A merge is fast.',
+      'en2.md': '## Merge\n\nGit can merge branches. A merge may stop on a conflict. Undo a merge with reset.',
+    };
+    const all = pages(docs, dictionary({ 歸併: ['add', 'put together', 'merge'] }));
+    expect(pageOf(all, '歸併')).toHaveLength(1);
+    expect(pageOf(all, '歸併')[0]!.map((n) => n.toLowerCase())).toContain('merge');
+    expect(pageOf(all, '歸併')[0]).not.toContain('squash');
+    // Glossed once, or by words the dictionary does not hold either, every gloss stays.
+    const none = pages(docs, dictionary({ 歸併: ['add'] }));
+    expect(pageOf(none, '歸併')[0]).toContain('squash');
   });
 
   it('merges a name with the Chinese compound that translates, word by word, the name a text glosses it with', () => {

@@ -609,7 +609,7 @@ const HAN = /\p{Script=Han}/u;
  * (a transliterated person's name beside the name; 数字音频工作站, DAW).
  */
 function withoutGlosses(e: EntityRow, dict: Dictionary): EntityRow {
-  const aliases = e.aliases.filter((a) => {
+  const aliases = heldGlosses(e, dict).filter((a) => {
     const [zh, en] = [a, e.surface];
     if (!HAN.test(zh) || HAN.test(en) || !/^[\p{Script=Han}]{2,4}$/u.test(zh) || dict.words(zh).length !== 1)
       return true;
@@ -622,6 +622,27 @@ function withoutGlosses(e: EntityRow, dict: Dictionary): EntityRow {
       .some((w) => wordForms(w).some((f) => senses.has(f)));
   });
   return aliases.length === e.aliases.length ? e : { ...e, aliases };
+}
+
+/**
+ * 歸併(squash) in one place and 歸併(merge) in another: a Chinese word the text glosses with several
+ * English words is named by those its dictionary senses hold, when they hold any (merge); the rest
+ * glossed what the sentence did with it.
+ */
+function heldGlosses(e: EntityRow, dict: Dictionary): string[] {
+  const english = e.aliases.filter((a) => !HAN.test(a));
+  if (english.length < 2 || !/^[\p{Script=Han}]{2,4}$/u.test(e.surface) || dict.words(e.surface).length !== 1)
+    return e.aliases;
+  const senses = new Set(dict.english(e.surface).flatMap((g) => wordFamily(baseForm(g))));
+  const held = new Set(
+    english.filter((a) =>
+      a
+        .toLowerCase()
+        .split(/[\s-]+/)
+        .some((w) => wordForms(w).some((f) => senses.has(f))),
+    ),
+  );
+  return held.size ? e.aliases.filter((a) => HAN.test(a) || held.has(a)) : e.aliases;
 }
 
 /**

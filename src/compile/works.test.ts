@@ -36,7 +36,7 @@ describe('unifyWorks', () => {
     status: 'ok',
     error: null,
     compiled_at: 0,
-    compiler: 'offline-v51',
+    compiler: 'offline-v52',
     work,
   });
 

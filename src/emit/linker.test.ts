@@ -17,6 +17,22 @@ describe('autolink: word boundaries in both languages', () => {
     expect(autolink('Every CR needs two reviewers.', t, 'x')).toBe('Every [[Code Review|CR]] needs two reviewers.');
   });
 
+  it('links no name that ends a hyphenated word, and a name a hyphenated word opens', () => {
+    const t = table([
+      ['embedding', 'embedding'],
+      ['attention', 'attention'],
+      ['RAG', 'RAG'],
+    ]);
+    // Must not match: the tail of a hyphenated word.
+    expect(autolink('We used text-embedding-3-small with self-attention.', t, 'x')).toBe(
+      'We used text-embedding-3-small with self-attention.',
+    );
+    // Must match: a name standing alone or opening a hyphenated word.
+    expect(autolink('An embedding, then attention-based RAG-style search.', t, 'x')).toBe(
+      'An [[embedding]], then [[attention]]-based [[RAG]]-style search.',
+    );
+  });
+
   it('never cuts a Chinese word in two', () => {
     const t = table([
       ['文档字符', '文档字符'],

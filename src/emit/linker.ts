@@ -90,6 +90,11 @@ function caseFits(text: string, i: number, target: LinkName | undefined): boolea
   return /^\p{Lu}/u.test(text[i] ?? '');
 }
 
+/** Whether the word at i follows a hyphen that joins it to a word before. */
+function afterHyphen(lower: string, i: number): boolean {
+  return i >= 2 && lower[i - 1] === '-' && WORDCHAR.test(lower[i - 2]!);
+}
+
 /** Mentions of known names in a text, left to right, longest match first, no overlaps. */
 function findMentions(text: string, table: NameTable): { start: number; end: number; key: string }[] {
   const lower = text.toLowerCase();
@@ -101,7 +106,8 @@ function findMentions(text: string, table: NameTable): { start: number; end: num
     let start: string | undefined;
     const han = HAN_START.test(ch);
     if (han) start = lower.slice(i, i + 2);
-    else if (WORDCHAR.test(ch) && (i === 0 || !WORDCHAR.test(lower[i - 1]!))) {
+    // …nor the tail of a hyphenated word: "embedding" in text-embedding-3-small, "attention" in self-attention.
+    else if (WORDCHAR.test(ch) && (i === 0 || !WORDCHAR.test(lower[i - 1]!)) && !afterHyphen(lower, i)) {
       start = LATIN_WORD.exec(lower.slice(i, i + 64))?.[0] ?? ch;
     }
     const lens = start === undefined ? undefined : table.lengths.get(start);

@@ -296,6 +296,12 @@ describe('extractEntities: a translation in parentheses', () => {
     ['這種操作叫做衍合（rebase）。衍合之後歷史是一條直線。衍合很常用。', '衍合', 'rebase'],
     ['这里必须修复（error）。必须修复的问题很多，必须修复。', '必须修复', undefined],
     ['模式\t时长\n单次 (Solo)\t20 分钟\n批量 (Batch)\t6 小时\n这是单次运行。', '单次', undefined],
+    // A verb the text keeps using, glossed by one English word, names what it does…
+    ['當 Git 歸併(merge)時，它會檢查需要歸併的內容。歸併的策略有很多。', '归并', 'merge'],
+    // …not after an adverb, a conjunction or a verb (the sentence's verb), nor used once.
+    ['这里必须修复（error）。必须修复的问题很多，必须修复。', '修复', undefined],
+    ['改完以后需要推送（push），推送之前先拉取，推送很快。', '推送', undefined],
+    ['當 Git 歸併(merge)時，它會檢查內容。', '归并', undefined],
   ];
   it('pairs nothing inside inline code or on it', () => {
     const md = [

@@ -33,6 +33,7 @@ import {
   termBefore,
   tokenizeZh,
   type WordPair,
+  type ZhToken,
 } from './zh-terms.js';
 import { anyOf, escapeRe } from '../../text/lang/words.js';
 import * as EN from '../../text/lang/en.js';
@@ -546,10 +547,10 @@ function pairedNames(
     );
     const firstAlias = (m[2] ?? '').split(/[,，;；、]/)[0]!.trim();
     const tokens = tokenizeZh(before);
-    const zh = termBefore(tokens, Math.min(3, firstAlias.split(/\s+/).length));
+    const last = tokens[tokens.length - 1];
+    const zh = termBefore(tokens, Math.min(3, firstAlias.split(/\s+/).length)) ?? glossedVerb(tokens, firstAlias, text);
     // A word the dictionary lacks (灰度（canary）) is a term only where the text keeps using it: a
     // table's row label glossed once (首页 (Home)) is a label.
-    const last = tokens[tokens.length - 1];
     if (zh && last?.tag === 'x' && occurrences(text, last.word, UNKNOWN_MIN_USES) < UNKNOWN_MIN_USES) continue;
     // 中间信息遗失（Lost in the Middle） read back only to 遗失: a Chinese name has about two characters
     // for each word of the English one, so a much shorter one is a piece of it.
@@ -610,6 +611,21 @@ function afterVerb(zh: string, englishWords: number, text: string): string {
     if (occurrences(text, rest, 2) > 1) return rest;
   }
   return zh;
+}
+
+/**
+ * 歸併(merge), 拉取(pull), 推送(push): a translation of a technical text glosses its verbs too, and
+ * a verb the text keeps using (UNKNOWN_MIN_USES) glossed by one English word is the name of what it
+ * does. After an adverb, a conjunction or another verb (必须修复（error）, 需要推送) it is the
+ * sentence's verb; so is one the text uses once.
+ */
+const SENTENCE_VERB_BEFORE = new Set(['d', 'ad', 'c', 'v']);
+function glossedVerb(tokens: readonly ZhToken[], gloss: string, text: string): string | undefined {
+  const last = tokens.at(-1);
+  const before = tokens.at(-2);
+  if (last?.tag !== 'v' || !/^[\u3400-\u9fff]{2}$/.test(last.word) || !/^[a-z]{3,}$/.test(gloss)) return undefined;
+  if (before && SENTENCE_VERB_BEFORE.has(before.tag)) return undefined;
+  return occurrences(text, last.word, UNKNOWN_MIN_USES) >= UNKNOWN_MIN_USES ? last.word : undefined;
 }
 
 /** A glossed word the dictionary lacks is a term when the text writes it at least this often. */
