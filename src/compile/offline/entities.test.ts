@@ -277,6 +277,27 @@ describe('extractEntities: bold labels', () => {
   });
 });
 
+describe('extractEntities: the labels of a layout', () => {
+  // zh.GENERIC, en.GENERIC said in Chinese. Must not match: a label however often a heading gives it;
+  // must match: a term beside it.
+  it.each([
+    [
+      '## 示例项目\n\n下面的示例展示用法。\n\n**示例：**\n\n示例很短，每个示例都能运行。上下文焦虑会让模型提前收尾，上下文焦虑很常见。',
+      '示例',
+      '上下文焦虑',
+    ],
+    [
+      '**摘要：**\n\n这篇摘要很短，摘要之后是正文，摘要也写结论。向量数据库存放向量，向量数据库很快。',
+      '摘要',
+      '向量数据库',
+    ],
+  ])('takes no label for a name (an everyday word, a mention at most): %s', (md, label, term) => {
+    const found = extractEntities(md, 'Untitled');
+    expect(found.filter((e) => !e.weak).map((e) => e.key)).not.toContain(label);
+    expect(found.map((e) => e.key)).toContain(term);
+  });
+});
+
 describe('extractEntities: a translation in parentheses', () => {
   it('pairs no piece of a Chinese name with a longer English one', () => {
     const md = [
@@ -296,6 +317,12 @@ describe('extractEntities: a translation in parentheses', () => {
     ['這種操作叫做衍合（rebase）。衍合之後歷史是一條直線。衍合很常用。', '衍合', 'rebase'],
     ['这里必须修复（error）。必须修复的问题很多，必须修复。', '必须修复', undefined],
     ['模式\t时长\n单次 (Solo)\t20 分钟\n批量 (Batch)\t6 小时\n这是单次运行。', '单次', undefined],
+    // An abbreviation has a word a letter: the character in front is part of the name (单/文件/组件).
+    ['Vite 支持 Vue 单文件组件（SFC）。单文件组件很常用，单文件组件有模板。', '单文件组件', 'SFC'],
+    // …and an attribute it spells (大型/语言/模型, LLM), but no verb of the sentence (採用/版本/控制系統, VCS).
+    ['你的本地大型語言模型（LLM）很慢。大型語言模型很大，大型語言模型很貴。', '大型语言模型', 'LLM'],
+    ['採用版本控制系統 (VCS) 是明智的。版本控制系統很好，版本控制系統很多。', '版本控制系统', 'VCS'],
+    ['採用版本控制系統 (VCS) 是明智的。版本控制系統很好，版本控制系統很多。', '采用版本控制系统', undefined],
     // A verb the text keeps using, glossed by one English word, names what it does…
     ['當 Git 歸併(merge)時，它會檢查需要歸併的內容。歸併的策略有很多。', '归并', 'merge'],
     // …not after an adverb, a conjunction or a verb (the sentence's verb), nor used once.

@@ -548,7 +548,9 @@ function pairedNames(
     const firstAlias = (m[2] ?? '').split(/[,，;；、]/)[0]!.trim();
     const tokens = tokenizeZh(before);
     const last = tokens[tokens.length - 1];
-    const zh = termBefore(tokens, Math.min(3, firstAlias.split(/\s+/).length)) ?? glossedVerb(tokens, firstAlias, text);
+    const zh =
+      termBefore(tokens, Math.min(3, firstAlias.split(/\s+/).length), abbreviationLetters(firstAlias)) ??
+      glossedVerb(tokens, firstAlias, text);
     // A word the dictionary lacks (灰度（canary）) is a term only where the text keeps using it: a
     // table's row label glossed once (首页 (Home)) is a label.
     if (zh && last?.tag === 'x' && occurrences(text, last.word, UNKNOWN_MIN_USES) < UNKNOWN_MIN_USES) continue;
@@ -611,6 +613,11 @@ function afterVerb(zh: string, englishWords: number, text: string): string {
     if (occurrences(text, rest, 2) > 1) return rest;
   }
   return zh;
+}
+
+/** The letters of an abbreviation (SFC: single file component, a word each), 0 for any other name. */
+function abbreviationLetters(name: string): number {
+  return /^[A-Z]{2,6}s?$/.test(name) ? name.replace(/s$/, '').length : 0;
 }
 
 /**

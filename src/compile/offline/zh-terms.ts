@@ -72,16 +72,11 @@ function termPart(t: ZhToken, first = false): boolean {
 const GENERIC_SUFFIX = /^可|[性化度者力]$/;
 /** Words of manner and grade (分布式 distributed, 交互式 interactive, 轻量级 lightweight): adjectives, not things. */
 const MANNER_SUFFIX = /[式级]$/;
-const ZH_GENERIC = new Set(
-  '应用程序 浏览器 编辑器 服务器 计算机 程序员 工程师 用户界面 软件 硬件 网站 网页 文件夹 持续时间 开发人员 使用者 截图 屏幕截图 第一版 数小时'.split(
-    ' ',
-  ),
-);
 
 /** An everyday word or a classifier glued to one: no concept of its own. */
 export function isCommonZh(word: string): boolean {
   const folded = mainlandWord(word);
-  if (isCommonWord(folded) || ZH_GENERIC.has(folded)) return true;
+  if (isCommonWord(folded) || ZH.GENERIC.has(folded)) return true;
   if (GENERIC_SUFFIX.test(folded) && folded.length <= 3) return true;
   if (MANNER_SUFFIX.test(folded) && folded.length === 3) return true;
   return folded.length === 3 && CLASSIFIER.has(folded[0]!) && isCommonWord(folded.slice(1));
@@ -198,7 +193,7 @@ const EDGE = new Set([
  * to the first particle, pronoun, adverb or punctuation, at most four. A lone verb or adverb
  * (必须修复（error）) is not a term.
  */
-export function termBefore(tokens: ZhToken[], minWords = 1): string | undefined {
+export function termBefore(tokens: ZhToken[], minWords = 1, letters = 0): string | undefined {
   const parts: ZhToken[] = [];
   for (let i = tokens.length - 1; i >= 0 && parts.length < 4; i--) {
     // A word jieba's dictionary lacks (灰度（canary）, tagged x like punctuation) right before the
@@ -216,14 +211,17 @@ export function termBefore(tokens: ZhToken[], minWords = 1): string | undefined 
   }
   if (parts.length === 1 && ZH.STOP.has(foldText(parts[0]!.word))) return undefined;
   // A common verb in front is the sentence, not the term: 受到/生成对抗网络, 在于/功能完整性.
-  // As many words as the English name has stay (知识/图谱 for "knowledge graph", even if 知识 is tagged a verb).
+  // As many words as the English name has stay (知识/图谱 for "knowledge graph", even if 知识 is tagged a verb),
+  // and an attribute an abbreviation spells (大型/语言/模型, LLM), never a verb (采用/版本/控制系统, VCS).
   while (
     parts.length > Math.max(1, minWords) &&
     !NOUNISH.has(parts[0]!.tag) &&
+    !(parts[0]!.tag === 'b' && parts.length <= letters) &&
     (idfOf(mainlandWord(parts[0]!.word)) ?? 9) < 6.5
   )
     parts.shift();
-  while (parts.length > 1 && parts[0]!.word.length === 1) parts.shift();
+  // A character alone in front is a stray piece, unless an abbreviation needs it: a word a letter (单/文件/组件, SFC).
+  while (parts.length > Math.max(1, letters) && parts[0]!.word.length === 1) parts.shift();
   // Before a word the dictionary lacks only nouns belong to the term: 称为/灰度 is the sentence's verb and the term.
   if (parts.length > 1 && tokens[tokens.length - 1]!.tag === 'x')
     while (parts.length > 1 && !NOUNISH.has(parts[0]!.tag)) parts.shift();

@@ -26,6 +26,16 @@ export const STOP = new Set([
   认为 知道 看到 发现 用户 文档 文章 笔记 使用 利用`),
 ]);
 
+/**
+ * Everyday nouns of computing and the labels of a text's layout (en.GENERIC's examples, summaries,
+ * chapters and steps, said in Chinese): no concept of their own, whatever a heading does with them.
+ */
+export const GENERIC = new Set(
+  wordList(`应用程序 浏览器 编辑器 服务器 计算机 程序员 工程师 用户界面 软件 硬件 网站 网页 文件夹 持续时间 开发人员
+  使用者 截图 屏幕截图 第一版 数小时 示例 例子 样例 范例 演示 摘要 简介 引言 结论 目录 索引 参考资料 来源 作者
+  日期 标题 章节 小节 附录 注意事项 提示 警告 步骤 页面 按钮 菜单 窗口 默认值`),
+);
+
 /** Words a question asks with: what they ask is not what the notes say (做什么的 holds 什么的, "and so forth" to a dictionary). */
 export const QUESTION_WORDS = new Set(
   wordList(
