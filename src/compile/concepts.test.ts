@@ -259,6 +259,23 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     expect(pageOf(pages(docs, dict), '储藏')[0]).toContain('Stashing');
   });
 
+  it('ties nothing through a Chinese gloss given to many names (a link to a translation beside each)', () => {
+    const docs = {
+      'a.md': '接口用来描述形状。接口很常用。参考 Interfaces（中文版）。',
+      'b.md': '接口可以继承。接口也能描述函数。参考 Interfaces（中文版）。',
+      'c.md': '泛型让函数更通用。泛型很常用。参考 Generics（中文版）。',
+      'd.md': '泛型也能约束。泛型可以有默认值。参考 Generics（中文版）。',
+      'e.md': '元组合并了不同类型。元组很常用。参考 Tuples（中文版）。',
+      'f.md': '元组可以越界。元组有固定长度。参考 Tuples（中文版）。',
+    };
+    const all = pages(docs);
+    expect(all.filter((p) => p.includes('中文版'))).toEqual([]);
+    expect(pageOf(all, 'Interfaces')).not.toEqual(pageOf(all, 'Generics'));
+    // Given to two names, a gloss may still be their shared translation (向量数据库: vector database, vector store).
+    const two = pages(Object.fromEntries(Object.entries(docs).slice(0, 4)));
+    expect(two.filter((p) => p.includes('中文版'))).toHaveLength(1);
+  });
+
   it('names a Chinese word glossed with several English words by those its dictionary senses hold', () => {
     const docs = {
       'tw.md': '將提交歸併(squash)成一個。當 Git 歸併(merge)時會選擇策略。歸併很常用，歸併也很快。',

@@ -73,22 +73,29 @@ function isAbbreviation(name: string): boolean {
 const VENDOR =
   /^(?:microsoft|google|amazon|aws|apple|meta|anthropic|openai|ibm|oracle|adobe|apache|mozilla|nvidia) (\S+)$/;
 
+/** A Chinese gloss given to this many different names is a label of the layout, not a name of any. */
+const LABEL_GLOSS_NAMES = 3;
+
 /**
- * Abbreviations given for two different Latin names in different documents (IdP for "identity
- * provider" and for something else) tie nothing together: each name keeps its own page.
+ * Aliases that tie nothing together: an abbreviation given for two different Latin names in
+ * different documents (IdP for "identity provider" and for something else: each name keeps its own
+ * page), and a Chinese gloss given to many different names ("Interfaces（中文版）", "Generics（中文版）":
+ * a link to a translation beside every reference, not a translation of any).
  */
-function ambiguousAbbreviations(entities: EntityRow[]): Set<string> {
+function ambiguousAliases(entities: EntityRow[]): { ambiguous: Set<string>; labels: Set<string> } {
   const expansions = new Map<string, Set<string>>();
+  const glossed = new Map<string, Set<string>>();
   for (const e of entities) {
+    if (!/[a-z]/i.test(e.key) || /[\u3400-\u9fff]/.test(e.key)) continue;
     for (const a of e.aliases) {
-      if (!isAbbreviation(a) || !/[a-z]/i.test(e.key) || /[\u3400-\u9fff]/.test(e.key)) continue;
+      const byAlias = isAbbreviation(a) ? expansions : HAN.test(a) ? glossed : undefined;
+      if (!byAlias) continue;
       const ak = entityKey(a);
-      const set = expansions.get(ak) ?? new Set<string>();
-      set.add(e.key);
-      expansions.set(ak, set);
+      (byAlias.get(ak) ?? byAlias.set(ak, new Set()).get(ak)!).add(e.key);
     }
   }
-  return new Set([...expansions].filter(([, s]) => s.size > 1).map(([k]) => k));
+  const labels = new Set([...glossed].filter(([, s]) => s.size >= LABEL_GLOSS_NAMES).map(([k]) => k));
+  return { ambiguous: new Set([...[...expansions].filter(([, s]) => s.size > 1).map(([k]) => k), ...labels]), labels };
 }
 
 /**
@@ -131,7 +138,7 @@ export function groupConcepts(
     else deferred.push([a, b]);
   };
   const surfaces = new Map<string, Map<string, number>>();
-  const ambiguous = ambiguousAbbreviations(entities);
+  const { ambiguous, labels } = ambiguousAliases(entities);
   for (const e of entities) {
     if (!okDocs.has(e.raw_path)) continue;
     uf.find(e.key);
@@ -252,7 +259,7 @@ export function groupConcepts(
       };
       for (const r of rows) {
         vote(r.surface, r.weak ? WEAK_VOTE : 1);
-        for (const a of r.aliases) vote(a, 0.6);
+        for (const a of r.aliases) if (!labels.has(entityKey(a))) vote(a, 0.6);
       }
       for (const [k, v] of keysHere) byKey.set(k, (byKey.get(k) ?? 0) + v);
     }

@@ -51,6 +51,15 @@ describe('extractEntities: noise words', () => {
     expect(found).toContain('上下文焦虑');
   });
 
+  it.each([
+    // Must match: a numeral alone before a noun opens the term…
+    ['三斜线指令是早期的语法。三斜线指令用来声明依赖，三斜线指令很少用。', '三斜线指令', true],
+    // …must not: a count, with its measure word.
+    ['三个指令很多，三个指令很长。两种方法，两种方法都行。', '三个指令', false],
+  ])('reads a numeral before a noun as part of a term, never a count: %s', (md, key, found) => {
+    expect(names(md).includes(key)).toBe(found);
+  });
+
   it('takes the term before a translation in parentheses, without the verb in front of it', () => {
     const md =
       '这篇论文受到生成对抗网络（GANs）的启发。生成对抗网络在图像领域很常见。\n\n问题分级：必须修复（error）和可以考虑（info）。';

@@ -133,7 +133,7 @@ export function chineseTerms(
         : /^[a-z]{3,20}$/.test(t.word) &&
           hanBeside(tokens, i, -1) &&
           termPart(tokens[i + (tokens[i + 1]?.word === ' ' ? 2 : 1)] ?? t));
-    if (!termPart(t, true) && !mixed) continue;
+    if (!termPart(t, true) && !mixed && !numeralOpening(tokens, i)) continue;
     let j = i + 1;
     if (t.tag === 'eng' && tokens[j]?.word === ' ') j++; // the space between "XML" and "标签"
     const parts = [t];
@@ -162,6 +162,16 @@ export function chineseTerms(
     if (hanLength(term) >= 3 && next && next.word.length > 1 && SUFFIX.has(next.word[0]!) && !termPart(next))
       misCut(term, parts[parts.length - 1]!.word + next.word[0]);
   }
+}
+
+/**
+ * 三/斜线/指令: a numeral alone right before a noun opens a term (a count takes a measure word: 三个/指令,
+ * 两种/方法, one token each).
+ */
+function numeralOpening(tokens: readonly ZhToken[], i: number): boolean {
+  const t = tokens[i]!;
+  const next = tokens[i + 1];
+  return t.tag === 'm' && ZH.NUMERALS.includes(t.word) && Boolean(next) && termPart(next!, true);
 }
 
 /** Function words and particles: never part of a term's edge. */
