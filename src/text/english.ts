@@ -31,18 +31,47 @@ function load(): Wink {
   return nlp;
 }
 
+/**
+ * A dot inside a word (Node.js, ASP.NET, import.meta.env, vite.config.js) ends no sentence: wink
+ * would break the sentence there and tag the halves apart ("js integration"). It is tagged as this
+ * character instead, and the word put back together.
+ */
+const INNER_DOT = /(?<=[A-Za-z0-9])\.(?=[A-Za-z])/g;
+const DOT_STAND_IN = '\u2024';
+
 /** The sentences of a text, each as tagged tokens. */
 export function tagEnglish(text: string): EnToken[][] {
   const w = load();
   const out: EnToken[][] = [];
-  w.readDoc(text)
+  w.readDoc(text.replace(INNER_DOT, DOT_STAND_IN))
     .sentences()
     .each((s) => {
       const t = s.tokens();
       const values = t.out(w.its.value);
       const pos = t.out(w.its.pos);
-      out.push(values.map((v, i) => ({ text: v, pos: pos[i]! })));
+      out.push(joinDotted(values.map((v, i) => ({ text: v, pos: pos[i]! }))));
     });
+  return out;
+}
+
+/**
+ * Tokens around a dot stand-in joined into one word again: a name if it opens with a capital or a
+ * part is one (Node.js, ASP.NET); otherwise a file, a property path or an abbreviation
+ * (vite.config.js, import.meta.env, e.g.), tagged X: no part of a noun phrase.
+ */
+function joinDotted(tokens: EnToken[]): EnToken[] {
+  if (!tokens.some((t) => t.text.includes(DOT_STAND_IN))) return tokens;
+  const out: EnToken[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const prev = out[out.length - 1];
+    if (t.text === DOT_STAND_IN && prev && tokens[i + 1]) {
+      const next = tokens[++i]!;
+      prev.text = `${prev.text}.${next.text}`;
+      const letters = /^[a-z](?:\.[a-z])+\.?$/i.test(prev.text);
+      prev.pos = !letters && (prev.pos === 'PROPN' || next.pos === 'PROPN' || /^[A-Z]/.test(prev.text)) ? 'PROPN' : 'X';
+    } else out.push({ ...t, text: t.text.replaceAll(DOT_STAND_IN, '.') });
+  }
   return out;
 }
 

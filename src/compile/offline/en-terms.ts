@@ -60,11 +60,15 @@ function acronym(w: string): boolean {
 
 /** Prose only: code lines, LaTeX and inline code go; Chinese stays (wink reads around it). */
 export function englishProse(text: string): string {
-  return text
-    .split('\n')
-    .filter((l) => !CODE_LINE.test(l))
-    .join('\n')
-    .replace(/\$\$[\s\S]*?\$\$|\$[^$\n]+\$|\\[a-zA-Z]+(?:\{[^}]*\})*/g, ' ');
+  return (
+    text
+      .split('\n')
+      .filter((l) => !CODE_LINE.test(l))
+      .join('\n')
+      .replace(/\$\$[\s\S]*?\$\$|\$[^$\n]+\$|\\[a-zA-Z]+(?:\{[^}]*\})*/g, ' ')
+      // A web address in the text names no term ("https" of https://example.com/).
+      .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ')
+  );
 }
 
 function bump(m: Map<string, number>, k: string): void {

@@ -1152,6 +1152,10 @@ export function stripMarkdown(md: string): string {
       .replace(/!\[\[[^[\]]*\]\]/g, ' ')
       .replace(/\[\[([^[\]|#]+)(?:#[^[\]|]*)?(?:\|([^[\]]+))?\]\]/g, (_m, a: string, b?: string) => b ?? a)
       .replace(/\[([^[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, '$1')
+      // A link reference definition ("[ipcRenderer]: ../api/ipc-renderer.md") is no text; a reference
+      // link ("[`BrowserWindow`][browser-window]") reads as its text.
+      .replace(/^[ \t]{0,3}\[(?!\^)[^[\]\n]+\]:[ \t]*\S.*$/gm, '')
+      .replace(/\[([^[\]\n]+)\]\[[^[\]\n]*\]/g, '$1')
       // A tag opens with a letter, `/` or `!`: "<1MB … >" or "a < b … c > d" is text, not a tag to drop.
       .replace(/<[A-Za-z/!][^<>]*>/g, ' ')
       .replace(/^\s{0,3}(#{1,6}|[-*+]|\d+[.)]|>)\s+/gm, '')
