@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractEntities, orHeading } from './entities.js';
+import { extractEntities, orHeading, stripMarkdown } from './entities.js';
 import { HEADING_SNIPPET } from '../types.js';
 
 /** The names a text gives (its everyday words, kept as weak names, are no names). */
@@ -980,5 +980,25 @@ describe('orHeading: a heading for a name no sentence names', () => {
         ['编译管线', 'compile pipeline'],
       ),
     ).toEqual([]);
+  });
+});
+
+describe('stripMarkdown: markup that is no text', () => {
+  it('drops container fences and link reference definitions, keeps footnotes and reads reference links as their text', () => {
+    const md = [
+      ':::tip Note',
+      'SSR runs the app on the server.',
+      ':::',
+      'Open a [`BrowserWindow`][browser-window] first.[^1]',
+      '',
+      '[browser-window]: ../api/browser-window.md',
+      '[^1]: A footnote says something.',
+    ].join('\n');
+    const text = stripMarkdown(md);
+    expect(text).not.toContain(':::');
+    expect(text).not.toContain('../api/browser-window.md');
+    expect(text).toContain('Open a BrowserWindow first.');
+    expect(text).toContain('A footnote says something.');
+    expect(text).toContain('SSR runs the app on the server.');
   });
 });

@@ -1152,6 +1152,8 @@ export function stripMarkdown(md: string): string {
       .replace(/!\[\[[^[\]]*\]\]/g, ' ')
       .replace(/\[\[([^[\]|#]+)(?:#[^[\]|]*)?(?:\|([^[\]]+))?\]\]/g, (_m, a: string, b?: string) => b ?? a)
       .replace(/\[([^[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, '$1')
+      // A docs toolchain's container fence (":::tip Note", ":::") is no text; what it holds is.
+      .replace(/^[ \t]*:::+[^\n]*$/gm, '')
       // A link reference definition ("[ipcRenderer]: ../api/ipc-renderer.md") is no text; a reference
       // link ("[`BrowserWindow`][browser-window]") reads as its text.
       .replace(/^[ \t]{0,3}\[(?!\^)[^[\]\n]+\]:[ \t]*\S.*$/gm, '')

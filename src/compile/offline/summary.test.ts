@@ -179,3 +179,27 @@ describe('extractSummary: stories, pointers and code', () => {
     expect(summary).toContain('`source_ref`');
   });
 });
+
+describe("extractSummary: a docs toolchain's markup and a clause that points to a list", () => {
+  it('reads what a container holds without its fence, and ends a clause that pointed to a list where the list began', () => {
+    const md = [
+      '# Server-Side Rendering',
+      '',
+      ':::tip Note',
+      'SSR specifically refers to front-end frameworks that run the same application in Node.js and hydrate it on the client.',
+      ':::',
+      '',
+      'This guide aims to help you identify and fix common rendering issues, such as:',
+      '',
+      '- slow server starts',
+      '- large pages',
+      '',
+      '[guide]: https://example.com/guide',
+    ].join('\n');
+    const { summary } = extractSummary(md, { title: 'Server-Side Rendering' });
+    expect(summary).not.toContain(':::');
+    expect(summary).toContain('common rendering issues.');
+    expect(summary).not.toMatch(/such as/);
+    expect(summary).not.toContain('https://example.com/guide');
+  });
+});

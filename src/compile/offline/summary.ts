@@ -41,6 +41,8 @@ const POINTS_BACK =
 /** A sentence that sets the scene of a story ("2026年的某一天，…", "One day, …") is not what the work argues. */
 const SCENE =
   /^(\d{4}\s*年的?某一?天|某一?天|有一天|那天|那时候?|当时|去年|前几天|One day|Last (week|month|year)|A few (days|weeks|months|years) ago|Years ago)/iu;
+/** The end of a clause that points ahead to a list (en.POINTS_AHEAD, zh.POINTS_AHEAD). */
+const POINTS_AHEAD = new RegExp(`(?:${anyOf([...EN.POINTS_AHEAD, ...ZH.POINTS_AHEAD])})$`, 'iu');
 /** Words with which a work says what it is about. */
 const THESIS_CUE =
   /本文|这篇文章|文章(介绍|讨论|探讨|分析)|核心(思想|创新|观点)|关键是|提出了|介绍了|探讨了|this (post|article|paper|essay|guide)|we (show|present|describe|argue|propose|explain)|the key (idea|insight)|is about|in this (post|article)/iu;
@@ -189,8 +191,7 @@ function closeColon(s: string): string {
   const body = s.slice(0, -1).trimEnd();
   const comma = Math.max(body.lastIndexOf('，'), body.lastIndexOf(', '));
   const tail = comma >= 0 ? body.slice(comma + 1).trim() : '';
-  const pointsAhead = /(在于|如下|包括|有以下|以下几|是这样|如下所示|为例|the following|as follows|include|are)$/iu;
-  if (comma > 0 && pointsAhead.test(tail)) return `${body.slice(0, comma)}${han ? '。' : '.'}`;
+  if (comma > 0 && POINTS_AHEAD.test(tail)) return `${body.slice(0, comma)}${han ? '。' : '.'}`;
   return `${body}${han ? '。' : '.'}`;
 }
 

@@ -178,3 +178,18 @@ export const CONTRAST_CUES = [
   ...wordList('unlike whereas instead differ differs different difference versus vs compare compared while but'),
   ...['rather than', 'as opposed to', 'on the other hand'],
 ];
+
+/** Words that end a clause pointing ahead to a list ("…, such as:"): without its list the clause says nothing. */
+export const POINTS_AHEAD: readonly string[] = [
+  'the following',
+  'as follows',
+  'include',
+  'including',
+  'are',
+  'such as',
+  'like',
+  'for example',
+  'for instance',
+  'namely',
+  'e.g.',
+];
