@@ -332,14 +332,6 @@ describe('extractEntities: a translation in parentheses', () => {
     ['你的本地大型語言模型（LLM）很慢。大型語言模型很大，大型語言模型很貴。', '大型语言模型', 'LLM'],
     ['採用版本控制系統 (VCS) 是明智的。版本控制系統很好，版本控制系統很多。', '版本控制系统', 'VCS'],
     ['採用版本控制系統 (VCS) 是明智的。版本控制系統很好，版本控制系統很多。', '采用版本控制系统', undefined],
-    // A word the text writes before the term every time is part of it (计算/所得项)…
-    [
-      '有常数项和计算所得项（computed member）。计算所得项会在运行时求值，计算所得项后面的项要手动赋值。',
-      '计算所得项',
-      'computed member',
-    ],
-    // …not one it leaves out elsewhere (受到 of 受到生成对抗网络).
-    ['这篇论文受到生成对抗网络（GANs）的启发。生成对抗网络在图像领域很常见。', '受到生成对抗网络', undefined],
     // A verb the text keeps using, glossed by one English word, names what it does…
     ['當 Git 歸併(merge)時，它會檢查需要歸併的內容。歸併的策略有很多。', '归并', 'merge'],
     // …not after an adverb, a conjunction or a verb (the sentence's verb), nor used once.

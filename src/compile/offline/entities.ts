@@ -548,10 +548,9 @@ function pairedNames(
     const firstAlias = (m[2] ?? '').split(/[,，;；、]/)[0]!.trim();
     const tokens = tokenizeZh(before);
     const last = tokens[tokens.length - 1];
-    const term =
+    const zh =
       termBefore(tokens, Math.min(3, firstAlias.split(/\s+/).length), abbreviationLetters(firstAlias)) ??
       glossedVerb(tokens, firstAlias, text);
-    const zh = term && withWordAlwaysBefore(tokens, before, term, text);
     // A word the dictionary lacks (灰度（canary）) is a term only where the text keeps using it: a
     // table's row label glossed once (首页 (Home)) is a label.
     if (zh && last?.tag === 'x' && occurrences(text, last.word, UNKNOWN_MIN_USES) < UNKNOWN_MIN_USES) continue;
@@ -635,21 +634,6 @@ function glossedVerb(tokens: readonly ZhToken[], gloss: string, text: string): s
   if (before && SENTENCE_VERB_BEFORE.has(before.tag)) return undefined;
   return occurrences(text, last.word, UNKNOWN_MIN_USES) >= UNKNOWN_MIN_USES ? last.word : undefined;
 }
-
-/**
- * 计算所得项（computed member） read back to 所得项: a word the text writes before the term every time it
- * writes the term (twice or more) is part of it, whatever its part of speech. One the text leaves out
- * elsewhere (受到 of 受到生成对抗网络, once) is the sentence's.
- */
-function withWordAlwaysBefore(tokens: readonly ZhToken[], before: string, term: string, text: string): string {
-  const at = before.length - term.length;
-  const word = tokens.find((t) => t.end === at)?.word;
-  if (!word || !/^[\u3400-\u9fff]{2,4}$/.test(word) || ZH.STOP.has(foldText(word))) return term;
-  const uses = occurrences(text, term, MAX_SAME_USES);
-  return uses >= 2 && occurrences(text, word + term, MAX_SAME_USES) === uses ? word + term : term;
-}
-/** Uses counted to tell whether a term is always written with a word before it. */
-const MAX_SAME_USES = 50;
 
 /** A glossed word the dictionary lacks is a term when the text writes it at least this often. */
 const UNKNOWN_MIN_USES = 3;
