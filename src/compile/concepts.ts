@@ -94,8 +94,13 @@ function ambiguousAliases(entities: EntityRow[]): { ambiguous: Set<string>; labe
       (byAlias.get(ak) ?? byAlias.set(ak, new Set()).get(ak)!).add(e.key);
     }
   }
-  const labels = new Set([...glossed].filter(([, s]) => s.size >= LABEL_GLOSS_NAMES).map(([k]) => k));
-  return { ambiguous: new Set([...[...expansions].filter(([, s]) => s.size > 1).map(([k]) => k), ...labels]), labels };
+  const labels = namingAtLeast(glossed, LABEL_GLOSS_NAMES);
+  return { ambiguous: new Set([...namingAtLeast(expansions, 2), ...labels]), labels };
+}
+
+/** The aliases given to at least `n` different names. */
+function namingAtLeast(names: ReadonlyMap<string, ReadonlySet<string>>, n: number): Set<string> {
+  return new Set([...names].filter(([, s]) => s.size >= n).map(([k]) => k));
 }
 
 /**
@@ -617,16 +622,9 @@ const HAN = /\p{Script=Han}/u;
  */
 function withoutGlosses(e: EntityRow, dict: Dictionary): EntityRow {
   const aliases = heldGlosses(e, dict).filter((a) => {
-    const [zh, en] = [a, e.surface];
-    if (!HAN.test(zh) || HAN.test(en) || !/^[\p{Script=Han}]{2,4}$/u.test(zh) || dict.words(zh).length !== 1)
-      return true;
-    const senses = new Set(dict.english(zh).flatMap((g) => wordFamily(baseForm(g))));
-    if (!senses.size) return true;
-    // "embedding" for 嵌入 (to embed): an -ing form names the doing of a sense.
-    return en
-      .toLowerCase()
-      .split(/[\s-]+/)
-      .some((w) => wordForms(w).some((f) => senses.has(f)));
+    if (!HAN.test(a) || HAN.test(e.surface)) return true;
+    const senses = wordSenses(a, dict);
+    return !senses?.size || inSenses(e.surface, senses);
   });
   return aliases.length === e.aliases.length ? e : { ...e, aliases };
 }
@@ -638,18 +636,24 @@ function withoutGlosses(e: EntityRow, dict: Dictionary): EntityRow {
  */
 function heldGlosses(e: EntityRow, dict: Dictionary): string[] {
   const english = e.aliases.filter((a) => !HAN.test(a));
-  if (english.length < 2 || !/^[\p{Script=Han}]{2,4}$/u.test(e.surface) || dict.words(e.surface).length !== 1)
-    return e.aliases;
-  const senses = new Set(dict.english(e.surface).flatMap((g) => wordFamily(baseForm(g))));
-  const held = new Set(
-    english.filter((a) =>
-      a
-        .toLowerCase()
-        .split(/[\s-]+/)
-        .some((w) => wordForms(w).some((f) => senses.has(f))),
-    ),
-  );
+  const senses = english.length < 2 ? undefined : wordSenses(e.surface, dict);
+  if (!senses) return e.aliases;
+  const held = new Set(english.filter((a) => inSenses(a, senses)));
   return held.size ? e.aliases.filter((a) => HAN.test(a) || held.has(a)) : e.aliases;
+}
+
+/** The dictionary's senses (with their word families) of a Chinese word of two to four characters, not of a phrase. */
+function wordSenses(zh: string, dict: Dictionary): Set<string> | undefined {
+  if (!/^[\p{Script=Han}]{2,4}$/u.test(zh) || dict.words(zh).length !== 1) return undefined;
+  return new Set(dict.english(zh).flatMap((g) => wordFamily(baseForm(g))));
+}
+
+/** Whether a word of an English name is in the senses ("embedding" for 嵌入, to embed: an -ing form names the doing of a sense). */
+function inSenses(en: string, senses: ReadonlySet<string>): boolean {
+  return en
+    .toLowerCase()
+    .split(/[\s-]+/)
+    .some((w) => wordForms(w).some((f) => senses.has(f)));
 }
 
 /**

@@ -620,13 +620,15 @@ function abbreviationLetters(name: string): number {
   return /^[A-Z]{2,6}s?$/.test(name) ? name.replace(/s$/, '').length : 0;
 }
 
+/** jieba's tags of the words after which a verb is the sentence's (an adverb, a conjunction, another verb). */
+const SENTENCE_VERB_BEFORE = new Set(['d', 'ad', 'c', 'v']);
+
 /**
  * 歸併(merge), 拉取(pull), 推送(push): a translation of a technical text glosses its verbs too, and
  * a verb the text keeps using (UNKNOWN_MIN_USES) glossed by one English word is the name of what it
  * does. After an adverb, a conjunction or another verb (必须修复（error）, 需要推送) it is the
  * sentence's verb; so is one the text uses once.
  */
-const SENTENCE_VERB_BEFORE = new Set(['d', 'ad', 'c', 'v']);
 function glossedVerb(tokens: readonly ZhToken[], gloss: string, text: string): string | undefined {
   const last = tokens.at(-1);
   const before = tokens.at(-2);

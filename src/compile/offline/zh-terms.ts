@@ -171,7 +171,7 @@ export function chineseTerms(
 function numeralOpening(tokens: readonly ZhToken[], i: number): boolean {
   const t = tokens[i]!;
   const next = tokens[i + 1];
-  return t.tag === 'm' && ZH.NUMERALS.includes(t.word) && Boolean(next) && termPart(next!, true);
+  return t.tag === 'm' && ZH.NUMERALS.includes(t.word) && next !== undefined && termPart(next, true);
 }
 
 /** Function words and particles: never part of a term's edge. */
