@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
+import { englishModel } from './wink-model.js';
 
 /**
  * English parts of speech from wink-nlp with its small English model (shipped in the package, no
- * download), loaded once per process on first use. Only sentence breaking and tagging run: they
+ * download), loaded once per process on first use (wink-model.ts: faster than the package's loader). Only sentence breaking and tagging run: they
  * are what noun-phrase chunking needs, and the rest of wink's pipe costs time.
  */
 const require = createRequire(import.meta.url);
@@ -26,7 +27,7 @@ let nlp: Wink | undefined;
 function load(): Wink {
   if (!nlp) {
     const winkNLP = require('wink-nlp') as (model: unknown, pipe: string[]) => Wink;
-    nlp = winkNLP(require('wink-eng-lite-web-model'), ['sbd', 'pos']);
+    nlp = winkNLP(englishModel(), ['sbd', 'pos']);
   }
   return nlp;
 }
