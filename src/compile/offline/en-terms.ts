@@ -223,9 +223,12 @@ function chunk(run: EnToken[], _sentence: EnToken[], found: EnglishFound): void 
     flushNames();
   });
   flushNames();
-  for (const t of run)
+  // A word that only qualifies the noun after it ("const generics", "const fn") is no term of its own there.
+  run.forEach((t, i) => {
+    if (i < run.length - 1 && run[i + 1]!.pos.startsWith('NOUN') && /^[a-z]/.test(run[i + 1]!.text)) return;
     if ((t.pos === 'NOUN' || t.pos === 'NOUN^') && t.text.length >= 5 && TERM_WORD.test(t.text) && !everyday(t.text))
       bump(found.terms, t.text);
+  });
   // A long run is mostly a verb the tagger took for a noun ("vector database stores embeddings"):
   // each pair of neighbours counts, and only a pair the text repeats will be kept.
   const spans = run.length > 3 ? run.slice(1).map((_, i) => run.slice(i, i + 2)) : [run];

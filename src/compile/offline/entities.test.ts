@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractEntities, orHeading, stripMarkdown } from './entities.js';
+import { extractEntities, holdsWord, orHeading, stripMarkdown } from './entities.js';
 import { HEADING_SNIPPET } from '../types.js';
 
 /** The names a text gives (its everyday words, kept as weak names, are no names). */
@@ -93,6 +93,30 @@ describe('extractEntities: noise words', () => {
     // A plural noun that ends its phrase stays one: "memory leaks were found".
     const noun = 'Memory leaks were found. We fixed memory leaks in the parser. Memory leaks are rare now.';
     expect(keys(noun)).toContain('memory leak');
+  });
+
+  it('takes no term of art from a word that only qualifies the noun after it, the word said alone still', () => {
+    // Must not match: "const" opening every phrase it is in (const generics, const fn) is their attribute.
+    const modifier =
+      'We discussed const generics at length, and const generics ship first. The const parameter may be any ' +
+      'const expression, and each const parameter is checked. A const expression is evaluated at compile time.';
+    expect(keys(modifier)).not.toContain('const');
+    expect(keys(modifier)).toContain('const parameter');
+    // Must match: a term the text also says alone (a goroutine, goroutines leak).
+    const alone =
+      'A goroutine is a lightweight thread. Each goroutine has its own stack, and a goroutine leak happens ' +
+      'when a goroutine blocks forever.';
+    expect(keys(alone)).toContain('goroutine');
+  });
+
+  it('keeps a name only where a sentence says it as a whole word, its plural too', () => {
+    // "const" inside "constant" and "constraints" is no mention of it outside code.
+    expect(holdsWord('a constant and its constraints', 'const')).toBe(false);
+    expect(holdsWord('rapid apis', 'api')).toBe(true);
+    expect(holdsWord('the axioms of regular expressions.', 'axiom')).toBe(true);
+    expect(holdsWord('the axioms of regular expressions.', 'regular expression')).toBe(true);
+    expect(holdsWord('capital letters', 'api')).toBe(false);
+    expect(holdsWord('上下文窗口很长', '窗口')).toBe(true);
   });
 
   it('counts a short name only as a whole word', () => {
