@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractEntities, holdsWord, orHeading, stripMarkdown } from './entities.js';
+import { extractEntities, orHeading, stripMarkdown } from './entities.js';
+import { namesIn } from '../../text/outline.js';
 import { HEADING_SNIPPET } from '../types.js';
 
 /** The names a text gives (its everyday words, kept as weak names, are no names). */
@@ -111,12 +112,12 @@ describe('extractEntities: noise words', () => {
 
   it('keeps a name only where a sentence says it as a whole word, its plural too', () => {
     // "const" inside "constant" and "constraints" is no mention of it outside code.
-    expect(holdsWord('a constant and its constraints', 'const')).toBe(false);
-    expect(holdsWord('rapid apis', 'api')).toBe(true);
-    expect(holdsWord('the axioms of regular expressions.', 'axiom')).toBe(true);
-    expect(holdsWord('the axioms of regular expressions.', 'regular expression')).toBe(true);
-    expect(holdsWord('capital letters', 'api')).toBe(false);
-    expect(holdsWord('上下文窗口很长', '窗口')).toBe(true);
+    expect(namesIn('a constant and its constraints', 'const')).toBe(false);
+    expect(namesIn('rapid apis', 'api')).toBe(true);
+    expect(namesIn('the axioms of regular expressions.', 'axiom')).toBe(true);
+    expect(namesIn('the axioms of regular expressions.', 'regular expression')).toBe(true);
+    expect(namesIn('capital letters', 'api')).toBe(false);
+    expect(namesIn('上下文窗口很长', '窗口')).toBe(true);
   });
 
   it('counts a short name only as a whole word', () => {

@@ -2,6 +2,7 @@ import { headingSnippet } from '../types.js';
 import { isHeadingLine } from '../../text/layout.js';
 import {
   outlineParagraphs,
+  namesIn,
   outlineSections,
   placesNaming,
   sectionHeadings,
@@ -922,10 +923,10 @@ function inSentences(markdown: string, plainOf: () => string): (entry: [string, 
   return ([, c]) => {
     prose ??= plainOf().toLowerCase();
     const names = [...c.surfaces.keys(), ...c.aliases].map((s) => s.toLowerCase());
-    if (names.some((n) => holdsWord(prose!, n))) return true;
+    if (names.some((n) => namesIn(prose!, n))) return true;
     if (!c.strong) return false;
     unlinked ??= stripMarkdown(markdown.replace(CODE_OR_LINK_TEXT, (m) => (m.startsWith('`') ? m : ' '))).toLowerCase();
-    return names.some((n) => holdsWord(unlinked!, n));
+    return names.some((n) => namesIn(unlinked!, n));
   };
 }
 
@@ -1066,30 +1067,6 @@ function initialsMatch(full: string, abbr: string): boolean {
   let i = 0;
   for (const ch of initials) if (ch === letters[i]) i++;
   return i >= Math.min(letters.length, 2) && letters[0] === initials[0];
-}
-
-const LATIN_OR_DIGIT = /[a-z0-9]/;
-
-/**
- * Whether a lowercase text holds a lowercase name as a whole word: "const" is not in "constant", nor
- * "api" in "rapid" (a Han name needs no spaces). Each occurrence is looked at, no pattern compiled.
- */
-export function holdsWord(hay: string, needle: string): boolean {
-  if (!needle) return false;
-  const head = LATIN_OR_DIGIT.test(needle[0]!);
-  const tail = LATIN_OR_DIGIT.test(needle[needle.length - 1]!);
-  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) {
-    if (head && i > 0 && LATIN_OR_DIGIT.test(hay[i - 1]!)) continue;
-    if (tail && !endsWord(hay, i + needle.length)) continue;
-    return true;
-  }
-  return false;
-}
-
-/** Whether a word ends at `at`, or after a plural ending there ("axioms", "regular expressions"): names are kept singular. */
-function endsWord(hay: string, at: number): boolean {
-  const ends = (k: number) => k >= hay.length || !LATIN_OR_DIGIT.test(hay[k]!);
-  return ends(at) || (hay[at] === 's' && ends(at + 1)) || (hay.startsWith('es', at) && ends(at + 2));
 }
 
 /** Whole-word mentions of a lowercase name in a lowercase text. */
