@@ -1,0 +1,447 @@
+/**
+ * The rules that decide which names of a text are concept candidates, as a table: each names the
+ * kind of text it is for, where it is implemented, and carries examples it must match and examples
+ * alike that it must not. rules.test.ts runs every example through extractEntities, the way the lint
+ * rules' examples run through lint: a rule whose examples stop holding fails the suite.
+ *
+ * A rule that takes decides that a name is found (or stressed); one that drops, that it is not.
+ * `match` holds texts where the rule applies, `notMatch` texts alike where it must not, so that each
+ * rule is bounded on both sides. The language data the rules read is in text/lang (en.ts, zh.ts).
+ */
+export interface RuleExample {
+  text: string;
+  /** The work's title (the title's own name is the source's, never a concept). */
+  title?: string;
+  /** The name, as a key (entityKey) or as written. */
+  name: string;
+}
+
+export interface ConceptRule {
+  id: string;
+  does: 'take' | 'drop';
+  /** What the rule decides about a name: that it is found at all, or that the text stresses it. */
+  decides: 'found' | 'salient';
+  docs: string;
+  /** The function or word list that implements it. */
+  where: string;
+  match: RuleExample[];
+  notMatch: RuleExample[];
+}
+
+/** A heading and twelve lines of a section that runs on about something (a Chinese text without headings marked). */
+function headed(heading: string): string {
+  const line = (i: number) => `第${i + 1}段说明模型如何读取原始资料并写出条目，每一步都留下记录，方便以后回头检查。`;
+  return [heading, '', ...Array.from({ length: 12 }, (_, i) => line(i))].join('\n');
+}
+
+/** Sections of `n` sentences, each naming one of `words` once, in turn. */
+function sections(...parts: [heading: string, words: string, n: number][]): string {
+  return parts
+    .map(([heading, words, n]) => {
+      const w = words.split(' ');
+      const said = Array.from({ length: n }, (_, i) => `Part ${i + 1} is about ${w[i % w.length]} and nothing else.`);
+      return `## ${heading}\n\n${said.join(' ')}\n\n`;
+    })
+    .join('');
+}
+
+export const CONCEPT_RULES: readonly ConceptRule[] = [
+  {
+    id: 'glossed-term',
+    does: 'take',
+    decides: 'found',
+    docs: 'A Chinese term given with its English name or abbreviation in parentheses is a name, without the verb before it.',
+    where: 'entities.ts pairedNames',
+    match: [{ text: '这篇论文受到生成对抗网络（GANs）的启发。生成对抗网络在图像领域很常见。', name: '生成对抗网络' }],
+    notMatch: [
+      { text: '这篇论文受到生成对抗网络（GANs）的启发。生成对抗网络在图像领域很常见。', name: '受到生成对抗网络' },
+      { text: '问题分级：必须修复（error）和可以考虑（info）。必须修复的问题先做。', name: '必须修复' },
+    ],
+  },
+  {
+    id: 'numeral-opening',
+    does: 'take',
+    decides: 'found',
+    docs: 'A numeral alone before a noun opens a term (三斜线指令); a count with its measure word does not.',
+    where: 'zh-terms.ts numeralOpening',
+    match: [{ text: '三斜线指令是早期的语法。三斜线指令用来声明依赖，三斜线指令很少用。', name: '三斜线指令' }],
+    notMatch: [{ text: '三个指令很多，三个指令很长。两种方法，两种方法都行。', name: '三个指令' }],
+  },
+  {
+    id: 'abbreviation-once',
+    does: 'take',
+    decides: 'found',
+    docs: 'An abbreviation in capitals is a name even when written once; a two-letter one says too little alone.',
+    where: 'entities.ts extractEntities (isAcronym)',
+    match: [{ text: 'A vector database indexes embeddings with HNSW. The vector database is fast.', name: 'HNSW' }],
+    notMatch: [{ text: 'A vector database indexes embeddings. An AI helps. The vector database is fast.', name: 'AI' }],
+  },
+  {
+    id: 'noun-phrase',
+    does: 'take',
+    decides: 'found',
+    docs: 'An English noun phrase the text repeats is a name; a verb after a noun ends the phrase.',
+    where: 'en-terms.ts englishTerms',
+    match: [
+      {
+        text: 'Context resets were a key unlock. We used context resets between sessions, and the harness drops context resets from the loop.',
+        name: 'context reset',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'Git stores its data as snapshots. Git stores the history too. Git stores every version of a file.',
+        name: 'git store',
+      },
+    ],
+  },
+  {
+    id: 'called-term',
+    does: 'take',
+    decides: 'found',
+    docs: 'A term the text says it names ("is called _shadowing_") is one, however everyday its word.',
+    where: 'entities.ts namedTerms',
+    match: [
+      {
+        text: 'Declaring a new variable with the same name is called _shadowing_. The first variable is hidden.',
+        name: 'shadowing',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'Declaring a new variable with the same name hides _shadowing_ effects. The first variable is hidden.',
+        name: 'shadowing',
+      },
+    ],
+  },
+  {
+    id: 'heading-term',
+    does: 'take',
+    decides: 'found',
+    docs: 'The term a Chinese heading ends in after its topic ("主题：术语") is named by the section that runs on about it; a bare heading (迭代框架) is a step of the story.',
+    where: 'stressed.ts headingTerms',
+    match: [{ text: headed('数据流架构：从 raw/ 到 wiki/ 的编译管线'), name: '编译管线' }],
+    notMatch: [{ text: headed('迭代框架'), name: '迭代框架' }],
+  },
+  {
+    id: 'glossed-verb',
+    does: 'take',
+    decides: 'found',
+    docs: 'A Chinese verb the text keeps using, glossed by one English word (歸併(merge)), names what it does; not after an adverb, a conjunction or a verb, nor used once.',
+    where: 'entities.ts glossedVerb',
+    match: [{ text: '當 Git 歸併(merge)時，它會檢查需要歸併的內容。歸併的策略有很多。', name: '归并' }],
+    notMatch: [
+      { text: '改完以后需要推送（push），推送之前先拉取，推送很快。', name: '推送' },
+      { text: '當 Git 歸併(merge)時，它會檢查內容。', name: '归并' },
+    ],
+  },
+  {
+    id: 'abbreviation-letters',
+    does: 'take',
+    decides: 'found',
+    docs: 'A Chinese name glossed by an abbreviation keeps a word for each letter (单文件组件 SFC, 大型語言模型 LLM), never the verb before it (採用 of 採用版本控制系統 VCS).',
+    where: 'entities.ts abbreviationLetters',
+    match: [
+      { text: 'Vite 支持 Vue 单文件组件（SFC）。单文件组件很常用，单文件组件有模板。', name: '单文件组件' },
+      { text: '你的本地大型語言模型（LLM）很慢。大型語言模型很大，大型語言模型很貴。', name: '大型语言模型' },
+    ],
+    notMatch: [
+      { text: '採用版本控制系統 (VCS) 是明智的。版本控制系統很好，版本控制系統很多。', name: '采用版本控制系统' },
+    ],
+  },
+  {
+    id: 'called-zh',
+    does: 'take',
+    decides: 'found',
+    docs: 'The term a Chinese text names after 叫做/称为 (ZH.CALLED) is one; a clause after it (被修改) is not.',
+    where: 'entities.ts calledZh',
+    match: [
+      {
+        text: '如果两个分支改了同一行，Git 就无法合并。这种问题叫做合并冲突。遇到冲突时 Git 会停下。',
+        name: '合并冲突',
+      },
+      { text: '这个过程称为三方合并，它用到三个快照。', name: '三方合并' },
+    ],
+    notMatch: [{ text: '修改过的文件稱為被修改。', name: '被修改' }],
+  },
+  {
+    id: 'everyday-chinese',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A word of everyday Chinese (新世界, 入场券: a metaphor in a heading) is no concept unless the text gives it a translation (冲刺（sprint）).',
+    where: 'entities.ts finish (isCommonZh, isEverydayWord)',
+    match: [
+      {
+        text: 'AI新世界的入场券，不是代码能力，而是好奇心。\n\n新世界的入场券\n\n我们正快速进入一个新世界。那么，新世界的入场券到底是什么？新世界里，拼的是脑子里的想法。',
+        name: '新世界',
+      },
+    ],
+    notMatch: [
+      {
+        text: '解决办法是冲刺（sprint）：生成器在冲刺中一次做一个功能。每个冲刺结束时评估器打分。',
+        name: '冲刺',
+      },
+    ],
+  },
+  {
+    id: 'everyday-heading-zh',
+    does: 'drop',
+    decides: 'salient',
+    docs: 'A Chinese heading of everyday words (架构设计) names a section, not a term the text stresses; a heading naming a term (关卡编辑器) does.',
+    where: 'entities.ts finish (isCommonCompound, isSectionLabel)',
+    match: [
+      {
+        text: '架构设计\n\n这一节讲整体结构。AI不擅长架构设计和复杂逻辑，所以架构设计文档由人来写。\n\n关卡编辑器\n\n关卡编辑器用来摆放图块。关卡编辑器支持撤销。',
+        name: '架构设计',
+      },
+    ],
+    notMatch: [
+      {
+        text: '架构设计\n\n这一节讲整体结构。AI不擅长架构设计和复杂逻辑，所以架构设计文档由人来写。\n\n关卡编辑器\n\n关卡编辑器用来摆放图块。关卡编辑器支持撤销。',
+        name: '关卡编辑器',
+      },
+    ],
+  },
+  {
+    id: 'recurring-heading-word',
+    does: 'take',
+    decides: 'found',
+    docs: 'An everyday word that heads several sections, each of which keeps naming it, is what the work is about (merge of "Basic Branching and Merging", "Basic Merging"); one heading of it labels a step.',
+    where: 'entities.ts sectionSubjects',
+    match: [
+      {
+        text: sections(['Basic Branching and Merging', 'merging merge', 9], ['Basic Merging', 'merging merges', 8]),
+        name: 'merge',
+      },
+    ],
+    notMatch: [{ text: sections(['Merging', 'merging merge', 20]), name: 'merge' }],
+  },
+  {
+    id: 'code-in-parentheses',
+    does: 'drop',
+    decides: 'found',
+    docs: 'Code in parentheses is a value the text gives (遠端的名稱 (`origin`)), not a translation of the words before it.',
+    where: 'entities.ts CODE_IN_PARENS',
+    match: [
+      {
+        text: '它在設定檔中增加了一節，指定了遠端的名稱 (`origin`)。遠端的名稱可以改，遠端的名稱也可以刪。',
+        name: 'origin',
+      },
+    ],
+    notMatch: [
+      {
+        text: '它在設定檔中增加了一節，指定了遠端的名稱 (origin)。遠端的名稱可以改，遠端的名稱也可以刪。',
+        name: 'origin',
+      },
+    ],
+  },
+  {
+    id: 'name-opener',
+    does: 'take',
+    decides: 'found',
+    docs: 'A capitalised word inside a sentence that another capitalised word follows opens a name, even a word of the stop lists (New York, Time Lord); the last word alone is no name.',
+    where: 'en-terms.ts opensName',
+    match: [
+      {
+        text: 'He moved to New York in 1990 and stayed in New York. As a Time Lord, the Doctor can regenerate; another Time Lord is the Master.',
+        name: 'New York',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'He moved to New York in 1990 and stayed in New York. As a Time Lord, the Doctor can regenerate; another Time Lord is the Master.',
+        name: 'York',
+      },
+    ],
+  },
+  {
+    id: 'section-label',
+    does: 'drop',
+    decides: 'salient',
+    docs: 'A heading ending in a word for a kind of text (Release Updates, Meeting Notes: en.TITLE_GENRE) labels a section; a name of its own in a heading is stressed.',
+    where: 'entities.ts isSectionLabel',
+    match: [
+      {
+        text: '# Weekly\n\n## Release Updates\n\nRelease Updates lists what shipped. Release Updates come first. Release Updates are short.\n',
+        title: 'Weekly',
+        name: 'release update',
+      },
+    ],
+    notMatch: [
+      {
+        text: '# Weekly\n\n## Build Cache\n\nBuild Cache keeps outputs. Build Cache is shared. Build Cache saves time.\n',
+        title: 'Weekly',
+        name: 'build cache',
+      },
+    ],
+  },
+  {
+    id: 'label-before-number',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A capitalised word before a number is a label (Chapter 3, Listing 2, Round 2), never a name.',
+    where: 'en-terms.ts englishTerms (label)',
+    match: [
+      {
+        text: 'Chapter 3 explains the setup. Chapter 4 explains the rest. See Listing 2 and Listing 5.',
+        name: 'chapter',
+      },
+      {
+        text: 'Chapter 3 explains the setup. Chapter 4 explains the rest. See Listing 2 and Listing 5.',
+        name: 'listing',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'The Borrow Checker explains the setup. The Borrow Checker rejects the rest. The Borrow Checker is strict.',
+        name: 'borrow checker',
+      },
+    ],
+  },
+  {
+    id: 'generic-word',
+    does: 'drop',
+    decides: 'found',
+    docs: 'Labels, log levels, literals and UI text (None, error, Click: en.GENERIC) are no names, capitalised or not.',
+    where: 'text/lang/en.ts GENERIC',
+    match: [
+      { text: 'The function returns None when nothing matches; None is also the default. None again.', name: 'none' },
+      { text: 'Click Create to start. Click Create again to add another database.', name: 'click create' },
+    ],
+    notMatch: [
+      {
+        text: 'The function returns Nonce when nothing matches; Nonce is also the default. Nonce again.',
+        name: 'nonce',
+      },
+    ],
+  },
+  {
+    id: 'code-identifier',
+    does: 'drop',
+    decides: 'found',
+    docs: "An identifier the text's code declares or calls (`ProductRow`, `useState`) is code, not a concept.",
+    where: 'entities.ts notAName (codeIdentifiers)',
+    match: [
+      {
+        text: 'Build a ProductRow for each item. The ProductRow shows a name. Keep ProductRow small.\n\n```js\nfunction ProductRow({ product }) {\n  return <tr>{product.name}</tr>;\n}\n```\n',
+        name: 'productrow',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'Build a ProductRow for each item. The ProductRow shows a name. Keep ProductRow small.\n',
+        name: 'productrow',
+      },
+    ],
+  },
+  {
+    id: 'placeholder',
+    does: 'drop',
+    decides: 'found',
+    docs: 'The placeholder names of examples (Foo, Bar, hoge: en.PLACEHOLDERS) name nothing.',
+    where: 'entities.ts notAName (EN.PLACEHOLDERS)',
+    match: [{ text: 'Suppose Foo implements the trait. Then Foo can be boxed, and Foo is sized.', name: 'foo' }],
+    notMatch: [
+      { text: 'Suppose Tokio implements the trait. Then Tokio can be boxed, and Tokio is sized.', name: 'tokio' },
+    ],
+  },
+  {
+    id: 'piece-of-a-word',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A Chinese name is never a piece cut from a longer word (文档字符 of 文档字符串) nor a phrase joined by a verb.',
+    where: 'zh-terms.ts chineseTerms',
+    match: [
+      {
+        text: '我们用工具生成文档字符串。生成文档字符串的代码很短，文档字符串中的代码示例也要检查。',
+        name: '文档字符',
+      },
+      {
+        text: '随着模型变强，这意味着向量数据库更重要。向量数据库中的代码索引意味着更快的检索。',
+        name: '意味着',
+      },
+    ],
+    notMatch: [
+      {
+        text: '我们用工具生成文档字符串。生成文档字符串的代码很短，文档字符串中的代码示例也要检查。',
+        name: '文档字符串',
+      },
+    ],
+  },
+  {
+    id: 'qualifying-word',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A word that only qualifies the noun after it (const of const generics, const fn) is no term of its own there.',
+    where: 'en-terms.ts chunk (terms)',
+    match: [
+      {
+        text: 'We discussed const generics at length, and const generics ship first. The const parameter may be any const expression, and each const parameter is checked. A const expression is evaluated at compile time.',
+        name: 'const',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'A goroutine is a lightweight thread. Each goroutine has its own stack, and a goroutine leak happens when a goroutine blocks forever.',
+        name: 'goroutine',
+      },
+    ],
+  },
+  {
+    id: 'web-address',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A web address in the text names no term (https of https://example.com/).',
+    where: 'en-terms.ts englishProse',
+    match: [
+      {
+        text: 'Read https://example.com/guide first. Then read https://example.com/api and https://example.com/faq.',
+        name: 'https',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'Serve every page over HTTPS. HTTPS encrypts the traffic, and HTTPS needs a certificate.',
+        name: 'https',
+      },
+    ],
+  },
+  {
+    id: 'inner-dot',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A dot inside a word (Node.js, vite.config.js) ends no sentence: the half after it opens no name.',
+    where: 'text/english.ts tagEnglish (joinDotted)',
+    match: [
+      {
+        text: 'Electron embeds Node.js in the browser. Node.js integration is off by default, and Node.js integration runs in the main process. Node.js integration is old.',
+        name: 'js integration',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'JS integration is off by default. JS integration runs in the main process, and JS integration is old.',
+        name: 'js integration',
+      },
+    ],
+  },
+  {
+    id: 'marked-inside-a-name',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A word marked inside a longer English name (「root」component) is no name of its own; a word marked before a function word is.',
+    where: 'entities.ts extractEntities (inName)',
+    match: [
+      {
+        text: '你的 React 應用程式從「root」component 開始。root component 通常只有一個，root 也可以改名。',
+        name: 'root',
+      },
+    ],
+    notMatch: [
+      {
+        text: '3. **Committing** to the DOM comes last. Committing writes nodes. Committing is quick.',
+        name: 'committing',
+      },
+    ],
+  },
+];
