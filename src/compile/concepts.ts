@@ -1,3 +1,4 @@
+import { WEIGHTS } from './offline/weights.js';
 import * as EN from '../text/lang/en.js';
 import type { EntryId } from '../types.js';
 import { byRawPath } from './works.js';
@@ -73,8 +74,7 @@ function isAbbreviation(name: string): boolean {
 const VENDOR =
   /^(?:microsoft|google|amazon|aws|apple|meta|anthropic|openai|ibm|oracle|adobe|apache|mozilla|nvidia) (\S+)$/;
 
-/** A Chinese gloss given to this many different names is a label of the layout, not a name of any. */
-const LABEL_GLOSS_NAMES = 3;
+const LABEL_GLOSS_NAMES = WEIGHTS.LABEL_GLOSS_NAMES;
 
 /**
  * Aliases that tie nothing together: an abbreviation given for two different Latin names in
@@ -386,8 +386,7 @@ function hopelessGroups(
   return out;
 }
 
-/** What an everyday word's mention counts in the vote for a concept's title, beside a name's 1. */
-const WEAK_VOTE = 0.5;
+const WEAK_VOTE = WEIGHTS.WEAK_VOTE;
 
 /**
  * A group's rows that are names, not everyday words, by document — without those that name it only
@@ -427,8 +426,7 @@ function withoutDemoted(byDoc: Map<string, EntityRow[]>, demoted: ReadonlySet<st
   return out;
 }
 
-/** A sentence written the same in this many works is standing text: a template's, not a work's own. */
-const STANDING_WORKS = 3;
+const STANDING_WORKS = WEIGHTS.STANDING_WORKS;
 /** A document's snippets of a name (entities.ts keeps at most this many). */
 const MAX_SNIPPETS = 3;
 
@@ -759,36 +757,20 @@ function stressed(
   return false;
 }
 
-/**
- * A name fewer works than this mention is a concept only where one of them introduces or stresses
- * it (salient: defined, glossed, emphasised, in a heading) or a model named it as what the work is
- * about: two chapters that both mention an
- * example's John or a `log output` in passing share no idea.
- */
-const PASSING_WORKS = 3;
-/**
- * …in a knowledge base of at least this many works: the more works, the more names two of them
- * share by chance; in a handful of notes, two that name one thing is already a pattern.
- */
-const PASSING_MIN_DOCS = 10;
+const PASSING_WORKS = WEIGHTS.PASSING_WORKS;
+const PASSING_MIN_DOCS = WEIGHTS.PASSING_MIN_DOCS;
 
 function introduced(byDoc: Map<string, EntityRow[]>): boolean {
   for (const rows of byDoc.values()) for (const r of rows) if (r.salient || r.named) return true;
   return false;
 }
 
-/** How often a version of a work must name a term that every version names for the term to get a page. */
-const VERSIONS_RETURN = 4;
+const VERSIONS_RETURN = WEIGHTS.VERSIONS_RETURN;
 
-/** Names shared by more documents than this say nothing about two being one work. */
-const VERSION_MAX_SHARED = 20;
-/** Versions of one work share at least this many names… */
-const VERSION_MIN_SHARED = 8;
-/** …and this share of the names of the one with fewer: in two languages (a translation names the
- * same things in other words, so fewer merge)… */
-const TRANSLATION_SHARE = 0.4;
-/** …or in one (two notes on one topic in one language share many names and are two works). */
-const SAME_LANGUAGE_SHARE = 0.75;
+const VERSION_MAX_SHARED = WEIGHTS.VERSION_MAX_SHARED;
+const VERSION_MIN_SHARED = WEIGHTS.VERSION_MIN_SHARED;
+const TRANSLATION_SHARE = WEIGHTS.TRANSLATION_SHARE;
+const SAME_LANGUAGE_SHARE = WEIGHTS.SAME_LANGUAGE_SHARE;
 
 /**
  * Documents that are versions of one work — an article and its translations, a post saved and
@@ -860,12 +842,9 @@ function marksDiffer(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return shared < TRANSLATION_MARK_SHARE * Math.min(a.size, b.size);
 }
 
-/** A translation keeps at least this many of its original's marks (code, addresses)… */
-const TRANSLATION_MIN_MARKS = 5;
-/** …and this share of the marks of the one with fewer… */
-const TRANSLATION_MARK_SHARE = 0.7;
-/** …and no other English text comes within this share of that match. */
-const TRANSLATION_MARGIN = 0.8;
+const TRANSLATION_MIN_MARKS = WEIGHTS.TRANSLATION_MIN_MARKS;
+const TRANSLATION_MARK_SHARE = WEIGHTS.TRANSLATION_MARK_SHARE;
+const TRANSLATION_MARGIN = WEIGHTS.TRANSLATION_MARGIN;
 
 /**
  * A Chinese text and the English text it translates, by what a translation keeps as written (its
@@ -901,10 +880,8 @@ function translations(okDocs: Map<string, DocumentRow>, marks: Map<string, Set<s
   return out;
 }
 
-/** A name used this often in each of two versions of one work can be the same idea in both. */
-const ALIGNED_MIN_COUNT = 2;
-/** An everyday word and its translation in another version of a work are used at least this share as often as each other. */
-const ALIGNED_RATIO = 0.5;
+const ALIGNED_MIN_COUNT = WEIGHTS.ALIGNED_MIN_COUNT;
+const ALIGNED_RATIO = WEIGHTS.ALIGNED_RATIO;
 
 /**
  * Words one version of a work uses in Chinese and another in English, that the dictionary gives as
@@ -1026,14 +1003,10 @@ function alignedHeadings(
   return out;
 }
 
-/** A name aligned by where it stands is named in at least this many sections of a version… */
-const ALIGNED_MIN_SECTIONS = 3;
-/** …in no more than this share of them (a name in every section stands everywhere, so nowhere)… */
-const ALIGNED_MAX_SPREAD = 0.6;
-/** …and in these sections as nearly as its translation is (Dice's overlap of the two sets)… */
-const ALIGNED_MIN_OVERLAP = 0.85;
-/** …used about as often (the rarer at least this share of the more frequent). */
-const ALIGNED_MIN_RATIO = 0.5;
+const ALIGNED_MIN_SECTIONS = WEIGHTS.ALIGNED_MIN_SECTIONS;
+const ALIGNED_MAX_SPREAD = WEIGHTS.ALIGNED_MAX_SPREAD;
+const ALIGNED_MIN_OVERLAP = WEIGHTS.ALIGNED_MIN_OVERLAP;
+const ALIGNED_MIN_RATIO = WEIGHTS.ALIGNED_MIN_RATIO;
 
 /**
  * Names two versions of a work use in the same sections, and no other name as nearly (an English

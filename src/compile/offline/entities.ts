@@ -1,3 +1,4 @@
+import { WEIGHTS } from './weights.js';
 import { headingSnippet } from '../types.js';
 import { isHeadingLine } from '../../text/layout.js';
 import {
@@ -66,18 +67,10 @@ export interface FoundEntity {
   places?: string[];
 }
 
-/** Mentions an everyday word needs to be kept as a weak name. */
-const WEAK_MIN_COUNT = 3;
-/** Weak English names kept of one document, most mentioned first… */
-const MAX_WEAK = 20;
-/**
- * …and weak Chinese ones, one for this many Han characters of the text, between MAX_WEAK and
- * MAX_WEAK_ZH: a two-character noun (协议, 公钥, 冲突) is never a name of its own, so a Chinese
- * version meets its original's names (protocol) only through its everyday words, and a chapter of
- * ten thousand characters holds more of those than a note of two thousand.
- */
-const HAN_CHARS_PER_WEAK = 250;
-const MAX_WEAK_ZH = 40;
+const WEAK_MIN_COUNT = WEIGHTS.WEAK_MIN_COUNT;
+const MAX_WEAK = WEIGHTS.MAX_WEAK;
+const HAN_CHARS_PER_WEAK = WEIGHTS.HAN_CHARS_PER_WEAK;
+const MAX_WEAK_ZH = WEIGHTS.MAX_WEAK_ZH;
 
 interface Candidate {
   surfaces: Map<string, number>;
@@ -392,8 +385,7 @@ function particlePhrase(c: Candidate): boolean {
 /** A lowercase word in a past participle's form (memoized, deprecated, unstaged), not a noun: no seed, speed or feed. */
 const PARTICIPLE = /^[a-z]{4,}(?:[^e]ed|ied|ized|ised)$/;
 
-/** A section shorter than this is too short to keep naming its heading's term. */
-const MIN_SECTION_CHARS = 120;
+const MIN_SECTION_CHARS = WEIGHTS.MIN_SECTION_CHARS;
 
 /** The subjects of a text's sections: terms of each heading that its section keeps naming (subject.ts). */
 function sectionSubjects(markdown: string): { name: string; count: number }[] {
@@ -441,9 +433,8 @@ function mentionsOfWord(base: string, section: string, forms = true): number {
   return section.match(re)?.length ?? 0;
 }
 
-/** Headings an everyday word must stand in, and mentions their sections must make, to be a subject of the work. */
-const RECURRING_HEADINGS = 2;
-const RECURRING_MENTIONS = 15;
+const RECURRING_HEADINGS = WEIGHTS.RECURRING_HEADINGS;
+const RECURRING_MENTIONS = WEIGHTS.RECURRING_MENTIONS;
 
 /**
  * An everyday word's base form (merge of "Merging", tag of "Tags", 合并 of 合併), by which its
@@ -638,8 +629,7 @@ function glossedVerb(tokens: readonly ZhToken[], gloss: string, text: string): s
   return occurrences(text, last.word, UNKNOWN_MIN_USES) >= UNKNOWN_MIN_USES ? last.word : undefined;
 }
 
-/** A glossed word the dictionary lacks is a term when the text writes it at least this often. */
-const UNKNOWN_MIN_USES = 3;
+const UNKNOWN_MIN_USES = WEIGHTS.UNKNOWN_MIN_USES;
 
 /** How often a string occurs in a text, counted up to `max` (2: whether it occurs again is what matters). */
 function occurrences(text: string, s: string, max: number): number {
@@ -879,8 +869,7 @@ function weakNames(
   return [...ranked.filter(([k]) => !HAN.test(k)).slice(0, MAX_WEAK), ...han];
 }
 
-/** Names kept of one document, most mentioned first. */
-const MAX_KEPT = 60;
+const MAX_KEPT = WEIGHTS.MAX_KEPT;
 
 /** The first `n` items that pass, testing no more than needed. */
 function takeWhere<T>(items: readonly T[], n: number, ok: (t: T) => boolean): T[] {

@@ -1,3 +1,4 @@
+import { WEIGHTS } from './weights.js';
 import { HAN } from '../../text/script.js';
 import { foldText } from '../../text/fold.js';
 import { isCodeLine } from './en-terms.js';
@@ -14,8 +15,7 @@ export interface StressedName {
   context: string[];
 }
 
-/** A section shorter than this is a note, not an account of its heading's term. */
-const MIN_SECTION = 400;
+const MIN_SECTION = WEIGHTS.MIN_SECTION;
 const HEADING_NOUN = new Set(['n', 'nz', 'l', 'j']);
 const NOUN_PART = new Set(['n', 'nz', 'nt', 'ns', 'l', 'j', 'vn', 'an']);
 const HAN_RUN = /^[\u3400-\u9fff]+$/;

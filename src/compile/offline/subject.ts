@@ -1,3 +1,4 @@
+import { WEIGHTS } from './weights.js';
 import { HAN } from '../../text/script.js';
 import { foldText } from '../../text/fold.js';
 import { tokenizeZh } from './zh-terms.js';
@@ -14,18 +15,12 @@ export interface Subject {
   titled?: boolean;
 }
 
-/** Mentions a title's term needs in its text to be what the text is about, not a word of the title only. */
-const MIN_MENTIONS = 3;
-/** A title's term of this many words at most: a longer run is a phrase of the title. */
-const MAX_WORDS = 4;
-/** A word capitalised this share of its mentions is a name. */
-const NAME_SHARE = 0.8;
-/** Subjects kept for one work: "Defer, Panic, and Recover" has three. */
-const MAX_SUBJECTS = 3;
-/** A shorter term inside a longer one that is named at least this share as often is part of that name. */
-const PART_SHARE = 0.5;
-/** A subject named less than this share as often as the work's main one is a side topic of the title. */
-const SIDE_SHARE = 0.3;
+const MIN_MENTIONS = WEIGHTS.MIN_MENTIONS;
+const MAX_WORDS = WEIGHTS.MAX_WORDS;
+const NAME_SHARE = WEIGHTS.NAME_SHARE;
+const MAX_SUBJECTS = WEIGHTS.MAX_SUBJECTS;
+const PART_SHARE = WEIGHTS.PART_SHARE;
+const SIDE_SHARE = WEIGHTS.SIDE_SHARE;
 
 interface Token {
   word: string;
@@ -167,8 +162,7 @@ function nameable(name: string): boolean {
   return name.replace(/[^A-Za-z]/g, '').length >= 3;
 }
 
-/** Mentions a word of a one-name title needs for the text to be about that name, called by a part of it. */
-const PART_MENTIONS = 5;
+const PART_MENTIONS = WEIGHTS.PART_MENTIONS;
 
 /**
  * A title that is one name and words that say what kind of text it is ("cache-eviction design meeting",

@@ -1,3 +1,4 @@
+import { WEIGHTS } from './weights.js';
 import { HAN } from '../../text/script.js';
 import { isCommonEnglishWord } from '../../text/english-words.js';
 import { idfOf, tagZh } from '../../text/jieba.js';
@@ -22,8 +23,7 @@ const CLASSIFIER = new Set([...'个篇条张种位名次份项件类些每本段
 const PERSON = new Set(['nr']);
 /** Tags a single word stands as a term with. */
 const SINGLE = new Set(['n', 'nz', 'nt', 'ns', 'nrt', 'nrfg', 'j']);
-/** Below this inverse document frequency a dictionary word is an everyday word (模型 6.8, 代码 7.2). */
-const COMMON_IDF = 9;
+const COMMON_IDF = WEIGHTS.COMMON_IDF;
 const HAN_ONLY = /^[\u3400-\u9fff]+$/;
 
 /**
@@ -333,10 +333,8 @@ export function latinNames(tokens: ZhToken[], bump: (name: string) => void): voi
 const BINDER = new Set(['a', 'ad', 'b', 'd', 'n', 'vn']);
 /** Tags of the word it binds to: the doing or the thing the term names. */
 const BOUND_HEAD = new Set(['v', 'vn', 'n']);
-/** Two words are one term where the text writes them together at least this often… */
-const BOUND_MIN = 3;
-/** …and the first almost only before the second (重新 of 重新渲染; not 可以, said before any verb). */
-const BOUND_SHARE = 0.8;
+const BOUND_MIN = WEIGHTS.BOUND_MIN;
+const BOUND_SHARE = WEIGHTS.BOUND_SHARE;
 
 /** Two adjacent words as countPairs counts them: how often, and the first of them. */
 export interface WordPair {
