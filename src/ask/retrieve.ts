@@ -377,8 +377,10 @@ export async function retrieve(
   mark(entryVec, 'vector');
 
   const rows = new Map<number, EntryRow>();
+  // Ranked without their lists of sources; the hits returned read theirs below.
+  const found = store.entriesByRowids([...entryScore.keys()], false);
   for (const [rowid, sc] of entryScore) {
-    const e = store.entryByRowid(rowid);
+    const e = found.get(rowid);
     if (!e) entryScore.delete(rowid);
     else {
       rows.set(rowid, e);
@@ -425,7 +427,7 @@ export async function retrieve(
       for (const nid of reachable.slice(0, tune.hopExamine)) {
         const r = entryRowid(nid);
         if (r === undefined || r === seedRow) continue;
-        const row = rows.get(r) ?? store.getEntry(nid);
+        const row = rows.get(r) ?? store.getEntry(nid, false);
         if (!row) continue;
         if (tune.hopKinds && !tune.hopKinds.includes(row.kind)) continue;
         const overlap = new Set(
@@ -467,7 +469,7 @@ export async function retrieve(
       title: e.title,
       path: e.path,
       summary: e.summary,
-      sourceRef: e.source_ref,
+      sourceRef: store.entryByRowid(rowid)?.source_ref ?? [],
       updated: e.updated,
       score: round(score),
       via: [...(via.get(rowid) ?? [])],
