@@ -1,0 +1,206 @@
+/**
+ * The rules that decide what a source entry's summary says, as a table: each names the kind of text
+ * it is for and where it is implemented (summary.ts), with examples where it applies (`match`) and
+ * texts alike where it must not (`notMatch`). Every example says what its summary holds (`has`),
+ * does not hold (`hasNot`) or opens with (`opens`); summary-rules.test.ts runs them through
+ * extractSummary, the way lint's rule examples run through lint.
+ */
+export interface SummaryExample {
+  text: string;
+  title?: string;
+  has?: string[];
+  hasNot?: string[];
+  opens?: string;
+}
+
+export interface SummaryRule {
+  id: string;
+  docs: string;
+  where: string;
+  match: SummaryExample[];
+  notMatch: SummaryExample[];
+}
+
+export const SUMMARY_RULES: readonly SummaryRule[] = [
+  {
+    id: 'header-lines',
+    docs: "A post's header lines (source, author, date, a section label) are no sentences of it, and never glued to the first one.",
+    where: 'summary.ts extractSummary (HEADER_LABELS)',
+    match: [
+      {
+        text: [
+          '官方文章 · 发布日期：2026年3月24日',
+          'src: https://example.com/engineering/harness(Harness design)',
+          '作者： 某某，Labs 团队成员',
+          '导语',
+          '支架设计（Harness design）是提升智能体编程前沿性能的关键。',
+          '在过去的几个月里，我一直致力于解决两个相互关联的问题。',
+        ].join('\n'),
+        title: 'Harness design',
+        opens: '支架设计（Harness design）是提升智能体编程前沿性能的关键。',
+        hasNot: ['发布日期', 'src:', '作者', '导语'],
+      },
+      {
+        text: 'Source: Example Blog\n\nThis post explains how hybrid search fuses BM25 with vectors for better recall.\n',
+        hasNot: ['Source:'],
+      },
+    ],
+    notMatch: [
+      {
+        text: 'Source code is read line by line by the indexer. Every file it reads gets a hash, so an unchanged file is skipped.\n',
+        opens: 'Source code is read line by line by the indexer.',
+      },
+    ],
+  },
+  {
+    id: 'table-rows',
+    docs: 'A row of a tab-separated table is no sentence of the summary; the prose around the table is.',
+    where: 'summary.ts extractSummary',
+    match: [
+      {
+        text: [
+          '卡帕西提出了一种基于AI的个人知识库构建方法，知识库能够自我更新和优化。',
+          '能力\t说明\t价值',
+          'Backlinks 优化\t模仿维基百科逻辑，AI 自动在不同概念间建立双向链接，强化知识库的连接密度\t提升检索时的路径联想能力',
+          '知识库每次查询的结果都会被归档回知识库，形成知识积累的正向循环。',
+        ].join('\n'),
+        title: '知识库方法',
+        has: ['卡帕西提出了'],
+        hasNot: ['Backlinks', '双向链接'],
+      },
+    ],
+    notMatch: [
+      {
+        text: '卡帕西提出了一种基于AI的个人知识库构建方法。Backlinks 优化模仿维基百科的逻辑，在不同概念间建立双向链接。\n',
+        title: '知识库方法',
+        has: ['卡帕西提出了', '双向链接'],
+      },
+    ],
+  },
+  {
+    id: 'story-scene',
+    docs: 'A story opens with its scene (a day, a mishap); the summary opens with what the work is about. A dated sentence that is the point stays first.',
+    where: 'summary.ts extractSummary (scene)',
+    match: [
+      {
+        text: 'One day last spring, my laptop refused to boot after an update.\nThis post explains how I built a clipboard manager for Linux with AI tagging and sync.\n',
+        opens: 'This post explains',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'In 2009, Cormack, Clarke and Büttcher introduced reciprocal rank fusion at SIGIR.\nIt merges ranked lists from several searches into one.\n',
+        opens: 'In 2009, Cormack',
+      },
+    ],
+  },
+  {
+    id: 'leaning-sentence',
+    docs: 'A sentence that leans on the one before it (然后, "Then", a pointer back) does not open a summary.',
+    where: 'summary.ts leans',
+    match: [
+      {
+        text: '技术 on Wodaixin\n\n然后，我将这些技术应用于长期自主编码，并借鉴了早期的经验。\n\nHarness 设计决定了智能体能否连续工作数小时并交付完整应用。\n',
+        title: '技术 on Wodaixin',
+        opens: 'Harness 设计决定了',
+        hasNot: ['技术 on Wodaixin'],
+      },
+    ],
+    notMatch: [
+      {
+        text: '技术 on Wodaixin\n\n我将这些技术应用于长期自主编码，并借鉴了早期的经验。\n\nHarness 设计决定了智能体能否连续工作数小时并交付完整应用。\n',
+        title: '技术 on Wodaixin',
+        opens: '我将这些技术应用于长期自主编码',
+      },
+    ],
+  },
+  {
+    id: 'points-ahead',
+    docs: 'A clause that points to a list ("such as:", "其核心创新在于：", en/zh POINTS_AHEAD) ends where the list begins, never glued to a later sentence.',
+    where: 'summary.ts closeColon',
+    match: [
+      {
+        text: [
+          'This guide aims to help you identify and fix common rendering issues, such as:',
+          '',
+          '- slow server starts',
+          '- large pages',
+        ].join('\n'),
+        title: 'Server-Side Rendering',
+        has: ['common rendering issues.'],
+        hasNot: ['such as'],
+      },
+    ],
+    notMatch: [
+      {
+        text: 'This guide aims to help you fix common rendering issues such as slow server starts and large pages.\n',
+        title: 'Server-Side Rendering',
+        has: ['such as slow server starts'],
+      },
+    ],
+  },
+  {
+    id: 'container-fence',
+    docs: "A docs toolchain's container fence (:::tip Note … :::) is no text of a summary; `:::` written as code is.",
+    where: 'entities.ts stripMarkdown',
+    match: [
+      {
+        text: [
+          '# Server-Side Rendering',
+          '',
+          ':::tip Note',
+          'SSR specifically refers to front-end frameworks that run the same application in Node.js and hydrate it on the client.',
+          ':::',
+          '',
+          'This guide helps you fix common rendering issues.',
+        ].join('\n'),
+        title: 'Server-Side Rendering',
+        has: ['common rendering issues'],
+        hasNot: [':::', 'tip Note'],
+      },
+    ],
+    notMatch: [
+      {
+        text: 'Write `:::tip` to open a note box in the docs; the box then holds what it says, and the docs render it.\n',
+        title: 'Docs boxes',
+        has: ['`:::tip`'],
+      },
+    ],
+  },
+  {
+    id: 'inline-code',
+    docs: 'Inline code stays as written (`Rc<T>`, `<script setup>`, `[[link]]` syntax); markup outside code goes.',
+    where: 'code-spans.ts sealCode',
+    match: [
+      {
+        text: 'The smart pointer `Rc<T>` counts the references to a value, and `<script setup>` declares a component. A <b>bold</b> tag is markup.\n',
+        title: 'Smart pointers',
+        has: ['`Rc<T>`', '`<script setup>`'],
+      },
+    ],
+    notMatch: [
+      {
+        text: 'The smart pointer `Rc<T>` counts the references to a value, and `<script setup>` declares a component. A <b>bold</b> tag is markup.\n',
+        title: 'Smart pointers',
+        hasNot: ['<b>'],
+      },
+    ],
+  },
+  {
+    id: 'hard-wrap',
+    docs: 'A sentence wrapped over lines is one sentence; a line that ends a sentence ends it.',
+    where: 'summary.ts extractSummary (unwrapped paragraphs)',
+    match: [
+      {
+        text: 'Merges several ranked result lists — typically one from BM25 keyword search\nand one from a vector database — into a single ranking. Introduced by\nCormack, Clarke and Büttcher at SIGIR 2009.\n',
+        has: ['Introduced by Cormack, Clarke and Büttcher at SIGIR 2009.'],
+      },
+    ],
+    notMatch: [
+      {
+        text: 'Five Agent Skill Design Patterns Every Developer Should Know\nWhen it comes to skills, the format matters least.\n',
+        hasNot: ['Know When'],
+      },
+    ],
+  },
+];
