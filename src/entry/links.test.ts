@@ -127,6 +127,14 @@ describe('names', () => {
     ['Data Analysis', 'data analysis'],
     ['SHA-1 hashes', 'sha 1 hash'],
     ['embeddings', 'embedding'],
+    // An abbreviation's plural meets its singular…
+    ['APIs', 'api'],
+    ['Tracking Issues & PRs', 'tracking issues & pr'],
+    // …but an s of a word written with capitals inside is its own (HTTPS is no plural of HTTP).
+    ['HTTPS', 'https'],
+    ['macOS', 'macos'],
+    ['CSS', 'css'],
+    ['SaaS', 'saas'],
   ];
   it.each(entities)('entityKey(%s) = %s', (name, key) => {
     expect(entityKey(name)).toBe(key);

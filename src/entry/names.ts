@@ -79,19 +79,28 @@ export function makeEntryId(kind: EntryKind, title: string, taken: (id: string) 
   return id as EntryId;
 }
 
+/** A name's last word with a capital after its first letter (HTTPS, macOS, GitOps). */
+const CAPITALS_INSIDE = /\p{L}\p{Lu}[\p{L}\p{N}]*\s*$/u;
+
+/** An abbreviation in capitals with a plural s, ending a name (APIs, the RFCs): not CSS, iOS or SaaS. */
+const ABBREVIATION_PLURAL = /(?<![\p{L}\p{N}])(\p{Lu}{2,}\d*)s$/u;
+
 /**
  * Key under which names of one concept meet: NFKC, lower case, dashes and underscores as spaces,
  * the last English word singular ("Vector Databases" and "vector database" are one concept).
  */
 export function entityKey(name: string): string {
-  // Traditional and Simplified spellings meet (所有權 / 所有权).
-  const k = foldText(name.normalize('NFKC'))
+  // Traditional and Simplified spellings meet (所有權 / 所有权); an abbreviation's plural its
+  // singular (APIs, URLs, PRs: API, URL, PR).
+  const k = foldText(name.normalize('NFKC').replace(ABBREVIATION_PLURAL, '$1'))
     .toLowerCase()
     .replace(/[\s_‐-―-]+/g, ' ')
     .replace(/[’']/g, "'")
     .trim();
-  // Plural → singular for the last English word ("vector databases" → "vector database").
+  // Plural → singular for the last English word ("vector databases" → "vector database"), not for
+  // a word written with capitals inside it (HTTPS, macOS): its s is no plural's.
   // The lookbehind starts a try only at a word's first letter: linear on a word of any length.
+  if (CAPITALS_INSIDE.test(name)) return k;
   return k.replace(/(?<![a-z])[a-z]{5,}$/, singular);
 }
 

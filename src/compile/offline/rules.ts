@@ -402,7 +402,7 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     notMatch: [
       {
         text: 'Serve every page over HTTPS. HTTPS encrypts the traffic, and HTTPS needs a certificate.',
-        name: 'https',
+        name: 'HTTPS',
       },
     ],
   },
