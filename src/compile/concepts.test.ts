@@ -18,7 +18,7 @@ function doc(path: string): DocumentRow {
     status: 'ok',
     error: null,
     compiled_at: 0,
-    compiler: 'offline-v54',
+    compiler: 'offline-v55',
   };
 }
 

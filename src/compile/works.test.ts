@@ -36,7 +36,7 @@ describe('unifyWorks', () => {
     status: 'ok',
     error: null,
     compiled_at: 0,
-    compiler: 'offline-v54',
+    compiler: 'offline-v55',
     work,
   });
 

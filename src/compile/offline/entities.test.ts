@@ -1026,4 +1026,19 @@ describe('stripMarkdown: markup that is no text', () => {
     expect(text).toContain('A footnote says something.');
     expect(text).toContain('SSR runs the app on the server.');
   });
+
+  it.each([
+    // Must match: a docs toolchain's directive on a line of its own.
+    ['<<< ./deploy-github-pages.yaml#content [.github/workflows/deploy.yml]', ''],
+    ['--8<-- "includes/abbreviations.md"', ''],
+    ['.. literalinclude:: example.py', ''],
+    ['{% include note.html content="x" %}', ''],
+    ['{{< figure src="a.png" >}}', ''],
+    // Must not match: text that holds the same marks.
+    ['a <<< b shifts left', 'a <<< b shifts left'],
+    ['.. and so on, the list went.', '.. and so on, the list went.'],
+    ['Text {{< x >}} inline', 'Text {{< x >}} inline'],
+  ])('drops a directive line of a docs toolchain, never text: %s', (line, text) => {
+    expect(stripMarkdown(line)).toBe(text);
+  });
 });

@@ -1135,6 +1135,14 @@ function boundedPattern(lowerName: string): string {
  * input: a bracket class never holds the bracket that opens the match (so a try stops at the next
  * opener), and comments are cut by `indexOf`, not by a lazy pattern that rescans for every `<!--`.
  */
+/**
+ * A line that is a docs toolchain's directive, not text: VitePress's snippet import (`<<< ./a.ts#region`),
+ * MkDocs's (`--8<-- "file.md"`), a reStructuredText directive (`.. literalinclude:: x.py`), a Liquid
+ * tag (`{% include note.html %}`) or a Hugo shortcode (`{{< figure src="a.png" >}}`) on a line of its own.
+ */
+export const DIRECTIVE_LINE =
+  /^[ \t]*(?:<<<[ \t]\S|--8<--|\.\.[ \t]+[a-z][\w-]*::|\{%-?[ \t][^\n]*%\}[ \t]*$|\{\{[<%][^\n]*[>%]\}\}[ \t]*$)[^\n]*$/gm;
+
 export function stripMarkdown(md: string): string {
   return (
     cutComments(md.replace(/^---\n[\s\S]*?\n---\n/, ''))
@@ -1144,8 +1152,10 @@ export function stripMarkdown(md: string): string {
       .replace(/!\[\[[^[\]]*\]\]/g, ' ')
       .replace(/\[\[([^[\]|#]+)(?:#[^[\]|]*)?(?:\|([^[\]]+))?\]\]/g, (_m, a: string, b?: string) => b ?? a)
       .replace(/\[([^[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, '$1')
-      // A docs toolchain's container fence (":::tip Note", ":::") is no text; what it holds is.
+      // A docs toolchain's container fence (":::tip Note", ":::") is no text; what it holds is. Nor
+      // is a line of its directives (DIRECTIVE_LINE: an include, a snippet import, a template tag).
       .replace(/^[ \t]*:::+[^\n]*$/gm, '')
+      .replace(DIRECTIVE_LINE, '')
       // A link reference definition ("[ipcRenderer]: ../api/ipc-renderer.md") is no text; a reference
       // link ("[`BrowserWindow`][browser-window]") reads as its text.
       .replace(/^[ \t]{0,3}\[(?!\^)[^[\]\n]+\]:[ \t]*\S.*$/gm, '')
