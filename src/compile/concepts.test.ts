@@ -4,23 +4,9 @@ import { extractEntities } from './offline/entities.js';
 import type { DocumentRow, EntityRow } from '../store/store.js';
 import type { LoadedEntry } from '../entry/wiki.js';
 import { fakeDictionary } from '../../test/fake-dictionary.js';
+import { documentRow } from '../../test/document-row.js';
 
-function doc(path: string): DocumentRow {
-  return {
-    raw_path: path,
-    hash: path,
-    type: 'markdown',
-    title: `Doc ${path}`,
-    entry_id: `source/${path}`,
-    size: 1,
-    mtime_ms: 0,
-    lang: 'en',
-    status: 'ok',
-    error: null,
-    compiled_at: 0,
-    compiler: 'offline-v55',
-  };
-}
+const doc = (path: string): DocumentRow => documentRow(path);
 
 /** The row of a salient name a document mentions three times. */
 function named(raw_path: string, surface: string): EntityRow {

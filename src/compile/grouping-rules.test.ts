@@ -1,27 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { entityKey } from '../entry/names.js';
-import type { DocumentRow, EntityRow } from '../store/store.js';
+import type { EntityRow } from '../store/store.js';
 import { groupConcepts } from './concepts.js';
 import { GROUPING_RULES, type GroupingExample, type GroupingRule } from './grouping-rules.js';
 import { extractEntities } from './offline/entities.js';
-import { OFFLINE_COMPILER } from './offline/writer.js';
-
-function doc(path: string): DocumentRow {
-  return {
-    raw_path: path,
-    hash: path,
-    type: 'markdown',
-    title: `Doc ${path}`,
-    entry_id: `source/${path}`,
-    size: 1,
-    mtime_ms: 0,
-    lang: 'en',
-    status: 'ok',
-    error: null,
-    compiled_at: 0,
-    compiler: OFFLINE_COMPILER,
-  };
-}
+import { documentRow } from '../../test/document-row.js';
 
 /** The pages an example's documents give, each as the keys of its title and aliases. */
 function pages(ex: GroupingExample): Set<string>[] {
@@ -53,7 +36,7 @@ function pages(ex: GroupingExample): Set<string>[] {
       salient: !passing,
     });
   }
-  const docs = [...paths, ...Array.from({ length: ex.more ?? 0 }, (_, i) => `more-${i}.md`)].map(doc);
+  const docs = [...paths, ...Array.from({ length: ex.more ?? 0 }, (_, i) => `more-${i}.md`)].map((p) => documentRow(p));
   return groupConcepts(entities, docs, 2, 100, []).map(
     (c) => new Set([c.title, ...c.aliases, ...c.keys].map(entityKey)),
   );

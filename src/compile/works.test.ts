@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { unifyWorks, workKeyOf } from './works.js';
 import type { DocumentRow } from '../store/store.js';
+import { documentRow } from '../../test/document-row.js';
 
 const doc = (title: string, markdown: string) => ({ title, markdown, type: 'text' as const });
 
@@ -24,21 +25,8 @@ describe('workKeyOf', () => {
 });
 
 describe('unifyWorks', () => {
-  const row = (raw_path: string, entry_id: string, work: string): DocumentRow => ({
-    raw_path,
-    hash: raw_path,
-    type: 'text',
-    title: 'Harness',
-    entry_id,
-    size: 1,
-    mtime_ms: 0,
-    lang: 'en',
-    status: 'ok',
-    error: null,
-    compiled_at: 0,
-    compiler: 'offline-v55',
-    work,
-  });
+  const row = (raw_path: string, entry_id: string, work: string): DocumentRow =>
+    documentRow(raw_path, { type: 'text', title: 'Harness', entry_id, work });
 
   it('gives copies of one work the first copy’s entry', () => {
     const moved = unifyWorks(
