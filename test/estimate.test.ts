@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 /**
- * A model that writes a plain entry naming the eight names the text mentions most (what a
+ * A model that writes a plain entry naming the nine names the text mentions most (what a
  * model names as a work's concepts), and concept entries as the shared fake does.
  */
 function namer(req: FakeRequest) {
@@ -27,7 +27,7 @@ function namer(req: FakeRequest) {
     ? extractEntities(source[2]!, title)
         .filter((n) => !n.weak)
         .sort((a, b) => b.count - a.count)
-        .slice(0, 8)
+        .slice(0, 9)
     : [];
   const entities = names
     .map((n) => `<entity name="${n.surface.replace(/[<&"]/g, '')}" kind="concept"></entity>`)
@@ -105,7 +105,10 @@ describe.each(SDKS)('kb compile --estimate against what compile sends through th
     // Two sources edited: compile updates their entries and drafts only the concepts whose inputs
     // changed (the rest are kept as their last render left them), each call with its <current_entry>.
     const edit = (path: string, line: string) => appendFileSync(join(root, path), `\n${line}\n`);
-    edit('raw/articles/retrieval-augmented-generation-primer.md', 'The term RAG was coined in a 2020 paper.');
+    edit(
+      'raw/articles/retrieval-augmented-generation-primer.md',
+      'The term RAG was coined in a 2020 paper. Column order decides what a chunk holds. A wrong column order mixes two tables, and column order in scanned pages is the hardest to recover. Column order comes first.',
+    );
     edit('raw/zh/向量数据库笔记.md', '向量数据库在2023年前后大量出现。');
     const edited = await estimateThenCompile(root, fakeSdk);
 
@@ -115,11 +118,11 @@ describe.each(SDKS)('kb compile --estimate against what compile sends through th
     expect(Math.abs(edited.est.inputTokens - edited.input) / edited.input).toBeLessThanOrEqual(0.2);
 
     // A source added: its call, the concepts it joins, and the edited primer, whose links shift (a
-    // concept of a name both give is made): rendered again, it is updated from its entry (its file
+    // concept of a name both give is made: column order): rendered again, it is updated from its entry (its file
     // is as last time, but the request that writes it from the file was never sent).
     appendFileSync(
       join(root, 'raw/notes/reading-pdfs.md'),
-      '# Reading PDFs\n\nPDFs are the hardest sources for a personal knowledge base. PDFs keep their text in positioned runs, so a parser has to rebuild lines and paragraphs. Scanned PDFs need OCR before any large language model can read them. A large language model given a badly parsed PDF answers from broken sentences.\n',
+      '# Reading PDFs\n\nPDFs are the hardest sources for a personal knowledge base. PDFs keep their text in positioned runs, so a parser has to rebuild lines and paragraphs. Column order decides what a chunk holds. A wrong column order mixes tables, so column order comes first. Scanned PDFs need OCR before any large language model can read them. A large language model given a badly parsed PDF answers from broken sentences.\n',
     );
     const added = await estimateThenCompile(root, fakeSdk);
     expect(added.sourceUpdates).toContain('articles/retrieval-augmented-generation-primer.md');
