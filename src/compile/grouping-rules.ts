@@ -37,21 +37,21 @@ export const GROUPING_RULES: readonly GroupingRule[] = [
     match: [
       {
         docs: {
-          'a.md': '上下文焦虑（context anxiety）会让模型提前收尾。上下文焦虑很常见。',
-          'b.md': 'Context anxiety shows near the limit. Models with context anxiety stop early.',
+          'a.md': '消息队列（message queue）会暂存服务之间的任务。消息队列很常见。',
+          'b.md': 'A message queue holds the jobs between services. Teams with a message queue absorb bursts.',
         },
-        names: ['上下文焦虑', 'context anxiety'],
+        names: ['消息队列', 'message queue'],
       },
     ],
     notMatch: [
       {
         docs: {
-          'a.md': '上下文焦虑会让模型提前收尾。上下文焦虑很常见，上下文焦虑也很难测。',
-          'c.md': '上下文焦虑在长任务中出现。上下文焦虑让模型停下。',
-          'b.md': 'Context anxiety shows near the limit. Models with context anxiety stop early.',
-          'd.md': 'We measured context anxiety twice. Context anxiety fell with resets.',
+          'a.md': '消息队列会暂存服务之间的任务。消息队列很常见，消息队列也很难调。',
+          'c.md': '消息队列在大集群中出现。消息队列让突发流量变平。',
+          'b.md': 'A message queue holds the jobs between services. Teams with a message queue absorb bursts.',
+          'd.md': 'We measured the message queue twice. The message queue added latency.',
         },
-        names: ['上下文焦虑', 'context anxiety'],
+        names: ['消息队列', 'message queue'],
       },
     ],
   },

@@ -52,10 +52,10 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     decides: 'found',
     docs: 'A Chinese term given with its English name or abbreviation in parentheses is a name, without the verb before it.',
     where: 'entities.ts pairedNames',
-    match: [{ text: '这篇论文受到生成对抗网络（GANs）的启发。生成对抗网络在图像领域很常见。', name: '生成对抗网络' }],
+    match: [{ text: '这个系统借鉴了卷积神经网络（CNN）的结构。卷积神经网络在图像领域很常见。', name: '卷积神经网络' }],
     notMatch: [
-      { text: '这篇论文受到生成对抗网络（GANs）的启发。生成对抗网络在图像领域很常见。', name: '受到生成对抗网络' },
-      { text: '问题分级：必须修复（error）和可以考虑（info）。必须修复的问题先做。', name: '必须修复' },
+      { text: '这个系统借鉴了卷积神经网络（CNN）的结构。卷积神经网络在图像领域很常见。', name: '借鉴了卷积神经网络' },
+      { text: '这里需要确认（confirm）和可以跳过（skip）。需要确认的问题先做。', name: '需要确认' },
     ],
   },
   {
@@ -84,8 +84,8 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     where: 'en-terms.ts englishTerms',
     match: [
       {
-        text: 'Context resets were a key unlock. We used context resets between sessions, and the harness drops context resets from the loop.',
-        name: 'context reset',
+        text: 'Memory leaks were a key problem. We found memory leaks between releases, and the profiler drops memory leaks from the report.',
+        name: 'memory leak',
       },
     ],
     notMatch: [
@@ -118,10 +118,10 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     id: 'heading-term',
     does: 'take',
     decides: 'found',
-    docs: 'The term a Chinese heading ends in after its topic ("主题：术语") is named by the section that runs on about it; a bare heading (迭代框架) is a step of the story.',
+    docs: 'The term a Chinese heading ends in after its topic ("主题：术语") is named by the section that runs on about it; a bare heading is a step of the story.',
     where: 'stressed.ts headingTerms',
-    match: [{ text: headed('数据流架构：从 raw/ 到 wiki/ 的编译管线'), name: '编译管线' }],
-    notMatch: [{ text: headed('迭代框架'), name: '迭代框架' }],
+    match: [{ text: headed('部署架构：从提交到上线的发布管线'), name: '发布管线' }],
+    notMatch: [{ text: headed('发布管线'), name: '发布管线' }],
   },
   {
     id: 'glossed-verb',
@@ -168,17 +168,17 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     id: 'everyday-chinese',
     does: 'drop',
     decides: 'found',
-    docs: 'A word of everyday Chinese (新世界, 入场券: a metaphor in a heading) is no concept unless the text gives it a translation (冲刺（sprint）).',
+    docs: 'A word of everyday Chinese (通行证: a metaphor in a heading) is no concept unless the text gives it a translation (冲刺（sprint）).',
     where: 'entities.ts finish (isCommonZh, isEverydayWord)',
     match: [
       {
-        text: 'AI新世界的入场券，不是代码能力，而是好奇心。\n\n新世界的入场券\n\n我们正快速进入一个新世界。那么，新世界的入场券到底是什么？新世界里，拼的是脑子里的想法。',
-        name: '新世界',
+        text: '旧城改造的通行证，不是资金，而是耐心。\n\n旧城改造的通行证\n\n我们正进入一个旧城改造的时代。那么，旧城改造的通行证到底是什么？旧城里，拼的是耐心。',
+        name: '通行证',
       },
     ],
     notMatch: [
       {
-        text: '解决办法是冲刺（sprint）：生成器在冲刺中一次做一个功能。每个冲刺结束时评估器打分。',
+        text: '团队的办法是冲刺（sprint）：开发者在冲刺中一次做一个功能。每个冲刺结束时大家复盘。',
         name: '冲刺',
       },
     ],
@@ -187,18 +187,18 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     id: 'everyday-heading-zh',
     does: 'drop',
     decides: 'salient',
-    docs: 'A Chinese heading of everyday words (架构设计) names a section, not a term the text stresses; a heading naming a term (关卡编辑器) does.',
+    docs: 'A Chinese heading of everyday words (系统设计) names a section, not a term the text stresses; a heading naming a term (任务调度器) does.',
     where: 'entities.ts finish (isCommonCompound, isSectionLabel)',
     match: [
       {
-        text: '架构设计\n\n这一节讲整体结构。AI不擅长架构设计和复杂逻辑，所以架构设计文档由人来写。\n\n关卡编辑器\n\n关卡编辑器用来摆放图块。关卡编辑器支持撤销。',
-        name: '架构设计',
+        text: '系统设计\n\n这一节讲整体结构。新人不擅长系统设计和复杂逻辑，所以系统设计文档由资深成员来写。\n\n任务调度器\n\n任务调度器用来安排作业。任务调度器支持重试。',
+        name: '系统设计',
       },
     ],
     notMatch: [
       {
-        text: '架构设计\n\n这一节讲整体结构。AI不擅长架构设计和复杂逻辑，所以架构设计文档由人来写。\n\n关卡编辑器\n\n关卡编辑器用来摆放图块。关卡编辑器支持撤销。',
-        name: '关卡编辑器',
+        text: '系统设计\n\n这一节讲整体结构。新人不擅长系统设计和复杂逻辑，所以系统设计文档由资深成员来写。\n\n任务调度器\n\n任务调度器用来安排作业。任务调度器支持重试。',
+        name: '任务调度器',
       },
     ],
   },
@@ -357,7 +357,7 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
         name: '文档字符',
       },
       {
-        text: '随着模型变强，这意味着向量数据库更重要。向量数据库中的代码索引意味着更快的检索。',
+        text: '随着数据变多，这意味着索引结构更重要。索引结构中的指针意味着更快的查询。',
         name: '意味着',
       },
     ],

@@ -29,15 +29,15 @@ export const SUMMARY_RULES: readonly SummaryRule[] = [
     match: [
       {
         text: [
-          '官方文章 · 发布日期：2026年3月24日',
-          'src: https://example.com/engineering/harness(Harness design)',
-          '作者： 某某，Labs 团队成员',
+          '官方博客 · 发布日期：2025年5月12日',
+          'src: https://example.com/blog/caching(Caching design)',
+          '作者： 某某，平台团队成员',
           '导语',
-          '支架设计（Harness design）是提升智能体编程前沿性能的关键。',
-          '在过去的几个月里，我一直致力于解决两个相互关联的问题。',
+          '缓存设计（Caching design）是提升服务响应速度的关键。',
+          '在过去的几个月里，我们一直在解决两个相互关联的问题。',
         ].join('\n'),
-        title: 'Harness design',
-        opens: '支架设计（Harness design）是提升智能体编程前沿性能的关键。',
+        title: 'Caching design',
+        opens: '缓存设计（Caching design）是提升服务响应速度的关键。',
         hasNot: ['发布日期', 'src:', '作者', '导语'],
       },
       {
@@ -59,21 +59,21 @@ export const SUMMARY_RULES: readonly SummaryRule[] = [
     match: [
       {
         text: [
-          '卡帕西提出了一种基于AI的个人知识库构建方法，知识库能够自我更新和优化。',
+          '张三提出了一种基于规则的日志分析方法，日志能够按类汇总。',
           '能力\t说明\t价值',
-          'Backlinks 优化\t模仿维基百科逻辑，AI 自动在不同概念间建立双向链接，强化知识库的连接密度\t提升检索时的路径联想能力',
-          '知识库每次查询的结果都会被归档回知识库，形成知识积累的正向循环。',
+          '自动归类\t按照来源和级别把日志分成不同类别，减少人工筛选的时间\t提升排查效率',
+          '日志每次查询的结果都会被保存下来，形成经验积累的正向循环。',
         ].join('\n'),
-        title: '知识库方法',
-        has: ['卡帕西提出了'],
-        hasNot: ['Backlinks', '双向链接'],
+        title: '日志分析方法',
+        has: ['张三提出了'],
+        hasNot: ['自动归类', '人工筛选'],
       },
     ],
     notMatch: [
       {
-        text: '卡帕西提出了一种基于AI的个人知识库构建方法。Backlinks 优化模仿维基百科的逻辑，在不同概念间建立双向链接。\n',
-        title: '知识库方法',
-        has: ['卡帕西提出了', '双向链接'],
+        text: '张三提出了一种基于规则的日志分析方法。自动归类按照来源和级别把日志分成不同类别。\n',
+        title: '日志分析方法',
+        has: ['张三提出了', '不同类别'],
       },
     ],
   },
@@ -83,7 +83,7 @@ export const SUMMARY_RULES: readonly SummaryRule[] = [
     where: 'summary.ts extractSummary (scene)',
     match: [
       {
-        text: 'One day last spring, my laptop refused to boot after an update.\nThis post explains how I built a clipboard manager for Linux with AI tagging and sync.\n',
+        text: 'One day last spring, our build server ran out of disk.\nThis post explains how we built a cache cleaner for build machines with quotas and alerts.\n',
         opens: 'This post explains',
       },
     ],
@@ -100,23 +100,23 @@ export const SUMMARY_RULES: readonly SummaryRule[] = [
     where: 'summary.ts leans',
     match: [
       {
-        text: '技术 on Wodaixin\n\n然后，我将这些技术应用于长期自主编码，并借鉴了早期的经验。\n\nHarness 设计决定了智能体能否连续工作数小时并交付完整应用。\n',
-        title: '技术 on Wodaixin',
-        opens: 'Harness 设计决定了',
-        hasNot: ['技术 on Wodaixin'],
+        text: '技术 on Example\n\n然后，我将这些技术应用于线上服务，并借鉴了早期的经验。\n\n缓存设计决定了服务能否在高峰时稳定运行并及时响应。\n',
+        title: '技术 on Example',
+        opens: '缓存设计决定了',
+        hasNot: ['技术 on Example'],
       },
     ],
     notMatch: [
       {
-        text: '技术 on Wodaixin\n\n我将这些技术应用于长期自主编码，并借鉴了早期的经验。\n\nHarness 设计决定了智能体能否连续工作数小时并交付完整应用。\n',
-        title: '技术 on Wodaixin',
-        opens: '我将这些技术应用于长期自主编码',
+        text: '技术 on Example\n\n我将这些技术应用于线上服务，并借鉴了早期的经验。\n\n缓存设计决定了服务能否在高峰时稳定运行并及时响应。\n',
+        title: '技术 on Example',
+        opens: '我将这些技术应用于线上服务',
       },
     ],
   },
   {
     id: 'points-ahead',
-    docs: 'A clause that points to a list ("such as:", "其核心创新在于：", en/zh POINTS_AHEAD) ends where the list begins, never glued to a later sentence.',
+    docs: 'A clause that points to a list ("such as:", "其要点在于：", en/zh POINTS_AHEAD) ends where the list begins, never glued to a later sentence.',
     where: 'summary.ts closeColon',
     match: [
       {

@@ -138,5 +138,5 @@ export const CONTRAST_CUES = wordList('不同 区别 區別 不像 相比 相较
 export const BIG_NUMERALS = [...'百千万萬亿億两兩'];
 export const MEASURES = wordList('年 月 日 个 個 次 人 名 位 种 種 座 公里 米 倍 项 項 条 條 步 张 張 % ％');
 
-/** Words that end a clause pointing ahead to a list (“其核心创新在于：”): without its list the clause says nothing. */
+/** Words that end a clause pointing ahead to a list (“其要点在于：”): without its list the clause says nothing. */
 export const POINTS_AHEAD = wordList('在于 如下 包括 有以下 以下几 是这样 如下所示 为例 比如 例如 诸如 包含');
