@@ -461,7 +461,10 @@ export async function retrieve(
   timings.hopMs = t3 - t2;
 
   const rankedEntries = [...entryScore].sort((a, b) => b[1] - a[1]);
-  const entries: EntryHit[] = rankedEntries.slice(0, limit).map(([rowid, score]) => {
+  const hits = rankedEntries.slice(0, limit);
+  // The hits' lists of sources, read in one query (ranking read none).
+  const withSources = store.entriesByRowids(hits.map(([rowid]) => rowid));
+  const entries: EntryHit[] = hits.map(([rowid, score]) => {
     const e = rows.get(rowid)!;
     const hit: EntryHit = {
       id: e.id,
@@ -469,7 +472,7 @@ export async function retrieve(
       title: e.title,
       path: e.path,
       summary: e.summary,
-      sourceRef: store.entryByRowid(rowid)?.source_ref ?? [],
+      sourceRef: withSources.get(rowid)?.source_ref ?? [],
       updated: e.updated,
       score: round(score),
       via: [...(via.get(rowid) ?? [])],

@@ -74,8 +74,6 @@ function isAbbreviation(name: string): boolean {
 const VENDOR =
   /^(?:microsoft|google|amazon|aws|apple|meta|anthropic|openai|ibm|oracle|adobe|apache|mozilla|nvidia) (\S+)$/;
 
-const LABEL_GLOSS_NAMES = WEIGHTS.LABEL_GLOSS_NAMES;
-
 /**
  * Aliases that tie nothing together: an abbreviation given for two different Latin names in
  * different documents (IdP for "identity provider" and for something else: each name keeps its own
@@ -94,7 +92,7 @@ function ambiguousAliases(entities: EntityRow[]): { ambiguous: Set<string>; labe
       (byAlias.get(ak) ?? byAlias.set(ak, new Set()).get(ak)!).add(e.key);
     }
   }
-  const labels = namingAtLeast(glossed, LABEL_GLOSS_NAMES);
+  const labels = namingAtLeast(glossed, WEIGHTS.LABEL_GLOSS_NAMES);
   return { ambiguous: new Set([...namingAtLeast(expansions, 2), ...labels]), labels };
 }
 
@@ -240,7 +238,7 @@ export function groupConcepts(
     // A single document's own topics get pages only in a knowledge base of several documents.
     const n = works(named);
     if (n < minSources && !(okDocs.size >= 5 && stressed(named, n, minSources, okDocs))) continue;
-    if (n < PASSING_WORKS && okDocs.size >= PASSING_MIN_DOCS && !introduced(named)) continue;
+    if (n < WEIGHTS.PASSING_WORKS && okDocs.size >= WEIGHTS.PASSING_MIN_DOCS && !introduced(named)) continue;
     // A work's title given with another name (卡片盒笔记法（Zettelkasten）) leaves the other name its
     // page when other works use it; the title itself stays the source's (links go there).
     const titled = [...g.keys].filter((k) => sourceTitles.has(k));
@@ -263,7 +261,7 @@ export function groupConcepts(
         keysHere.set(k, Math.max(keysHere.get(k) ?? 0, v));
       };
       for (const r of rows) {
-        vote(r.surface, r.weak ? WEAK_VOTE : 1);
+        vote(r.surface, r.weak ? WEIGHTS.WEAK_VOTE : 1);
         for (const a of r.aliases) if (!labels.has(entityKey(a))) vote(a, 0.6);
       }
       for (const [k, v] of keysHere) byKey.set(k, (byKey.get(k) ?? 0) + v);
@@ -348,8 +346,8 @@ export function groupConcepts(
  * The groups (by root) that cannot become a concept, known from their rows alone before a group is
  * gathered (most groups are one name of one document: gathering each costs tens of megabytes at
  * 10,000 documents). Each test is one the loop over the gathered groups makes, on an upper bound:
- * no name but everyday words; or fewer than PASSING_WORKS works name it, in a knowledge base of at
- * least PASSING_MIN_DOCS, and none introduces it. The works counted are those of the names' rows,
+ * no name but everyday words; or fewer than WEIGHTS.PASSING_WORKS works name it, in a knowledge base of at
+ * least WEIGHTS.PASSING_MIN_DOCS, and none introduces it. The works counted are those of the names' rows,
  * which are at least the works the loop counts (it may leave out standing text, never add).
  */
 function hopelessGroups(
@@ -359,8 +357,8 @@ function hopelessGroups(
   workOf: (rawPath: string) => string,
 ): Set<string> {
   const out = new Set<string>();
-  if (okDocs.size < PASSING_MIN_DOCS) return out;
-  // Root → the works of its names' rows (up to PASSING_WORKS), or true once one introduces it.
+  if (okDocs.size < WEIGHTS.PASSING_MIN_DOCS) return out;
+  // Root → the works of its names' rows (up to WEIGHTS.PASSING_WORKS), or true once one introduces it.
   const seen = new Map<string, string[] | true>();
   const weakOnly = new Set<string>();
   for (const e of entities) {
@@ -379,14 +377,12 @@ function hopelessGroups(
     }
     const w = workOf(e.raw_path);
     if (!s) seen.set(r, [w]);
-    else if (s.length < PASSING_WORKS && !s.includes(w)) s.push(w);
+    else if (s.length < WEIGHTS.PASSING_WORKS && !s.includes(w)) s.push(w);
   }
   for (const r of weakOnly) out.add(r);
-  for (const [r, s] of seen) if (s !== true && s.length < PASSING_WORKS) out.add(r);
+  for (const [r, s] of seen) if (s !== true && s.length < WEIGHTS.PASSING_WORKS) out.add(r);
   return out;
 }
-
-const WEAK_VOTE = WEIGHTS.WEAK_VOTE;
 
 /**
  * A group's rows that are names, not everyday words, by document — without those that name it only
@@ -398,7 +394,10 @@ function namedRows(byDoc: Map<string, EntityRow[]>, workOf: Map<string, string>)
     const named = rows.filter((r) => !r.weak);
     if (named.length) out.set(path, named);
   }
-  if (out.size < STANDING_WORKS || new Set([...out.keys()].map((p) => workOf.get(p) ?? p)).size < STANDING_WORKS)
+  if (
+    out.size < WEIGHTS.STANDING_WORKS ||
+    new Set([...out.keys()].map((p) => workOf.get(p) ?? p)).size < WEIGHTS.STANDING_WORKS
+  )
     return out;
   // Only the sentences of rows that could name it in standing text alone need their works counted.
   const asked = new Set<string>();
@@ -426,7 +425,6 @@ function withoutDemoted(byDoc: Map<string, EntityRow[]>, demoted: ReadonlySet<st
   return out;
 }
 
-const STANDING_WORKS = WEIGHTS.STANDING_WORKS;
 /** A document's snippets of a name (entities.ts keeps at most this many). */
 const MAX_SNIPPETS = 3;
 
@@ -445,7 +443,7 @@ function standingSentences(
     for (const r of rows)
       for (const s of r.snippets)
         if (asked.has(s)) (worksOf.get(s) ?? worksOf.set(s, new Set()).get(s)!).add(workOf.get(path) ?? path);
-  return new Set([...worksOf].filter(([, w]) => w.size >= STANDING_WORKS).map(([s]) => s));
+  return new Set([...worksOf].filter(([, w]) => w.size >= WEIGHTS.STANDING_WORKS).map(([s]) => s));
 }
 
 /**
@@ -751,31 +749,21 @@ function stressed(
     // coming back to it or names it in its title too.
     if (byDoc.size === 1) continue;
     const title = docs.get(path)?.title.toLowerCase() ?? '';
-    if (count >= VERSIONS_RETURN || (count >= 3 && rows.some((r) => title.includes(r.surface.toLowerCase()))))
+    if (count >= WEIGHTS.VERSIONS_RETURN || (count >= 3 && rows.some((r) => title.includes(r.surface.toLowerCase()))))
       return true;
   }
   return false;
 }
-
-const PASSING_WORKS = WEIGHTS.PASSING_WORKS;
-const PASSING_MIN_DOCS = WEIGHTS.PASSING_MIN_DOCS;
 
 function introduced(byDoc: Map<string, EntityRow[]>): boolean {
   for (const rows of byDoc.values()) for (const r of rows) if (r.salient || r.named) return true;
   return false;
 }
 
-const VERSIONS_RETURN = WEIGHTS.VERSIONS_RETURN;
-
-const VERSION_MAX_SHARED = WEIGHTS.VERSION_MAX_SHARED;
-const VERSION_MIN_SHARED = WEIGHTS.VERSION_MIN_SHARED;
-const TRANSLATION_SHARE = WEIGHTS.TRANSLATION_SHARE;
-const SAME_LANGUAGE_SHARE = WEIGHTS.SAME_LANGUAGE_SHARE;
-
 /**
  * Documents that are versions of one work — an article and its translations, a post saved and
  * then edited — by the names they share once merged across languages (the by-name roots of
- * `root`): two documents are one work when at least VERSION_MIN_SHARED names, and a share of the
+ * `root`): two documents are one work when at least WEIGHTS.VERSION_MIN_SHARED names, and a share of the
  * names of the one with fewer, are the same. Names that many documents hold are left out.
  * Returns raw path → the first version's raw path, for documents that have another version.
  */
@@ -800,14 +788,14 @@ function versionsOfWorks(
     const shared = new Map<string, number>();
     for (const n of names) {
       const docs = docsOf.get(n)!;
-      if (docs.length > VERSION_MAX_SHARED) continue;
+      if (docs.length > WEIGHTS.VERSION_MAX_SHARED) continue;
       for (const other of docs) if (other > path) shared.set(other, (shared.get(other) ?? 0) + 1);
     }
     for (const [other, n] of shared) {
       const fewer = Math.min(names.size, namesOf.get(other)!.size);
       const sameLanguage = okDocs.get(path)!.lang === okDocs.get(other)!.lang;
-      const share = sameLanguage ? SAME_LANGUAGE_SHARE : TRANSLATION_SHARE;
-      if (n < VERSION_MIN_SHARED || n < share * fewer) continue;
+      const share = sameLanguage ? WEIGHTS.SAME_LANGUAGE_SHARE : WEIGHTS.TRANSLATION_SHARE;
+      if (n < WEIGHTS.VERSION_MIN_SHARED || n < share * fewer) continue;
       if (sameLanguage && marksDiffer(markSet(path), markSet(other))) continue;
       uf.union(path, other);
     }
@@ -836,15 +824,11 @@ function markSets(okDocs: Map<string, DocumentRow>): Map<string, Set<string>> {
  * the publisher's name) but not what they link to or quote. An edited copy of a text keeps most.
  */
 function marksDiffer(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  if (a.size < TRANSLATION_MIN_MARKS || b.size < TRANSLATION_MIN_MARKS) return false;
+  if (a.size < WEIGHTS.TRANSLATION_MIN_MARKS || b.size < WEIGHTS.TRANSLATION_MIN_MARKS) return false;
   let shared = 0;
   for (const m of b) if (a.has(m)) shared++;
-  return shared < TRANSLATION_MARK_SHARE * Math.min(a.size, b.size);
+  return shared < WEIGHTS.TRANSLATION_MARK_SHARE * Math.min(a.size, b.size);
 }
-
-const TRANSLATION_MIN_MARKS = WEIGHTS.TRANSLATION_MIN_MARKS;
-const TRANSLATION_MARK_SHARE = WEIGHTS.TRANSLATION_MARK_SHARE;
-const TRANSLATION_MARGIN = WEIGHTS.TRANSLATION_MARGIN;
 
 /**
  * A Chinese text and the English text it translates, by what a translation keeps as written (its
@@ -860,7 +844,7 @@ function translations(okDocs: Map<string, DocumentRow>, marks: Map<string, Set<s
   for (const e of english) for (const m of marks.get(e)!) (byMark.get(m) ?? byMark.set(m, []).get(m)!).push(e);
   // A mark many texts hold (a footer's link, a template's code) says nothing about which one a text
   // translates; it is left out of the counts, so the comparison stays linear in the marks.
-  const telling = (m: string) => (byMark.get(m)?.length ?? 0) <= VERSION_MAX_SHARED;
+  const telling = (m: string) => (byMark.get(m)?.length ?? 0) <= WEIGHTS.VERSION_MAX_SHARED;
   const sizeOf = new Map<string, number>();
   const size = (p: string) =>
     sizeOf.get(p) ?? sizeOf.set(p, [...marks.get(p)!].filter((m) => !byMark.has(m) || telling(m)).length).get(p)!;
@@ -870,18 +854,19 @@ function translations(okDocs: Map<string, DocumentRow>, marks: Map<string, Set<s
     const shared = new Map<string, number>();
     for (const m of mine) if (telling(m)) for (const e of byMark.get(m) ?? []) shared.set(e, (shared.get(e) ?? 0) + 1);
     const ranked = [...shared]
-      .filter(([, n]) => n >= TRANSLATION_MIN_MARKS)
+      .filter(([, n]) => n >= WEIGHTS.TRANSLATION_MIN_MARKS)
       .map(([e, n]) => [e, n / Math.min(size(o), size(e))] as const)
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const [first, second] = ranked;
-    if (first && first[1] >= TRANSLATION_MARK_SHARE && (!second || second[1] < TRANSLATION_MARGIN * first[1]))
+    if (
+      first &&
+      first[1] >= WEIGHTS.TRANSLATION_MARK_SHARE &&
+      (!second || second[1] < WEIGHTS.TRANSLATION_MARGIN * first[1])
+    )
       out.push([first[0], o]);
   }
   return out;
 }
-
-const ALIGNED_MIN_COUNT = WEIGHTS.ALIGNED_MIN_COUNT;
-const ALIGNED_RATIO = WEIGHTS.ALIGNED_RATIO;
 
 /**
  * Words one version of a work uses in Chinese and another in English, that the dictionary gives as
@@ -901,7 +886,7 @@ function alignedWords(
   for (const e of entities) {
     const work = workOf.get(e.raw_path);
     const d = okDocs.get(e.raw_path);
-    if (!work || !d || e.count < ALIGNED_MIN_COUNT) continue;
+    if (!work || !d || e.count < WEIGHTS.ALIGNED_MIN_COUNT) continue;
     const w = byWork.get(work) ?? byWork.set(work, { han: new Map(), latin: new Map(), inNames: new Set() }).get(work)!;
     if (d.lang !== 'en' && /^[\u3400-\u9fff]{2,6}$/.test(e.key)) w.han.set(e.key, (w.han.get(e.key) ?? 0) + e.count);
     else if (d.lang === 'en' && /^[a-z][a-z-]{2,}$/.test(e.key))
@@ -927,7 +912,7 @@ function alignedWords(
       const alike = (en: string) =>
         (names.has(z) && names.has(en)) ||
         ((z.length === 2 || names.has(en)) &&
-          Math.min(han.get(z)!, latin.get(en)!) >= ALIGNED_RATIO * Math.max(han.get(z)!, latin.get(en)!));
+          Math.min(han.get(z)!, latin.get(en)!) >= WEIGHTS.ALIGNED_RATIO * Math.max(han.get(z)!, latin.get(en)!));
       const en = glosses.map((g) => byForm.get(g)).find((e) => e !== undefined && alike(e));
       if (en) out.push([z, en]);
     }
@@ -1003,11 +988,6 @@ function alignedHeadings(
   return out;
 }
 
-const ALIGNED_MIN_SECTIONS = WEIGHTS.ALIGNED_MIN_SECTIONS;
-const ALIGNED_MAX_SPREAD = WEIGHTS.ALIGNED_MAX_SPREAD;
-const ALIGNED_MIN_OVERLAP = WEIGHTS.ALIGNED_MIN_OVERLAP;
-const ALIGNED_MIN_RATIO = WEIGHTS.ALIGNED_MIN_RATIO;
-
 /**
  * Names two versions of a work use in the same sections, and no other name as nearly (an English
  * text and its Chinese translation, or a Simplified and a Traditional one: alignable): where the two
@@ -1054,8 +1034,8 @@ function alignedBySections(
             .map((r) => ({ ...r, sections: r.sections.flatMap((s) => of.get(s) ?? []) }))
             .filter(
               (r) =>
-                r.sections.length >= ALIGNED_MIN_SECTIONS &&
-                r.sections.length <= ALIGNED_MAX_SPREAD * (pairs.length + 1),
+                r.sections.length >= WEIGHTS.ALIGNED_MIN_SECTIONS &&
+                r.sections.length <= WEIGHTS.ALIGNED_MAX_SPREAD * (pairs.length + 1),
             );
         out.push(...sectionPairs(placed(byDoc.get(x.raw_path)!, hanX, ofX), placed(byDoc.get(y.raw_path)!, hanY, ofY)));
       }
@@ -1140,12 +1120,12 @@ function sectionPairs(english: Placed[], chinese: Placed[]): [string, string][] 
     const shared = b.sections.filter((s) => set.has(s)).length;
     return (2 * shared) / (a.sections.length + b.sections.length);
   };
-  const best = (row: Placed, others: Placed[]) => clearlyBest(row, others, overlap, ALIGNED_MIN_OVERLAP);
+  const best = (row: Placed, others: Placed[]) => clearlyBest(row, others, overlap, WEIGHTS.ALIGNED_MIN_OVERLAP);
   const out: [string, string][] = [];
   for (const e of english) {
     const z = best(e, chinese);
     if (!z || z.key === e.key || best(z, english) !== e) continue;
-    if (Math.min(e.count, z.count) < ALIGNED_MIN_RATIO * Math.max(e.count, z.count)) continue;
+    if (Math.min(e.count, z.count) < WEIGHTS.ALIGNED_MIN_RATIO * Math.max(e.count, z.count)) continue;
     out.push([e.key, z.key]);
   }
   return out;

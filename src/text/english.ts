@@ -3,8 +3,9 @@ import { englishModel } from './wink-model.js';
 
 /**
  * English parts of speech from wink-nlp with its small English model (shipped in the package, no
- * download), loaded once per process on first use (wink-model.ts: faster than the package's loader). Only sentence breaking and tagging run: they
- * are what noun-phrase chunking needs, and the rest of wink's pipe costs time.
+ * download), loaded once per process on first use (wink-model.ts: faster than the package's loader).
+ * Only sentence breaking and tagging run: they are what noun-phrase chunking needs, and the rest of
+ * wink's pipe costs time.
  */
 const require = createRequire(import.meta.url);
 

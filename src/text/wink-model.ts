@@ -4,10 +4,11 @@ import { createRequire } from 'node:module';
 /**
  * wink-eng-lite-web-model, loaded faster. The package's own loader requires its 3 MB core model as
  * JSON when it is first required, copies it through JSON.stringify and JSON.parse when wink asks for
- * it, and decodes its two base64 tables one character at a time: ~290 ms of every process that tags
- * English (a one-change compile, each compile worker). Here the core model is parsed once and its
- * tables decoded by Buffer; the other parts (sentence breaking, tags, the automata wink sets up) are
- * the package's own modules. model.test.ts checks that the core model is the same as the package's.
+ * it, and decodes its two base64 tables one character at a time: 400 ms or so of every process that
+ * tags English (a one-change compile, each compile worker), ~100–150 ms of it spared here. The core
+ * model is parsed once and its tables decoded by Buffer; the other parts (sentence breaking, tags,
+ * the automata wink sets up) are the package's own modules. wink-model.test.ts checks that the core
+ * model is the same as the package's.
  */
 const require = createRequire(import.meta.url);
 const PACKAGE = 'wink-eng-lite-web-model/dist';

@@ -67,11 +67,6 @@ export interface FoundEntity {
   places?: string[];
 }
 
-const WEAK_MIN_COUNT = WEIGHTS.WEAK_MIN_COUNT;
-const MAX_WEAK = WEIGHTS.MAX_WEAK;
-const HAN_CHARS_PER_WEAK = WEIGHTS.HAN_CHARS_PER_WEAK;
-const MAX_WEAK_ZH = WEIGHTS.MAX_WEAK_ZH;
-
 interface Candidate {
   surfaces: Map<string, number>;
   count: number;
@@ -385,8 +380,6 @@ function particlePhrase(c: Candidate): boolean {
 /** A lowercase word in a past participle's form (memoized, deprecated, unstaged), not a noun: no seed, speed or feed. */
 const PARTICIPLE = /^[a-z]{4,}(?:[^e]ed|ied|ized|ised)$/;
 
-const MIN_SECTION_CHARS = WEIGHTS.MIN_SECTION_CHARS;
-
 /** The subjects of a text's sections: terms of each heading that its section keeps naming (subject.ts). */
 function sectionSubjects(markdown: string): { name: string; count: number }[] {
   const heads = sectionHeadings(markdown).filter((b) => b.title);
@@ -400,7 +393,7 @@ function sectionSubjects(markdown: string): { name: string; count: number }[] {
     // search, no mention (…?q=label%3Aneeds-review under "Needs Review").
     const section = markdown.slice(h.end, next ? next.start : markdown.length).replace(ADDRESS_QUERY, '$1');
     // A section of a line or two names nothing three times over.
-    if (section.length < MIN_SECTION_CHARS) return;
+    if (section.length < WEIGHTS.MIN_SECTION_CHARS) return;
     // A heading of one everyday word ("Status", "Adding", "检查") labels a step; a term of art or a phrase names a subject.
     // Nor does a participle ("Expensive calculations also get memoized"): it says what happens to the subject.
     for (const s of titleSubjects(h.title!, section, undefined, { nounsOnly: true })) {
@@ -420,7 +413,8 @@ function sectionSubjects(markdown: string): { name: string; count: number }[] {
   // …but an everyday word that heads several sections, each of which keeps naming it, is what the work
   // is about ("Basic Branching and Merging", "Basic Merging": merge).
   for (const [base, e] of everyday)
-    if (e.headings >= RECURRING_HEADINGS && e.count >= RECURRING_MENTIONS) out.push({ name: base, count: e.count });
+    if (e.headings >= WEIGHTS.RECURRING_HEADINGS && e.count >= WEIGHTS.RECURRING_MENTIONS)
+      out.push({ name: base, count: e.count });
   return out;
 }
 
@@ -432,9 +426,6 @@ function mentionsOfWord(base: string, section: string, forms = true): number {
   const re = new RegExp(`(?<![A-Za-z])(?:${escapeRe(base)}|${escapeRe(stem)})${endings}(?![A-Za-z])`, 'gi');
   return section.match(re)?.length ?? 0;
 }
-
-const RECURRING_HEADINGS = WEIGHTS.RECURRING_HEADINGS;
-const RECURRING_MENTIONS = WEIGHTS.RECURRING_MENTIONS;
 
 /**
  * An everyday word's base form (merge of "Merging", tag of "Tags", 合并 of 合併), by which its
@@ -545,7 +536,8 @@ function pairedNames(
       glossedVerb(tokens, firstAlias, text);
     // A word the dictionary lacks (灰度（canary）) is a term only where the text keeps using it: a
     // table's row label glossed once (首页 (Home)) is a label.
-    if (zh && last?.tag === 'x' && occurrences(text, last.word, UNKNOWN_MIN_USES) < UNKNOWN_MIN_USES) continue;
+    if (zh && last?.tag === 'x' && occurrences(text, last.word, WEIGHTS.UNKNOWN_MIN_USES) < WEIGHTS.UNKNOWN_MIN_USES)
+      continue;
     // 中间信息遗失（Lost in the Middle） read back only to 遗失: a Chinese name has about two characters
     // for each word of the English one, so a much shorter one is a piece of it.
     const words = firstAlias.split(/[\s-]+/).filter((w) => w && !EN.STOP.has(w.toLowerCase())).length;
@@ -617,7 +609,7 @@ const SENTENCE_VERB_BEFORE = new Set(['d', 'ad', 'c', 'v']);
 
 /**
  * 歸併(merge), 拉取(pull), 推送(push): a translation of a technical text glosses its verbs too, and
- * a verb the text keeps using (UNKNOWN_MIN_USES) glossed by one English word is the name of what it
+ * a verb the text keeps using (WEIGHTS.UNKNOWN_MIN_USES) glossed by one English word is the name of what it
  * does. After an adverb, a conjunction or another verb (必须修复（error）, 需要推送) it is the
  * sentence's verb; so is one the text uses once.
  */
@@ -626,10 +618,8 @@ function glossedVerb(tokens: readonly ZhToken[], gloss: string, text: string): s
   const before = tokens.at(-2);
   if (last?.tag !== 'v' || !/^[\u3400-\u9fff]{2}$/.test(last.word) || !/^[a-z]{3,}$/.test(gloss)) return undefined;
   if (before && SENTENCE_VERB_BEFORE.has(before.tag)) return undefined;
-  return occurrences(text, last.word, UNKNOWN_MIN_USES) >= UNKNOWN_MIN_USES ? last.word : undefined;
+  return occurrences(text, last.word, WEIGHTS.UNKNOWN_MIN_USES) >= WEIGHTS.UNKNOWN_MIN_USES ? last.word : undefined;
 }
-
-const UNKNOWN_MIN_USES = WEIGHTS.UNKNOWN_MIN_USES;
 
 /** How often a string occurs in a text, counted up to `max` (2: whether it occurs again is what matters). */
 function occurrences(text: string, s: string, max: number): number {
@@ -789,7 +779,7 @@ function finish(
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]));
   const kept = takeWhere(
     ranked,
-    MAX_KEPT,
+    WEIGHTS.MAX_KEPT,
     (e) => (e[1].subject || !notAName(e[1], codeIds)) && (e[1].titled || said(e)),
   );
   kept.push(...weakNames(new Set(kept.map(([k]) => k)), everyday, hanCount(text)));
@@ -862,14 +852,15 @@ function weakNames(
       byKey.set(key, c);
     }
   const ranked = [...byKey]
-    .filter(([, c]) => c.count >= WEAK_MIN_COUNT)
+    .filter(([, c]) => c.count >= WEIGHTS.WEAK_MIN_COUNT)
     .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1));
-  const cap = Math.min(MAX_WEAK_ZH, Math.max(MAX_WEAK, Math.floor(hanChars / HAN_CHARS_PER_WEAK)));
+  const cap = Math.min(
+    WEIGHTS.MAX_WEAK_ZH,
+    Math.max(WEIGHTS.MAX_WEAK, Math.floor(hanChars / WEIGHTS.HAN_CHARS_PER_WEAK)),
+  );
   const han = ranked.filter(([k]) => HAN.test(k)).slice(0, cap);
-  return [...ranked.filter(([k]) => !HAN.test(k)).slice(0, MAX_WEAK), ...han];
+  return [...ranked.filter(([k]) => !HAN.test(k)).slice(0, WEIGHTS.MAX_WEAK), ...han];
 }
-
-const MAX_KEPT = WEIGHTS.MAX_KEPT;
 
 /** The first `n` items that pass, testing no more than needed. */
 function takeWhere<T>(items: readonly T[], n: number, ok: (t: T) => boolean): T[] {
@@ -1131,18 +1122,18 @@ function boundedPattern(lowerName: string): string {
 }
 
 /**
- * Markdown to plain sentences: no code, links reduced to their text, no markup. Linear on any
- * input: a bracket class never holds the bracket that opens the match (so a try stops at the next
- * opener), and comments are cut by `indexOf`, not by a lazy pattern that rescans for every `<!--`.
- */
-/**
  * A line that is a docs toolchain's directive, not text: VitePress's snippet import (`<<< ./a.ts#region`),
  * MkDocs's (`--8<-- "file.md"`), a reStructuredText directive (`.. literalinclude:: x.py`), a Liquid
  * tag (`{% include note.html %}`) or a Hugo shortcode (`{{< figure src="a.png" >}}`) on a line of its own.
  */
-export const DIRECTIVE_LINE =
+const DIRECTIVE_LINE =
   /^[ \t]*(?:<<<[ \t]\S|--8<--|\.\.[ \t]+[a-z][\w-]*::|\{%-?[ \t][^\n]*%\}[ \t]*$|\{\{[<%][^\n]*[>%]\}\}[ \t]*$)[^\n]*$/gm;
 
+/**
+ * Markdown to plain sentences: no code, links reduced to their text, no markup. Linear on any
+ * input: a bracket class never holds the bracket that opens the match (so a try stops at the next
+ * opener), and comments are cut by `indexOf`, not by a lazy pattern that rescans for every `<!--`.
+ */
 export function stripMarkdown(md: string): string {
   return (
     cutComments(md.replace(/^---\n[\s\S]*?\n---\n/, ''))

@@ -15,7 +15,6 @@ export interface StressedName {
   context: string[];
 }
 
-const MIN_SECTION = WEIGHTS.MIN_SECTION;
 const HEADING_NOUN = new Set(['n', 'nz', 'l', 'j']);
 const NOUN_PART = new Set(['n', 'nz', 'nt', 'ns', 'l', 'j', 'vn', 'an']);
 const HAN_RUN = /^[\u3400-\u9fff]+$/;
@@ -39,7 +38,7 @@ export function headingTerms(markdown: string): StressedName[] {
   const out: StressedName[] = [];
   heads.forEach((at, h) => {
     const body = lines.slice(at + 1, heads[h + 1] ?? lines.length);
-    if (body.join('').length < MIN_SECTION) return;
+    if (body.join('').length < WEIGHTS.MIN_SECTION) return;
     // "主题：术语": a term after the heading's topic; a bare heading (迭代框架) is a step of the story.
     const parts = lines[at]!.replace(/^#+\s*/, '').split(/[：:]|\s[-–—]\s|的/);
     if (parts.length < 2) return;

@@ -15,13 +15,6 @@ export interface Subject {
   titled?: boolean;
 }
 
-const MIN_MENTIONS = WEIGHTS.MIN_MENTIONS;
-const MAX_WORDS = WEIGHTS.MAX_WORDS;
-const NAME_SHARE = WEIGHTS.NAME_SHARE;
-const MAX_SUBJECTS = WEIGHTS.MAX_SUBJECTS;
-const PART_SHARE = WEIGHTS.PART_SHARE;
-const SIDE_SHARE = WEIGHTS.SIDE_SHARE;
-
 interface Token {
   word: string;
   tag: string;
@@ -114,9 +107,9 @@ function words(run: readonly Token[]): number {
 function isName(word: string, text: string): boolean {
   if (!/^[A-Z][A-Za-z0-9]*$/.test(word)) return false;
   const all = countIn(text, text.toLowerCase(), word);
-  if (all < MIN_MENTIONS) return false;
+  if (all < WEIGHTS.MIN_MENTIONS) return false;
   const asName = text.match(new RegExp(`(?<![A-Za-z0-9])${word}(?![A-Za-z0-9])`, 'g'))?.length ?? 0;
-  return asName >= NAME_SHARE * all;
+  return asName >= WEIGHTS.NAME_SHARE * all;
 }
 
 /** Compiled patterns by name: titles and headings repeat their words across a corpus. */
@@ -162,8 +155,6 @@ function nameable(name: string): boolean {
   return name.replace(/[^A-Za-z]/g, '').length >= 3;
 }
 
-const PART_MENTIONS = WEIGHTS.PART_MENTIONS;
-
 /**
  * A title that is one name and words that say what kind of text it is ("cache-eviction design meeting",
  * "Retry policy design meeting", "RFC 1234 Update") names what the work is about, though the text may
@@ -171,14 +162,14 @@ const PART_MENTIONS = WEIGHTS.PART_MENTIONS;
  * the text names it, or one of its words again and again. The whole title is never its own subject.
  */
 function oneName(title: string, run: readonly Token[], text: string, lower: string, nounsOnly: boolean) {
-  if (words(run) > MAX_WORDS || (run.length === 1 && !/-/.test(run[0]!.word))) return undefined;
+  if (words(run) > WEIGHTS.MAX_WORDS || (run.length === 1 && !/-/.test(run[0]!.word))) return undefined;
   const name = title.slice(run[0]!.start, run[run.length - 1]!.end).replace(/\s+/g, ' ');
   if (!nameable(name) || !wellCut(run, nounsOnly) || modifierLast(name)) return undefined;
   const count = countIn(text, lower, name);
   const parts = name.split(/[\s-]+/).filter((w) => w.length >= 3 && !genre(w) && !/^\d/.test(w));
   const part = Math.max(0, ...parts.map((w) => countIn(text, lower, w)));
-  if (count < 1 && part < PART_MENTIONS) return undefined;
-  return { name, count: Math.max(count, MIN_MENTIONS), titled: true };
+  if (count < 1 && part < WEIGHTS.PART_MENTIONS) return undefined;
+  return { name, count: Math.max(count, WEIGHTS.MIN_MENTIONS), titled: true };
 }
 
 /**
@@ -218,7 +209,7 @@ function subjectsOf(
   const grams: { name: string; from: number; to: number; count: number }[] = [];
   for (const run of all)
     for (let i = 0; i < run.length; i++)
-      for (let j = i; j < Math.min(run.length, i + MAX_WORDS); j++) {
+      for (let j = i; j < Math.min(run.length, i + WEIGHTS.MAX_WORDS); j++) {
         // One word of a longer run is a piece of what the title names ("coercion" of "dyn upcasting
         // coercion"), unless a name the text always capitalises stands before it: "Git Branching".
         if (i === j && words(run) > 1 && !(i === 1 && words(run) === 2 && isName(run[0]!.word, prose()))) continue;
@@ -232,7 +223,7 @@ function subjectsOf(
       const longer = grams.filter((o) => o.name.length > g.name.length && o.name.includes(g.name)).map((o) => o.name);
       if (longer.length) g.count = ownCount(text, g.name, longer);
     }
-  const named = grams.filter((g) => g.count >= MIN_MENTIONS);
+  const named = grams.filter((g) => g.count >= WEIGHTS.MIN_MENTIONS);
   const kept = named.filter(
     (g) =>
       !named.some(
@@ -241,13 +232,13 @@ function subjectsOf(
           o.from <= g.from &&
           o.to >= g.to &&
           o.to - o.from > g.to - g.from &&
-          o.count >= PART_SHARE * g.count,
+          o.count >= WEIGHTS.PART_SHARE * g.count,
       ),
   );
   const top = Math.max(0, ...kept.map((g) => g.count));
   return kept
-    .filter((g) => g.count >= SIDE_SHARE * top)
+    .filter((g) => g.count >= WEIGHTS.SIDE_SHARE * top)
     .sort((a, b) => b.count - a.count || a.from - b.from)
-    .slice(0, MAX_SUBJECTS)
+    .slice(0, WEIGHTS.MAX_SUBJECTS)
     .map(({ name, count }) => ({ name, count }));
 }

@@ -23,7 +23,6 @@ const CLASSIFIER = new Set([...'个篇条张种位名次份项件类些每本段
 const PERSON = new Set(['nr']);
 /** Tags a single word stands as a term with. */
 const SINGLE = new Set(['n', 'nz', 'nt', 'ns', 'nrt', 'nrfg', 'j']);
-const COMMON_IDF = WEIGHTS.COMMON_IDF;
 const HAN_ONLY = /^[\u3400-\u9fff]+$/;
 
 /**
@@ -50,7 +49,7 @@ export function tokenizeZh(text: string): ZhToken[] {
 
 function isCommonWord(folded: string): boolean {
   const idf = idfOf(folded);
-  return idf !== undefined && idf < COMMON_IDF;
+  return idf !== undefined && idf < WEIGHTS.COMMON_IDF;
 }
 
 function hanLength(s: string): number {
@@ -333,9 +332,6 @@ export function latinNames(tokens: ZhToken[], bump: (name: string) => void): voi
 const BINDER = new Set(['a', 'ad', 'b', 'd', 'n', 'vn']);
 /** Tags of the word it binds to: the doing or the thing the term names. */
 const BOUND_HEAD = new Set(['v', 'vn', 'n']);
-const BOUND_MIN = WEIGHTS.BOUND_MIN;
-const BOUND_SHARE = WEIGHTS.BOUND_SHARE;
-
 /** Two adjacent words as countPairs counts them: how often, and the first of them. */
 export interface WordPair {
   n: number;
@@ -366,6 +362,7 @@ export function boundTerms(
 ): [string, number][] {
   const out: [string, number][] = [];
   for (const [term, { n, first }] of pairs)
-    if (n >= BOUND_MIN && n >= BOUND_SHARE * (words.get(first) ?? n) && !isCommonZh(term)) out.push([term, n]);
+    if (n >= WEIGHTS.BOUND_MIN && n >= WEIGHTS.BOUND_SHARE * (words.get(first) ?? n) && !isCommonZh(term))
+      out.push([term, n]);
   return out;
 }
