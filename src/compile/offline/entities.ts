@@ -1129,6 +1129,21 @@ function boundedPattern(lowerName: string): string {
 const DIRECTIVE_LINE =
   /^[ \t]*(?:<<<[ \t]\S|--8<--|\.\.[ \t]+[a-z][\w-]*::|\{%-?[ \t][^\n]*%\}[ \t]*$|\{\{[<%][^\n]*[>%]\}\}[ \t]*$)[^\n]*$/gm;
 
+/** A line that cites a work by author and year ("Miller, Ann. (2019). Title: …"): the cited title's words are that work's. */
+const CITING_LINE = /^[^\n]*\((?:1[5-9]|20)\d\d[a-z]?\)\.[^\n]*$/gm;
+/** The cited authors before the year: a surname, a comma and a given name or initials, at most a short list of them. */
+const CITED_AUTHORS = /\p{Lu}[\p{L}'’-]+, \p{Lu}[^\n]{0,160}$/u;
+
+/** The text without what its reference lines cite (from the first author on); the words before them stay. */
+function withoutCitations(md: string): string {
+  if (!md.includes(').')) return md;
+  return md.replace(CITING_LINE, (line) => {
+    const before = line.slice(0, line.search(/\((?:1[5-9]|20)\d\d[a-z]?\)\./));
+    const authors = CITED_AUTHORS.exec(before);
+    return authors ? line.slice(0, authors.index) : line;
+  });
+}
+
 /**
  * Markdown to plain sentences: no code, links reduced to their text, no markup. Linear on any
  * input: a bracket class never holds the bracket that opens the match (so a try stops at the next
@@ -1136,7 +1151,7 @@ const DIRECTIVE_LINE =
  */
 export function stripMarkdown(md: string): string {
   return (
-    cutComments(md.replace(/^---\n[\s\S]*?\n---\n/, ''))
+    withoutCitations(cutComments(md.replace(/^---\n[\s\S]*?\n---\n/, '')))
       .replace(/```[\s\S]*?```/g, '\n')
       .replace(/~~~[\s\S]*?~~~/g, '\n')
       .replace(/!\[[^[\]]*\]\((?:[^()\n]|\([^()\n]*\))*\)/g, ' ')

@@ -45,6 +45,16 @@ function sections(...parts: [heading: string, words: string, n: number][]): stri
     .join('');
 }
 
+/** A short note that cites one work three times, between its own sentences. */
+function cited(line: string): string {
+  const said = [
+    'I review my cards every morning.',
+    'Cards I know come back less often.',
+    'I write down what I forgot.',
+  ];
+  return `## Review\n\n${said.map((s) => `${s}\n\n${line}`).join('\n\n')}\n`;
+}
+
 export const CONCEPT_RULES: readonly ConceptRule[] = [
   {
     id: 'glossed-term',
@@ -384,6 +394,29 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
       {
         text: 'A goroutine is a lightweight thread. Each goroutine has its own stack, and a goroutine leak happens when a goroutine blocks forever.',
         name: 'goroutine',
+      },
+    ],
+  },
+  {
+    id: 'cited-work',
+    does: 'drop',
+    decides: 'found',
+    docs: "A reference line citing a work by author and year (Miller, Ann. (2019). Title …) gives that work's words, not this one's: from its first author to the line's end it is no text.",
+    where: 'entities.ts withoutCitations',
+    match: [
+      {
+        text: cited('- Miller, Ann. (2019). Gardens of Memory: Forgetting Curve, Spaced Practice, Active Recall.'),
+        name: 'Spaced Practice',
+      },
+      {
+        text: cited('- 参考：Miller, Ann. (2019). Gardens of Memory: Forgetting Curve, Spaced Practice.'),
+        name: 'Miller',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'Spaced Practice spreads reviews over days. Miller tested Spaced Practice with two classes (2019). Spaced Practice beat cramming in both.',
+        name: 'Spaced Practice',
       },
     ],
   },
