@@ -122,6 +122,20 @@ const CALLED_TERM = new RegExp(
   'g',
 );
 /**
+ * A term of two words or more set in quotes and defined by the clause right after it
+ * (EN.QUOTE_DEFINING): Some models show "context rot," in which… — a writer introducing a term of
+ * their own (one word in quotes, a "mode", which means…, is an everyday word put to a use).
+ */
+const QUOTED_DEFINED = new RegExp(
+  `["“]([a-z][a-z-]* [a-z -]{0,56}[a-z]),?["”],?[ \\t]+\\(?(?:${anyOf(EN.QUOTE_DEFINING)})\\b`,
+  'g',
+);
+/**
+ * A term that opens a sentence and is defined between dashes right after it: "Cold starts—loading
+ * the model before the first request—cost…" (two words or more; the definition a gerund's clause).
+ */
+const DASH_DEFINED = /(?:^|[.!?][ \t]+)([A-Z][a-z]+(?: [a-z]+){1,3})[ \t]?[—–][ \t]?[a-z]+ing\b/gm;
+/**
  * A Chinese term right after a word that names what was described (zh.CALLED), closing its clause:
  * 这种问题叫做合并冲突。, 这个过程称为三方合并， — written plainly, as Chinese writes a term it
  * introduces (English sets it in italics or quotes: CALLED_TERM).
@@ -969,6 +983,11 @@ function namedTerms(markdown: string): string[] {
     if (englishNameOk(t)) out.push(t);
   }
   for (const m of markdown.matchAll(CALLED_TERM_ZH)) if (calledZh(m[1]!)) out.push(m[1]!);
+  for (const re of [QUOTED_DEFINED, DASH_DEFINED])
+    for (const m of markdown.matchAll(re)) {
+      const t = clean(m[1]!);
+      if (englishNameOk(t)) out.push(t);
+    }
   for (const m of markdown.matchAll(ENCYCLOPEDIA_LINK)) {
     const t = clean(m[1]!.replace(/[.。]$/u, ''));
     if (HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) out.push(t);

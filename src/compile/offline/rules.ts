@@ -125,6 +125,48 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     ],
   },
   {
+    id: 'quoted-defined-term',
+    does: 'take',
+    decides: 'salient',
+    docs: 'A term of two words or more set in quotes and defined by the clause right after it ("context rot," in which …) is one the text introduces; one word in quotes is an everyday word put to a use.',
+    where: 'entities.ts namedTerms QUOTED_DEFINED (text/lang/en.ts QUOTE_DEFINING)',
+    match: [
+      {
+        text: 'Long sessions go wrong in two ways. Some models show “context rot,” in which they forget early instructions as the window fills. We measured context rot in every long run, and context rot grew with the length of the task.',
+        name: 'context rot',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'Long sessions go wrong in two ways. Some models show “context rot” in long runs. We measured context rot in every long run, and context rot grew with the length of the task.',
+        name: 'context rot',
+      },
+      {
+        text: 'The planner gets a “mode”, which means a set of rules it follows. Each mode names its tools, and the mode decides the order.',
+        name: 'mode',
+      },
+    ],
+  },
+  {
+    id: 'dash-defined-term',
+    does: 'take',
+    decides: 'salient',
+    docs: "A term of two words or more that opens a sentence and is defined between dashes by a gerund's clause (Cold starts—loading the model first—…) is one the text introduces.",
+    where: 'entities.ts namedTerms DASH_DEFINED',
+    match: [
+      {
+        text: 'Agents lose the thread on long tasks. Context resets—clearing the window and starting a fresh agent—fix that. We used context resets in every run, and context resets kept the agent on task.',
+        name: 'context resets',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'Agents lose the thread on long tasks. We added context resets—the fresh start helped. We used context resets in every run, and context resets kept the agent on task.',
+        name: 'context resets',
+      },
+    ],
+  },
+  {
     id: 'heading-term',
     does: 'take',
     decides: 'found',

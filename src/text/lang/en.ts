@@ -166,6 +166,12 @@ export const RELATIVES = wordList('that which who whose whom');
 /** Words by which a statement names what it has described ("…, later called Folgezettel"). */
 export const CALLED = ['called', 'known as', 'referred to as', 'termed', 'dubbed', 'named'];
 
+/**
+ * Words that open the clause defining a term set in quotes just before them: "context rot," in
+ * which…; "cold start", meaning…; "yak shaving" (that is, …).
+ */
+export const QUOTE_DEFINING = ['in which', 'where', 'meaning', 'which means', 'i.e.', 'that is'];
+
 /** A copula and an indefinite article: "X is a…", "X are one of…" says what kind of thing X is. */
 export const GENUS_COPULAS = ['is', 'are'];
 export const GENUS_ARTICLES = ['a', 'an', 'one of'];
