@@ -15,7 +15,11 @@ try {
   process.exit(0);
 }
 const result = await build({
-  entryPoints: { kb: join(root, 'src', 'cli', 'main.ts'), worker: join(root, 'src', 'compile', 'worker.ts') },
+  entryPoints: {
+    kb: join(root, 'src', 'cli', 'main.ts'),
+    worker: join(root, 'src', 'compile', 'worker.ts'),
+    'search-worker': join(root, 'src', 'store', 'search-worker.ts'),
+  },
   outdir: join(root, 'dist'),
   outExtension: { '.js': '.mjs' },
   // Commands load their implementation with `await import()`: keep those as separate chunks so

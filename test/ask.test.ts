@@ -117,6 +117,52 @@ describe('retrieval', () => {
   });
 });
 
+describe('retrieval with a search thread (a process that answers many questions)', () => {
+  const QUESTIONS = [
+    '大熊猫吃什么？',
+    'What causes the rise and fall of sea levels?',
+    '向量数据库和长城有什么区别',
+    'Nolan 的电影',
+  ];
+  const results = async (ctx: Awaited<ReturnType<typeof compiled>>['ctx']) => {
+    const out = [];
+    for (const q of QUESTIONS) {
+      const r = await retrieve(ctx, q);
+      out.push({
+        entries: r.entries.map((e) => [e.id, e.score, e.via]),
+        passages: r.passages.map((p) => [p.chunkId, p.score]),
+      });
+    }
+    return out;
+  };
+
+  it('finds exactly what the main thread alone finds, and still answers once the thread has ended', async () => {
+    const { ctx } = await compiled({ ...EN, ...ZH });
+    const alone = await results(ctx);
+    ctx.store.mapForSearch();
+    const thread = ctx.store.searchThread();
+    expect(thread).toBeDefined();
+    // Each question asks the thread for its vector scan and for a share of its keyword groups.
+    const asked: string[] = [];
+    const { chunksMatching, nearestChunks } = thread!;
+    thread!.chunksMatching = (m, l) => {
+      asked.push('fts');
+      return chunksMatching.call(thread, m, l);
+    };
+    thread!.nearestChunks = (v, k) => {
+      asked.push('vector');
+      return nearestChunks.call(thread, v, k);
+    };
+    expect(await results(ctx)).toEqual(alone);
+    expect(asked).toContain('vector');
+    expect(asked).toContain('fts');
+    thread!.close();
+    expect(ctx.store.searchThread()).toBeUndefined();
+    expect(await results(ctx)).toEqual(alone);
+    ctx.store.close();
+  });
+});
+
 describe('packing', () => {
   it('stays within the budget and uses the <kb_entry> format', async () => {
     const { ctx } = await compiled({ ...EN, ...ZH });

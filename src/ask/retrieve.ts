@@ -1,6 +1,7 @@
 import { cutZh, isEverydayWord } from '../text/jieba.js';
 import type { KbContext } from '../kb/context.js';
 import { VECTORS_STALE, type ChunkRow, type EntryRow, type Store } from '../store/store.js';
+import type { SearchThread } from '../store/search-thread.js';
 import { searchTerms } from '../text/search.js';
 import { sentences } from '../text/segment.js';
 import { lexiconFor, translateQuestion, type TranslatedTerm } from './translate.js';
@@ -203,6 +204,12 @@ export function plainPairs(question: string, terms: readonly string[]): string[]
   });
 }
 
+/**
+ * What scanning a chunk's vector costs beside scoring a row an FTS query matches (at 10,000
+ * documents: 77,000 vectors in ~30 ms; a query matching 21,000 rows ~10 ms).
+ */
+const VECTOR_SCAN_COST = 0.8;
+
 /** What a query word of everyday Chinese weighs beside the question's rarer words (retrieve). */
 const EVERYDAY_WEIGHT = 0.5;
 
@@ -217,17 +224,74 @@ function rrf(lists: { items: Ranked[]; weight: number }[], k: number): Map<numbe
   return out;
 }
 
+type SearchCtx = Pick<KbContext, 'store' | 'embedder'> & Partial<Pick<KbContext, 'paths'>>;
+
+/** The question's vector: its text, the queries it came with and its translations, as one. */
+async function embedQuestion(
+  ctx: SearchCtx,
+  question: string,
+  opts: RetrieveOptions,
+  translated: readonly TranslatedTerm[],
+): Promise<Float32Array | undefined> {
+  const [v] = await ctx.embedder.embed(
+    [[question, ...(opts.queries ?? []), translated.map((t) => t.match.replace(/ /g, '')).join(' ')].join('\n')],
+    opts.signal,
+  );
+  return v;
+}
+
+/** The nearest chunks, read on the search thread; on this one if the thread fails. */
+function nearestOn(store: Store, thread: SearchThread, v: Float32Array, depth: number): Promise<number[]> {
+  return thread.nearestChunks(v, depth).catch(() => store.nearestChunks(v, depth));
+}
+
+/**
+ * Each group's chunks (an FTS5 query each), in the groups' order. With a search thread the groups
+ * are shared out by their cost (the rows their terms match, which the query's BM25 reads): the
+ * costliest first, each to the side with less to do, the thread starting with the vector scan it
+ * already runs (`threadLoad`). A list the thread fails to give is read here.
+ */
+async function chunksMatching(
+  store: Store,
+  thread: SearchThread | undefined,
+  groups: readonly string[][],
+  df: ReadonlyMap<string, number>,
+  total: number,
+  threadLoad: number,
+  depth: number,
+): Promise<{ id: number; score: number }[][]> {
+  const exprs = groups.map((g) => matchExpression(g));
+  if (!thread || exprs.length < 2) return exprs.map((e) => store.searchChunks(e, depth));
+  // A query reads each row that holds any of its terms once: at most every chunk.
+  const cost = groups.map((g) =>
+    Math.min(
+      total,
+      g.reduce((n, t) => n + (df.get(t) ?? 0), 0),
+    ),
+  );
+  const onThread = new Set<number>();
+  let here = 0;
+  let there = threadLoad;
+  for (const i of exprs.map((_e, i) => i).sort((a, b) => cost[b]! - cost[a]! || a - b)) {
+    if (there < here) {
+      onThread.add(i);
+      there += cost[i]!;
+    } else here += cost[i]!;
+  }
+  const asked = exprs.map((e, i) =>
+    onThread.has(i) ? thread.chunksMatching(e, depth).catch(() => store.searchChunks(e, depth)) : undefined,
+  );
+  const lists = exprs.map((e, i) => asked[i] ?? store.searchChunks(e, depth));
+  return Promise.all(lists);
+}
+
 /**
  * Hybrid retrieval: BM25 (FTS5, OR of the terms) and vector KNN (sqlite-vec) over chunks and over
  * entry titles/summaries, fused by reciprocal rank; then one hop along links and backlinks from
  * the top entries, so that the second entry of a two-step question comes along.
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: one ranking pipeline whose steps (BM25 groups, vectors, fusion, one hop, language weights) share the same candidate maps and tuning; split once the retrieval work of issue 10 settles
-export async function retrieve(
-  ctx: Pick<KbContext, 'store' | 'embedder'> & Partial<Pick<KbContext, 'paths'>>,
-  question: string,
-  opts: RetrieveOptions = {},
-): Promise<Retrieval> {
+export async function retrieve(ctx: SearchCtx, question: string, opts: RetrieveOptions = {}): Promise<Retrieval> {
   const t0 = performance.now();
   const tune: Tuning = { ...DEFAULT_TUNING, ...opts.tuning };
   const { store } = ctx;
@@ -245,6 +309,12 @@ export async function retrieve(
   const weights: Record<string, number> = {};
   const { terms: translated, ownLanguage } =
     opts.translate === false ? { terms: [], ownLanguage: true } : translations(ctx, question);
+  // A process with a search thread (mapForSearch) embeds the question first and has the thread scan
+  // the vectors while this one runs the keyword lists; both halves are the store's own searches.
+  const thread = store.searchThread();
+  const wantVectors = opts.vectors !== false && question.trim() !== '';
+  const embedded = wantVectors && thread ? await embedQuestion(ctx, question, opts, translated) : undefined;
+  const nearAsked = embedded && thread ? nearestOn(store, thread, embedded, tune.depth) : undefined;
   if (terms.length || translated.length) {
     const all = [...terms, ...translated.flatMap((t) => [t.match, ...(t.source ?? []), ...(t.edges ?? [])])];
     const { chunks: total, df } = store.termStats(all);
@@ -295,9 +365,19 @@ export async function retrieve(
       for (const part of t.parts) weights[part] = Math.max(weights[part] ?? 0, share);
     }
     const fused = new Map<number, number>();
-    for (const [w, g] of groups)
-      for (const r of store.searchChunks(matchExpression(g), tune.depth))
-        fused.set(r.id, (fused.get(r.id) ?? 0) + w * r.score);
+    const lists = await chunksMatching(
+      store,
+      thread,
+      [...groups.values()],
+      df,
+      total,
+      nearAsked ? VECTOR_SCAN_COST * total : 0,
+      tune.depth,
+    );
+    // Summed in the groups' order, wherever each list was read: the same scores, bit for bit.
+    [...groups.keys()].forEach((w, i) => {
+      for (const r of lists[i]!) fused.set(r.id, (fused.get(r.id) ?? 0) + w * r.score);
+    });
     [...fused]
       .sort((a, b) => b[1] - a[1])
       .slice(0, tune.depth)
@@ -317,13 +397,11 @@ export async function retrieve(
   // --- Vector lists.
   const chunkVec: Ranked[] = [];
   const entryVec: Ranked[] = [];
-  if (opts.vectors !== false && question.trim()) {
-    const [v] = await ctx.embedder.embed(
-      [[question, ...(opts.queries ?? []), translated.map((t) => t.match.replace(/ /g, '')).join(' ')].join('\n')],
-      opts.signal,
-    );
+  if (wantVectors) {
+    const v = embedded ?? (await embedQuestion(ctx, question, opts, translated));
     if (v) {
-      for (const [i, id] of store.nearestChunks(v, tune.depth).entries()) chunkVec.push({ key: id, rank: i + 1 });
+      const near = nearAsked ? await nearAsked : store.nearestChunks(v, tune.depth);
+      for (const [i, id] of near.entries()) chunkVec.push({ key: id, rank: i + 1 });
       if (tune.entryVectors)
         for (const [i, id] of store.nearestEntries(v, tune.depth).entries()) entryVec.push({ key: id, rank: i + 1 });
     }

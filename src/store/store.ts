@@ -1,6 +1,9 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
+import { availableParallelism } from 'node:os';
+import { CHUNKS_MATCHING, CHUNKS_NEAREST } from './search-sql.js';
+import { SearchThread } from './search-thread.js';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Chunk, EntryFrontmatter } from '../types.js';
@@ -201,6 +204,7 @@ export class Store {
   private readonly stmts = new Map<string, Stmt>();
   /** Held in memory only: there was no store file, and this open made none (`create: false`). */
   readonly ephemeral: boolean;
+  private thread: SearchThread | undefined;
 
   constructor(path: string, opts: StoreOptions) {
     this.ephemeral = opts.create === false && path !== ':memory:' && !existsSync(path);
@@ -301,6 +305,7 @@ export class Store {
   }
 
   close(): void {
+    this.thread?.close();
     this.db.close();
   }
 
@@ -713,6 +718,13 @@ export class Store {
   mapForSearch(): void {
     if (this.ephemeral) return;
     this.db.pragma(`mmap_size = ${SEARCH_MMAP_BYTES}`);
+    // Such a process also searches on a second thread, where a second core is there to run it.
+    if (!this.thread && availableParallelism() >= 2) this.thread = SearchThread.start(this.db.name, SEARCH_MMAP_BYTES);
+  }
+
+  /** The store's search thread, while it answers (mapForSearch starts it). */
+  searchThread(): SearchThread | undefined {
+    return this.thread?.alive ? this.thread : undefined;
   }
 
   /** How much of the file SQLite may map now (0: none; mapForSearch). */
@@ -722,9 +734,7 @@ export class Store {
 
   /** Chunks matching an FTS5 expression, best BM25 first. */
   searchChunks(match: string, limit: number): { id: number; score: number }[] {
-    return this.stmt(
-      `SELECT rowid AS id, -bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?`,
-    ).all(match, limit) as {
+    return this.stmt(CHUNKS_MATCHING).all(match, limit) as {
       id: number;
       score: number;
     }[];
@@ -741,12 +751,7 @@ export class Store {
 
   /** Chunk ids nearest to a vector, nearest first. */
   nearestChunks(v: Float32Array, k: number): number[] {
-    return (
-      this.stmt(`SELECT rowid AS id FROM vec_chunks WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(
-        v,
-        Math.min(4096, k),
-      ) as { id: number | bigint }[]
-    ).map((r) => Number(r.id));
+    return (this.stmt(CHUNKS_NEAREST).all(v, Math.min(4096, k)) as { id: number | bigint }[]).map((r) => Number(r.id));
   }
 
   /** Entry rowids nearest to a vector, nearest first. */
