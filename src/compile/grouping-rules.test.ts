@@ -5,6 +5,7 @@ import { groupConcepts } from './concepts.js';
 import { GROUPING_RULES, type GroupingExample, type GroupingRule } from './grouping-rules.js';
 import { extractEntities } from './offline/entities.js';
 import { documentRow } from '../../test/document-row.js';
+import { expectRuleTable } from '../../test/rule-table.js';
 
 /** The pages an example's documents give, each as the keys of its title and aliases. */
 function pages(ex: GroupingExample): Set<string>[] {
@@ -61,11 +62,7 @@ const EXPECTED: Record<GroupingRule['does'], { match: string[]; notMatch: string
 
 describe('grouping rules: each holds on its examples', () => {
   it('has rules with examples on both sides and ids of their own', () => {
-    expect(new Set(GROUPING_RULES.map((r) => r.id)).size).toBe(GROUPING_RULES.length);
-    for (const r of GROUPING_RULES) {
-      expect(r.match.length, r.id).toBeGreaterThan(0);
-      expect(r.notMatch.length, r.id).toBeGreaterThan(0);
-    }
+    expectRuleTable(GROUPING_RULES);
   });
 
   for (const rule of GROUPING_RULES) {

@@ -3,6 +3,7 @@ import type { RawPath } from '../types.js';
 import { sha256 } from '../util/hash.js';
 import { ingestFile } from './index.js';
 import { TITLE_RULES, type TitleExample } from './title-rules.js';
+import { expectRuleTable } from '../../test/rule-table.js';
 
 /** The title ingest gives the example's file. */
 async function titleOf(ex: TitleExample): Promise<string | undefined> {
@@ -19,11 +20,7 @@ async function titleOf(ex: TitleExample): Promise<string | undefined> {
 
 describe('title rules: each holds on its examples', () => {
   it('has rules with examples on both sides and ids of their own', () => {
-    expect(new Set(TITLE_RULES.map((r) => r.id)).size).toBe(TITLE_RULES.length);
-    for (const r of TITLE_RULES) {
-      expect(r.match.length, r.id).toBeGreaterThan(0);
-      expect(r.notMatch.length, r.id).toBeGreaterThan(0);
-    }
+    expectRuleTable(TITLE_RULES);
   });
 
   for (const rule of TITLE_RULES) {

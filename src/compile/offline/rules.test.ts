@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { entityKey } from '../../entry/names.js';
 import { extractEntities } from './entities.js';
 import { CONCEPT_RULES, type ConceptRule, type RuleExample } from './rules.js';
+import { expectRuleTable } from '../../../test/rule-table.js';
 
 /** Whether the text gives the example's name (found), or stresses it (salient): its everyday words are no names. */
 function decided(rule: ConceptRule, ex: RuleExample): boolean {
@@ -14,11 +15,7 @@ function decided(rule: ConceptRule, ex: RuleExample): boolean {
 
 describe('concept rules: each holds on its examples', () => {
   it('has rules with examples on both sides and ids of their own', () => {
-    expect(new Set(CONCEPT_RULES.map((r) => r.id)).size).toBe(CONCEPT_RULES.length);
-    for (const r of CONCEPT_RULES) {
-      expect(r.match.length, r.id).toBeGreaterThan(0);
-      expect(r.notMatch.length, r.id).toBeGreaterThan(0);
-    }
+    expectRuleTable(CONCEPT_RULES);
   });
 
   for (const rule of CONCEPT_RULES) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractSummary } from './summary.js';
 import { SUMMARY_RULES, type SummaryExample } from './summary-rules.js';
+import { expectRuleTable } from '../../../test/rule-table.js';
 
 function check(ex: SummaryExample): void {
   const { summary } = extractSummary(ex.text, ex.title ? { title: ex.title } : {});
@@ -11,10 +12,8 @@ function check(ex: SummaryExample): void {
 
 describe('summary rules: each holds on its examples', () => {
   it('has rules with examples on both sides, each saying what its summary holds', () => {
-    expect(new Set(SUMMARY_RULES.map((r) => r.id)).size).toBe(SUMMARY_RULES.length);
+    expectRuleTable(SUMMARY_RULES);
     for (const r of SUMMARY_RULES) {
-      expect(r.match.length, r.id).toBeGreaterThan(0);
-      expect(r.notMatch.length, r.id).toBeGreaterThan(0);
       for (const ex of [...r.match, ...r.notMatch])
         expect((ex.has?.length ?? 0) + (ex.hasNot?.length ?? 0) + (ex.opens ? 1 : 0), r.id).toBeGreaterThan(0);
     }
