@@ -441,9 +441,6 @@ function candidatesOf(question: string, packed: PackedContext): Candidate[] {
  * number when the question asks for one and for the higher-ranked entries; never a heading, a
  * title (an entry's, a saved answer's, or the question itself), code, or a list of links.
  */
-/** Scores closer than this share of the larger one are a tie (rankStatements). */
-const SCORE_TIE = 1e-9;
-
 export function rankStatements(question: string, packed: PackedContext): ScoredStatement[] {
   // English words match by their stems (meeting, meetings); a stem weighs as the heaviest word of the question it stems.
   const asked = new Map<string, string>();
@@ -527,34 +524,33 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     const o = cands[k + d];
     return o && o.at[0] === c.at[0] && o.at[1] === c.at[1] && o.at[2] === c.at[2] + d ? own[k + d]! : 0;
   };
-  return (
-    cands
-      .map((c, order) => {
-        // The answer often sits next to the sentence that matches the question (which names what
-        // it asks about, while its neighbour says the answer): a share of the better neighbour's score.
-        const near = Math.max(beside(order, -1), beside(order, 1));
-        // For a "why", a sentence that gives a reason within two of one that matches, whatever it
-        // holds: the reason follows what it explains (removing the sprint construct … Given the
-        // improvements in Opus 4.6, there was good reason to believe …).
-        const because = wantsReason && own[order] === 0 && GIVES_REASON.test(c.text) && !looksLikeCode(c.text);
-        const score =
-          own[order]! > 0
-            ? own[order]! + W.neighbourShare * near
-            : because
-              ? W.reasonShare * Math.max(near, beside(order, -2), beside(order, 2))
-              : 0;
-        // The higher an entry ranks, the likelier it holds the answer.
-        const holds = whole
-          ? (repliesAlike(order) ? Math.max(held[order]!, held[order - 1]!) : held[order]!) / whole
-          : 0;
-        return { c, order, score: score / (1 + W.entryRankDecay * c.at[0]), holds };
-      })
-      .filter((x) => x.score > 0)
-      // Scores alike within rounding are a tie, broken by reading order: a score summed in another
-      // order (a knowledge base's statistics moved by a page elsewhere) must not turn it.
-      .sort((a, b) => (Math.abs(b.score - a.score) > SCORE_TIE * a.score ? b.score - a.score : 0) || a.order - b.order)
-      .map(({ c, score, holds }) => ({ text: c.text, entry: c.entry, at: c.at, score, held: holds }))
-  );
+  return cands
+    .map((c, order) => {
+      // The answer often sits next to the sentence that matches the question (which names what
+      // it asks about, while its neighbour says the answer): a share of the better neighbour's score.
+      const near = Math.max(beside(order, -1), beside(order, 1));
+      // For a "why", a sentence that gives a reason within two of one that matches, whatever it
+      // holds: the reason follows what it explains (removing the sprint construct … Given the
+      // improvements in Opus 4.6, there was good reason to believe …).
+      const because = wantsReason && own[order] === 0 && GIVES_REASON.test(c.text) && !looksLikeCode(c.text);
+      const score =
+        own[order]! > 0
+          ? own[order]! + W.neighbourShare * near
+          : because
+            ? W.reasonShare * Math.max(near, beside(order, -2), beside(order, 2))
+            : 0;
+      // The higher an entry ranks, the likelier it holds the answer.
+      return { c, order, score: score / (1 + W.entryRankDecay * c.at[0]) };
+    })
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .map(({ c, order, score }) => ({
+      text: c.text,
+      entry: c.entry,
+      at: c.at,
+      score,
+      held: whole ? (repliesAlike(order) ? Math.max(held[order]!, held[order - 1]!) : held[order]!) / whole : 0,
+    }));
 }
 
 /**
