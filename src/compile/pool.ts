@@ -1,7 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { existsSync } from 'node:fs';
-import { packagePath } from '../kb/package-root.js';
+import { threadEntry } from '../kb/package-root.js';
 import type { ContentHash } from '../types.js';
 import type { RawFile } from '../ingest/index.js';
 import { isHeavy } from '../ingest/detect.js';
@@ -64,13 +63,6 @@ const LEAVE_CHUNKS_BELOW = 64 * 1024;
 /** Images OCR reads go to one worker: the OCR models take ~250 MB in each thread that loads them. */
 const IMAGE = /\.(?:png|jpe?g|webp|gif|tiff?)$/i;
 
-function workerEntry(): { path: string; bundled: boolean } | undefined {
-  const bundled = packagePath('dist', 'worker.mjs');
-  if (process.env['KB_BUNDLED'] === '1' && existsSync(bundled)) return { path: bundled, bundled: true };
-  const boot = packagePath('src', 'compile', 'worker-boot.mjs');
-  return existsSync(boot) ? { path: boot, bundled: false } : undefined;
-}
-
 /**
  * Worker threads for a compile: one core left to the main thread, at most 4 — or `KB_THREADS`
  * (0: none, every document on the main thread; N: N threads, for a machine with memory to spare).
@@ -100,7 +92,7 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
   // compile's memory down (a 1,000-document compile on 2 cores: 320 MB with one thread, 460 with two).
   const cores = availableParallelism();
   const threads = Math.min(threadsWanted(cores), jobs);
-  const entry = workerEntry();
+  const entry = threadEntry('worker.mjs', 'compile', 'worker-boot.mjs');
   const use = threadUse(jobs, threads, opts);
   if (use === 'none' || !entry) return inline;
   const { signal } = opts;
@@ -120,7 +112,7 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
     // With one thread the main thread chunks and embeds short works, or it would mostly wait.
     const leave = threads === 1 ? { leaveChunksBelow: LEAVE_CHUNKS_BELOW } : {};
     const gate = newGate();
-    const w = new Worker(entry.path, { workerData: { cfg: { ...cfg, ...leave }, localDims, gate } });
+    const w = new Worker(entry, { workerData: { cfg: { ...cfg, ...leave }, localDims, gate } });
     gates.push(gate);
     w.on('message', (m: { id: number; result?: Prepared; error?: string; progress?: [number, number] }) => {
       const p = waiting.get(m.id);

@@ -21,3 +21,14 @@ export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.ur
 export function packagePath(...parts: string[]): string {
   return join(PACKAGE_ROOT, ...parts);
 }
+
+/**
+ * The file a worker thread starts from: the bundle's (dist/<bundled>) when kb runs its bundle, else
+ * the boot file under src/ that loads TypeScript through tsx (tests, development); none if neither is there.
+ */
+export function threadEntry(bundled: string, ...boot: string[]): string | undefined {
+  const fromBundle = packagePath('dist', bundled);
+  if (process.env['KB_BUNDLED'] === '1' && existsSync(fromBundle)) return fromBundle;
+  const fromSource = packagePath('src', ...boot);
+  return existsSync(fromSource) ? fromSource : undefined;
+}

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { packagePath } from '../kb/package-root.js';
+import { threadEntry } from '../kb/package-root.js';
 
 /**
  * A second connection to the store on a thread of its own, for a process that answers many
@@ -37,7 +36,7 @@ export class SearchThread {
 
   /** A thread for the store file at `path`, or none when kb has no thread entry to start. */
   static start(path: string, mmapBytes: number): SearchThread | undefined {
-    const entry = threadEntry();
+    const entry = threadEntry('search-worker.mjs', 'store', 'search-worker-boot.mjs');
     return entry ? new SearchThread(entry, path, mmapBytes) : undefined;
   }
 
@@ -69,11 +68,4 @@ export class SearchThread {
       this.worker.postMessage({ id, ...req });
     });
   }
-}
-
-function threadEntry(): string | undefined {
-  const bundled = packagePath('dist', 'search-worker.mjs');
-  if (process.env['KB_BUNDLED'] === '1' && existsSync(bundled)) return bundled;
-  const boot = packagePath('src', 'store', 'search-worker-boot.mjs');
-  return existsSync(boot) ? boot : undefined;
 }

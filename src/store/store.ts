@@ -548,11 +548,6 @@ export class Store {
     return out;
   }
 
-  entryByRowid(rowid: number): EntryRow | undefined {
-    const r = this.stmt(`SELECT * FROM entries WHERE rowid = ?`).get(rowid) as RawEntryRow | undefined;
-    return r && toEntry(r);
-  }
-
   /** Insert or update an entry with its outgoing links and (optionally) its summary vector. */
   putEntry(e: EntryRow, links: string[], vector?: Float32Array): void {
     this.stmt(

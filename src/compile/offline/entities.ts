@@ -1149,7 +1149,8 @@ const DIRECTIVE_LINE =
   /^[ \t]*(?:<<<[ \t]\S|--8<--|\.\.[ \t]+[a-z][\w-]*::|\{%-?[ \t][^\n]*%\}[ \t]*$|\{\{[<%][^\n]*[>%]\}\}[ \t]*$)[^\n]*$/gm;
 
 /** A line that cites a work by author and year ("Miller, Ann. (2019). Title: …"): the cited title's words are that work's. */
-const CITING_LINE = /^[^\n]*\((?:1[5-9]|20)\d\d[a-z]?\)\.[^\n]*$/gm;
+const CITED_YEAR = /\((?:1[5-9]|20)\d\d[a-z]?\)\./;
+const CITING_LINE = new RegExp(`^[^\\n]*${CITED_YEAR.source}[^\\n]*$`, 'gm');
 /** The cited authors before the year: a surname, a comma and a given name or initials, at most a short list of them. */
 const CITED_AUTHORS = /\p{Lu}[\p{L}'’-]+, \p{Lu}[^\n]{0,160}$/u;
 
@@ -1157,7 +1158,7 @@ const CITED_AUTHORS = /\p{Lu}[\p{L}'’-]+, \p{Lu}[^\n]{0,160}$/u;
 function withoutCitations(md: string): string {
   if (!md.includes(').')) return md;
   return md.replace(CITING_LINE, (line) => {
-    const before = line.slice(0, line.search(/\((?:1[5-9]|20)\d\d[a-z]?\)\./));
+    const before = line.slice(0, line.search(CITED_YEAR));
     const authors = CITED_AUTHORS.exec(before);
     return authors ? line.slice(0, authors.index) : line;
   });
