@@ -170,11 +170,18 @@ const MAX_COMPARED = 1000;
 const MAX_PIECE = 4000;
 
 function clean(s: string): string {
-  return s
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s\p{P}]+|(?<![\s\p{P}])[\s\p{P}]+$/gu, '')
-    .trim();
+  return (
+    s
+      .replace(/\s+/g, ' ')
+      .replace(/^[\s\p{P}]+|(?<![\s\p{P}])[\s\p{P}]+$/gu, '')
+      .trim()
+      // "Astro's `<ClientRouter />`": the possessive is the sentence's, the name is Astro.
+      .replace(POSSESSIVE, '')
+  );
 }
+
+/** A possessive ending a name ('s, ’s): never part of it ("Conway's Law" is a name with one inside). */
+const POSSESSIVE = /(?<=[A-Za-z])['’]s$/;
 
 function validName(name: string): boolean {
   if (name.length < 2 || name.length > 60) return false;
@@ -187,7 +194,15 @@ function validName(name: string): boolean {
   if (/https?:|www\.|\.(?:com|org|net|io|md|png)$|^[a-z\d-]+(?:\.[a-z\d-]+){2,}$/i.test(name)) return false;
   const k = name.toLowerCase();
   if (EN.STOP.has(k) || ZH.STOP.has(name) || EN.GENERIC.has(k) || EN.CAP_STOP.has(k)) return false;
-  return true;
+  return !isRequest(name);
+}
+
+/** 请参阅, 请确保: the reader asked to do something (zh.REQUEST and a verb of two characters or more). */
+function isRequest(name: string): boolean {
+  const folded = foldText(name);
+  if (!folded.startsWith(ZH.REQUEST) || !/^[\u3400-\u9fff]{3,}$/.test(folded)) return false;
+  const first = tokenizeZh(folded.slice(ZH.REQUEST.length))[0];
+  return first !== undefined && first.word.length >= 2 && first.tag.startsWith('v');
 }
 
 /** An emphasised or paired English name that is a noun phrase, not a clause or a lone common word. */
@@ -790,6 +805,8 @@ function finish(
         [key, ...c.surfaces.keys()].some((s) => isCommonZh(s) || (!c.strong && isEverydayWord(s)));
       return !everyday;
     })
+    // "end tests" of "end-to-end tests": a name the text only ever writes glued to the word before it.
+    .filter(([_key, c]) => !cutFromCompound(c, lower))
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]));
   const kept = takeWhere(
     ranked,
@@ -993,6 +1010,25 @@ function namedTerms(markdown: string): string[] {
     if (HAN.test(t) ? isZhNounPhrase(t) : englishNameOk(t)) out.push(t);
   }
   return out;
+}
+
+/**
+ * A Latin name every mention of which is glued by a hyphen to the word before it ("end tests" in
+ * "end-to-end tests", "level agreements" in "service-level agreements"): the last part of a
+ * compound, cut from it, not a name of its own.
+ */
+function cutFromCompound(c: Candidate, lower: string): boolean {
+  if (c.aliases.size) return false;
+  let glued = 0;
+  for (const s of c.surfaces.keys()) {
+    if (!/^[A-Za-z]/.test(s)) return false;
+    const re = new RegExp(`(?<![A-Za-z0-9])${escapeRe(s.toLowerCase())}(?![A-Za-z0-9])`, 'g');
+    for (const m of lower.matchAll(re)) {
+      if (!/[a-z0-9]-$/.test(lower.slice(Math.max(0, m.index - 2), m.index))) return false;
+      glued++;
+    }
+  }
+  return glued > 0;
 }
 
 /** Drop terms that only ever occur inside a longer candidate (dropped, never merged with it). */

@@ -519,4 +519,101 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
       },
     ],
   },
+  {
+    id: 'possessive',
+    does: 'drop',
+    decides: 'found',
+    docs: "A possessive ending a name (Nimbus's `<ClientRouter />`) is the sentence's, not the name's: the name before it, Nimbus, is found.",
+    where: 'entities.ts clean (POSSESSIVE)',
+    match: [
+      {
+        text: "# View transitions\n\nNimbus has view transitions. Nimbus is a framework. Nimbus renders pages.\n\n## Differences between view transitions and Nimbus's `<ClientRouter />`\n\nAdding Nimbus's `<ClientRouter />` component. Using Nimbus's `<ClientRouter />` helps. We like Nimbus's `<ClientRouter />`.\n",
+        name: "Nimbus's",
+      },
+    ],
+    notMatch: [
+      {
+        text: "# View transitions\n\nNimbus has view transitions. Nimbus is a framework. Nimbus renders pages.\n\n## Differences between view transitions and Nimbus's `<ClientRouter />`\n\nAdding Nimbus's `<ClientRouter />` component. Using Nimbus's `<ClientRouter />` helps. We like Nimbus's `<ClientRouter />`.\n",
+        name: 'Nimbus',
+      },
+    ],
+  },
+  {
+    id: 'cut-from-compound',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A name the text only ever writes glued by a hyphen to the word before it (level agreements of service-level agreements, end tests of end-to-end tests) is a piece of a compound; the same words standing on their own are a name.',
+    where: 'entities.ts cutFromCompound',
+    match: [
+      {
+        text: 'Testing helps.\n\n## End-to-end tests\n\nPlaywright runs end-to-end tests in a browser. Write end-to-end tests for each page. End-to-end tests are slow.\n',
+        name: 'end tests',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'A vector database stores embeddings. The vector database answers nearest queries, and each vector database keeps an index. A multi-vector database is rare.',
+        name: 'vector database',
+      },
+    ],
+  },
+  {
+    id: 'request-to-reader',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A request to the reader (请参阅, 请确保: 请 and a verb) is an instruction of the text, never a name; a word that starts with 请 (请假条) is one.',
+    where: 'entities.ts isRequest (text/lang/zh.ts REQUEST)',
+    match: [
+      {
+        text: '图像组件可以优化图片。请参阅组件的完整 API 参考。\n\n图像组件支持远程图片。请参阅组件的完整 API 参考。\n\n请参阅组件的完整 API 参考，包括必需属性。',
+        name: '请参阅组件',
+      },
+    ],
+    notMatch: [
+      {
+        text: '请假条要提前写。请假条交给老师。请假条上写明原因。',
+        name: '请假条',
+      },
+    ],
+  },
+  {
+    id: 'bound-prefix',
+    does: 'take',
+    decides: 'found',
+    docs: 'A character that makes one word with the noun after it (单, 多, 非, 微, 跨: text/lang/zh.ts BOUND_PREFIXES) begins the term jieba writes apart from it: 多页面应用, not 页面应用.',
+    where: 'zh-terms.ts boundPrefix, termBefore',
+    match: [
+      {
+        text: '视图过渡可以为多页面应用（MPA）中文档之间的导航添加动画。它们不会改变多页面应用的核心功能。多页面应用仍然加载整个页面。',
+        name: '多页面应用',
+      },
+    ],
+    notMatch: [
+      {
+        text: '很多页面应用了这个样式。很多页面应用了新的字体。很多页面应用了旧的布局。',
+        name: '多页面应用',
+      },
+    ],
+  },
+  {
+    id: 'stop-noun-in-title-term',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A noun of the stop list written together with the next word of a Chinese title (数据获取) is part of one term with it: the work is not about the verb left after it (获取).',
+    where: 'subject.ts runs (stopNounInTerm)',
+    match: [
+      {
+        title: '数据获取',
+        text: '组件可以在构建时获取远程数据。获取的数据可以传给组件。每次获取都会发出请求，获取失败时会重试，获取的结果会缓存。',
+        name: '获取',
+      },
+    ],
+    notMatch: [
+      {
+        title: '数据：获取',
+        text: '组件可以在构建时获取远程数据。获取的数据可以传给组件。每次获取都会发出请求，获取失败时会重试，获取的结果会缓存。',
+        name: '获取',
+      },
+    ],
+  },
 ];

@@ -59,22 +59,40 @@ function runs(toks: readonly Token[]): Token[][] {
     if (run.length) out.push(run);
     run = [];
   };
-  for (const t of toks) {
-    if (!t.word.trim()) continue;
-    if (!WORD.test(t.word) || genre(t.word)) {
+  toks.forEach((t, i) => {
+    if (!t.word.trim()) return;
+    if (!WORD.test(t.word) || (genre(t.word) && !stopNounInTerm(toks, i))) {
       end();
-      continue;
+      return;
     }
     // A number ends a name (RFC 2229, Python 3), never opens one (2021 Edition is about editions).
     const number = /^\d[\d.]*$/.test(t.word);
-    if (number && !run.length) continue;
+    if (number && !run.length) return;
     // A Latin name before a Chinese word is a run of its own: "Git 分支" is about 分支, in Git.
     const last = run[run.length - 1];
     if (last && HAN.test(last.word) !== HAN.test(t.word)) end();
     run.push(t);
-  }
+  });
   end();
   return out;
+}
+
+/**
+ * 数据/获取: a noun of the stop list (数据, 系统, 信息) written together with the Chinese word after it
+ * is part of one term with it, as in termBefore: the title is about 数据获取, not about 获取.
+ */
+function stopNounInTerm(toks: readonly Token[], i: number): boolean {
+  const t = toks[i]!;
+  const next = toks[i + 1];
+  return (
+    HAN.test(t.word) &&
+    t.tag === 'n' &&
+    !kindWord(t.word) &&
+    next !== undefined &&
+    next.start === t.end &&
+    /^[\u3400-\u9fff]+$/.test(next.word) &&
+    !genre(next.word)
+  );
 }
 
 /**

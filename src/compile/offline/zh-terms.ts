@@ -136,6 +136,7 @@ export function chineseTerms(
     let j = i + 1;
     if (t.tag === 'eng' && tokens[j]?.word === ' ') j++; // the space between "XML" and "标签"
     const parts = [t];
+    const from = boundPrefix(tokens, i) ? tokens[i - 1]!.start : t.start;
     let term = '';
     for (; j < tokens.length && parts.length < 4; j++) {
       const u = tokens[j]!;
@@ -144,7 +145,7 @@ export function chineseTerms(
       if (!termPart(u) && !last) break;
       parts.push(u);
       const before = parts[parts.length - 2]!.word;
-      term = text.slice(t.start, u.end);
+      term = text.slice(from, u.end);
       // A name led by its English word ("cache 物件") is that word's, however often the text uses 物件 alone;
       // one led by a capitalised name and a noun ("Git 命令", "Windows 系统") is that name's kind of thing,
       // unless a section is titled by it ("## Cache 对象": what the section is about).
@@ -161,6 +162,14 @@ export function chineseTerms(
     if (hanLength(term) >= 3 && next && next.word.length > 1 && SUFFIX.has(next.word[0]!) && !termPart(next))
       misCut(term, parts[parts.length - 1]!.word + next.word[0]);
   }
+}
+
+/** 多/页面/应用: a character that makes one word with the noun after it (zh.BOUND_PREFIXES) stands right before token i. */
+function boundPrefix(tokens: readonly ZhToken[], i: number): boolean {
+  const p = tokens[i - 1];
+  return (
+    p !== undefined && ZH.BOUND_PREFIXES.has(p.word) && p.end === tokens[i]!.start && HAN_ONLY.test(tokens[i]!.word)
+  );
 }
 
 /**
@@ -214,7 +223,13 @@ export function termBefore(tokens: ZhToken[], minWords = 1, letters = 0): string
     // A noun on the stop list (笔记, 数据, 系统) is no term alone but is part of one: 卡片盒/笔记/法.
     // A place word (中间, 前端) is part of a name the English shows is longer: 中间信息遗失（Lost in the Middle）.
     const place = t.tag === 'f' && t.word.length > 1 && parts.length < minWords;
-    if (!HAN_ONLY.test(t.word) || (EDGE.has(t.tag) && !place) || (ZH.STOP.has(foldText(t.word)) && !NOUNISH.has(t.tag)))
+    // 多/页面/应用（MPA）: a prefix the abbreviation spells is part of the term.
+    const prefix = ZH.BOUND_PREFIXES.has(t.word) && parts.length > 0 && parts.length < letters;
+    if (
+      !HAN_ONLY.test(t.word) ||
+      (EDGE.has(t.tag) && !place && !prefix) ||
+      (ZH.STOP.has(foldText(t.word)) && !NOUNISH.has(t.tag))
+    )
       break;
     parts.unshift(t);
   }
@@ -225,7 +240,7 @@ export function termBefore(tokens: ZhToken[], minWords = 1, letters = 0): string
   while (
     parts.length > Math.max(1, minWords) &&
     !NOUNISH.has(parts[0]!.tag) &&
-    !(parts[0]!.tag === 'b' && parts.length <= letters) &&
+    !((parts[0]!.tag === 'b' || ZH.BOUND_PREFIXES.has(parts[0]!.word)) && parts.length <= letters) &&
     (idfOf(mainlandWord(parts[0]!.word)) ?? 9) < 6.5
   )
     parts.shift();

@@ -116,6 +116,18 @@ export const SHOW_VERBS = wordList('显示 顯示 输出 輸出 打印 印出 �
 /** Labels of a document's header lines: who wrote it, where from, when. */
 export const HEADER_LABELS = wordList('作者 译者 来源 出处 原文链接 原文地址 原文 项目地址 发布时间 发布日期');
 
+/**
+ * The word that asks the reader to do something (请参阅, 请注意, 請確認): a request and its verb are
+ * an instruction in the text's UI, never a name (请求, 请柬 are words of their own).
+ */
+export const REQUEST = '请';
+
+/**
+ * Characters that make one word with the noun after them (单页面应用, 多语言, 非阻塞, 微服务, 跨平台,
+ * 反模式, 伪代码, 半结构化, 超文本), which jieba writes apart: a term read from that noun begins with them.
+ */
+export const BOUND_PREFIXES = new Set([...'单多非超微跨反伪半准']);
+
 /** Labels of a list of related links, not of statements. */
 export const RELATED_LABELS = wordList('相关 另见 参见 参考 参考资料 链接 延伸阅读');
 
