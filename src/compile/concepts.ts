@@ -172,6 +172,7 @@ export function groupConcepts(
   for (const [named, role] of roleAgents(surfaces)) tie(role, named);
   for (const [name, kind] of namesOfKind(surfaces.keys(), strongKeys)) tie(name, kind);
   for (const [gerund, base] of gerunds(surfaces)) tie(base, gerund);
+  for (const [open, closed] of closedCompounds(surfaces)) tie(closed, open);
   // Existing concept entries tie their aliases together too, so a person's (or a model's) alias merges
   // names; the offline compiler's own are made again from the sources each run, so an older kb's
   // mistake (云端 as a name of Firestore) is not kept.
@@ -708,6 +709,20 @@ function gerunds(surfaces: Map<string, Map<string, number>>): [string, string][]
     const word = (b: string) => [...(surfaces.get(b)?.keys() ?? [])].some((s) => !/^[A-Z0-9 -]+$/.test(s));
     const base = [stem, `${stem}e`, ...doubled].map((b) => `${head}${b}`).find(word);
     if (base) out.push([k, base]);
+  }
+  return out;
+}
+
+/**
+ * An English compound written open and closed (file name, filename; data set, dataset; code base,
+ * codebase) is one word spelt two ways: one page, where both are names.
+ */
+function closedCompounds(surfaces: Map<string, Map<string, number>>): [string, string][] {
+  const out: [string, string][] = [];
+  for (const k of surfaces.keys()) {
+    if (!/^[a-z]+(?: [a-z]+)+$/.test(k)) continue;
+    const closed = k.replace(/ /g, '');
+    if (surfaces.has(closed)) out.push([k, closed]);
   }
   return out;
 }

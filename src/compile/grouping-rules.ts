@@ -214,6 +214,34 @@ export const GROUPING_RULES: readonly GroupingRule[] = [
     ],
   },
   {
+    id: 'closed-compound',
+    does: 'join',
+    docs: 'An English compound written open and closed (file name, filename) is one word: one page. A longer name that only begins with it (file name extension) is another idea.',
+    where: 'concepts.ts closedCompounds',
+    match: [
+      {
+        rows: [
+          ['a.md', 'file name'],
+          ['b.md', 'filename'],
+          ['b.md', 'file name'],
+          ['a.md', 'filename'],
+        ],
+        names: ['file name', 'filename'],
+      },
+    ],
+    notMatch: [
+      {
+        rows: [
+          ['a.md', 'file name extension'],
+          ['b.md', 'filename'],
+          ['b.md', 'file name extension'],
+          ['a.md', 'filename'],
+        ],
+        names: ['file name extension', 'filename'],
+      },
+    ],
+  },
+  {
     id: 'passing-mention',
     does: 'no-page',
     docs: 'A name two works of a larger knowledge base only mention in passing (an example’s John) is no shared idea; one a work introduces or stresses is.',
