@@ -180,13 +180,19 @@ export function withoutClosingHashes(text: string): string {
 
 /** Inline Markdown to plain text, enough for a title: links, images, code spans, emphasis. */
 export function plainInline(s: string): string {
-  return s
+  const linked = s
     .replace(/!?\[\[([^[\]|]+)\|([^[\]]+)\]\]/g, '$2')
     .replace(/!?\[\[([^[\]]+)\]\]/g, '$1')
-    .replace(/!?\[([^[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, '$1')
-    .replace(/`([^`]+)`/g, '$1')
-    .replace(/(\*\*|__)(.+?)\1/g, '$2')
-    .replace(/(^|[^\w*])[*_]([^*_\s][^*_]*?)[*_](?=[^\w*]|$)/g, '$1$2')
+    .replace(/!?\[([^[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, '$1');
+  // Code is kept as written: its underscores and stars are no emphasis (`__init__`, `**kwargs`).
+  return linked
+    .split(/(`[^`]+`)/)
+    .map((part, i) =>
+      i % 2
+        ? part.slice(1, -1)
+        : part.replace(/(\*\*|__)(.+?)\1/g, '$2').replace(/(^|[^\w*])[*_]([^*_\s][^*_]*?)[*_](?=[^\w*]|$)/g, '$1$2'),
+    )
+    .join('')
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -113,8 +113,20 @@ export const TITLE_RULES: readonly TitleRule[] = [
         text: '# Using `<script setup>` in **components**\n\nText.\n',
         title: 'Using <script setup> in components',
       },
+      {
+        path: 'notes/main.md',
+        text: "# 什麼是 `if __name__ == '__main__'`\n\nText.\n",
+        title: "什麼是 if __name__ == '__main__'",
+      },
     ],
-    notMatch: [{ path: 'book/rc.md', text: '# The [`Rc<T>`](rc.md) type\n\nText.\n', title: 'The Rc type' }],
+    notMatch: [
+      { path: 'book/rc.md', text: '# The [`Rc<T>`](rc.md) type\n\nText.\n', title: 'The Rc type' },
+      {
+        path: 'notes/main.md',
+        text: "# 什麼是 `if __name__ == '__main__'`\n\nText.\n",
+        title: "什麼是 if name == 'main'",
+      },
+    ],
   },
   {
     id: 'text-first-line',

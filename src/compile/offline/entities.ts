@@ -92,6 +92,16 @@ const ADDRESS_QUERY = /(https?:\/\/[^\s?#)>\]]*)[?#][^\s)>\]]*/g;
 const INLINE_CODE = /`[^`\n]+`/g;
 
 /** The text with its inline code spans and parenthesised code blanked out. */
+/** Fenced code blocks, closed by the fence that opened them (or running to the end). */
+const FENCED = /^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^[ \t]*\1[ \t]*$|(?![\s\S]))/gm;
+
+/** The text with its code (fenced blocks, inline spans) blanked, every offset kept. */
+function maskCode(markdown: string): string {
+  if (!markdown.includes('`') && !markdown.includes('~~~')) return markdown;
+  const blank = (m: string) => m.replace(/[^\n]/g, ' ');
+  return markdown.replace(FENCED, blank).replace(INLINE_CODE, blank);
+}
+
 function withoutCode(markdown: string): string {
   return markdown.replace(CODE_IN_PARENS, ' ').replace(INLINE_CODE, ' ');
 }
@@ -248,7 +258,9 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   pairedNames(markdown.includes('`') ? stripMarkdown(withoutTableHeads(withoutCode(markdown))) : text, add, ofTitle);
   const emphasised: string[] = [];
   const labels = new Map<string, number>();
-  for (const m of markdown.matchAll(EMPHASIS)) {
+  // Marks inside code are code: `f1.__name__`, `**kwargs` and a listing's `def __init__` stress nothing.
+  const uncoded = maskCode(markdown);
+  for (const m of uncoded.matchAll(EMPHASIS)) {
     // **Indexing (offline):** is a label with a qualifier: the name is what comes before it.
     const inner = m.slice(1).find(Boolean) ?? '';
     const t = clean(inner.replace(/\s*[(（][^()（）]*[)）]\s*[:：]?\s*$/u, ''));

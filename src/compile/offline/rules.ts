@@ -616,4 +616,46 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
       },
     ],
   },
+  {
+    id: 'marks-in-code',
+    does: 'drop',
+    decides: 'found',
+    docs: "Underscores and stars inside code (a listing's `def __init__`, an inline `f1.__doc__`) are code, not emphasis: they stress no name; emphasis in the prose beside them still counts.",
+    where: 'entities.ts maskCode',
+    match: [
+      {
+        text: 'A decorator wraps a function.\n\n```python\nclass A:\n    def __init__(self):\n        pass\n```\n\nThe class prints `f1.__doc__` and stops.\n',
+        name: 'init',
+      },
+      {
+        text: 'A decorator wraps a function.\n\n```python\nclass A:\n    def __init__(self):\n        pass\n```\n\nThe class prints `f1.__doc__` and stops.\n',
+        name: 'doc',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'A decorator wraps a function.\n\n```python\nclass A:\n    def __init__(self):\n        pass\n```\n\nThe decorator fills a __memo table__ and prints `f1.__doc__` at the end. The memo table grows.\n',
+        name: 'memo table',
+      },
+    ],
+  },
+  {
+    id: 'verb-before-whole-gloss',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A verb before a Chinese noun that already makes the whole name an English gloss gives (two characters or more a word, and a third) takes it as its object: 無法滿足可用性（Availability） is a clause; 反向链接（Backlinks） keeps its first word.',
+    where: 'zh-terms.ts termBefore',
+    match: [
+      {
+        text: '這個設計無法滿足可用性（Availability），所以要取捨。無法滿足可用性時系統會拒絕請求。',
+        name: '设计无法满足可用性',
+      },
+    ],
+    notMatch: [
+      {
+        text: '反向链接（Backlinks）让笔记互相连接。反向链接显示在页面底部。反向链接很有用。',
+        name: '反向链接',
+      },
+    ],
+  },
 ];

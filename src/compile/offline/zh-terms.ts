@@ -225,6 +225,16 @@ export function termBefore(tokens: ZhToken[], minWords = 1, letters = 0): string
     const place = t.tag === 'f' && t.word.length > 1 && parts.length < minWords;
     // 多/页面/应用（MPA）: a prefix the abbreviation spells is part of the term.
     const prefix = ZH.BOUND_PREFIXES.has(t.word) && parts.length > 0 && parts.length < letters;
+    // 无法/满足/可用性 (Availability): a verb before a noun that already makes the whole name (two
+    // characters or more for each English word, and a third) takes it as its object: the sentence's
+    // clause, not the term (反向/链接, Backlinks, is short without its first word).
+    if (
+      t.tag === 'v' &&
+      parts.length >= Math.max(1, minWords, letters) &&
+      NOUNISH.has(parts[0]!.tag) &&
+      hanLength(parts.map((p) => p.word).join('')) > 2 * Math.max(1, minWords)
+    )
+      break;
     if (
       !HAN_ONLY.test(t.word) ||
       (EDGE.has(t.tag) && !place && !prefix) ||
