@@ -705,6 +705,28 @@ describe('groupConcepts: a text and its translation', () => {
     expect(pageOf(all, '分支')[0]).toContain('branch');
   });
 
+  it('pairs a Chinese word with one English word in all: the one its works pair it with most', () => {
+    // 样式 is "style" in a text on styling and "type" in a text on types: pairing both would put
+    // style and type on one page.
+    const two = [
+      ...docs,
+      docRow('en/types.md', 'en', 't1 t2 t3 t4 t5 t6 t7 t8'),
+      docRow('zh/types.md', 'zh', 't1 t2 t3 t4 t5 t6 t7 t8'),
+    ];
+    const found = [
+      row('en/branching.md', 'style', 20),
+      row('zh/branching.md', '样式', 30),
+      row('en/types.md', 'type', 12),
+      row('zh/types.md', '样式', 5),
+      row('en/other.md', 'style', 3),
+      row('en/remotes.md', 'type', 3),
+    ];
+    const senses = dictionary({ 样式: ['type', 'style'] });
+    const all = groupConcepts(found, two, 2, 100, [], senses).map((c) => [c.title, ...c.aliases]);
+    expect(pageOf(all, '样式')[0]).toContain('style');
+    expect(pageOf(all, '样式')[0]).not.toContain('type');
+  });
+
   it('joins no subjects apart when the other version names one of them too', () => {
     // An article on indexes and keyword search and its Chinese notes 关键词检索笔记: the English names
     // keyword search as well, and 关键词检索 is its translation, not a translation of "indexes".

@@ -908,7 +908,9 @@ function alignedWords(
       w.latin.set(e.key, (w.latin.get(e.key) ?? 0) + e.count);
     else if (d.lang === 'en' && !e.weak && e.key.includes(' ')) for (const x of e.key.split(' ')) w.inNames.add(x);
   }
-  const out: [string, string][] = [];
+  // A Chinese word pairs with one English word in all: the one its works pair it with most (样式 is
+  // "style" in a text on styling and "type" beside TypeScript's types; both would chain into one page).
+  const best = new Map<string, Map<string, number>>();
   for (const { han, latin, inNames } of byWork.values()) {
     if (!han.size || !latin.size) continue;
     // An everyday word that is a word of one of the version's names (knowledge of "knowledge base")
@@ -929,8 +931,15 @@ function alignedWords(
         ((z.length === 2 || names.has(en)) &&
           Math.min(han.get(z)!, latin.get(en)!) >= WEIGHTS.ALIGNED_RATIO * Math.max(han.get(z)!, latin.get(en)!));
       const en = glosses.map((g) => byForm.get(g)).find((e) => e !== undefined && alike(e));
-      if (en) out.push([z, en]);
+      if (!en) continue;
+      const to = best.get(z) ?? best.set(z, new Map()).get(z)!;
+      to.set(en, (to.get(en) ?? 0) + Math.min(han.get(z)!, latin.get(en)!));
     }
+  }
+  const out: [string, string][] = [];
+  for (const [z, to] of best) {
+    const [en] = [...to].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]!;
+    out.push([z, en]);
   }
   return out;
 }
