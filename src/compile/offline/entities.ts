@@ -805,6 +805,8 @@ function finish(
     return found.some((f) => !/^[A-Z]/.test(n) || /^[A-Z]/.test(f));
   };
   const said = inSentences(markdown, plainOf);
+  // Words the text writes glued by a hyphen to the word before them, found in one pass.
+  const glued = new Set(lower.match(/(?<=[a-z0-9]-)[a-z][a-z0-9]*/g) ?? []);
   const ranked = [...cands.entries()]
     // Weak single mentions are noise; a lone everyday Chinese word (模型, 成本) is no concept.
     .filter(([_key, c]) => c.strong || c.count >= 2 || [...c.surfaces.keys()].some(isAcronym))
@@ -818,7 +820,7 @@ function finish(
       return !everyday;
     })
     // "end tests" of "end-to-end tests": a name the text only ever writes glued to the word before it.
-    .filter(([_key, c]) => !cutFromCompound(c, lower))
+    .filter(([_key, c]) => !cutFromCompound(c, lower, glued))
     .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]));
   const kept = takeWhere(
     ranked,
@@ -1029,8 +1031,11 @@ function namedTerms(markdown: string): string[] {
  * "end-to-end tests", "level agreements" in "service-level agreements"): the last part of a
  * compound, cut from it, not a name of its own.
  */
-function cutFromCompound(c: Candidate, lower: string): boolean {
+function cutFromCompound(c: Candidate, lower: string, afterHyphen: ReadonlySet<string>): boolean {
   if (c.aliases.size) return false;
+  // Only a name whose first word the text ever glues to the word before it is read through again.
+  const first = (s: string) => /^[a-z][a-z0-9]*/i.exec(s)?.[0]?.toLowerCase() ?? '';
+  if (![...c.surfaces.keys()].some((s) => afterHyphen.has(first(s)))) return false;
   let glued = 0;
   for (const s of c.surfaces.keys()) {
     if (!/^[A-Za-z]/.test(s)) return false;
