@@ -92,8 +92,11 @@ const ADDRESS_QUERY = /(https?:\/\/[^\s?#)>\]]*)[?#][^\s)>\]]*/g;
 const INLINE_CODE = /`[^`\n]+`/g;
 
 /** The text with its inline code spans and parenthesised code blanked out. */
-/** Fenced code blocks, closed by the fence that opened them (or running to the end). */
-const FENCED = /^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^[ \t]*\1[ \t]*$|(?![\s\S]))/gm;
+/**
+ * Fenced code blocks, closed by the fence that opened them (or running to the end). The fence is
+ * taken whole through a lookahead (no backtracking into a run of backticks: linear on "````…").
+ */
+const FENCED = /^[ \t]*(?=(`{3,}|~{3,}))\1[^\n]*\n[\s\S]*?(?:^[ \t]*\1[ \t]*$|(?![\s\S]))/gm;
 
 /** The text with its code (fenced blocks, inline spans) blanked, every offset kept. */
 function maskCode(markdown: string): string {
