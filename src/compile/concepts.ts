@@ -93,7 +93,25 @@ function ambiguousAliases(entities: EntityRow[]): { ambiguous: Set<string>; labe
     }
   }
   const labels = namingAtLeast(glossed, WEIGHTS.LABEL_GLOSS_NAMES);
-  return { ambiguous: new Set([...namingAtLeast(expansions, 2), ...labels]), labels };
+  const twoMeanings = [...expansions].filter(([, keys]) => !oneExpansion([...keys])).map(([k]) => k);
+  return { ambiguous: new Set([...twoMeanings, ...labels]), labels };
+}
+
+/**
+ * Expansions of one abbreviation that say the same words, some cut short ("multi page app" and
+ * "multi page application" for MPA; "config file" and "configuration file"): one meaning. "Identity
+ * Provider" and "Interface Description Package" (IdP) are two.
+ */
+function oneExpansion(keys: readonly string[]): boolean {
+  const [first, ...rest] = keys.map((k) => k.split(' '));
+  return rest.every(
+    (words) =>
+      words.length === first!.length &&
+      words.every((w, i) => {
+        const o = first![i]!;
+        return w === o || (Math.min(w.length, o.length) >= 3 && (w.startsWith(o) || o.startsWith(w)));
+      }),
+  );
 }
 
 /** The aliases given to at least `n` different names. */

@@ -242,6 +242,38 @@ export const GROUPING_RULES: readonly GroupingRule[] = [
     ],
   },
   {
+    id: 'shortened-expansion',
+    does: 'join',
+    docs: 'Two expansions of one abbreviation that say the same words, some cut short (multi-page app and multi-page application, MPA), are one name; two that say other words (product information sheet and patient intake survey, PIS) stay apart.',
+    where: 'concepts.ts ambiguousAliases (oneExpansion)',
+    match: [
+      {
+        docs: {
+          'a.md':
+            'A multi-page app (MPA) loads each page from the server. The multi-page app is simple. Every multi-page app reloads.',
+          'b.md':
+            'Each multi-page application (MPA) reloads on navigation. A multi-page application is robust. The multi-page application is old.',
+        },
+        names: ['multi-page app', 'multi-page application'],
+      },
+    ],
+    notMatch: [
+      {
+        docs: {
+          'a.md':
+            'Sellers publish a product information sheet (PIS). The product information sheet lists sizes. Every product information sheet is signed.',
+          'b.md':
+            'Doctors order a patient intake survey (PIS). The patient intake survey asks questions. Each patient intake survey is short.',
+          'c.md':
+            'Write the product information sheet first. A product information sheet names the maker. Keep one product information sheet per item.',
+          'd.md':
+            'Nurses hand out the patient intake survey. The patient intake survey takes minutes. Clinics file the patient intake survey.',
+        },
+        names: ['product information sheet', 'patient intake survey'],
+      },
+    ],
+  },
+  {
     id: 'passing-mention',
     does: 'no-page',
     docs: 'A name two works of a larger knowledge base only mention in passing (an example’s John) is no shared idea; one a work introduces or stresses is.',
