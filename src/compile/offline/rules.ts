@@ -658,4 +658,30 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
       },
     ],
   },
+  {
+    id: 'identifier-in-title',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A word of a title written together with an underscore (functools.lru_cache, `__name__`) is a piece of an identifier, not what the work is about; the same word standing alone in a title is.',
+    where: 'subject.ts runs (inIdentifier)',
+    match: [
+      {
+        title: 'What is the functools.lru_cache',
+        text: 'The lru_cache decorator keeps results. A cache trades memory for time. The cache grows until full. Clear the cache often.',
+        name: 'cache',
+      },
+      {
+        title: "什麼是 if __name__ == '__main__'",
+        text: "每個模組都有 `__name__` 變數。直接執行時 `__name__` 是 `'__main__'`。被 import 時 `__name__` 是模組名稱，name 就是名稱。",
+        name: 'name',
+      },
+    ],
+    notMatch: [
+      {
+        title: 'What is a cache',
+        text: 'The lru_cache decorator keeps results. A cache trades memory for time. The cache grows until full. Clear the cache often.',
+        name: 'cache',
+      },
+    ],
+  },
 ];

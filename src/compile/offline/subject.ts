@@ -61,7 +61,7 @@ function runs(toks: readonly Token[]): Token[][] {
   };
   toks.forEach((t, i) => {
     if (!t.word.trim()) return;
-    if (!WORD.test(t.word) || (genre(t.word) && !stopNounInTerm(toks, i))) {
+    if (!WORD.test(t.word) || inIdentifier(toks, i) || (genre(t.word) && !stopNounInTerm(toks, i))) {
       end();
       return;
     }
@@ -75,6 +75,21 @@ function runs(toks: readonly Token[]): Token[][] {
   });
   end();
   return out;
+}
+
+/**
+ * `__name__`, lru_cache: in a title written with spaces, a word written together with an underscore
+ * is a piece of an identifier, no word of the title (a title that is a file name, pandas_tutorial,
+ * uses underscores for spaces).
+ */
+function inIdentifier(toks: readonly Token[], i: number): boolean {
+  if (!toks.some((o) => /^\s+$/.test(o.word))) return false;
+  const t = toks[i]!;
+  const [prev, next] = [toks[i - 1], toks[i + 1]];
+  return Boolean(
+    (prev && prev.end === t.start && prev.word.endsWith('_')) ||
+      (next && next.start === t.end && next.word.startsWith('_')),
+  );
 }
 
 /**
