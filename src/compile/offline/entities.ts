@@ -91,20 +91,25 @@ const ADDRESS_QUERY = /(https?:\/\/[^\s?#)>\]]*)[?#][^\s)>\]]*/g;
 /** Inline code spans. */
 const INLINE_CODE = /`[^`\n]+`/g;
 
-/** The text with its inline code spans and parenthesised code blanked out. */
-/**
- * Fenced code blocks, closed by the fence that opened them (or running to the end). The fence is
- * taken whole through a lookahead (no backtracking into a run of backticks: linear on "````…").
- */
-const FENCED = /^[ \t]*(?=(`{3,}|~{3,}))\1[^\n]*\n[\s\S]*?(?:^[ \t]*\1[ \t]*$|(?![\s\S]))/gm;
-
-/** The text with its code (fenced blocks, inline spans) blanked, every offset kept. */
+/** The text with its code (fenced blocks as chunk/blocks.ts reads them, inline spans) blanked, every offset kept. */
 function maskCode(markdown: string): string {
   if (!markdown.includes('`') && !markdown.includes('~~~')) return markdown;
   const blank = (m: string) => m.replace(/[^\n]/g, ' ');
-  return markdown.replace(FENCED, blank).replace(INLINE_CODE, blank);
+  let out = markdown;
+  if (markdown.includes('```') || markdown.includes('~~~')) {
+    out = '';
+    let at = 0;
+    for (const b of parseBlocks(markdown).blocks)
+      if (b.kind === 'code') {
+        out += markdown.slice(at, b.start) + blank(markdown.slice(b.start, b.end));
+        at = b.end;
+      }
+    out += markdown.slice(at);
+  }
+  return out.replace(INLINE_CODE, blank);
 }
 
+/** The text with its inline code spans and parenthesised code blanked out. */
 function withoutCode(markdown: string): string {
   return markdown.replace(CODE_IN_PARENS, ' ').replace(INLINE_CODE, ' ');
 }

@@ -59,9 +59,11 @@ function runs(toks: readonly Token[]): Token[][] {
     if (run.length) out.push(run);
     run = [];
   };
+  // A title written with spaces; one that is a file name (pandas_tutorial) uses underscores for them.
+  const spaced = toks.some((o) => /^\s+$/.test(o.word));
   toks.forEach((t, i) => {
     if (!t.word.trim()) return;
-    if (!WORD.test(t.word) || inIdentifier(toks, i) || (genre(t.word) && !stopNounInTerm(toks, i))) {
+    if (!WORD.test(t.word) || (spaced && inIdentifier(toks, i)) || (genre(t.word) && !stopNounInTerm(toks, i))) {
       end();
       return;
     }
@@ -79,11 +81,9 @@ function runs(toks: readonly Token[]): Token[][] {
 
 /**
  * `__name__`, lru_cache: in a title written with spaces, a word written together with an underscore
- * is a piece of an identifier, no word of the title (a title that is a file name, pandas_tutorial,
- * uses underscores for spaces).
+ * is a piece of an identifier, no word of the title.
  */
 function inIdentifier(toks: readonly Token[], i: number): boolean {
-  if (!toks.some((o) => /^\s+$/.test(o.word))) return false;
   const t = toks[i]!;
   const [prev, next] = [toks[i - 1], toks[i + 1]];
   return Boolean(
