@@ -59,6 +59,17 @@ describe('statements', () => {
     ]);
   });
 
+  it('keeps a tag the sentence talks about, and code, as code; drops markup', () => {
+    const text = [
+      '通过 XML 标签隔离，可以强制模型只关注 <summary> 标签内容。',
+      'A component opens with `<script setup>` and a <span class="x">styled</span> word.',
+    ].join('\n\n');
+    expect(statements(text)).toEqual([
+      '通过 XML 标签隔离，可以强制模型只关注 `<summary>` 标签内容。',
+      'A component opens with `<script setup>` and a styled word.',
+    ]);
+  });
+
   it('leaves out a labelled list of links ("Related: [[A]], [[B]].", "另见：[[甲]]、[[乙]]")', () => {
     const text = [
       'Related: [[Zettelkasten]], [[Obsidian, Wikilinks and Backlinks]], [[SQLite]].',

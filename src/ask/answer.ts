@@ -7,6 +7,7 @@ import { foldText } from '../text/fold.js';
 import { isCodeLine } from '../text/code-line.js';
 import { baseForm } from '../text/lexicon.js';
 import { mendQuotes } from '../text/quotes.js';
+import { namedTagsAsCode } from '../text/code-spans.js';
 import { searchTerms } from '../text/search.js';
 import { HEADER_LABEL, isHeadingLine } from '../text/layout.js';
 import { type ReadBlock, readBlocks } from '../chunk/reading.js';
@@ -78,6 +79,13 @@ const SCAFFOLD =
 
 /** An HTML tag inside a line (`<label for="x">`, `</label>`): the text inside it reads without it. */
 const INLINE_HTML = /<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g;
+
+/** Whether a line's character at `at` is inside an inline code span (an odd number of backticks before it). */
+function inCode(line: string, at: number): boolean {
+  let ticks = 0;
+  for (let i = 0; i < at; i++) if (line[i] === '`') ticks++;
+  return ticks % 2 === 1;
+}
 
 /** A list marker that opens a line: a bullet or a number. */
 const MARKER = /^(?:[-*+]\s+|\d{1,3}[.)]\s+)/u;
@@ -163,8 +171,9 @@ function statementLine(raw: string, block: ReadBlock, i: number, next: ReadBlock
   if (CONCEPT_SCAFFOLD.test(line) || ATTACHMENT_LINE.test(line)) return undefined;
   line = line.replace(/\s+—\s+\[\[[^\]]*\]\]$/, '');
   line = line.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/^…\s*|\s*…$/g, '');
-  // Inline HTML (`<label for="x">…</label>`) reads as the text inside it.
-  line = line.replace(INLINE_HTML, '');
+  // Inline HTML (`<label for="x">…</label>`) reads as the text inside it; a tag the sentence talks
+  // about (`只关注 <summary> 标签内容`) is a name, kept as code.
+  line = namedTagsAsCode(line).replace(INLINE_HTML, (tag, at: number, all: string) => (inCode(all, at) ? tag : ''));
   // A Markdown link reads as its text; an image is no statement (its `!` is no end of a sentence).
   const imageless = line.replace(/\s*!\[[^\]\n]*\]\([^)\s]*\)/g, '');
   // What is left of a line around an image (`(Same image as a link: ![…](…))`) may say nothing.
@@ -585,7 +594,12 @@ function listText(list: Pick<Enumeration, 'leadIn' | 'items'>): string {
   const lead = list.leadIn ? (/[:：?？]$/u.test(list.leadIn) ? list.leadIn : `${list.leadIn}${zh ? '：' : ':'}`) : '';
   // Read as the statements are: no emphasis marks, a link as its text.
   const plain = (l: string) =>
-    withoutEmphasis(l.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(INLINE_HTML, ''));
+    withoutEmphasis(
+      namedTagsAsCode(l.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2')).replace(
+        INLINE_HTML,
+        (tag, at: number, all: string) => (inCode(all, at) ? tag : ''),
+      ),
+    );
   // An item that opens with its name in bold and goes on to explain it (`1. **Fixed-size windows.** Cut
   // every N tokens…`) is listed by its name.
   const named = (l: string) =>

@@ -18,7 +18,7 @@ import { isCommonEnglishWord } from '../../text/english-words.js';
 import { baseForm } from '../../text/lexicon.js';
 import { englishTerms, foldShortNames, isCodeLine } from './en-terms.js';
 import { definedTypes, headingTerms, withoutHeadings } from './stressed.js';
-import { openCode, sealCode } from './code-spans.js';
+import { openCode, sealCode } from '../../text/code-spans.js';
 import { titleSubjects } from './subject.js';
 import { unwrapParagraphs } from '../../chunk/reading.js';
 import { foldText } from '../../text/fold.js';

@@ -187,6 +187,37 @@ export const SUMMARY_RULES: readonly SummaryRule[] = [
     ],
   },
   {
+    id: 'named-tags',
+    docs: 'A tag the prose talks about (a bare opening tag inside a line, not closed in it) is a name, kept as code; markup (closed, with attributes, void, opening a line) goes.',
+    where: 'code-spans.ts sealNamedTags',
+    match: [
+      {
+        text: '通过 XML 标签隔离，可以强制模型只关注 <summary> 标签内容，有效规避长文本的注意力衰减问题。\n',
+        has: ['只关注 `<summary>` 标签内容'],
+      },
+      {
+        text: 'Wrap the retrieved documents in a <context> tag so the model can tell them from the question it answers.\n',
+        has: ['a `<context>` tag'],
+      },
+    ],
+    notMatch: [
+      {
+        text: 'Press <kbd>Ctrl</kbd> and the key to copy the selected text, then paste it where the cursor stands.\n',
+        has: ['Ctrl'],
+        hasNot: ['<kbd>'],
+      },
+      {
+        text: 'The first line ends here<br>and the second line of the same paragraph goes on with more words.\n',
+        hasNot: ['<br>'],
+      },
+      {
+        text: 'A styled <span class="note">remark</span> reads as the words inside it, and the paragraph goes on.\n',
+        has: ['remark'],
+        hasNot: ['<span', '`'],
+      },
+    ],
+  },
+  {
     id: 'hard-wrap',
     docs: 'A sentence wrapped over lines is one sentence; a line that ends a sentence ends it.',
     where: 'summary.ts extractSummary (unwrapped paragraphs)',

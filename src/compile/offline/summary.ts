@@ -3,7 +3,7 @@ import { HAN } from '../../text/script.js';
 import { sentences } from '../../text/segment.js';
 import { cutZh } from '../../text/jieba.js';
 import { stripMarkdown } from './entities.js';
-import { openCode, sealCode } from './code-spans.js';
+import { openCode, sealCode, sealNamedTags } from '../../text/code-spans.js';
 import { anyOf } from '../../text/lang/words.js';
 import * as EN from '../../text/lang/en.js';
 import * as ZH from '../../text/lang/zh.js';
@@ -81,7 +81,10 @@ export function extractSummary(
   // tab-separated table (cells run together read as no sentence).
   // A hard-wrapped line runs on into the next one (which goes on in lower case).
   const prose = markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, '').replace(/^.*\S\t+\S.*$/gm, '');
-  const text = stripMarkdown(sealCode(joinWrapped(prose))).replace(/([^\s.!?:;。！？])[ \t]*\n(?=[a-z])/g, '$1 ');
+  const text = stripMarkdown(sealNamedTags(sealCode(joinWrapped(prose)))).replace(
+    /([^\s.!?:;。！？])[ \t]*\n(?=[a-z])/g,
+    '$1 ',
+  );
   const title = (opts.title ?? '').trim();
   // Each usable sentence with where it stands among all of them (what comes right after it in the text).
   const all = mendQuotes(sentences(text));
