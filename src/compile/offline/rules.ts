@@ -617,6 +617,48 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     ],
   },
   {
+    id: 'action-asked-in-title',
+    does: 'drop',
+    decides: 'found',
+    docs: "A verb right after a word that asks how (如何修改…, 怎么安装…) in a Chinese title is the action asked about, not the work's subject.",
+    where: 'subject.ts runs (actionAsked, zh.HOW_WORDS)',
+    match: [
+      {
+        title: '如何修改 Ubuntu 登入畫面的背景',
+        text: '登入畫面的背景可以修改。修改之前先備份原來的圖片。修改的方法是替換設定檔裡的路徑，修改完成後重新開機。',
+        name: '修改',
+      },
+    ],
+    notMatch: [
+      {
+        title: '修改與備份：登入畫面的背景',
+        text: '登入畫面的背景可以修改。修改之前先備份原來的圖片。修改的方法是替換設定檔裡的路徑，修改完成後重新開機。',
+        name: '修改',
+      },
+    ],
+  },
+  {
+    id: 'stop-noun-after-noun-in-title',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A stop-list noun written together after a noun of a Chinese title (檔案系統, file system) closes one term with it: the work is not about the noun left before it (檔案).',
+    where: 'subject.ts runs (stopNounAfterNoun)',
+    match: [
+      {
+        title: 'Linux 檔案系統',
+        text: 'Linux 的檔案系統從根目錄開始。每個檔案都有路徑，設定檔案放在 /etc，使用者的檔案放在 /home。檔案系統把檔案組織成一棵樹。',
+        name: '檔案',
+      },
+    ],
+    notMatch: [
+      {
+        title: 'Linux 檔案與系統',
+        text: 'Linux 的檔案系統從根目錄開始。每個檔案都有路徑，設定檔案放在 /etc，使用者的檔案放在 /home。檔案系統把檔案組織成一棵樹。',
+        name: '檔案',
+      },
+    ],
+  },
+  {
     id: 'marks-in-code',
     does: 'drop',
     decides: 'found',

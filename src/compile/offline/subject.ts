@@ -63,7 +63,12 @@ function runs(toks: readonly Token[]): Token[][] {
   const spaced = toks.some((o) => /^\s+$/.test(o.word));
   toks.forEach((t, i) => {
     if (!t.word.trim()) return;
-    if (!WORD.test(t.word) || (spaced && inIdentifier(toks, i)) || (genre(t.word) && !stopNounInTerm(toks, i))) {
+    if (
+      !WORD.test(t.word) ||
+      (spaced && inIdentifier(toks, i)) ||
+      (genre(t.word) && !stopNounInTerm(toks, i) && !stopNounAfterNoun(toks, i)) ||
+      actionAsked(toks, i)
+    ) {
       end();
       return;
     }
@@ -90,6 +95,31 @@ function inIdentifier(toks: readonly Token[], i: number): boolean {
     (prev && prev.end === t.start && prev.word.endsWith('_')) ||
       (next && next.start === t.end && next.word.startsWith('_')),
   );
+}
+
+/**
+ * 檔案/系統: a noun of the stop list (系統, 数据) written together after a noun closes one term with
+ * it (檔案系統, file system), as stopNounInTerm opens one: the title is not about 檔案 alone.
+ */
+function stopNounAfterNoun(toks: readonly Token[], i: number): boolean {
+  const t = toks[i]!;
+  const prev = toks[i - 1];
+  return (
+    HAN.test(t.word) &&
+    t.tag === 'n' &&
+    !kindWord(t.word) &&
+    prev !== undefined &&
+    prev.end === t.start &&
+    prev.tag === 'n' &&
+    /^[\u3400-\u9fff]+$/.test(prev.word) &&
+    !genre(prev.word)
+  );
+}
+
+/** 如何/修改, 怎麼/安裝: the verb right after a word that asks how is the action asked about, no subject. */
+function actionAsked(toks: readonly Token[], i: number): boolean {
+  const prev = toks[i - 1];
+  return toks[i]!.tag === 'v' && prev !== undefined && ZH.HOW_WORDS.has(foldText(prev.word));
 }
 
 /**

@@ -43,6 +43,9 @@ export const QUESTION_WORDS = new Set(
   ),
 );
 
+/** Words that ask how to do something (如何修改…, 怎么安装…): the verb after one is the action asked about, not a subject. */
+export const HOW_WORDS = new Set(wordList('如何 怎么 怎样 怎么样 如何才能 怎么才能 怎样才能'));
+
 /** Single characters of questions and particles, too common to translate alone. */
 export const QUESTION_CHARS = new Set([...'吗呢吧啊么什哪谁几多少怎何有']);
 
