@@ -143,7 +143,8 @@ export function firstHeading(markdown: string, opts: { levelOne?: boolean } = {}
   let opened = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    const first = !opened && /\S/.test(line);
+    // A line of links alone (a language switch, badges) is the page's navigation: the text has not begun.
+    const first = !opened && /\S/.test(line) && !linksOnly(line);
     if (first) opened = true;
     const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
     if (f) {
@@ -164,6 +165,12 @@ export function firstHeading(markdown: string, opts: { levelOne?: boolean } = {}
     if (first) other = title;
   }
   return opts.levelOne ? undefined : other;
+}
+
+/** A line of links and images alone (`[English Version](README_en.md)`, `[![build](b.svg)](ci)`), perhaps with separators. */
+function linksOnly(line: string): boolean {
+  const rest = line.replace(/!\[[^[\]\n]*\]\([^()\n]*\)/g, '').replace(/\[[^[\]\n]*\]\([^()\n]*\)/g, '');
+  return rest !== line && /^[\s|·•,;/\-–—]*$/.test(rest);
 }
 
 /**

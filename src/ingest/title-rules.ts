@@ -75,12 +75,24 @@ export const TITLE_RULES: readonly TitleRule[] = [
     where: 'ingest/markdown.ts firstHeading',
     match: [
       { path: 'book/ch02.md', text: '## Recording changes\n\nEach change is a commit.\n', title: 'Recording changes' },
+      // A language switch or a row of badges above the heading is navigation, not text.
+      { path: 'tool/README.md', text: '[English Version](README_en.md)\n\n## cmatrix\n\nA toy.\n', title: 'cmatrix' },
+      {
+        path: 'tool/README.md',
+        text: '[![build](https://ci.example/b.svg)](https://ci.example) | [中文版](README.md)\n\n## cmatrix\n\nA toy.\n',
+        title: 'cmatrix',
+      },
     ],
     notMatch: [
       // A heading after the text has begun names a section, not the text.
       {
         path: 'book/ch02.md',
         text: 'Each change is a commit.\n\n## Recording changes\n\nMore.\n',
+        title: 'Recording changes',
+      },
+      {
+        path: 'book/ch02.md',
+        text: 'Read [the first chapter](ch01.md) before this one.\n\n## Recording changes\n\nMore.\n',
         title: 'Recording changes',
       },
     ],
