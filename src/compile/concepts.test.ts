@@ -939,6 +939,25 @@ describe('groupConcepts: what a page needs', () => {
     expect(groupConcepts(rows, many(3), 2, 100, [], dict)).toEqual([]);
   });
 
+  it('takes a product named beside a phrase for no gloss of it (安装方式 Docker); a transliteration and a spelt compound stay', () => {
+    const words = dictionary({
+      安装: ['to install', 'to erect'],
+      方式: ['way', 'manner', 'style'],
+      反向: ['reverse', 'opposite direction'],
+      链接: ['link', 'to link'],
+      底层: ['bottom layer', 'underlying'],
+      命令: ['order', 'command'],
+    });
+    const beside = (surface: string, gloss: string) => [zh(surface, gloss, 'd0.md'), zh(gloss, gloss, 'd1.md')];
+    const titles = (rows: EntityRow[]) =>
+      groupConcepts(rows, many(3), 2, 100, [], words).map((c) => [c.title, ...c.aliases]);
+    expect(titles(beside('安装方式', 'Docker'))).not.toContainEqual(expect.arrayContaining(['安装方式', 'Docker']));
+    expect(titles(beside('反向链接', 'Backlinks'))).toContainEqual(expect.arrayContaining(['反向链接', 'Backlinks']));
+    expect(titles(beside('卡帕西', 'Karpathy'))).toContainEqual(expect.arrayContaining(['卡帕西', 'Karpathy']));
+    // An English word is a translator's gloss, not a product's name.
+    expect(titles(beside('底层命令', 'Plumbing'))).toContainEqual(expect.arrayContaining(['底层命令', 'Plumbing']));
+  });
+
   it('keeps one glossed by its head or by the whole (推论吞吐量 Throughput, 快照 snapshot)', () => {
     const head = [zh('推论吞吐量', 'Throughput', 'd0.md'), zh('推论吞吐量', 'Throughput', 'd1.md')];
     expect(groupConcepts(head, many(3), 2, 100, [], dict).map((c) => c.title)).toEqual(['推论吞吐量']);

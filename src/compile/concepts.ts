@@ -8,7 +8,7 @@ import { type LoadedEntry, keptAliases } from '../entry/wiki.js';
 import { entityKey, makeEntryId } from '../entry/names.js';
 import { foldText, hasTraditional, mainlandWord } from '../text/fold.js';
 import { glossedSenses, usedAlike, withSenses, wordForms } from './glossed-senses.js';
-import { isCommonEnglishWord } from '../text/english-words.js';
+import { isCommonEnglishWord, isKnownEnglishWord } from '../text/english-words.js';
 import { baseForm } from '../text/lexicon.js';
 import { alignOutlines, outlineHeadings } from '../text/outline.js';
 import { tagZh } from '../text/jieba.js';
@@ -637,11 +637,32 @@ const HAN = /\p{Script=Han}/u;
  */
 function withoutGlosses(e: EntityRow, dict: Dictionary): EntityRow {
   const aliases = heldGlosses(e, dict).filter((a) => {
+    if (!HAN.test(a) && HAN.test(e.surface)) return !nameBeside(e.key, a, dict);
     if (!HAN.test(a) || HAN.test(e.surface)) return true;
     const senses = wordSenses(a, dict);
     return !senses?.size || inSenses(e.surface, senses);
   });
   return aliases.length === e.aliases.length ? e : { ...e, aliases };
+}
+
+/**
+ * 安裝方式（Docker）, 向量数据库（Pinecone）: a Chinese phrase of dictionary words, each of two
+ * characters or more, beside a product's name that translates none of them (nor the whole phrase)
+ * is told how or with what, not what the phrase is called: the name is no gloss of it. A
+ * transliteration (卡帕西, Karpathy: no word of two characters) and a compound the name spells
+ * (反向链接, Backlinks: 链接 is "link") stay glossed.
+ */
+function nameBeside(zh: string, en: string, dict: Dictionary): boolean {
+  // A product's name: capitalised, no abbreviation, no word of the English dictionary (Plumbing,
+  // Porcelain: a translator's metaphor for 底层命令, 高层命令).
+  if (!/^[A-Z][A-Za-z]+$/.test(en) || /^[A-Z]+s?$/.test(en) || isKnownEnglishWord(en)) return false;
+  const words = dict.words(zh);
+  if (words.length < 2 || words.some((w) => w.length < 2 || !dict.english(w).length)) return false;
+  const lower = en.toLowerCase();
+  const forms = new Set(wordForms(lower));
+  const spells = (g: string) =>
+    wordFamily(baseForm(g)).some((f) => forms.has(f) || (f.length >= 4 && lower.includes(f)));
+  return !words.some((w) => dict.english(w).some(spells)) && !dict.english(zh).some(spells);
 }
 
 /**
