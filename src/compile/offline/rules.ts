@@ -659,6 +659,69 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     ],
   },
   {
+    id: 'verb-toward-object',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A verb with the coverb that leads to its object (发送给, send to), which jieba holds as one word tagged a noun, is a predicate, no name.',
+    where: 'zh-terms.ts verbToward (zh.COVERBS)',
+    match: [
+      {
+        text: '客户端把请求发送给服务器。服务器把证书发送给客户端。快照文件发送给从服务器。消息发送给队列之后就返回。',
+        title: 'HTTP',
+        name: '发送给',
+      },
+    ],
+    notMatch: [
+      {
+        text: '客户端把请求交给发送器。发送器把证书交给客户端。快照文件交给发送器。消息交给发送器之后就返回。',
+        title: 'HTTP',
+        name: '发送器',
+      },
+    ],
+  },
+  {
+    id: 'negating-prefix',
+    does: 'take',
+    decides: 'found',
+    docs: 'A prefix that negates the noun after it (非关系型, 非阻塞, 无服务器) is part of the term a gloss names, whatever the gloss spells: without it the term says the opposite.',
+    where: 'zh-terms.ts termBefore (zh.NEGATING_PREFIXES)',
+    match: [
+      {
+        text: 'Redis 是速度非常快的非关系型（NoSQL）内存键值数据库。非关系型数据库不用表。Redis 是速度非常快的非关系型（NoSQL）内存键值数据库。',
+        name: '非关系型',
+      },
+    ],
+    notMatch: [
+      {
+        text: '这个数据库并非关系型（relational）数据库，关系型数据库用表来存数据。这个数据库并非关系型（relational）数据库。',
+        name: '并非关系型',
+      },
+    ],
+  },
+  {
+    id: 'unknown-word-in-abbreviation',
+    does: 'take',
+    decides: 'found',
+    docs: "A word jieba's dictionary lacks (跨站) before a glossed term is part of it while the abbreviation spells another word: 跨站脚本攻击 (XSS), not 脚本攻击.",
+    where: 'zh-terms.ts termBefore',
+    match: [
+      {
+        text: '跨站脚本攻击 (XSS) 常常窃取用户的 Cookie 信息，使用 HttpOnly 可以避免 XSS 攻击。跨站脚本攻击 (XSS) 常常窃取用户的 Cookie 信息。',
+        name: '跨站脚本攻击',
+      },
+    ],
+    notMatch: [
+      {
+        text: '常见的跨站脚本攻击（SA）会窃取 Cookie 信息。常见的跨站脚本攻击（SA）会窃取 Cookie 信息。',
+        name: '跨站脚本攻击',
+      },
+      {
+        text: '该项目是通过个人微信聊天记录对大语言模型（LLM）进行微调，打造专属的数字分身。大语言模型（LLM）很常见。',
+        name: '聊天记录对大语言模型',
+      },
+    ],
+  },
+  {
     id: 'marks-in-code',
     does: 'drop',
     decides: 'found',

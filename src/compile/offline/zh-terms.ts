@@ -60,8 +60,25 @@ function hanLength(s: string): number {
 function termPart(t: ZhToken, first = false): boolean {
   // A place word may go on a run after a noun (上下文/窗口), never open one (本地/存储, 国内/市场).
   const place = !first && t.tag === 's' && t.word.length > 1;
-  if ((!NOUNISH.has(t.tag) && !place) || !HAN_ONLY.test(t.word)) return false;
+  if ((!NOUNISH.has(t.tag) && !place) || !HAN_ONLY.test(t.word) || verbToward(foldText(t.word))) return false;
   return t.word.length > 1 || (!first && SUFFIX.has(t.word));
+}
+
+const TOWARD = new Map<string, boolean>();
+
+/**
+ * 发送给 (send to), 传递到 (pass on to): a verb and the coverb that leads to its object, which jieba's
+ * dictionary holds as one word and tags a noun. A predicate, no part of a name.
+ */
+function verbToward(word: string): boolean {
+  if (word.length < 3 || !ZH.COVERBS.has(word[word.length - 1]!)) return false;
+  let v = TOWARD.get(word);
+  if (v === undefined) {
+    const stem = tagZh(word.slice(0, -1));
+    v = stem.length === 1 && stem[0]!.tag === 'v';
+    TOWARD.set(word, v);
+  }
+  return v;
 }
 
 /**
@@ -121,7 +138,7 @@ export function chineseTerms(
     const t = tokens[i]!;
     const folded = foldText(t.word);
     if ((SINGLE.has(t.tag) || (PERSON.has(t.tag) && hanLength(t.word) >= 3)) && HAN_ONLY.test(t.word)) {
-      if (hanLength(t.word) >= 3 && !ZH.STOP.has(folded) && !isCommonZh(t.word)) bump(t.word);
+      if (hanLength(t.word) >= 3 && !ZH.STOP.has(folded) && !isCommonZh(t.word) && !verbToward(folded)) bump(t.word);
     }
     // "XML 标签", and a lowercase word a translator kept in English before a Chinese noun ("cache 物件",
     // "token 对象"): one name in two scripts.
@@ -224,7 +241,17 @@ export function termBefore(tokens: ZhToken[], minWords = 1, letters = 0): string
     // A place word (中间, 前端) is part of a name the English shows is longer: 中间信息遗失（Lost in the Middle）.
     const place = t.tag === 'f' && t.word.length > 1 && parts.length < minWords;
     // 多/页面/应用（MPA）: a prefix the abbreviation spells is part of the term.
-    const prefix = ZH.BOUND_PREFIXES.has(t.word) && parts.length > 0 && parts.length < letters;
+    // 非/关系型（NoSQL）: a prefix that negates the term is part of it, whatever the gloss spells.
+    const negating = ZH.NEGATING_PREFIXES.has(t.word) && parts.length > 0 && t.end === parts[0]!.start;
+    // 跨站/脚本/攻击（XSS）: a word jieba's dictionary lacks is part of the term while the abbreviation
+    // needs another word; not one glued to a particle (对大 of 对/大语言模型).
+    const unknown =
+      t.tag === 'x' &&
+      HAN_ONLY.test(t.word) &&
+      t.word.length > 1 &&
+      parts.length < letters &&
+      ![...t.word].some((c) => ZH.STOP.has(c));
+    const prefix = negating || unknown || (ZH.BOUND_PREFIXES.has(t.word) && parts.length > 0 && parts.length < letters);
     // 无法/满足/可用性 (Availability): a verb before a noun that already makes the whole name (two
     // characters or more for each English word, and a third) takes it as its object: the sentence's
     // clause, not the term (反向/链接, Backlinks, is short without its first word).
@@ -251,11 +278,17 @@ export function termBefore(tokens: ZhToken[], minWords = 1, letters = 0): string
     parts.length > Math.max(1, minWords) &&
     !NOUNISH.has(parts[0]!.tag) &&
     !((parts[0]!.tag === 'b' || ZH.BOUND_PREFIXES.has(parts[0]!.word)) && parts.length <= letters) &&
+    !ZH.NEGATING_PREFIXES.has(parts[0]!.word) &&
     (idfOf(mainlandWord(parts[0]!.word)) ?? 9) < 6.5
   )
     parts.shift();
   // A character alone in front is a stray piece, unless an abbreviation needs it: a word a letter (单/文件/组件, SFC).
-  while (parts.length > Math.max(1, letters) && parts[0]!.word.length === 1) parts.shift();
+  while (
+    parts.length > Math.max(1, letters) &&
+    parts[0]!.word.length === 1 &&
+    !(ZH.NEGATING_PREFIXES.has(parts[0]!.word) && parts.length > 1)
+  )
+    parts.shift();
   // Before a word the dictionary lacks only nouns belong to the term: 称为/灰度 is the sentence's verb and the term.
   if (parts.length > 1 && tokens[tokens.length - 1]!.tag === 'x')
     while (parts.length > 1 && !NOUNISH.has(parts[0]!.tag)) parts.shift();

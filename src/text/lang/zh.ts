@@ -46,6 +46,9 @@ export const QUESTION_WORDS = new Set(
 /** Words that ask how to do something (如何修改…, 怎么安装…): the verb after one is the action asked about, not a subject. */
 export const HOW_WORDS = new Set(wordList('如何 怎么 怎样 怎么样 如何才能 怎么才能 怎样才能'));
 
+/** Coverbs that lead a verb to its object or goal (发送给, 传递到, 转向, 面向): a word ending in one after a verb is a predicate. */
+export const COVERBS = new Set([...'给到向往于']);
+
 /** Single characters of questions and particles, too common to translate alone. */
 export const QUESTION_CHARS = new Set([...'吗呢吧啊么什哪谁几多少怎何有']);
 
@@ -130,6 +133,13 @@ export const REQUEST = '请';
  * 反模式, 伪代码, 半结构化, 超文本), which jieba writes apart: a term read from that noun begins with them.
  */
 export const BOUND_PREFIXES = new Set([...'单多非超微跨反伪半准']);
+
+/**
+ * Bound prefixes that negate or invert the noun after them (非关系型 non-relational, 反模式
+ * anti-pattern, 无服务器 serverless): without them a term says the opposite, so a term read from that
+ * noun always begins with them, whatever its gloss spells.
+ */
+export const NEGATING_PREFIXES = new Set([...'非反无']);
 
 /** Labels of a list of related links, not of statements. */
 export const RELATED_LABELS = wordList('相关 另见 参见 参考 参考资料 链接 延伸阅读');
