@@ -54,6 +54,17 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     expect(pageOf(all, '上下文焦虑')[0]!.map((n) => n.toLowerCase())).toContain('context anxiety');
   });
 
+  it('titles a page by the Chinese name the texts write more often than a longer one holding it (数据流 over 双向数据流)', () => {
+    const rows = [
+      entityRow('a.md', '双向数据流', 3, { aliases: ['Stream'], salient: true }),
+      entityRow('a.md', '数据流', 4, { aliases: ['Stream'], salient: true }),
+      entityRow('b.md', '双向数据流', 1, { aliases: ['Stream'], salient: true }),
+      entityRow('b.md', '数据流', 5, { salient: true }),
+    ];
+    const [page] = groupConcepts(rows, [documentRow('a.md'), documentRow('b.md')], 2, 100, []);
+    expect(page?.title).toBe('数据流');
+  });
+
   it('merges Traditional and Simplified spellings of one term', () => {
     const all = pages({
       'tw.md': '所有權規則決定誰能修改。所有權規則寫在設定檔裡。',

@@ -286,6 +286,15 @@ export function groupConcepts(
       for (const [k, v] of keysHere) byKey.set(k, (byKey.get(k) ?? 0) + v);
     }
     const together = (name: string) => byKey.get(foldText(name)) ?? 0;
+    // Of a name and a longer one holding it, the one the texts write more often: 数据流 (Stream) over
+    // 双向数据流 (Stream), a modifier of one sentence before it.
+    const uses = new Map<string, number>();
+    for (const rows of g.byDoc.values())
+      for (const r of rows) uses.set(r.surface, (uses.get(r.surface) ?? 0) + r.count);
+    const inside = (a: string, b: string) =>
+      ONLY_HAN.test(a) && ONLY_HAN.test(b) && (a.includes(b) || b.includes(a))
+        ? (uses.get(b) ?? 0) - (uses.get(a) ?? 0)
+        : 0;
     // A name is the title before any everyday word: a page is titled by what names it.
     const byName = new Set<string>();
     for (const rows of named.values()) for (const r of rows) for (const x of [r.surface, ...r.aliases]) byName.add(x);
@@ -302,6 +311,7 @@ export function groupConcepts(
           together(b[0]) - together(a[0]) ||
           b[1] - a[1] ||
           Number(hasTraditional(a[0])) - Number(hasTraditional(b[0])) ||
+          inside(a[0], b[0]) ||
           b[0].length - a[0].length ||
           a[0].localeCompare(b[0]),
       );
@@ -360,6 +370,8 @@ export function groupConcepts(
     ...(id ? { id } : {}),
   }));
 }
+
+const ONLY_HAN = /^[\p{Script=Han}]+$/u;
 
 /**
  * The groups (by root) that cannot become a concept, known from their rows alone before a group is
