@@ -161,10 +161,36 @@ export function firstHeading(markdown: string, opts: { levelOne?: boolean } = {}
     if (!raw) continue;
     const title = plainInline(withoutAttributes(raw));
     if (!title) continue;
-    if ((atx && atx[1] === '#') || (setext && next.trim().startsWith('='))) return title;
+    if ((atx && atx[1] === '#') || (setext && next.trim().startsWith('='))) {
+      // "# 一、基础" … "# 二、创建表": level one numbers the text's sections; none of them names the text.
+      if (SECTION_NUMBER.test(title) && numberedLevelOneAfter(lines, i + 1)) return undefined;
+      return title;
+    }
     if (first) other = title;
   }
   return opts.levelOne ? undefined : other;
+}
+
+/** A heading's section number: 一、 二、, 1. 2., 第一章, Chapter 1. */
+const SECTION_NUMBER =
+  /^(?:[一二三四五六七八九十百]+[、.．]|\d+(?:\.\d+)*[.、)．]\s*\S|第[一二三四五六七八九十百\d]+[章节篇部课讲]|(?:chapter|part|section)\s+\d+)/i;
+
+/** Whether another level-one ATX heading after line `from` (outside fences) carries a section number. */
+function numberedLevelOneAfter(lines: readonly string[], from: number): boolean {
+  let fence: string | undefined;
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i]!;
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      if (!fence) fence = f[1]!;
+      else if (f[1]![0] === fence[0] && f[1]!.length >= fence.length && line.trim() === f[1]) fence = undefined;
+      continue;
+    }
+    if (fence) continue;
+    const atx = /^ {0,3}#[ \t]+(\S.*)$/.exec(line);
+    if (atx && SECTION_NUMBER.test(plainInline(atx[1]!))) return true;
+  }
+  return false;
 }
 
 /** A line of links and images alone (`[English Version](README_en.md)`, `[![build](b.svg)](ci)`), perhaps with separators. */

@@ -243,6 +243,27 @@ export const TITLE_RULES: readonly TitleRule[] = [
     ],
   },
   {
+    id: 'numbered-level-one-sections',
+    docs: 'A text whose level-one headings number its sections (# 一、基础, # 二、创建表; # 1. Basics, # 2. Tables) names itself with none of them: its file name names it.',
+    where: 'ingest/markdown.ts firstHeading (SECTION_NUMBER)',
+    match: [
+      {
+        path: 'notes/SQL.md',
+        text: '# 一、基础\n\n模式定义了数据如何存储。\n\n# 二、创建表\n\n建表语句。\n',
+        title: 'SQL',
+      },
+      { path: 'notes/SQL.md', text: '# 1. Basics\n\nA schema.\n\n# 2. Tables\n\nCreate one.\n', title: 'SQL' },
+    ],
+    notMatch: [
+      {
+        path: 'notes/SQL.md',
+        // One numbered heading at level one, its sections below it: it names the text.
+        text: '# 1. Getting started with SQL\n\nA schema.\n\n## 1.1 Tables\n\nCreate one.\n',
+        title: 'SQL',
+      },
+    ],
+  },
+  {
     id: 'file-name-last',
     docs: 'A text that names itself nowhere is named by its file name, without the extension.',
     where: 'ingest/index.ts documentOf',
