@@ -85,6 +85,23 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     expect(pageOf(all, '设计质量')[0]).toEqual(expect.arrayContaining(['設計質量']));
   });
 
+  it("reads a word a Traditional-script work writes as Taiwan's, though it holds no Traditional character (伺服器 / 服务器)", () => {
+    const row = (path: string, surface: string, key = surface) => entityRow(path, key, 3, { surface, salient: true });
+    const docs = ['tw.md', 'cn.md'].map((p) => documentRow(p));
+    const titles = (rows: EntityRow[]) => groupConcepts(rows, docs, 2, 100, []).map((c) => [c.title, ...c.aliases]);
+    // tw.md writes its other names in Traditional characters (資料庫, 檔案): it is in Traditional script.
+    const tw = [
+      row('tw.md', '伺服器'),
+      row('tw.md', '資料庫', '数据库'),
+      row('tw.md', '檔案', '档案'),
+      row('cn.md', '服务器'),
+    ];
+    expect(titles(tw)).toContainEqual(expect.arrayContaining(['伺服器', '服务器']));
+    // A Simplified work's 向量 is its own word, not Taiwan's (for 矢量).
+    const cn = [row('tw.md', '向量'), row('tw.md', '数据库'), row('cn.md', '矢量')];
+    expect(titles(cn)).not.toContainEqual(expect.arrayContaining(['向量', '矢量']));
+  });
+
   it('merges a Taiwan word and the Mainland word for one thing (程式碼審查 / 代码审查)', () => {
     const all = pages({
       'tw.md': '我們討論程式碼審查。程式碼審查很重要，程式碼審查需要測試。',

@@ -175,10 +175,16 @@ export function groupConcepts(
       surfaces.set(ak, sa);
     }
   }
+  // Names written by works in Traditional script: Taiwan's words, though some hold no Traditional character (伺服器, 命令列).
+  const share = traditionalShare(entities, (p) => okDocs.has(p));
+  const taiwan = new Set<string>();
+  for (const e of entities)
+    if (HAN.test(e.surface) && !hasTraditional(e.surface) && share(e.raw_path) >= WEIGHTS.TAIWAN_SHARE)
+      taiwan.add(e.surface);
   for (const [k, written] of surfaces) {
-    // 智慧體 and 智能体, 上下文視窗 and 上下文窗口: Taiwan and Mainland words for one thing.
+    // 智慧體 and 智能体, 上下文視窗 and 上下文窗口, 伺服器 and 服务器: Taiwan and Mainland words for one thing.
     for (const w of written.keys()) {
-      const mainland = hasTraditional(w) ? entityKey(mainlandWord(w)) : k;
+      const mainland = hasTraditional(w) || taiwan.has(w) ? entityKey(mainlandWord(w, { taiwan: true })) : k;
       if (mainland !== k && surfaces.has(mainland)) tie(k, mainland);
     }
     const vendor = VENDOR.exec(k)?.[1];

@@ -71,10 +71,11 @@ let variants: Converter | undefined;
  * For telling everyday words and one idea's two spellings, never for keys or search: the phrase
  * table is vocabulary, and would turn the Simplified 向量 into 矢量 (so it is not run on one).
  */
-export function mainlandWord(word: string): string {
+export function mainlandWord(word: string, opts: { taiwan?: boolean } = {}): string {
   if (!HAN_ANY.test(word)) return word;
   const { ConverterFactory, Locale } = tables();
-  if (!hasTraditional(word)) {
+  // A word a text in Traditional script writes (伺服器, 命令列: no Traditional character) is Taiwan's too.
+  if (!hasTraditional(word) && !opts.taiwan) {
     variants ??= ConverterFactory(Locale.from['tw'], Locale.to['cn']);
     return variants(word);
   }
