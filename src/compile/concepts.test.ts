@@ -102,6 +102,25 @@ describe('groupConcepts: one page per idea across languages and scripts', () => 
     expect(titles(cn)).not.toContainEqual(expect.arrayContaining(['向量', '矢量']));
   });
 
+  it("merges an English name with Taiwan's word for the dictionary's Mainland Chinese (server: 服务器, written 伺服器)", () => {
+    const row = (path: string, surface: string, key = surface) => entityRow(path, key, 3, { surface, salient: true });
+    const docs = ['tw.md', 'en.md'].map((p) => documentRow(p));
+    const zhOf: Record<string, string> = { server: '服务器', windows: '窗口' };
+    const dict = fakeDictionary({}, (en) => zhOf[en]);
+    const titles = (rows: EntityRow[]) =>
+      groupConcepts(rows, docs, 2, 100, [], dict).map((c) => [c.title, ...c.aliases]);
+    const tw = [row('tw.md', '伺服器'), row('tw.md', '資料庫', '数据库'), row('tw.md', '檔案', '档案')];
+    expect(titles([...tw, row('en.md', 'server')])).toContainEqual(expect.arrayContaining(['伺服器', 'server']));
+    // A name always capitalised is a product's, not a plural (Windows; 視窗 is Taiwan's 窗口, a window).
+    const windows = [
+      ...tw,
+      row('tw.md', '視窗', '视窗'),
+      row('en.md', 'Windows', 'windows'),
+      row('en.md', '視窗', '视窗'),
+    ];
+    expect(titles(windows)).not.toContainEqual(expect.arrayContaining(['視窗', 'Windows']));
+  });
+
   it('merges a Taiwan word and the Mainland word for one thing (程式碼審查 / 代码审查)', () => {
     const all = pages({
       'tw.md': '我們討論程式碼審查。程式碼審查很重要，程式碼審查需要測試。',

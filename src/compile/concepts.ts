@@ -181,16 +181,25 @@ export function groupConcepts(
   for (const e of entities)
     if (HAN.test(e.surface) && !hasTraditional(e.surface) && share(e.raw_path) >= WEIGHTS.TAIWAN_SHARE)
       taiwan.add(e.surface);
-  for (const [k, written] of surfaces) {
-    // 智慧體 and 智能体, 上下文視窗 and 上下文窗口, 伺服器 and 服务器: Taiwan and Mainland words for one thing.
+  // 智慧體 and 智能体, 上下文視窗 and 上下文窗口, 伺服器 and 服务器: Taiwan and Mainland words for one thing.
+  const asMainland = new Map<string, string>();
+  for (const [k, written] of surfaces)
     for (const w of written.keys()) {
       const mainland = hasTraditional(w) || taiwan.has(w) ? entityKey(mainlandWord(w, { taiwan: true })) : k;
-      if (mainland !== k && surfaces.has(mainland)) tie(k, mainland);
+      if (mainland === k) continue;
+      if (surfaces.has(mainland)) tie(k, mainland);
+      if (!asMainland.has(mainland)) asMainland.set(mainland, k);
     }
+  for (const k of surfaces.keys()) {
     const vendor = VENDOR.exec(k)?.[1];
     if (vendor && surfaces.has(vendor)) tie(k, vendor);
-    const zh = dict && /^[a-z][a-z -]{3,}$/.test(k) ? dict.chinese(k) : undefined;
-    if (zh && surfaces.has(entityKey(zh))) tie(entityKey(zh), k);
+    // The dictionary's Chinese for an English name, as Mainland or Taiwan writes it (server: 服务器, 伺服器).
+    const zh = dict && /^[a-z][a-z -]{3,}$/.test(k) ? entityKey(dict.chinese(k) ?? '') : '';
+    // Through Taiwan's word only for a name written in lowercase somewhere: Windows, always
+    // capitalised, is a product, not the plural of window (視窗, Taiwan's 窗口).
+    const lower = [...surfaces.get(k)!.keys()].some((w) => /^[a-z]/.test(w));
+    const written = zh && (surfaces.has(zh) ? zh : lower ? asMainland.get(zh) : undefined);
+    if (written) tie(written, k);
   }
   if (dict) for (const [zh, en] of wordByWord([...surfaces.keys()], dict)) tie(zh, en);
   for (const [named, role] of roleAgents(surfaces)) tie(role, named);
