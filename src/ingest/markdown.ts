@@ -1,3 +1,4 @@
+import { isLinksLine } from '../text/layout.js';
 import matter from 'gray-matter';
 import yaml from 'js-yaml';
 import { message, type KbMessage } from '../diagnostics/message.js';
@@ -144,7 +145,7 @@ export function firstHeading(markdown: string, opts: { levelOne?: boolean } = {}
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
     // A line of links alone (a language switch, badges) is the page's navigation: the text has not begun.
-    const first = !opened && /\S/.test(line) && !linksOnly(line);
+    const first = !opened && /\S/.test(line) && !isLinksLine(line);
     if (first) opened = true;
     const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
     if (f) {
@@ -191,12 +192,6 @@ function numberedLevelOneAfter(lines: readonly string[], from: number): boolean 
     if (atx && SECTION_NUMBER.test(plainInline(atx[1]!))) return true;
   }
   return false;
-}
-
-/** A line of links and images alone (`[English Version](README_en.md)`, `[![build](b.svg)](ci)`), perhaps with separators. */
-function linksOnly(line: string): boolean {
-  const rest = line.replace(/!\[[^[\]\n]*\]\([^()\n]*\)/g, '').replace(/\[[^[\]\n]*\]\([^()\n]*\)/g, '');
-  return rest !== line && /^[\s|·•,;/\-–—]*$/.test(rest);
 }
 
 /**

@@ -29,3 +29,13 @@ export function withoutAttributes(heading: string): string {
     return heading;
   return heading.slice(0, open).trimEnd();
 }
+
+/**
+ * A line of links and images alone (`[English Version](README_en.md)`, a row of badges, a language
+ * switch `*[Čeština](README-cs.md) ∙ [Deutsch](README-de.md)*`): the page's navigation, no text of it.
+ * What is left between the links is no letter or digit (separators, emphasis marks, an emoji).
+ */
+export function isLinksLine(line: string): boolean {
+  const rest = line.replace(/!\[[^[\]\n]*\]\([^()\n]*\)/g, '').replace(/\[[^[\]\n]*\]\([^()\n]*\)/g, '');
+  return rest !== line && /^[^\p{L}\p{N}]*$/u.test(rest);
+}

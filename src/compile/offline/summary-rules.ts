@@ -187,6 +187,29 @@ export const SUMMARY_RULES: readonly SummaryRule[] = [
     ],
   },
   {
+    id: 'navigation-line',
+    docs: "A line of links alone (a language switch, a row of badges) is the page's navigation, no sentence of its summary; a sentence with a link in it is one.",
+    where: 'summary.ts extractSummary (text/layout.ts isLinksLine)',
+    match: [
+      {
+        text: '*[Čeština](README-cs.md) ∙ [Deutsch](README-de.md) ∙ [English](README.md) ∙ [简体中文](README-zh.md)*\n\nFluency on the command line is a skill often neglected, and it pays to learn a few of its tools well.\n',
+        hasNot: ['Deutsch', 'Čeština'],
+        opens: 'Fluency on the command line',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'Read [the manual](man.md) and [the FAQ](faq.md) before you ask, since most questions are answered there already.\n',
+        has: ['the manual'],
+      },
+      {
+        // A link alone on a line of a hard-wrapped paragraph is part of its sentence.
+        text: 'At Google, we developed a package that passes deadlines across API boundaries.\nThe package is publicly available as\n[context](/pkg/context).\nThis article describes how to use the package.\n',
+        has: ['publicly available as context.'],
+      },
+    ],
+  },
+  {
     id: 'named-tags',
     docs: 'A tag the prose talks about (a bare opening tag inside a line, not closed in it) is a name, kept as code; markup (closed, with attributes, void, opening a line) goes.',
     where: 'code-spans.ts sealNamedTags',

@@ -1,5 +1,6 @@
 import { mendQuotes } from '../../text/quotes.js';
 import { HAN } from '../../text/script.js';
+import { isLinksLine } from '../../text/layout.js';
 import { sentences } from '../../text/segment.js';
 import { cutZh } from '../../text/jieba.js';
 import { stripMarkdown } from './entities.js';
@@ -47,6 +48,14 @@ const POINTS_AHEAD = new RegExp(`(?:${anyOf([...EN.POINTS_AHEAD, ...ZH.POINTS_AH
 const THESIS_CUE =
   /本文|这篇文章|文章(介绍|讨论|探讨|分析)|核心(思想|创新|观点)|关键是|提出了|介绍了|探讨了|this (post|article|paper|essay|guide)|we (show|present|describe|argue|propose|explain)|the key (idea|insight)|is about|in this (post|article)/iu;
 
+/**
+ * A line that is a paragraph of its own (after a line with no word: a blank, an emoji), not an item
+ * of a list: a link roundup's list of links is what the work says.
+ */
+function opensBlock(line: string, prev: string | undefined): boolean {
+  return !/^\s*(?:[-*+]|\d+[.)])\s/.test(line) && !/[\p{L}\p{N}]/u.test(prev ?? '');
+}
+
 export function leans(s: string): boolean {
   return LEANS_BACK.test(s) || POINTS_BACK.test(s);
 }
@@ -80,7 +89,13 @@ export function extractSummary(
   // Headings name sections; they are not sentences of the summary, nor are the rows of a
   // tab-separated table (cells run together read as no sentence).
   // A hard-wrapped line runs on into the next one (which goes on in lower case).
-  const prose = markdown.replace(/^\s{0,3}#{1,6}\s.*$/gm, '').replace(/^.*\S\t+\S.*$/gm, '');
+  // Nor is a line of links alone (a language switch, badges): the page's navigation.
+  const prose = markdown
+    .replace(/^\s{0,3}#{1,6}\s.*$/gm, '')
+    .replace(/^.*\S\t+\S.*$/gm, '')
+    .split('\n')
+    .map((line, i, lines) => (isLinksLine(line) && opensBlock(line, lines[i - 1]) ? '' : line))
+    .join('\n');
   const text = stripMarkdown(sealNamedTags(sealCode(joinWrapped(prose)))).replace(
     /([^\s.!?:;。！？])[ \t]*\n(?=[a-z])/g,
     '$1 ',
