@@ -180,6 +180,30 @@ const ENCYCLOPEDIA_LINK =
   /\[([^[\]\n]{2,60})\]\(https?:\/\/(?:[a-z-]+\.)?(?:wikipedia\.org\/wiki\/|baike\.baidu\.com\/item\/)[^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)/g;
 /** A verb that shows or says a string ends the text before a quote (zh.SHOW_VERBS). */
 const SHOWN = new RegExp(`(?:${ZH.SHOW_VERBS.join('|')})[ \\t]*$`, 'u');
+/** A step in a user interface before a marked name (en.UI_VERBS, zh.UI_VERBS): "click **Publish changes**". */
+const UI_ACTED = new RegExp(
+  `(?:^|[^\\p{L}])(?:${[...EN.UI_VERBS, ...ZH.UI_VERBS].join('|')})(?:[ \\t]+(?:on|the))?[ \\t]*$`,
+  'iu',
+);
+/** A control's noun after a marked name (en.UI_CONTROLS, zh.UI_CONTROLS): "the **Publish changes** dialog". */
+const UI_CONTROL = new RegExp(`^[ \\t]*(?:${[...EN.UI_CONTROLS, ...ZH.UI_CONTROLS].join('|')})(?![\\p{L}])`, 'iu');
+/**
+ * "click **Publish changes**", "the **Views** toggle", 点击「设置」: a control's label in a step of a
+ * user interface, marked for the eye, not a name the text stresses; as code it stays readable in a
+ * quoted sentence, and code gives no name (nor a piece of one: "click Change site options").
+ */
+function uiLabelsAsCode(markdown: string): string {
+  if (!markdown.includes('**') && !markdown.includes('「')) return markdown;
+  return markdown.replace(
+    /\*\*([^*\n`]{2,60})\*\*|「([^」\n`]{2,30})」/g,
+    (m, bold: string | undefined, quoted: string | undefined, at: number) => {
+      const before = markdown.slice(Math.max(0, at - 16), at);
+      const after = markdown.slice(at + m.length, at + m.length + 16);
+      return UI_ACTED.test(before) || UI_CONTROL.test(after) ? `\`${bold ?? quoted}\`` : m;
+    },
+  );
+}
+
 /** Distinct names from parentheses and emphasis that are counted or checked by a search of the whole text: more than any real page has. */
 const MAX_COUNTED = 300;
 /** Candidates compared pairwise for containment (a million comparisons at most). */
@@ -241,7 +265,7 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   // The text's code blocks, parsed once: indented code (a shell session, a listing) is read as code
   // is, not as sentences, and the identifiers of all of it are no names.
   const code = codeBlocks(source);
-  const markdown = unwrapParagraphs(withoutIndentedCode(source, code));
+  const markdown = uiLabelsAsCode(unwrapParagraphs(withoutIndentedCode(source, code)));
   // 设置了默认的名称 (`main`): code in parentheses is a value the text gives, not a translation.
   const text = stripMarkdown(withoutTableHeads(markdown.replace(CODE_IN_PARENS, ' ')));
   const cands = new Map<string, Candidate>();

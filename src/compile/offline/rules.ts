@@ -722,6 +722,29 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     ],
   },
   {
+    id: 'ui-label',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A marked name a step of a user interface acts on ("click **Publish changes**", "the **Views** toggle", 点击「设置」) is a control\'s label, not a name the text stresses, nor a source of pieces ("click Change site options").',
+    where: 'entities.ts uiLabelsAsCode (en.UI_VERBS, en.UI_CONTROLS, zh.UI_VERBS, zh.UI_CONTROLS)',
+    match: [
+      {
+        text: '1. In the ribbon, select **Publish changes** to open it.\n2. In the **Publish changes** dialog, click **Change site options**.\n3. Select **Publish changes** again.\n',
+        name: 'publish changes',
+      },
+      {
+        text: '1. In the ribbon, select **Publish changes** to open it.\n2. In the **Publish changes** dialog, click **Change site options**.\n3. Select **Publish changes** again.\n',
+        name: 'change site',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'The editor has a mode called **Live Preview** that shows formatting as you type. Select the text to edit it in **Live Preview**.\n',
+        name: 'live preview',
+      },
+    ],
+  },
+  {
     id: 'marks-in-code',
     does: 'drop',
     decides: 'found',

@@ -79,6 +79,19 @@ export const PLACEHOLDERS = new Set(
   wordList('foo bar baz qux quux corge grault garply waldo fred plugh xyzzy thud foobar hoge fuga piyo'),
 );
 
+/**
+ * Verbs of a step in a user interface ("click **Publish changes**", "select **Settings**"): what they
+ * act on, in bold, is a control's label, not a name the text stresses.
+ */
+export const UI_VERBS = wordList(
+  'click clicking tap tapping select selecting choose press toggle enable disable check uncheck hover',
+);
+
+/** Nouns of a control after its label ("the **Publish changes** dialog", "the **Views** toggle"). */
+export const UI_CONTROLS = wordList(
+  'dialog dialogs menu menus button buttons tab tabs pane panes option options toggle toggles field fields icon icons checkbox dropdown modal popup prompt',
+);
+
 /** Adjectives that qualify without naming ("other tools", "new approach"): dropped from a phrase's start. */
 export const GENERIC_ADJ = new Set(
   wordList(`other new old many much more most few several various different same similar good better best bad

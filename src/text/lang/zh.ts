@@ -119,6 +119,12 @@ export const CONNECTIVES = wordList(
  */
 export const SHOW_VERBS = wordList('显示 顯示 输出 輸出 打印 印出 写着 寫著 提示 回传 回傳 返回 弹出 彈出');
 
+/** Verbs of a step in a user interface (点击「设置」): what they act on, marked, is a control's label. */
+export const UI_VERBS = wordList('点击 點擊 单击 單擊 点选 點選 轻点 輕點 点按 點按 勾选 勾選 选择 選擇 按下');
+
+/** Nouns of a control after its label (「发布」按钮). */
+export const UI_CONTROLS = wordList('按钮 按鈕 菜单 選單 选单 对话框 對話框 选项 選項 标签页 分頁 图标 圖示 开关 開關');
+
 /** Labels of a document's header lines: who wrote it, where from, when. */
 export const HEADER_LABELS = wordList('作者 译者 来源 出处 原文链接 原文地址 原文 项目地址 发布时间 发布日期');
 
