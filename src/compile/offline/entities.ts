@@ -188,8 +188,9 @@ const UI_ACTED = new RegExp(
 /** A control's noun after a marked name (en.UI_CONTROLS, zh.UI_CONTROLS): "the **Publish changes** dialog". */
 const UI_CONTROL = new RegExp(`^[ \\t]*(?:${[...EN.UI_CONTROLS, ...ZH.UI_CONTROLS].join('|')})(?![\\p{L}])`, 'iu');
 /**
- * "click **Publish changes**", "the **Views** toggle", 点击「设置」: a control's label in a step of a
- * user interface, marked for the eye, not a name the text stresses; as code it stays readable in a
+ * "click **Publish changes**", "the **Views** toggle", 点击「设置」, a menu path (**Settings →
+ * Appearance**), a palette command (**Tags: Show tags**): a control's label in a step of a user
+ * interface, marked for the eye, not a name the text stresses; as code it stays readable in a
  * quoted sentence, and code gives no name (nor a piece of one: "click Change site options").
  */
 function uiLabelsAsCode(markdown: string): string {
@@ -199,7 +200,10 @@ function uiLabelsAsCode(markdown: string): string {
     (m, bold: string | undefined, quoted: string | undefined, at: number) => {
       const before = markdown.slice(Math.max(0, at - 16), at);
       const after = markdown.slice(at + m.length, at + m.length + 16);
-      return UI_ACTED.test(before) || UI_CONTROL.test(after) ? `\`${bold ?? quoted}\`` : m;
+      const inner = bold ?? quoted ?? '';
+      // A menu path (**Settings → Appearance**) or a palette command (**Tags: Show tags**) is a label too.
+      const path = /[→›»]|\s>\s/.test(inner) || /^[A-Z][\w .-]{0,30}: [A-Z]/.test(inner);
+      return path || UI_ACTED.test(before) || UI_CONTROL.test(after) ? `\`${inner}\`` : m;
     },
   );
 }

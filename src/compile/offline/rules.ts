@@ -736,6 +736,10 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
         text: '1. In the ribbon, select **Publish changes** to open it.\n2. In the **Publish changes** dialog, click **Change site options**.\n3. Select **Publish changes** again.\n',
         name: 'change site',
       },
+      {
+        text: 'Open **Settings → Appearance → Show tab title bar** to see the switcher. Run **Tags: Show tags** from the palette. The **Show tab title bar** setting is off.\n',
+        name: 'show tab title bar',
+      },
     ],
     notMatch: [
       {
