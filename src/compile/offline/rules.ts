@@ -738,7 +738,7 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
       },
       {
         text: 'Open **Settings → Appearance → Show tab title bar** to see the switcher. Run **Tags: Show tags** from the palette. The **Show tab title bar** setting is off.\n',
-        name: 'show tab title bar',
+        name: 'Tags: Show tags',
       },
     ],
     notMatch: [
