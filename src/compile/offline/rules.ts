@@ -749,6 +749,25 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     ],
   },
   {
+    id: 'step-verb-before-name',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A verb of a step (open, install, select: en.STEP_VERBS) before a capitalised name, opening the sentence or not, is no word of the name ("Open Obsidian and select the vault" names Obsidian).',
+    where: 'en-terms.ts chunk',
+    match: [
+      {
+        text: 'Open Obsidian the same way you would open any other application. On your computer, open Obsidian. Open Obsidian and select the vault.',
+        name: 'open obsidian',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'The Open Source Initiative keeps the list of licences. Every licence the Open Source Initiative approves is listed there, and the Open Source Initiative reviews new ones.',
+        name: 'open source initiative',
+      },
+    ],
+  },
+  {
     id: 'marks-in-code',
     does: 'drop',
     decides: 'found',

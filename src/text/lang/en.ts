@@ -87,6 +87,16 @@ export const UI_VERBS = wordList(
   'click clicking tap tapping select selecting choose press toggle enable disable check uncheck hover',
 );
 
+/**
+ * Verbs that open a step of instructions ("Open Obsidian and select…", "Install Docker first"): one
+ * that opens a sentence is no word of the capitalised name after it.
+ */
+export const STEP_VERBS = new Set(
+  wordList(
+    'open close install uninstall launch download click select tap choose enable disable create run restart update upgrade',
+  ),
+);
+
 /** Nouns of a control after its label ("the **Publish changes** dialog", "the **Views** toggle"). */
 export const UI_CONTROLS = wordList(
   'dialog dialogs menu menus button buttons tab tabs pane panes option options toggle toggles field fields icon icons checkbox dropdown modal popup prompt',
