@@ -46,13 +46,20 @@ const MARKUP_ALONE = new Set('area base br col embed hr img input link meta p pa
  * closed in the same line (`<kbd>Ctrl</kbd>`), a void element.
  */
 export function sealNamedTags(md: string): string {
-  return md.replace(/[^\n]+/g, (line) =>
-    line.replace(/(?<=\S[^\S\n]*)<([A-Za-z][\w-]*)>/g, (tag, name: string, at: number) => {
+  return md.replace(/[^\n]+/g, (line) => {
+    if (!line.includes('<')) return line;
+    // Once a line, not once a tag: a line of thousands of tags stays linear.
+    const first = line.search(/\S/);
+    const lastClose = new Map<string, number>();
+    for (const m of line.matchAll(/<\/([A-Za-z][\w-]*)>/g)) lastClose.set(m[1]!.toLowerCase(), m.index);
+    return line.replace(/<([A-Za-z][\w-]*)>/g, (tag, name: string, at: number) => {
       const lower = name.toLowerCase();
-      if (MARKUP_ALONE.has(lower) || line.slice(at).toLowerCase().includes(`</${lower}>`)) return tag;
+      // Inside the line: some text before it.
+      if (at <= first) return tag;
+      if (MARKUP_ALONE.has(lower) || (lastClose.get(lower) ?? -1) > at) return tag;
       return `${SEAL['`']}${SEAL['<']}${name.replace(/_/g, SEAL._!)}${SEAL['>']}${SEAL['`']}`;
-    }),
-  );
+    });
+  });
 }
 
 /** A line of Markdown with the tags its prose talks about written as code (sealNamedTags). */
