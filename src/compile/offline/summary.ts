@@ -94,7 +94,7 @@ export function extractSummary(
     .replace(/^\s{0,3}#{1,6}\s.*$/gm, '')
     .replace(/^.*\S\t+\S.*$/gm, '')
     .split('\n')
-    .map((line, i, lines) => (isLinksLine(line) && opensBlock(line, lines[i - 1]) ? '' : line))
+    .map((line, i, lines) => (line.includes('](') && isLinksLine(line) && opensBlock(line, lines[i - 1]) ? '' : line))
     .join('\n');
   const text = stripMarkdown(sealNamedTags(sealCode(joinWrapped(prose)))).replace(
     /([^\s.!?:;。！？])[ \t]*\n(?=[a-z])/g,
