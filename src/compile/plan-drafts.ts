@@ -15,6 +15,8 @@ import { keepUnchangedConcepts } from '../emit/render-keys.js';
 import { groupConcepts, withConceptIds } from './concepts.js';
 import { withDictionary } from './dictionary.js';
 import { byRawPath } from './works.js';
+import { hasTraditional } from '../text/fold.js';
+import { HAN } from '../text/script.js';
 import type { SourceDraft } from './types.js';
 
 /** What a compile renders and drafts: its concepts, the entries' names, and the renders left after keeping unchanged pages. */
@@ -125,6 +127,7 @@ function sourcePlans(
     return {
       id: d.entry_id as EntryId,
       title: draft?.title ?? d.title,
+      ...languageOf(d.lang, draft),
       rawPath: d.raw_path,
       ...(file !== d.raw_path ? { file } : {}),
       rawHash: d.hash,
@@ -134,6 +137,19 @@ function sourcePlans(
       changed: Boolean(draft) || force,
     };
   });
+}
+
+function languageOf(lang: string, draft: SourceDraft | undefined): { language?: string } {
+  const language = languageName(lang, draft);
+  return language ? { language } : {};
+}
+
+/** A document's language as a reader names it; Chinese by the script its draft is written in. */
+function languageName(lang: string, draft: SourceDraft | undefined): string | undefined {
+  const text = draft ? `${draft.title} ${draft.summary}` : '';
+  // A text of both languages (commands, names in English) is Chinese when its summary is.
+  if (lang === 'zh' || (lang === 'mixed' && HAN.test(text))) return hasTraditional(text) ? '繁體中文' : '中文';
+  return lang === 'en' ? 'English' : undefined;
 }
 
 /**

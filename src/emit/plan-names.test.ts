@@ -115,6 +115,32 @@ describe('planNames: one file name per entry, unique across the vault case-insen
     },
   ];
   for (const c of cases) {
+    it('names a translation titled as its original by its language, and anything else taken by a number', () => {
+      const en = {
+        ...source('source/seo', 'SEO'),
+        language: 'English',
+        versions: [id('source/seo-2'), id('source/seo-3')],
+      };
+      const zh = {
+        ...source('source/seo-2', 'SEO'),
+        language: '中文',
+        versions: [id('source/seo'), id('source/seo-3')],
+      };
+      const tw = {
+        ...source('source/seo-3', 'SEO'),
+        language: '繁體中文',
+        versions: [id('source/seo'), id('source/seo-2')],
+      };
+      const other = { ...source('source/seo-4', 'SEO'), language: '中文' };
+      const { pathOf } = planNames({ sources: [en, zh, tw, other], concepts: [], scan: scanOf([]), attachments: [] });
+      expect([...pathOf.values()]).toEqual([
+        'sources/SEO.md',
+        'sources/SEO (中文).md',
+        'sources/SEO (繁體中文).md',
+        'sources/SEO (source).md',
+      ]);
+    });
+
     it(c.name, () => {
       const names = planNames({
         sources: c.sources ?? [],

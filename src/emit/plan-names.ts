@@ -14,7 +14,8 @@ export interface NameInput {
 /**
  * File names, unique across the whole wiki case-insensitively (Obsidian resolves links by base
  * name): entries kept as they are hold theirs, an entry keeps its file while its title fits it,
- * a new name that is taken gets the kind and a number (`RAG (concept)`, `RAG (concept 2)`).
+ * a new name that is taken gets the kind and a number (`RAG (concept)`, `RAG (concept 2)`), and a
+ * translation titled as its original its language (`SEO (中文)`).
  */
 export function planNames(input: NameInput): NamePlan {
   const { scan } = input;
@@ -28,11 +29,13 @@ export function planNames(input: NameInput): NamePlan {
   // Attachments are copied into wiki/attachments/ under their own names: no entry may take one,
   // or `[[diagram.png]]` would name both the image and its entry.
   for (const raw of input.attachments) taken.set(linkKey(raw.split('/').pop()!), `file:attachments/${raw}`);
-  const wanted: { id: EntryId; kind: EntryKind; title: string }[] = [
+  const wanted: { id: EntryId; kind: EntryKind; title: string; versions?: EntryId[]; language?: string }[] = [
     ...input.sources.map((p) => ({
       id: p.id,
       kind: 'source' as const,
       title: p.draft?.title ?? oldById.get(p.id)?.fm.title ?? p.title,
+      ...(p.versions?.length ? { versions: p.versions } : {}),
+      ...(p.language ? { language: p.language } : {}),
     })),
     ...input.concepts.map((g) => ({ id: g.id, kind: 'concept' as const, title: g.title })),
   ];
@@ -58,7 +61,10 @@ export function planNames(input: NameInput): NamePlan {
   }
   for (const w of wanted) {
     if (pathOf.has(w.id)) continue;
-    const b = safeFileName(w.title);
+    let b = safeFileName(w.title);
+    // A translation titled as its original (SEO, SEO) is told apart by its language: `SEO (中文)`.
+    const holder = taken.get(linkKey(b));
+    if (holder && w.language && w.versions?.includes(holder as EntryId)) b = safeFileName(`${w.title} (${w.language})`);
     let name = b;
     for (let n = 1; taken.has(linkKey(name)) && taken.get(linkKey(name)) !== w.id; n++)
       name = n === 1 ? `${b} (${w.kind})` : `${b} (${w.kind} ${n})`;

@@ -38,6 +38,8 @@ export interface SourcePlan {
   changed: boolean;
   /** The entries of the work's other versions (its translations): the entry links them. */
   versions?: EntryId[];
+  /** The language its text is written in, as a reader names it (English, 中文, 繁體中文): a version's file name tells it from the others by it. */
+  language?: string;
 }
 
 /** A concept shared by several sources, as compile plans it (with its entry id). */
