@@ -994,6 +994,9 @@ describe('groupConcepts: what a page needs', () => {
       链接: ['link', 'to link'],
       底层: ['bottom layer', 'underlying'],
       命令: ['order', 'command'],
+      药物: ['medicine'],
+      管理: ['to manage'],
+      委员会: ['committee', 'council'],
     });
     const beside = (surface: string, gloss: string) => [zh(surface, gloss, 'd0.md'), zh(gloss, gloss, 'd1.md')];
     const titles = (rows: EntityRow[]) =>
@@ -1003,6 +1006,8 @@ describe('groupConcepts: what a page needs', () => {
     expect(titles(beside('卡帕西', 'Karpathy'))).toContainEqual(expect.arrayContaining(['卡帕西', 'Karpathy']));
     // An English word is a translator's gloss, not a product's name.
     expect(titles(beside('底层命令', 'Plumbing'))).toContainEqual(expect.arrayContaining(['底层命令', 'Plumbing']));
+    // Nor is an abbreviation with a lowercase letter in it.
+    expect(titles(beside('药物管理委员会', 'GPhC'))).toContainEqual(expect.arrayContaining(['药物管理委员会', 'GPhC']));
   });
 
   it('keeps one glossed by its head or by the whole (推论吞吐量 Throughput, 快照 snapshot)', () => {

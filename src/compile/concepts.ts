@@ -680,9 +680,9 @@ function withoutGlosses(e: EntityRow, dict: Dictionary): EntityRow {
  * (反向链接, Backlinks: 链接 is "link") stay glossed.
  */
 function nameBeside(zh: string, en: string, dict: Dictionary): boolean {
-  // A product's name: capitalised, no abbreviation, no word of the English dictionary (Plumbing,
-  // Porcelain: a translator's metaphor for 底层命令, 高层命令).
-  if (!/^[A-Z][A-Za-z]+$/.test(en) || /^[A-Z]+s?$/.test(en) || isKnownEnglishWord(en)) return false;
+  // A product's name: one capital, no abbreviation (GPhC for 药物管理委员会 spells it), no word of
+  // the English dictionary (Plumbing, Porcelain: a translator's metaphor for 底层命令, 高层命令).
+  if (!/^[A-Z][a-z]+$/.test(en) || isKnownEnglishWord(en)) return false;
   const words = dict.words(zh);
   if (words.length < 2 || words.some((w) => w.length < 2 || !dict.english(w).length)) return false;
   const lower = en.toLowerCase();

@@ -719,6 +719,11 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
         text: '该项目是通过个人微信聊天记录对大语言模型（LLM）进行微调，打造专属的数字分身。大语言模型（LLM）很常见。',
         name: '聊天记录对大语言模型',
       },
+      {
+        // A Han word before the unknown one: where the term starts is unsure (出舱活动 or 月球出舱活动).
+        text: '宇航员开始穿新的太空服，专为适应月球出舱活动（EVA）。月球出舱活动（EVA）持续数小时。',
+        name: '月球出舱活动',
+      },
     ],
   },
   {

@@ -244,13 +244,15 @@ export function termBefore(tokens: ZhToken[], minWords = 1, letters = 0): string
     // 非/关系型（NoSQL）: a prefix that negates the term is part of it, whatever the gloss spells.
     const negating = ZH.NEGATING_PREFIXES.has(t.word) && parts.length > 0 && t.end === parts[0]!.start;
     // 跨站/脚本/攻击（XSS）: a word jieba's dictionary lacks is part of the term while the abbreviation
-    // needs another word; not one glued to a particle (对大 of 对/大语言模型).
+    // needs another word, and opens the term; not one glued to a particle (对大 of 对/大语言模型).
     const unknown =
       t.tag === 'x' &&
       HAN_ONLY.test(t.word) &&
       t.word.length > 1 &&
       parts.length < letters &&
-      ![...t.word].some((c) => ZH.STOP.has(c));
+      ![...t.word].some((c) => ZH.STOP.has(c)) &&
+      // …and opens it: a Han word before it (月球/出舱/活动, EVA) leaves where the term starts unsure.
+      !HAN_ONLY.test(tokens[i - 1]?.word ?? '');
     const prefix = negating || unknown || (ZH.BOUND_PREFIXES.has(t.word) && parts.length > 0 && parts.length < letters);
     // 无法/满足/可用性 (Availability): a verb before a noun that already makes the whole name (two
     // characters or more for each English word, and a third) takes it as its object: the sentence's
