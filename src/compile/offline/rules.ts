@@ -806,6 +806,11 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
         text: '這個設計無法滿足可用性（Availability），所以要取捨。無法滿足可用性時系統會拒絕請求。',
         name: '设计无法满足可用性',
       },
+      {
+        // Two characters a letter already, though one word (搜索引擎) holds two of the abbreviation's.
+        text: '这种格式有助于搜索引擎优化（SEO），格式有助于搜索引擎优化（SEO）。',
+        name: '格式有助于搜索引擎优化',
+      },
     ],
     notMatch: [
       {

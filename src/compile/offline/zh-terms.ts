@@ -259,9 +259,13 @@ export function termBefore(tokens: ZhToken[], minWords = 1, letters = 0): string
     // clause, not the term (反向/链接, Backlinks, is short without its first word).
     if (
       t.tag === 'v' &&
-      parts.length >= Math.max(1, minWords, letters) &&
+      parts.length > 0 &&
       NOUNISH.has(parts[0]!.tag) &&
-      hanLength(parts.map((p) => p.word).join('')) > 2 * Math.max(1, minWords)
+      ((parts.length >= Math.max(1, minWords, letters) &&
+        hanLength(parts.map((p) => p.word).join('')) > 2 * Math.max(1, minWords)) ||
+        // 格式/有助于/搜索引擎/优化 (SEO): two characters a letter already, though one word holds two
+        // of the abbreviation's (搜索引擎, search engine).
+        (letters > 0 && parts.length >= 2 && hanLength(parts.map((p) => p.word).join('')) >= 2 * letters))
     )
       break;
     if (
