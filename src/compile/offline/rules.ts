@@ -663,7 +663,7 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     does: 'drop',
     decides: 'found',
     docs: 'A verb with the coverb that leads to its object (发送给, send to), which jieba holds as one word tagged a noun, is a predicate, no name.',
-    where: 'zh-terms.ts verbToward (zh.COVERBS)',
+    where: 'zh-terms.ts predicateWord (zh.COVERBS)',
     match: [
       {
         text: '客户端把请求发送给服务器。服务器把证书发送给客户端。快照文件发送给从服务器。消息发送给队列之后就返回。',
@@ -676,6 +676,25 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
         text: '客户端把请求交给发送器。发送器把证书交给客户端。快照文件交给发送器。消息交给发送器之后就返回。',
         title: 'HTTP',
         name: '发送器',
+      },
+    ],
+  },
+  {
+    id: 'qualified-predicate',
+    does: 'drop',
+    decides: 'found',
+    docs: "An adverb and the verb or adjective it qualifies that jieba's dictionary holds as one noun (完全免费, completely free) is a predicate, no name; a word of a qualifier and a noun (即时通讯, instant messaging) is one.",
+    where: 'zh-terms.ts predicateWord',
+    match: [
+      {
+        text: '这个工具完全免费，源码开放。它完全免费并且跨平台。完全免费的工具很受欢迎。',
+        name: '完全免费',
+      },
+    ],
+    notMatch: [
+      {
+        text: '即时通讯是一个概念。很多人研究即时通讯。即时通讯的应用很广。',
+        name: '即时通讯',
       },
     ],
   },

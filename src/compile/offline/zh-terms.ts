@@ -60,23 +60,34 @@ function hanLength(s: string): number {
 function termPart(t: ZhToken, first = false): boolean {
   // A place word may go on a run after a noun (上下文/窗口), never open one (本地/存储, 国内/市场).
   const place = !first && t.tag === 's' && t.word.length > 1;
-  if ((!NOUNISH.has(t.tag) && !place) || !HAN_ONLY.test(t.word) || verbToward(foldText(t.word))) return false;
+  if ((!NOUNISH.has(t.tag) && !place) || !HAN_ONLY.test(t.word) || predicateWord(foldText(t.word))) return false;
   return t.word.length > 1 || (!first && SUFFIX.has(t.word));
 }
 
-const TOWARD = new Map<string, boolean>();
+const PREDICATE = new Map<string, boolean>();
 
 /**
- * 发送给 (send to), 传递到 (pass on to): a verb and the coverb that leads to its object, which jieba's
- * dictionary holds as one word and tags a noun. A predicate, no part of a name.
+ * A word jieba's dictionary holds as one and tags a noun that is a predicate: a verb and the coverb
+ * that leads to its object (发送给 send to, 传递到 pass on to: zh.COVERBS), or an adverb and the verb
+ * or adjective it qualifies (完全免费 completely free). No part of a name; 自然语言 (自然 + the noun
+ * 语言) and 快速排序 (two words) are not such words.
  */
-function verbToward(word: string): boolean {
-  if (word.length < 3 || !ZH.COVERBS.has(word[word.length - 1]!)) return false;
-  let v = TOWARD.get(word);
+function predicateWord(word: string): boolean {
+  if (word.length < 3) return false;
+  let v = PREDICATE.get(word);
   if (v === undefined) {
-    const stem = tagZh(word.slice(0, -1));
-    v = stem.length === 1 && stem[0]!.tag === 'v';
-    TOWARD.set(word, v);
+    const tagOf = (w: string) => {
+      const t = tagZh(w);
+      return t.length === 1 ? t[0]!.tag : undefined;
+    };
+    const toward = ZH.COVERBS.has(word[word.length - 1]!) && tagOf(word.slice(0, -1)) === 'v';
+    const qualified =
+      word.length === 4 &&
+      ['d', 'ad'].includes(tagOf(word.slice(0, 2)) ?? '') &&
+      ['v', 'vn', 'a'].includes(tagOf(word.slice(2)) ?? '');
+    v = toward || qualified;
+    if (PREDICATE.size > 10_000) PREDICATE.clear();
+    PREDICATE.set(word, v);
   }
   return v;
 }
@@ -138,7 +149,7 @@ export function chineseTerms(
     const t = tokens[i]!;
     const folded = foldText(t.word);
     if ((SINGLE.has(t.tag) || (PERSON.has(t.tag) && hanLength(t.word) >= 3)) && HAN_ONLY.test(t.word)) {
-      if (hanLength(t.word) >= 3 && !ZH.STOP.has(folded) && !isCommonZh(t.word) && !verbToward(folded)) bump(t.word);
+      if (hanLength(t.word) >= 3 && !ZH.STOP.has(folded) && !isCommonZh(t.word) && !predicateWord(folded)) bump(t.word);
     }
     // "XML 标签", and a lowercase word a translator kept in English before a Chinese noun ("cache 物件",
     // "token 对象"): one name in two scripts.
