@@ -35,4 +35,11 @@ describe('withOwnMeta: what the person wrote stays theirs', () => {
     const linked = { ...draft, body: `See [[Memoization]].\n\n${draft.body}` };
     expect(withOwnMeta(linked, {}, '[[Memoization]]').body).not.toContain('## Links');
   });
+
+  it('reads a link in a table, its pipe escaped, by its name alone', () => {
+    expect(ownLinks('| `permalink` | See [[Permalinks\\|Permalinks]]. |\n| a | [[Sync regions\\|regions]] |')).toEqual([
+      'Permalinks',
+      'Sync regions',
+    ]);
+  });
 });

@@ -56,7 +56,8 @@ export function ownLinks(markdown: string): string[] {
   const prose = markdown.replace(/```[\s\S]*?```|~~~[\s\S]*?~~~|`[^`\n]*`/g, ' ');
   const out = new Set<string>();
   for (const m of prose.matchAll(/(?<!!)\[\[([^[\]|#\n]{1,200})(?:#[^[\]|\n]*)?(?:\|[^[\]\n]*)?\]\]/g)) {
-    const t = m[1]!.trim();
+    // In a table the pipe before the shown text is escaped (`[[Permalinks\|Permalinks]]`): no part of the name.
+    const t = m[1]!.replace(/\\$/, '').trim();
     if (t) out.add(t);
     if (out.size === MAX_LINKS) break;
   }
