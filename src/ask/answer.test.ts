@@ -70,6 +70,12 @@ describe('statements', () => {
     ]);
   });
 
+  it('reads an embed (an icon, an image shown in place) as no words of the statement', () => {
+    expect(statements('In the ribbon, select Publish changes ![[lucide-send.svg#icon]] to open the dialog.')).toEqual([
+      'In the ribbon, select Publish changes to open the dialog.',
+    ]);
+  });
+
   it('leaves out a labelled list of links ("Related: [[A]], [[B]].", "另见：[[甲]]、[[乙]]")', () => {
     const text = [
       'Related: [[Zettelkasten]], [[Obsidian, Wikilinks and Backlinks]], [[SQLite]].',

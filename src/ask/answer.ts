@@ -87,6 +87,9 @@ function inCode(line: string, at: number): boolean {
   return ticks % 2 === 1;
 }
 
+/** An Obsidian embed, spaces before it: `![[lucide-send.svg#icon]]`. */
+const EMBED = /[ \t]*!\[\[[^\]\n]*\]\]/g;
+
 /** A list marker that opens a line: a bullet or a number. */
 const MARKER = /^(?:[-*+]\s+|\d{1,3}[.)]\s+)/u;
 
@@ -170,7 +173,11 @@ function statementLine(raw: string, block: ReadBlock, i: number, next: ReadBlock
   // attribution after each quote, which is a citation, not part of what was said.
   if (CONCEPT_SCAFFOLD.test(line) || ATTACHMENT_LINE.test(line)) return undefined;
   line = line.replace(/\s+—\s+\[\[[^\]]*\]\]$/, '');
-  line = line.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/^…\s*|\s*…$/g, '');
+  // An embed (`![[lucide-send.svg#icon]]`, `![[diagram.png]]`) is an image or a note shown in place: no words of the statement.
+  line = line
+    .replace(EMBED, '')
+    .replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2')
+    .replace(/^…\s*|\s*…$/g, '');
   // Inline HTML (`<label for="x">…</label>`) reads as the text inside it; a tag the sentence talks
   // about (`只关注 <summary> 标签内容`) is a name, kept as code.
   line = namedTagsAsCode(line).replace(INLINE_HTML, (tag, at: number, all: string) => (inCode(all, at) ? tag : ''));
@@ -595,7 +602,7 @@ function listText(list: Pick<Enumeration, 'leadIn' | 'items'>): string {
   // Read as the statements are: no emphasis marks, a link as its text.
   const plain = (l: string) =>
     withoutEmphasis(
-      namedTagsAsCode(l.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2')).replace(
+      namedTagsAsCode(l.replace(EMBED, '').replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2')).replace(
         INLINE_HTML,
         (tag, at: number, all: string) => (inCode(all, at) ? tag : ''),
       ),
