@@ -80,11 +80,12 @@ const SCAFFOLD =
 /** An HTML tag inside a line (`<label for="x">`, `</label>`): the text inside it reads without it. */
 const INLINE_HTML = /<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g;
 
-/** Whether a line's character at `at` is inside an inline code span (an odd number of backticks before it). */
-function inCode(line: string, at: number): boolean {
-  let ticks = 0;
-  for (let i = 0; i < at; i++) if (line[i] === '`') ticks++;
-  return ticks % 2 === 1;
+/** A line without its inline HTML, code spans kept as written (`<script setup>` is code, not a tag). */
+function withoutHtml(line: string): string {
+  return line
+    .split(/(`[^`\n]*`)/)
+    .map((part, i) => (i % 2 ? part : part.replace(INLINE_HTML, '')))
+    .join('');
 }
 
 /** An Obsidian embed, spaces before it: `![[lucide-send.svg#icon]]`. */
@@ -180,7 +181,7 @@ function statementLine(raw: string, block: ReadBlock, i: number, next: ReadBlock
     .replace(/^…\s*|\s*…$/g, '');
   // Inline HTML (`<label for="x">…</label>`) reads as the text inside it; a tag the sentence talks
   // about (`只关注 <summary> 标签内容`) is a name, kept as code.
-  line = namedTagsAsCode(line).replace(INLINE_HTML, (tag, at: number, all: string) => (inCode(all, at) ? tag : ''));
+  line = withoutHtml(namedTagsAsCode(line));
   // A Markdown link reads as its text; an image is no statement (its `!` is no end of a sentence).
   const imageless = line.replace(/\s*!\[[^\]\n]*\]\([^)\s]*\)/g, '');
   // What is left of a line around an image (`(Same image as a link: ![…](…))`) may say nothing.
@@ -601,12 +602,7 @@ function listText(list: Pick<Enumeration, 'leadIn' | 'items'>): string {
   const lead = list.leadIn ? (/[:：?？]$/u.test(list.leadIn) ? list.leadIn : `${list.leadIn}${zh ? '：' : ':'}`) : '';
   // Read as the statements are: no emphasis marks, a link as its text.
   const plain = (l: string) =>
-    withoutEmphasis(
-      namedTagsAsCode(l.replace(EMBED, '').replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2')).replace(
-        INLINE_HTML,
-        (tag, at: number, all: string) => (inCode(all, at) ? tag : ''),
-      ),
-    );
+    withoutEmphasis(withoutHtml(namedTagsAsCode(l.replace(EMBED, '').replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2'))));
   // An item that opens with its name in bold and goes on to explain it (`1. **Fixed-size windows.** Cut
   // every N tokens…`) is listed by its name.
   const named = (l: string) =>
