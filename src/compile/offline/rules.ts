@@ -642,7 +642,7 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     does: 'drop',
     decides: 'found',
     docs: 'A stop-list noun written together after a noun of a Chinese title (檔案系統, file system) closes one term with it: the work is not about the noun left before it (檔案).',
-    where: 'subject.ts runs (stopNounAfterNoun)',
+    where: 'subject.ts runs (stopNounInTerm)',
     match: [
       {
         title: 'Linux 檔案系統',

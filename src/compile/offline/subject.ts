@@ -66,7 +66,7 @@ function runs(toks: readonly Token[]): Token[][] {
     if (
       !WORD.test(t.word) ||
       (spaced && inIdentifier(toks, i)) ||
-      (genre(t.word) && !stopNounInTerm(toks, i) && !stopNounAfterNoun(toks, i)) ||
+      (genre(t.word) && !stopNounInTerm(toks, i)) ||
       actionAsked(toks, i)
     ) {
       end();
@@ -97,25 +97,6 @@ function inIdentifier(toks: readonly Token[], i: number): boolean {
   );
 }
 
-/**
- * 檔案/系統: a noun of the stop list (系統, 数据) written together after a noun closes one term with
- * it (檔案系統, file system), as stopNounInTerm opens one: the title is not about 檔案 alone.
- */
-function stopNounAfterNoun(toks: readonly Token[], i: number): boolean {
-  const t = toks[i]!;
-  const prev = toks[i - 1];
-  return (
-    HAN.test(t.word) &&
-    t.tag === 'n' &&
-    !kindWord(t.word) &&
-    prev !== undefined &&
-    prev.end === t.start &&
-    prev.tag === 'n' &&
-    /^[\u3400-\u9fff]+$/.test(prev.word) &&
-    !genre(prev.word)
-  );
-}
-
 /** 如何/修改, 怎麼/安裝: the verb right after a word that asks how is the action asked about, no subject. */
 function actionAsked(toks: readonly Token[], i: number): boolean {
   const prev = toks[i - 1];
@@ -123,21 +104,17 @@ function actionAsked(toks: readonly Token[], i: number): boolean {
 }
 
 /**
- * 数据/获取: a noun of the stop list (数据, 系统, 信息) written together with the Chinese word after it
- * is part of one term with it, as in termBefore: the title is about 数据获取, not about 获取.
+ * 数据/获取, 檔案/系統: a noun of the stop list (数据, 系统, 信息) written together with the Chinese word
+ * after it opens one term with it, as in termBefore (the title is about 数据获取, not about 获取), and
+ * written together after a noun closes one (檔案系統, file system: not about 檔案 alone).
  */
 function stopNounInTerm(toks: readonly Token[], i: number): boolean {
   const t = toks[i]!;
-  const next = toks[i + 1];
-  return (
-    HAN.test(t.word) &&
-    t.tag === 'n' &&
-    !kindWord(t.word) &&
-    next !== undefined &&
-    next.start === t.end &&
-    /^[\u3400-\u9fff]+$/.test(next.word) &&
-    !genre(next.word)
-  );
+  if (!HAN.test(t.word) || t.tag !== 'n' || kindWord(t.word)) return false;
+  const joins = (o: Token | undefined, glued: boolean, noun: boolean) =>
+    o !== undefined && glued && noun && /^[\u3400-\u9fff]+$/.test(o.word) && !genre(o.word);
+  const [prev, next] = [toks[i - 1], toks[i + 1]];
+  return joins(next, next?.start === t.end, true) || joins(prev, prev?.end === t.start, prev?.tag === 'n');
 }
 
 /**
