@@ -788,6 +788,36 @@ describe('offlineAnswer and a lead-in', () => {
     const a = offlineAnswer('Which two cases is the scheduler tuned for?', packed(e), 1, textOf).text;
     expect(a).toContain(`${lead} Short bursts of input; Long idle stretches.`);
   });
+
+  it("lists a section's own sections when the question asks what it holds (## 持久化 with ### RDB and ### AOF)", () => {
+    const whole = [
+      '# Redis',
+      '',
+      '## 七、分片',
+      '',
+      '根据执行分片的位置，可以分为三种分片方式：客户端分片；代理分片；服务器分片。',
+      '',
+      '## 八、持久化',
+      '',
+      'Redis 是内存型数据库，为了保证数据在断电后不会丢失，需要将内存中的数据持久化到硬盘上。',
+      '',
+      '### RDB 持久化',
+      '',
+      '将某个时间点的所有数据都存放到硬盘上。',
+      '',
+      '### AOF 持久化',
+      '',
+      '将写命令添加到 AOF 文件的末尾。',
+    ].join('\n');
+    const e = entry('source/redis', 'Redis', [whole]);
+    const a = offlineAnswer('Redis 的持久化方式有哪些？', packed(e), 1, () => whole).text;
+    expect(a).toContain('RDB 持久化；AOF 持久化');
+    // A concept page's sections are kb's own, and a title's sections the text's outline: no list.
+    const c = entry('concept/redis', 'Redis', [whole], 'concept');
+    expect(offlineAnswer('Redis 的持久化方式有哪些？', packed(c), 1, () => whole).text).not.toContain(
+      'RDB 持久化；AOF 持久化',
+    );
+  });
 });
 
 describe('statements: links and images', () => {

@@ -186,7 +186,36 @@ function runsOf(entry: PackedEntry, whole: string | undefined): Run[] {
       before = undefined;
     }
   }
+  // A source's text only: a concept page's sections are kb's own (What the sources say, Sources).
+  if (entry.kind === 'source') runs.push(...sectionRuns(passages.map((p) => p.text).join('\n'), seen));
   return runs.filter((r) => r.items.length >= (r.labelled || r.titled ? 2 : 3));
+}
+
+/**
+ * A section's own sections as a list under its heading (`## 八、持久化` with `### RDB 持久化` and
+ * `### AOF 持久化`): what the section holds, named by their headings.
+ */
+function sectionRuns(text: string, seen: Set<string>): Run[] {
+  const heads: { level: number; title: string }[] = [];
+  let fence = false;
+  for (const line of text.split('\n')) {
+    if (/^\s{0,3}(?:```|~~~)/.test(line)) fence = !fence;
+    const m = fence ? null : /^(#{1,6})\s+(\S.*?)\s*#*\s*$/.exec(line);
+    if (m) heads.push({ level: m[1]!.length, title: m[2]!.replace(/^[*_]+|[*_]+$/g, '') });
+  }
+  const runs: Run[] = [];
+  heads.forEach((h, i) => {
+    const items: Item[] = [];
+    for (let k = i + 1; k < heads.length && heads[k]!.level > h.level; k++)
+      if (heads[k]!.level === h.level + 1)
+        items.push({ n: items.length + 1, line: heads[k]!.title, label: heads[k]!.title, at: k });
+    const key = `${h.title}\n${items.map((x) => x.line).join('\n')}`;
+    // A section's, not the title's: a text's own sections are its outline, not a list it gives.
+    if (h.level < 2 || items.length < 2 || seen.has(key)) return;
+    seen.add(key);
+    runs.push({ titled: true, leadIn: h.title, section: h.title, counts: '', items });
+  });
+  return runs;
 }
 
 /**
