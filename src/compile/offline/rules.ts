@@ -638,6 +638,27 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     ],
   },
   {
+    id: 'imperative-title',
+    does: 'drop',
+    decides: 'found',
+    docs: 'An English title that opens with a word and a determiner ("Customize your site", "Manage the vault") opens with a verb and its object: the verb is no subject; a name the prose capitalises ("Git the Hard Way") is.',
+    where: 'subject.ts runs (imperative, en.DETERMINERS)',
+    match: [
+      {
+        title: 'Customize your site',
+        text: 'This page explains how you can customize how your site looks. You can customize your site by publishing files. Within Publish, you can customize the navigation. Customize the theme too.',
+        name: 'customize',
+      },
+    ],
+    notMatch: [
+      {
+        title: 'Git the Hard Way',
+        text: 'Git keeps every version. Git stores snapshots. Learn Git by doing: Git rewards practice, and Git is fast.',
+        name: 'git',
+      },
+    ],
+  },
+  {
     id: 'stop-noun-after-noun-in-title',
     does: 'drop',
     decides: 'found',

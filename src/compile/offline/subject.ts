@@ -52,7 +52,7 @@ function tokens(title: string): Token[] {
 }
 
 /** The title cut into runs of words between punctuation, dates, genre words and a change of script. */
-function runs(toks: readonly Token[]): Token[][] {
+function runs(toks: readonly Token[], named: (word: string) => boolean = () => false): Token[][] {
   const out: Token[][] = [];
   let run: Token[] = [];
   const end = () => {
@@ -67,7 +67,8 @@ function runs(toks: readonly Token[]): Token[][] {
       !WORD.test(t.word) ||
       (spaced && inIdentifier(toks, i)) ||
       (genre(t.word) && !stopNounInTerm(toks, i)) ||
-      actionAsked(toks, i)
+      actionAsked(toks, i) ||
+      (imperative(toks, i) && !named(t.word))
     ) {
       end();
       return;
@@ -95,6 +96,18 @@ function inIdentifier(toks: readonly Token[], i: number): boolean {
     (prev && prev.end === t.start && prev.word.endsWith('_')) ||
       (next && next.start === t.end && next.word.startsWith('_')),
   );
+}
+
+/**
+ * "Customize your site", "Manage the vault": a title that opens with a word and a determiner opens
+ * with a verb and its object; the verb is the action, not the subject ("The Art of…" opens with the
+ * determiner itself; a name the prose capitalises, "Git the Hard Way", is no verb: runs' `named`).
+ */
+function imperative(toks: readonly Token[], i: number): boolean {
+  const t = toks[i]!;
+  if (!LATIN.test(t.word) || toks.slice(0, i).some((o) => o.word.trim())) return false;
+  const next = toks.slice(i + 1).find((o) => o.word.trim());
+  return next !== undefined && EN.DETERMINERS.has(next.word.toLowerCase());
 }
 
 /** 如何/修改, 怎麼/安裝: the verb right after a word that asks how is the action asked about, no subject. */
@@ -229,7 +242,7 @@ export function titleSubjects(
 ): Subject[] {
   const lower = text.toLowerCase();
   const toks = tokens(title);
-  const all = runs(toks);
+  const all = runs(toks, (w) => isName(w, prose()));
   const found = subjectsOf(title, all, text, lower, prose, opts);
   // A section's heading is nearly always one name: it names its section's subject only when the section keeps naming it.
   // Only a title that says what kind of text it is: "2019年度城市马拉松赛" is not "年度城市马拉松赛" and a date.

@@ -97,6 +97,9 @@ export const STEP_VERBS = new Set(
   ),
 );
 
+/** Determiners and possessives: a word before one at a title's start is a verb taking it ("Customize your site"). */
+export const DETERMINERS = new Set(wordList('a an the your my our their his her its this these that those'));
+
 /** Nouns of a control after its label ("the **Publish changes** dialog", "the **Views** toggle"). */
 export const UI_CONTROLS = wordList(
   'dialog dialogs menu menus button buttons tab tabs pane panes option options toggle toggles field fields icon icons checkbox dropdown modal popup prompt',
