@@ -61,11 +61,11 @@ describe('statements', () => {
 
   it('keeps a tag the sentence talks about, and code, as code; drops markup', () => {
     const text = [
-      '通过 XML 标签隔离，可以强制模型只关注 <summary> 标签内容。',
+      '把检索到的段落放进 <context> 标签，模型只读取标签里的内容。',
       'A component opens with `<script setup>` and a <span class="x">styled</span> word.',
     ].join('\n\n');
     expect(statements(text)).toEqual([
-      '通过 XML 标签隔离，可以强制模型只关注 `<summary>` 标签内容。',
+      '把检索到的段落放进 `<context>` 标签，模型只读取标签里的内容。',
       'A component opens with `<script setup>` and a styled word.',
     ]);
   });

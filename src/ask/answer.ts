@@ -180,7 +180,7 @@ function statementLine(raw: string, block: ReadBlock, i: number, next: ReadBlock
     .replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2')
     .replace(/^…\s*|\s*…$/g, '');
   // Inline HTML (`<label for="x">…</label>`) reads as the text inside it; a tag the sentence talks
-  // about (`只关注 <summary> 标签内容`) is a name, kept as code.
+  // about (`只读取 <context> 标签里的内容`) is a name, kept as code.
   line = withoutHtml(namedTagsAsCode(line));
   // A Markdown link reads as its text; an image is no statement (its `!` is no end of a sentence).
   const imageless = line.replace(/\s*!\[[^\]\n]*\]\([^)\s]*\)/g, '');

@@ -1,3 +1,4 @@
+import { parseBlocks } from '../chunk/blocks.js';
 import type { PackedEntry } from './pack.js';
 import { foldText } from '../text/fold.js';
 import { searchTerms } from '../text/search.js';
@@ -196,13 +197,9 @@ function runsOf(entry: PackedEntry, whole: string | undefined): Run[] {
  * `### AOF 持久化`): what the section holds, named by their headings.
  */
 function sectionRuns(text: string, seen: Set<string>): Run[] {
-  const heads: { level: number; title: string }[] = [];
-  let fence = false;
-  for (const line of text.split('\n')) {
-    if (/^\s{0,3}(?:```|~~~)/.test(line)) fence = !fence;
-    const m = fence ? null : /^(#{1,6})\s+(\S.*?)\s*#*\s*$/.exec(line);
-    if (m) heads.push({ level: m[1]!.length, title: m[2]!.replace(/^[*_]+|[*_]+$/g, '') });
-  }
+  const heads = parseBlocks(text)
+    .blocks.filter((b) => b.kind === 'heading' && b.title)
+    .map((b) => ({ level: b.depth!, title: b.title! }));
   const runs: Run[] = [];
   heads.forEach((h, i) => {
     const items: Item[] = [];

@@ -676,7 +676,7 @@ function withoutGlosses(e: EntityRow, dict: Dictionary): EntityRow {
  * 安裝方式（Docker）, 向量数据库（Pinecone）: a Chinese phrase of dictionary words, each of two
  * characters or more, beside a product's name that translates none of them (nor the whole phrase)
  * is told how or with what, not what the phrase is called: the name is no gloss of it. A
- * transliteration (卡帕西, Karpathy: no word of two characters) and a compound the name spells
+ * transliteration (斯托曼, Stallman: no word of two characters) and a compound the name spells
  * (反向链接, Backlinks: 链接 is "link") stay glossed.
  */
 function nameBeside(zh: string, en: string, dict: Dictionary): boolean {

@@ -139,17 +139,13 @@ function sourcePlans(
   });
 }
 
+/** A document's language as a reader names it (English, 中文, 繁體中文); Chinese by the script its draft is written in. */
 function languageOf(lang: string, draft: SourceDraft | undefined): { language?: string } {
-  const language = languageName(lang, draft);
-  return language ? { language } : {};
-}
-
-/** A document's language as a reader names it; Chinese by the script its draft is written in. */
-function languageName(lang: string, draft: SourceDraft | undefined): string | undefined {
   const text = draft ? `${draft.title} ${draft.summary}` : '';
   // A text of both languages (commands, names in English) is Chinese when its summary is.
-  if (lang === 'zh' || (lang === 'mixed' && HAN.test(text))) return hasTraditional(text) ? '繁體中文' : '中文';
-  return lang === 'en' ? 'English' : undefined;
+  if (lang === 'zh' || (lang === 'mixed' && HAN.test(text)))
+    return { language: hasTraditional(text) ? '繁體中文' : '中文' };
+  return lang === 'en' ? { language: 'English' } : {};
 }
 
 /**

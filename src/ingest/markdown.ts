@@ -141,6 +141,8 @@ export function firstHeading(markdown: string, opts: { levelOne?: boolean } = {}
   const lines = markdown.split('\n', 2000);
   let fence: string | undefined;
   let other: string | undefined;
+  // A level-one heading with a section number: the text's title unless another one follows it.
+  let numbered: string | undefined;
   let opened = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
@@ -162,37 +164,25 @@ export function firstHeading(markdown: string, opts: { levelOne?: boolean } = {}
     if (!raw) continue;
     const title = plainInline(withoutAttributes(raw));
     if (!title) continue;
-    if ((atx && atx[1] === '#') || (setext && next.trim().startsWith('='))) {
+    const levelOne = (atx && atx[1] === '#') || (setext && next.trim().startsWith('='));
+    if (numbered !== undefined) {
       // "# 一、基础" … "# 二、创建表": level one numbers the text's sections; none of them names the text.
-      if (SECTION_NUMBER.test(title) && numberedLevelOneAfter(lines, i + 1)) return undefined;
-      return title;
+      if (atx && levelOne && SECTION_NUMBER.test(title)) return undefined;
+      continue;
+    }
+    if (levelOne) {
+      if (!SECTION_NUMBER.test(title)) return title;
+      numbered = title;
+      continue;
     }
     if (first) other = title;
   }
-  return opts.levelOne ? undefined : other;
+  return numbered ?? (opts.levelOne ? undefined : other);
 }
 
 /** A heading's section number: 一、 二、, 1. 2., 第一章, Chapter 1. */
 const SECTION_NUMBER =
   /^(?:[一二三四五六七八九十百]+[、.．]|\d+(?:\.\d+)*[.、)．]\s*\S|第[一二三四五六七八九十百\d]+[章节篇部课讲]|(?:chapter|part|section)\s+\d+)/i;
-
-/** Whether another level-one ATX heading after line `from` (outside fences) carries a section number. */
-function numberedLevelOneAfter(lines: readonly string[], from: number): boolean {
-  let fence: string | undefined;
-  for (let i = from; i < lines.length; i++) {
-    const line = lines[i]!;
-    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-    if (f) {
-      if (!fence) fence = f[1]!;
-      else if (f[1]![0] === fence[0] && f[1]!.length >= fence.length && line.trim() === f[1]) fence = undefined;
-      continue;
-    }
-    if (fence) continue;
-    const atx = /^ {0,3}#[ \t]+(\S.*)$/.exec(line);
-    if (atx && SECTION_NUMBER.test(plainInline(atx[1]!))) return true;
-  }
-  return false;
-}
 
 /**
  * An ATX heading's text without its closing sequence (`# Title ##` → `Title`; `# C#` keeps its #).

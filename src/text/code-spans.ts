@@ -39,7 +39,7 @@ export function openCode(s: string): string {
 const MARKUP_ALONE = new Set('area base br col embed hr img input link meta p param source track wbr'.split(' '));
 
 /**
- * A tag the prose talks about (`只关注 <summary> 标签内容`, "wrap it in a <context> tag") is a name,
+ * A tag the prose talks about (`把段落放进 <context> 标签`, "wrap it in a <context> tag") is a name,
  * sealed as code (after sealCode, so a tag inside a code span is code already) so that it stays
  * visible: a bare opening tag (no attributes) inside a line, whose closing tag the line does not
  * hold. Markup stays markup: a tag that opens a line (an HTML block), one with attributes, one

@@ -61,6 +61,7 @@ function runs(toks: readonly Token[], named: (word: string) => boolean = () => f
   };
   // A title written with spaces; one that is a file name (pandas_tutorial) uses underscores for them.
   const spaced = toks.some((o) => /^\s+$/.test(o.word));
+  const verb = imperativeVerb(toks);
   toks.forEach((t, i) => {
     if (!t.word.trim()) return;
     if (
@@ -68,7 +69,7 @@ function runs(toks: readonly Token[], named: (word: string) => boolean = () => f
       (spaced && inIdentifier(toks, i)) ||
       (genre(t.word) && !stopNounInTerm(toks, i)) ||
       actionAsked(toks, i) ||
-      (imperative(toks, i) && !named(t.word))
+      (i === verb && !named(t.word))
     ) {
       end();
       return;
@@ -102,12 +103,13 @@ function inIdentifier(toks: readonly Token[], i: number): boolean {
  * "Customize your site", "Manage the vault": a title that opens with a word and a determiner opens
  * with a verb and its object; the verb is the action, not the subject ("The Art of…" opens with the
  * determiner itself; a name the prose capitalises, "Git the Hard Way", is no verb: runs' `named`).
+ * The verb's index among the title's tokens, or -1.
  */
-function imperative(toks: readonly Token[], i: number): boolean {
-  const t = toks[i]!;
-  if (!LATIN.test(t.word) || toks.slice(0, i).some((o) => o.word.trim())) return false;
-  const next = toks.slice(i + 1).find((o) => o.word.trim());
-  return next !== undefined && EN.DETERMINERS.has(next.word.toLowerCase());
+function imperativeVerb(toks: readonly Token[]): number {
+  const words = toks.map((t, i) => i).filter((i) => toks[i]!.word.trim());
+  const [first, second] = [words[0], words[1]];
+  if (first === undefined || second === undefined || !LATIN.test(toks[first]!.word)) return -1;
+  return EN.DETERMINERS.has(toks[second]!.word.toLowerCase()) ? first : -1;
 }
 
 /** 如何/修改, 怎麼/安裝: the verb right after a word that asks how is the action asked about, no subject. */

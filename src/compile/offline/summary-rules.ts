@@ -215,8 +215,8 @@ export const SUMMARY_RULES: readonly SummaryRule[] = [
     where: 'code-spans.ts sealNamedTags',
     match: [
       {
-        text: '通过 XML 标签隔离，可以强制模型只关注 <summary> 标签内容，有效规避长文本的注意力衰减问题。\n',
-        has: ['只关注 `<summary>` 标签内容'],
+        text: '把检索到的段落放进 <context> 标签，模型就只读取标签里的内容，不会把段落当成问题。\n',
+        has: ['放进 `<context>` 标签'],
       },
       {
         text: 'Wrap the retrieved documents in a <context> tag so the model can tell them from the question it answers.\n',
