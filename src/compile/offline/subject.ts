@@ -106,7 +106,7 @@ function inIdentifier(toks: readonly Token[], i: number): boolean {
  * The verb's index among the title's tokens, or -1.
  */
 function imperativeVerb(toks: readonly Token[]): number {
-  const words = toks.map((t, i) => i).filter((i) => toks[i]!.word.trim());
+  const words = toks.flatMap((t, i) => (t.word.trim() ? [i] : []));
   const [first, second] = [words[0], words[1]];
   if (first === undefined || second === undefined || !LATIN.test(toks[first]!.word)) return -1;
   return EN.DETERMINERS.has(toks[second]!.word.toLowerCase()) ? first : -1;
