@@ -659,6 +659,27 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     ],
   },
   {
+    id: 'kind-word-in-name',
+    does: 'take',
+    decides: 'found',
+    docs: 'A noun for a kind of text in a title ("Daily notes", "Unique note creator") is a word of a name where the text writes the title\'s words whole again and again; else it says what the text is ("Rebase review" is about rebase).',
+    where: 'subject.ts kindWordsInName (en.TEXT_KINDS)',
+    match: [
+      {
+        title: 'Daily notes and templates',
+        text: 'Daily notes is a core plugin that opens a note for today. Open Daily notes from the ribbon. You can set where Daily notes are stored.',
+        name: 'daily notes',
+      },
+    ],
+    notMatch: [
+      {
+        title: 'Rebase review and squash',
+        text: 'We rebase the branch before merging. A rebase rewrites history. Each rebase should be checked, and a failed rebase is undone.',
+        name: 'rebase review',
+      },
+    ],
+  },
+  {
     id: 'stop-noun-after-noun-in-title',
     does: 'drop',
     decides: 'found',

@@ -52,7 +52,11 @@ function tokens(title: string): Token[] {
 }
 
 /** The title cut into runs of words between punctuation, dates, genre words and a change of script. */
-function runs(toks: readonly Token[], named: (word: string) => boolean = () => false): Token[][] {
+function runs(
+  toks: readonly Token[],
+  named: (word: string) => boolean = () => false,
+  inName: ReadonlySet<number> = new Set(),
+): Token[][] {
   const out: Token[][] = [];
   let run: Token[] = [];
   const end = () => {
@@ -67,7 +71,7 @@ function runs(toks: readonly Token[], named: (word: string) => boolean = () => f
     if (
       !WORD.test(t.word) ||
       (spaced && inIdentifier(toks, i)) ||
-      (genre(t.word) && !stopNounInTerm(toks, i)) ||
+      (genre(t.word) && !stopNounInTerm(toks, i) && !inName.has(i)) ||
       actionAsked(toks, i) ||
       (i === verb && !named(t.word))
     ) {
@@ -110,6 +114,49 @@ function imperativeVerb(toks: readonly Token[]): number {
   const [first, second] = [words[0], words[1]];
   if (first === undefined || second === undefined || !LATIN.test(toks[first]!.word)) return -1;
   return EN.DETERMINERS.has(toks[second]!.word.toLowerCase()) ? first : -1;
+}
+
+/**
+ * "Unique note creator", "Daily notes": a noun for a kind of text (en.TEXT_KINDS: note, review,
+ * release) is a word of a name where the text writes the title's run of words whole, again and again
+ * ("Daily notes is a core plugin…"); "Redis notes" or "Rebase review", never written so, are a name
+ * and the kind of text. A run of kind words only ("Getting started") names no subject. The indices of
+ * such kind words among the title's tokens.
+ */
+function kindWordsInName(toks: readonly Token[], text: string, lower: string): Set<number> {
+  const out = new Set<number>();
+  if (toks.some((t) => HAN.test(t.word))) return out;
+  const kind = (i: number) => EN.TEXT_KINDS.has(toks[i]!.word.toLowerCase());
+  // Runs of words between punctuation and the title's other cuts (and, of, design): "Daily notes" of
+  // "Daily notes and templates".
+  let seg: number[] = [];
+  const close = () => {
+    const ws = seg.filter((i) => toks[i]!.word.trim());
+    const kinds = ws.filter(kind);
+    const phrase = ws.length
+      ? toks
+          .slice(ws[0], ws[ws.length - 1]! + 1)
+          .map((t) => t.word)
+          .join('')
+      : '';
+    if (
+      ws.length >= 2 &&
+      ws.length <= WEIGHTS.MAX_WORDS &&
+      kinds.length &&
+      ws.some((i) => !genre(toks[i]!.word)) &&
+      countIn(text, lower, phrase) >= WEIGHTS.MIN_MENTIONS
+    )
+      for (const i of kinds) out.add(i);
+    seg = [];
+  };
+  toks.forEach((t, i) => {
+    if (/^\s+$/.test(t.word)) {
+      if (seg.length) seg.push(i);
+    } else if (WORD.test(t.word) && (kind(i) || !genre(t.word))) seg.push(i);
+    else close();
+  });
+  close();
+  return out;
 }
 
 /** 如何/修改, 怎麼/安裝: the verb right after a word that asks how is the action asked about, no subject. */
@@ -244,7 +291,7 @@ export function titleSubjects(
 ): Subject[] {
   const lower = text.toLowerCase();
   const toks = tokens(title);
-  const all = runs(toks, (w) => isName(w, prose()));
+  const all = runs(toks, (w) => isName(w, prose()), kindWordsInName(toks, text, lower));
   const found = subjectsOf(title, all, text, lower, prose, opts);
   // A section's heading is nearly always one name: it names its section's subject only when the section keeps naming it.
   // Only a title that says what kind of text it is: "2019年度城市马拉松赛" is not "年度城市马拉松赛" and a date.

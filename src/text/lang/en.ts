@@ -116,18 +116,28 @@ export const GENERIC_ADJ = new Set(
 );
 
 /**
- * Words a title uses for what kind of text it is, not what the text is about: "Specialization
- * Review", "Stream trait design meeting"; the subject of a work is looked for among the others.
+ * Nouns for a kind of text ("Specialization Review", "Stream trait design meeting", "Release notes"):
+ * a title's word of this list says what the text is, unless the text writes it inside a name
+ * ("Daily notes is a core plugin": subject.ts kindWordsInName).
  */
-export const TITLE_GENRE = new Set(
-  wordList(`design meeting meetings minutes review reviews update updates note notes introduction intro
-  introducing overview guide guides tutorial tutorials primer preview part chapter basics basic getting started
-  start proposal discussion recap summary announcing announcement shipping release released week weekly issue
-  issues faq cheatsheet cheat sheet reference handbook lesson lessons lecture session sessions talk talks post
-  thoughts remarks need do does we our my you your how why what when where which who is are a an the of and or in
-  on for with to from about vs versus using use new beyond into onto toward towards across behind inside outside
-  around among within through again`),
+export const TEXT_KINDS = new Set(
+  wordList(`meeting meetings minutes review reviews update updates note notes introduction intro overview guide
+  guides tutorial tutorials primer preview part chapter basics proposal discussion recap summary announcement
+  release week issue issues faq cheatsheet sheet reference handbook lesson lessons lecture session sessions talk
+  talks post thoughts remarks`),
 );
+
+/**
+ * Words a title uses for what kind of text it is, not what the text is about, and its function words:
+ * the subject of a work is looked for among the others.
+ */
+export const TITLE_GENRE = new Set([
+  ...TEXT_KINDS,
+  ...wordList(`design basic getting started start introducing announcing shipping released weekly cheat need do
+  does we our my you your how why what when where which who is are a an the of and or in on for with to from
+  about vs versus using use new beyond into onto toward towards across behind inside outside around among
+  within through again`),
+]);
 
 /** Words a question asks with, not what it asks about. */
 export const ASKING = new Set(wordList('what which who are were the and for with how many does did list name there'));
