@@ -806,6 +806,10 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
         text: 'Open **Settings → Appearance → Show tab title bar** to see the switcher. Run **Tags: Show tags** from the palette. The **Show tab title bar** setting is off.\n',
         name: 'Tags: Show tags',
       },
+      {
+        text: '1. Open the command palette.\n2. Search for the **Manage workspace layouts** command.\n3. Run the **Manage workspace layouts** command again to switch.\n',
+        name: 'manage workspace layouts',
+      },
     ],
     notMatch: [
       {

@@ -102,7 +102,7 @@ export const DETERMINERS = new Set(wordList('a an the your my our their his her 
 
 /** Nouns of a control after its label ("the **Publish changes** dialog", "the **Views** toggle"). */
 export const UI_CONTROLS = wordList(
-  'dialog dialogs menu menus button buttons tab tabs pane panes option options toggle toggles field fields icon icons checkbox dropdown modal popup prompt',
+  'dialog dialogs menu menus button buttons command commands setting settings tab tabs pane panes option options toggle toggles field fields icon icons checkbox dropdown modal popup prompt',
 );
 
 /** Adjectives that qualify without naming ("other tools", "new approach"): dropped from a phrase's start. */
