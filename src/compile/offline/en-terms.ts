@@ -25,6 +25,8 @@ export interface EnglishFound {
 }
 
 const NOUN = new Set(['NOUN', 'PROPN']);
+/** Tokens before a sentence's first word: white space and marks. */
+const SPACING = new Set(['SPACE', 'PUNCT', 'SYM']);
 /** The parts of speech of the everyday words counted: what a term of art is used as (a commit, to commit). */
 const EVERYDAY_POS = new Set(['NOUN', 'VERB']);
 /** A lowercase word of five letters or more, hyphens inside allowed: what a term of art looks like. */
@@ -68,6 +70,9 @@ export function englishProse(text: string): string {
       .replace(/\$\$[\s\S]*?\$\$|\$[^$\n]+\$|\\[a-zA-Z]+(?:\{[^}]*\})*/g, ' ')
       // A web address in the text names no term ("https" of https://example.com/).
       .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ')
+      // Paragraphs come unwrapped: a line break ends a block (a list item, a cell, a heading), and
+      // a capital after it opens a sentence ("[[Footnotes view]]" / "Show a list of footnotes").
+      .replace(/(?<=[\p{L}\p{N})\]'"’”])[ \t]*\n(?=[ \t]*[-*+>]*[ \t]*[A-Z])/gu, '.\n')
   );
 }
 
@@ -94,6 +99,10 @@ export function englishTerms(text: string): EnglishFound {
   if (!/[A-Za-z]{3}/.test(prose)) return found;
   for (const sentence of tagEnglish(prose)) {
     let run: EnToken[] = [];
+    // The sentence's first word: after a line break, a bullet or a quote mark wink keeps in it. A
+    // line of one word (a heading, a cell: "Cookie") is a label, written as the name is, no sentence.
+    const words = sentence.filter((t) => !SPACING.has(t.pos));
+    const opening = words.length > 1 ? sentence.indexOf(words[0]!) : -1;
     const flush = () => {
       chunk(run, sentence, found);
       run = [];
@@ -129,7 +138,7 @@ export function englishTerms(text: string): EnglishFound {
         flush();
         return;
       }
-      if (ok && !label) run.push({ ...t, pos: plural ? 'NOUN' : i === 0 ? `${t.pos}^` : t.pos });
+      if (ok && !label) run.push({ ...t, pos: plural ? 'NOUN' : i === opening ? `${t.pos}^` : t.pos });
       else flush();
     });
     flush();
@@ -203,7 +212,9 @@ function chunk(run: EnToken[], _sentence: EnToken[], found: EnglishFound): void 
     const single = names.length === 1;
     if (
       names.length &&
-      !(single && initial && !acronym(text)) &&
+      // One capitalised word opening a sentence is a word of the sentence ("Show a list…") unless no
+      // dictionary holds it (Serializable, Kubernetes).
+      !(single && initial && !acronym(text) && everyday(text.toLowerCase())) &&
       !EN.GENERIC.has(text.toLowerCase()) &&
       !EN.CAP_STOP.has(text.toLowerCase())
     )

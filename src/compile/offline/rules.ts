@@ -321,7 +321,7 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     ],
     notMatch: [
       {
-        text: '# Weekly\n\n## Build Cache\n\nBuild Cache keeps outputs. Build Cache is shared. Build Cache saves time.\n',
+        text: '# Weekly\n\n## Build Cache\n\nThe Build Cache keeps outputs. Build Cache is shared. We trust the Build Cache to save time.\n',
         title: 'Weekly',
         name: 'build cache',
       },
@@ -478,6 +478,25 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
       {
         text: 'Serve every page over HTTPS. HTTPS encrypts the traffic, and HTTPS needs a certificate.',
         name: 'HTTPS',
+      },
+    ],
+  },
+  {
+    id: 'line-opens-sentence',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A line break ends a block (a list item, a cell, a heading): a capitalised everyday word opening the next line opens a sentence ("Show a list of footnotes" under "[[Footnotes view]]"), no name; a line of one word is a label, written as its name is ("Cookie").',
+    where: 'en-terms.ts englishProse, englishTerms (opening)',
+    match: [
+      {
+        text: '- [[Footnotes view]]\n  - Show a list of footnotes from the current note.\n- [[Outgoing links]]\n  - Show all links for the active note.\n- [[Outline]]\n  - Show the table of contents for the active note.\n',
+        name: 'Show',
+      },
+    ],
+    notMatch: [
+      {
+        text: '- Kubernetes runs containers on many machines.\n- Kubernetes restarts a container that fails.\n- Kubernetes scales a service out.\n',
+        name: 'Kubernetes',
       },
     ],
   },
