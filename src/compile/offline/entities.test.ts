@@ -291,7 +291,7 @@ describe('extractEntities: a heading that labels a section', () => {
       '## Release Updates',
       'Release Updates lists what shipped. Release Updates come first. Release Updates are short.',
       '## Build Cache',
-      'Build Cache keeps outputs. Build Cache is shared. Build Cache saves time.',
+      'The Build Cache keeps outputs. Build Cache is shared. We trust the Build Cache to save time.',
     ].join('\n\n');
     const found = extractEntities(md, 'Weekly');
     expect(found.find((e) => e.key === 'release update')?.salient ?? false).toBe(false);
