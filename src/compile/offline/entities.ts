@@ -511,7 +511,10 @@ function mentionsOfWord(base: string, section: string, forms = true): number {
  */
 function baseWord(name: string, section: string): string {
   if (!/^[A-Za-z]+$/.test(name)) return entityKey(name);
-  const w = baseForm(name.toLowerCase());
+  const lower = name.toLowerCase();
+  // A singular no dictionary holds is no base form: canvas, lens (not canva, len).
+  const single = baseForm(lower);
+  const w = single !== lower && !isCommonEnglishWord(single) && isCommonEnglishWord(lower) ? lower : single;
   const stems = verbStems(w);
   const forms = stems.length ? stems : [w];
   const known = forms.filter((f) => isCommonEnglishWord(f));

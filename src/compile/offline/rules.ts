@@ -265,6 +265,11 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
         text: sections(['Basic Branching and Merging', 'merging merge', 9], ['Basic Merging', 'merging merges', 8]),
         name: 'merge',
       },
+      {
+        // Named by its base form, which a dictionary holds: canvas, not canva.
+        text: sections(['Create a canvas', 'canvas canvases', 9], ['Navigate the canvas', 'canvas', 8]),
+        name: 'canvas',
+      },
     ],
     notMatch: [{ text: sections(['Merging', 'merging merge', 20]), name: 'merge' }],
   },
