@@ -1261,11 +1261,27 @@ function withoutCitations(md: string): string {
  * input: a bracket class never holds the bracket that opens the match (so a try stops at the next
  * opener), and comments are cut by `indexOf`, not by a lazy pattern that rescans for every `<!--`.
  */
+/**
+ * Fenced code blocks cut out, each for a line break, as the block parser reads them: a fence of four
+ * backticks holds one of three (a listing that shows a ```mermaid block), which a pattern pairing
+ * backticks alone would cut in the middle.
+ */
+function withoutFences(md: string): string {
+  if (!md.includes('```') && !md.includes('~~~')) return md;
+  let out = '';
+  let at = 0;
+  for (const b of parseBlocks(md).blocks)
+    if (b.kind === 'code') {
+      out += `${md.slice(at, b.start)}\n`;
+      at = b.end;
+    }
+  // A fence the parser leaves in a list item or a component (indented four spaces and more, in MDX) is code too.
+  return (out + md.slice(at)).replace(/```[\s\S]*?```/g, '\n').replace(/~~~[\s\S]*?~~~/g, '\n');
+}
+
 export function stripMarkdown(md: string): string {
   return (
-    withoutCitations(cutComments(md.replace(/^---\n[\s\S]*?\n---\n/, '')))
-      .replace(/```[\s\S]*?```/g, '\n')
-      .replace(/~~~[\s\S]*?~~~/g, '\n')
+    withoutFences(withoutCitations(cutComments(md.replace(/^---\n[\s\S]*?\n---\n/, ''))))
       .replace(/!\[[^[\]]*\]\((?:[^()\n]|\([^()\n]*\))*\)/g, ' ')
       .replace(/!\[\[[^[\]]*\]\]/g, ' ')
       .replace(/\[\[([^[\]|#]+)(?:#[^[\]|]*)?(?:\|([^[\]]+))?\]\]/g, (_m, a: string, b?: string) => b ?? a)

@@ -862,6 +862,25 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     ],
   },
   {
+    id: 'fence-in-fence',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A fence of four backticks that shows a fence of three (a listing of a ```mermaid block) is one code block: what it holds names nothing; a fence indented in a list item is code too; the prose around them still counts.',
+    where: 'entities.ts withoutFences',
+    match: [
+      {
+        text: 'Diagrams are drawn from text.\n\n````md\n```mermaid\ngraph TD\n\nBiology --> Chemistry\n```\n````\n\nThe source shows Biology --> Chemistry once more:\n\n````md\n```mermaid\ngraph TD\n\nBiology --> Chemistry\n```\n````\n',
+        name: 'Chemistry',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'Diagrams are drawn with Mermaid.\n\n````md\n```mermaid\ngraph TD\n\nA --> B\n```\n````\n\nMermaid reads the block, and Mermaid draws it.\n',
+        name: 'Mermaid',
+      },
+    ],
+  },
+  {
     id: 'marks-in-code',
     does: 'drop',
     decides: 'found',
