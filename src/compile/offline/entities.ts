@@ -195,17 +195,23 @@ const UI_CONTROL = new RegExp(`^[ \\t]*(?:${[...EN.UI_CONTROLS, ...ZH.UI_CONTROL
  */
 function uiLabelsAsCode(markdown: string): string {
   if (!markdown.includes('**') && !markdown.includes('「')) return markdown;
-  return markdown.replace(
-    /\*\*([^*\n`]{2,60})\*\*|「([^」\n`]{2,30})」/g,
-    (m, bold: string | undefined, quoted: string | undefined, at: number) => {
-      const before = markdown.slice(Math.max(0, at - 16), at);
-      const after = markdown.slice(at + m.length, at + m.length + 16);
-      const inner = bold ?? quoted ?? '';
-      // A menu path (**Settings → Appearance**) or a palette command (**Tags: Show tags**) is a label too.
-      const path = /[→›»]|\s>\s/.test(inner) || /^[A-Z][\w .-]{0,30}: [A-Z]/.test(inner);
-      return path || UI_ACTED.test(before) || UI_CONTROL.test(after) ? `\`${inner}\`` : m;
-    },
-  );
+  const MARKED = /\*\*([^*\n`]{2,60})\*\*|「([^」\n`]{2,30})」/g;
+  // A label a step acts on once is the same control wherever the text marks it ("Under **Publish changes**, select…").
+  const labels = new Set<string>();
+  for (const m of markdown.matchAll(MARKED)) {
+    const at = m.index ?? 0;
+    const before = markdown.slice(Math.max(0, at - 16), at);
+    const after = markdown.slice(at + m[0].length, at + m[0].length + 16);
+    const inner = m[1] ?? m[2] ?? '';
+    // A menu path (**Settings → Appearance**) or a palette command (**Tags: Show tags**) is a label too.
+    const path = /[→›»]|\s>\s/.test(inner) || /^[A-Z][\w .-]{0,30}: [A-Z]/.test(inner);
+    if (path || UI_ACTED.test(before) || UI_CONTROL.test(after)) labels.add(inner);
+  }
+  if (!labels.size) return markdown;
+  return markdown.replace(MARKED, (m, bold: string | undefined, quoted: string | undefined) => {
+    const inner = bold ?? quoted ?? '';
+    return labels.has(inner) ? `\`${inner}\`` : m;
+  });
 }
 
 /** Distinct names from parentheses and emphasis that are counted or checked by a search of the whole text: more than any real page has. */

@@ -834,6 +834,11 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
         text: '1. Open the command palette.\n2. Search for the **Manage workspace layouts** command.\n3. Run the **Manage workspace layouts** command again to switch.\n',
         name: 'manage workspace layouts',
       },
+      {
+        // A label a step acts on once is that control wherever the text marks it.
+        text: '1. Click **Publish changes** in the ribbon.\n2. Under **Publish changes**, pick the notes.\n3. The list under **Publish changes** shows new notes first; **Publish changes** keeps them ticked.\n',
+        name: 'publish changes',
+      },
     ],
     notMatch: [
       {

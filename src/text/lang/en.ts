@@ -84,7 +84,7 @@ export const PLACEHOLDERS = new Set(
  * act on, in bold, is a control's label, not a name the text stresses.
  */
 export const UI_VERBS = wordList(
-  'click clicking tap tapping select selecting choose press toggle enable disable check uncheck hover',
+  'click clicking tap tapping select selecting choose press toggle enable disable check uncheck hover open opening',
 );
 
 /**
@@ -102,7 +102,7 @@ export const DETERMINERS = new Set(wordList('a an the your my our their his her 
 
 /** Nouns of a control after its label ("the **Publish changes** dialog", "the **Views** toggle"). */
 export const UI_CONTROLS = wordList(
-  'dialog dialogs menu menus button buttons command commands setting settings tab tabs pane panes option options toggle toggles field fields icon icons checkbox dropdown modal popup prompt',
+  'dialog dialogs menu menus button buttons command commands setting settings window tab tabs pane panes option options toggle toggles field fields icon icons checkbox dropdown modal popup prompt',
 );
 
 /** Adjectives that qualify without naming ("other tools", "new approach"): dropped from a phrase's start. */
