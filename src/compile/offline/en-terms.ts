@@ -199,7 +199,9 @@ function chunk(run: EnToken[], _sentence: EnToken[], found: EnglishFound): void 
       // "other tools", and participles used so ("existing project", "given file").
       (/^(?:ADJ|VERB)/.test(run[0]!.pos) && EN.GENERIC_ADJ.has(run[0]!.text.toLowerCase())) ||
       // "open Obsidian": a step's verb before a name (not "open source").
-      (EN.STEP_VERBS.has(run[0]!.text.toLowerCase()) && /^[A-Z]/.test(run[1]?.text ?? '')))
+      (EN.STEP_VERBS.has(run[0]!.text.toLowerCase()) && /^[A-Z]/.test(run[1]?.text ?? '')) ||
+      // "Show backlinks.", "Add cards from notes.": an instruction's verb opening a sentence is imperative.
+      (EN.INSTRUCTION_VERBS.has(run[0]!.text.toLowerCase()) && run[0]!.pos.endsWith('^')))
   )
     run = run.slice(1);
   while (run.length && !NOUN.has(run[run.length - 1]!.pos.replace('^', ''))) run = run.slice(0, -1);

@@ -704,6 +704,32 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     ],
   },
   {
+    id: 'instruction-heading',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A heading or sentence that opens with a verb of a step (en.INSTRUCTION_VERBS: add, show, customize) before a lowercase word tells what to do ("Add cards", "Show backlinks in a note"): the verb is no word of a name; a word read as a noun or adjective there (open source, use case) is.',
+    where: 'subject.ts imperativeVerb; en-terms.ts chunk',
+    match: [
+      {
+        title: 'Whiteboards',
+        text: '## Add cards\n\nYou add cards from notes, media and folders. Add cards by dragging them.\n\n### Add cards from notes\n\nDrag a note in to add cards from notes.\n',
+        name: 'add cards',
+      },
+      {
+        title: 'Links',
+        text: '## Show backlinks\n\nThe plugin lists the backlinks of the active note.\n\n## Show backlinks in a note\n\nTo show backlinks in a note, turn the option on. Show backlinks at the bottom.\n',
+        name: 'show backlinks',
+      },
+    ],
+    notMatch: [
+      {
+        title: 'Licences',
+        text: '## Open source\n\nOpen source code can be read by anyone. Open source licences differ.\n\n## Open source and business\n\nMany firms fund open source.\n',
+        name: 'open source',
+      },
+    ],
+  },
+  {
     id: 'stop-noun-after-noun-in-title',
     does: 'drop',
     decides: 'found',

@@ -113,7 +113,9 @@ function imperativeVerb(toks: readonly Token[]): number {
   const words = toks.flatMap((t, i) => (t.word.trim() ? [i] : []));
   const [first, second] = [words[0], words[1]];
   if (first === undefined || second === undefined || !LATIN.test(toks[first]!.word)) return -1;
-  return EN.DETERMINERS.has(toks[second]!.word.toLowerCase()) ? first : -1;
+  if (EN.DETERMINERS.has(toks[second]!.word.toLowerCase())) return first;
+  // "Add cards", "Show backlinks": a verb of a step (en.INSTRUCTION_VERBS) before a lowercase word.
+  return EN.INSTRUCTION_VERBS.has(toks[first]!.word.toLowerCase()) && /^[a-z]/.test(toks[second]!.word) ? first : -1;
 }
 
 /**

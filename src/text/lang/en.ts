@@ -97,6 +97,17 @@ export const STEP_VERBS = new Set(
   ),
 );
 
+/**
+ * Verbs that a heading or title of steps opens with and that name no thing there ("Add cards", "Show
+ * backlinks", "Customize navigation"): unlike open, set, use or change, none is read as a noun or an
+ * adjective before a noun (open source, set theory, use case, change management).
+ */
+export const INSTRUCTION_VERBS = new Set(
+  wordList(
+    'add create delete remove edit install uninstall enable disable show hide rename embed connect disconnect navigate resize arrange explain manage customize configure insert choose',
+  ),
+);
+
 /** Determiners and possessives: a word before one at a title's start is a verb taking it ("Customize your site"). */
 export const DETERMINERS = new Set(wordList('a an the your my our their his her its this these that those'));
 
