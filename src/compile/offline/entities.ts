@@ -235,6 +235,9 @@ function clean(s: string): string {
 /** A possessive ending a name ('s, ’s): never part of it ("Conway's Law" is a name with one inside). */
 const POSSESSIVE = /(?<=[A-Za-z])['’]s$/;
 
+/** The fields of a date format (YYYY-MM-DD, YYYYMMDDhhmm, HH:mm): a pattern to fill in, no name. */
+const DATE_FORMAT = /^(?:YYYY|YY|MM|DD|HH|hh|mm|ss)(?:[-/:. ]?(?:YYYY|YY|MM|DD|HH|hh|mm|ss))*$/;
+
 function validName(name: string): boolean {
   if (name.length < 2 || name.length > 60) return false;
   // Something to read: two letters in a row (Latin or Han), not an id like `21/3d7a`.
@@ -244,6 +247,7 @@ function validName(name: string): boolean {
   // Half a parenthesis (`Indexing (offline`) is a cut, not a name.
   if ((name.match(/[(（]/g)?.length ?? 0) !== (name.match(/[)）]/g)?.length ?? 0)) return false;
   if (/https?:|www\.|\.(?:com|org|net|io|md|png)$|^[a-z\d-]+(?:\.[a-z\d-]+){2,}$/i.test(name)) return false;
+  if (DATE_FORMAT.test(name)) return false;
   const k = name.toLowerCase();
   if (EN.STOP.has(k) || ZH.STOP.has(name) || EN.GENERIC.has(k) || EN.CAP_STOP.has(k)) return false;
   return !isRequest(name);

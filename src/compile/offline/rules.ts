@@ -893,6 +893,25 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     ],
   },
   {
+    id: 'date-format',
+    does: 'drop',
+    decides: 'found',
+    docs: 'The fields of a date format (YYYY-MM-DD, YYYYMMDDhhmm) are a pattern to fill in, no name; an acronym of capitals (YAML, DDL) is one.',
+    where: 'entities.ts validName (DATE_FORMAT)',
+    match: [
+      {
+        text: 'The new note is named after today in the YYYY-MM-DD format. Change YYYY-MM-DD to YYYYMMDD if you like. YYYY is the year.',
+        name: 'YYYY',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'Tables are made with DDL statements. DDL creates and drops tables, and DDL runs before the data comes in.',
+        name: 'DDL',
+      },
+    ],
+  },
+  {
     id: 'fence-in-fence',
     does: 'drop',
     decides: 'found',
