@@ -193,8 +193,9 @@ const UI_CONTROL = new RegExp(`^[ \\t]*(?:${[...EN.UI_CONTROLS, ...ZH.UI_CONTROL
  * interface, marked for the eye, not a name the text stresses; as code it stays readable in a
  * quoted sentence, and code gives no name (nor a piece of one: "click Change site options").
  */
-function uiLabelsAsCode(markdown: string): string {
-  if (!markdown.includes('**') && !markdown.includes('「')) return markdown;
+function uiLabelsAsCode(markdown: string): { markdown: string; labels: ReadonlySet<string> } {
+  const none = { markdown, labels: new Set<string>() };
+  if (!markdown.includes('**') && !markdown.includes('「')) return none;
   const MARKED = /\*\*([^*\n`]{2,60})\*\*|「([^」\n`]{2,30})」/g;
   // A label a step acts on once is the same control wherever the text marks it ("Under **Publish changes**, select…").
   const labels = new Set<string>();
@@ -207,11 +208,18 @@ function uiLabelsAsCode(markdown: string): string {
     const path = /[→›»]|\s>\s/.test(inner) || /^[A-Z][\w .-]{0,30}: [A-Z]/.test(inner);
     if (path || UI_ACTED.test(before) || UI_CONTROL.test(after)) labels.add(inner);
   }
-  if (!labels.size) return markdown;
-  return markdown.replace(MARKED, (m, bold: string | undefined, quoted: string | undefined) => {
+  if (!labels.size) return none;
+  const coded = markdown.replace(MARKED, (m, bold: string | undefined, quoted: string | undefined) => {
     const inner = bold ?? quoted ?? '';
     return labels.has(inner) ? `\`${inner}\`` : m;
   });
+  return { markdown: coded, labels };
+}
+
+/** The text without the controls' labels uiLabelsAsCode made code: "select `Clear`" mentions no Clear. */
+function withoutLabels(markdown: string, labels: ReadonlySet<string>): string {
+  if (!labels.size) return markdown;
+  return markdown.replace(/`([^`\n]{2,60})`/g, (m, inner: string) => (labels.has(inner) ? ' ' : m));
 }
 
 /** Distinct names from parentheses and emphasis that are counted or checked by a search of the whole text: more than any real page has. */
@@ -279,9 +287,9 @@ export function extractEntities(source: string, title: string): FoundEntity[] {
   // The text's code blocks, parsed once: indented code (a shell session, a listing) is read as code
   // is, not as sentences, and the identifiers of all of it are no names.
   const code = codeBlocks(source);
-  const markdown = uiLabelsAsCode(unwrapParagraphs(withoutIndentedCode(source, code)));
+  const { markdown, labels: uiLabels } = uiLabelsAsCode(unwrapParagraphs(withoutIndentedCode(source, code)));
   // 设置了默认的名称 (`main`): code in parentheses is a value the text gives, not a translation.
-  const text = stripMarkdown(withoutTableHeads(markdown.replace(CODE_IN_PARENS, ' ')));
+  const text = stripMarkdown(withoutTableHeads(withoutLabels(markdown, uiLabels).replace(CODE_IN_PARENS, ' ')));
   const cands = new Map<string, Candidate>();
   const ofTitle = titleParts(title);
   const add = (name: string, strong: boolean, n = 1, subject = false): Candidate | undefined => {

@@ -865,6 +865,11 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
         text: '1. Click **Publish changes** in the ribbon.\n2. Under **Publish changes**, pick the notes.\n3. The list under **Publish changes** shows new notes first; **Publish changes** keeps them ticked.\n',
         name: 'publish changes',
       },
+      {
+        // Nor is the label's word, written as code, a mention of a name in the prose.
+        text: 'Snapshots are kept for a week.\n\n## Clear snapshot history\n\n1. Open the settings.\n2. Under **Clear history**, select **Clear**.\n3. Confirm by clicking **Clear**.\n',
+        name: 'clear',
+      },
     ],
     notMatch: [
       {
