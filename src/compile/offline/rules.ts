@@ -666,7 +666,7 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     does: 'drop',
     decides: 'found',
     docs: 'An English title that opens with a word and a determiner ("Customize your site", "Manage the vault") opens with a verb and its object: the verb is no subject; a name the prose capitalises ("Git the Hard Way") is.',
-    where: 'subject.ts runs (imperative, en.DETERMINERS)',
+    where: 'subject.ts runs (imperativeVerbs, en.DETERMINERS)',
     match: [
       {
         title: 'Customize your site',
@@ -708,7 +708,7 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     does: 'drop',
     decides: 'found',
     docs: 'A heading or sentence that opens with a verb of a step (en.INSTRUCTION_VERBS: add, show, customize) before a lowercase word tells what to do ("Add cards", "Show backlinks in a note"): the verb is no word of a name; a word read as a noun or adjective there (open source, use case) is.',
-    where: 'subject.ts imperativeVerb; en-terms.ts chunk',
+    where: 'subject.ts imperativeVerbs; en-terms.ts chunk',
     match: [
       {
         title: 'Whiteboards',
@@ -719,6 +719,11 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
         title: 'Links',
         text: '## Show backlinks\n\nThe plugin lists the backlinks of the active note.\n\n## Show backlinks in a note\n\nTo show backlinks in a note, turn the option on. Show backlinks at the bottom.\n',
         name: 'show backlinks',
+      },
+      {
+        title: 'Download and install Obsidian',
+        text: 'Open your browser and download the installer. To install Obsidian on Linux, use the AppImage. You can install Obsidian with Snap too, or install Obsidian from Flathub.',
+        name: 'install obsidian',
       },
     ],
     notMatch: [

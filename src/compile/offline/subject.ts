@@ -65,7 +65,7 @@ function runs(
   };
   // A title written with spaces; one that is a file name (pandas_tutorial) uses underscores for them.
   const spaced = toks.some((o) => /^\s+$/.test(o.word));
-  const verb = imperativeVerb(toks);
+  const verbs = imperativeVerbs(toks);
   toks.forEach((t, i) => {
     if (!t.word.trim()) return;
     if (
@@ -73,7 +73,7 @@ function runs(
       (spaced && inIdentifier(toks, i)) ||
       (genre(t.word) && !stopNounInTerm(toks, i) && !inName.has(i)) ||
       actionAsked(toks, i) ||
-      (i === verb && !named(t.word))
+      (verbs.includes(i) && !named(t.word))
     ) {
       end();
       return;
@@ -107,15 +107,19 @@ function inIdentifier(toks: readonly Token[], i: number): boolean {
  * "Customize your site", "Manage the vault": a title that opens with a word and a determiner opens
  * with a verb and its object; the verb is the action, not the subject ("The Art of…" opens with the
  * determiner itself; a name the prose capitalises, "Git the Hard Way", is no verb: runs' `named`).
- * The verb's index among the title's tokens, or -1.
+ * The verbs' indices among the title's tokens.
  */
-function imperativeVerb(toks: readonly Token[]): number {
+function imperativeVerbs(toks: readonly Token[]): number[] {
   const words = toks.flatMap((t, i) => (t.word.trim() ? [i] : []));
-  const [first, second] = [words[0], words[1]];
-  if (first === undefined || second === undefined || !LATIN.test(toks[first]!.word)) return -1;
-  if (EN.DETERMINERS.has(toks[second]!.word.toLowerCase())) return first;
+  const [first, second, third] = [words[0], words[1], words[2]];
+  if (first === undefined || second === undefined || !LATIN.test(toks[first]!.word)) return [];
+  const lower = (i: number) => toks[i]!.word.toLowerCase();
+  if (EN.DETERMINERS.has(lower(second))) return [first];
   // "Add cards", "Show backlinks": a verb of a step (en.INSTRUCTION_VERBS) before a lowercase word.
-  return EN.INSTRUCTION_VERBS.has(toks[first]!.word.toLowerCase()) && /^[a-z]/.test(toks[second]!.word) ? first : -1;
+  if (EN.INSTRUCTION_VERBS.has(lower(first)) && /^[a-z]/.test(toks[second]!.word)) return [first];
+  // "Download and install Obsidian": two verbs of steps joined, before what they act on.
+  const step = (i: number) => EN.STEP_VERBS.has(lower(i)) || EN.INSTRUCTION_VERBS.has(lower(i));
+  return third !== undefined && lower(second) === 'and' && step(first) && step(third) ? [first, third] : [];
 }
 
 /**
