@@ -274,7 +274,11 @@ function englishNameOk(name: string): boolean {
   const words = name.split(/\s+/);
   if (words.length > 5 || /[.:!?]$/.test(name)) return false;
   const edge = [words[0]!, words[words.length - 1]!].map((w) => w.toLowerCase());
-  return !edge.some((w) => EN.STOP.has(w) || EN.GENERIC.has(w));
+  if (edge.some((w) => EN.STOP.has(w) || EN.GENERIC.has(w))) return false;
+  // A step, not a thing: "Sync your vault", "Customize navigation" (a verb before its object).
+  const second = words[1];
+  if (second === undefined) return true;
+  return !(EN.DETERMINERS.has(second.toLowerCase()) || (EN.INSTRUCTION_VERBS.has(edge[0]!) && /^[a-z]/.test(second)));
 }
 
 /**

@@ -735,6 +735,29 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     ],
   },
   {
+    id: 'marked-step',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A marked phrase that is a step (a verb and a determiner, "Sync your vault"; a verb of a step before a lowercase word, "Customize navigation") is no name the text stresses; a marked noun phrase ("**Live Preview**") is.',
+    where: 'entities.ts englishNameOk (en.DETERMINERS, en.INSTRUCTION_VERBS)',
+    match: [
+      {
+        text: '1. **Install Git**: get it from the website.\n2. **Sync your vault**: commit and push. Then **Sync your vault** again on the phone.\n',
+        name: 'sync your vault',
+      },
+      {
+        text: 'Under **Components settings**, next to **Customize navigation**, select the button. **Customize navigation** lists the items.\n',
+        name: 'customize navigation',
+      },
+    ],
+    notMatch: [
+      {
+        text: 'The editor has a mode called **Live Preview**. In **Live Preview** formatting shows as you type.\n',
+        name: 'live preview',
+      },
+    ],
+  },
+  {
     id: 'stop-noun-after-noun-in-title',
     does: 'drop',
     decides: 'found',
