@@ -725,6 +725,11 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
         text: 'Open your browser and download the installer. To install Obsidian on Linux, use the AppImage. You can install Obsidian with Snap too, or install Obsidian from Flathub.',
         name: 'install obsidian',
       },
+      {
+        title: 'Styles',
+        text: '## Add Tailwind\n\nTo add Tailwind, run the command below. Tailwind styles your pages. Once you add Tailwind, import it in your layout, and add Tailwind classes.\n',
+        name: 'add tailwind',
+      },
     ],
     notMatch: [
       {

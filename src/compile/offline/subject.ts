@@ -115,8 +115,8 @@ function imperativeVerbs(toks: readonly Token[]): number[] {
   if (first === undefined || second === undefined || !LATIN.test(toks[first]!.word)) return [];
   const lower = (i: number) => toks[i]!.word.toLowerCase();
   if (EN.DETERMINERS.has(lower(second))) return [first];
-  // "Add cards", "Show backlinks": a verb of a step (en.INSTRUCTION_VERBS) before a lowercase word.
-  if (EN.INSTRUCTION_VERBS.has(lower(first)) && /^[a-z]/.test(toks[second]!.word)) return [first];
+  // "Add cards", "Show backlinks", "Add Tailwind": a verb of a step (en.INSTRUCTION_VERBS) before what it acts on.
+  if (EN.INSTRUCTION_VERBS.has(lower(first))) return [first];
   // "Download and install Obsidian": two verbs of steps joined, before what they act on.
   const step = (i: number) => EN.STEP_VERBS.has(lower(i)) || EN.INSTRUCTION_VERBS.has(lower(i));
   return third !== undefined && lower(second) === 'and' && step(first) && step(third) ? [first, third] : [];
