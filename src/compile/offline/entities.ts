@@ -1290,6 +1290,8 @@ function withoutCitations(md: string): string {
  */
 function withoutFences(md: string): string {
   if (!md.includes('```') && !md.includes('~~~')) return md;
+  // Only a fence of four marks or more can hold one of three: else a pattern pairs them right.
+  if (!md.includes('````') && !md.includes('~~~~')) return fencesByPattern(md);
   let out = '';
   let at = 0;
   for (const b of parseBlocks(md).blocks)
@@ -1298,7 +1300,11 @@ function withoutFences(md: string): string {
       at = b.end;
     }
   // A fence the parser leaves in a list item or a component (indented four spaces and more, in MDX) is code too.
-  return (out + md.slice(at)).replace(/```[\s\S]*?```/g, '\n').replace(/~~~[\s\S]*?~~~/g, '\n');
+  return fencesByPattern(out + md.slice(at));
+}
+
+function fencesByPattern(md: string): string {
+  return md.replace(/```[\s\S]*?```/g, '\n').replace(/~~~[\s\S]*?~~~/g, '\n');
 }
 
 export function stripMarkdown(md: string): string {
