@@ -1290,8 +1290,9 @@ function withoutCitations(md: string): string {
  */
 function withoutFences(md: string): string {
   if (!md.includes('```') && !md.includes('~~~')) return md;
-  // Only a fence of four marks or more can hold one of three: else a pattern pairs them right.
-  if (!md.includes('````') && !md.includes('~~~~')) return fencesByPattern(md);
+  // A pattern pairs the marks right unless a fence of four marks holds one of three, a fence is
+  // left open (it runs to the end), or a sentence writes the marks themselves (the marks of a fence in inline code).
+  if (!md.includes('````') && !md.includes('~~~~') && !unpaired(md)) return fencesByPattern(md);
   let out = '';
   let at = 0;
   for (const b of parseBlocks(md).blocks)
@@ -1302,6 +1303,12 @@ function withoutFences(md: string): string {
   // A fence the parser leaves in a list item or a component (indented four spaces and more, in MDX) is code too.
   return fencesByPattern(out + md.slice(at));
 }
+
+function unpaired(md: string): boolean {
+  return (md.match(FENCE_LINE)?.length ?? 0) % 2 === 1 || MARKS_IN_PROSE.test(md);
+}
+const FENCE_LINE = /^[ \t]*(?:```|~~~)/gm;
+const MARKS_IN_PROSE = /^[ \t]*[^ \t\n`~][^\n]*?(?:```|~~~)/m;
 
 function fencesByPattern(md: string): string {
   return md.replace(/```[\s\S]*?```/g, '\n').replace(/~~~[\s\S]*?~~~/g, '\n');
