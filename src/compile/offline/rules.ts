@@ -824,6 +824,27 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     ],
   },
   {
+    id: 'directional-complement',
+    does: 'drop',
+    decides: 'found',
+    docs: 'A verb with a directional complement in a title (錄下來, 存起来, 打印出来: zh.DIRECTIONALS) is the title\'s predicate, no subject; 过去 alone (the past) is a noun.',
+    where: 'subject.ts withComplement',
+    match: [
+      {
+        title: '輕鬆把 request 錄下來',
+        text: '用 vcr 可以把 request 錄下來。錄下來的檔案放在資料夾裡。下次測試直接讀取錄下來的檔案，不必真的連線。',
+        name: '錄下來',
+      },
+    ],
+    notMatch: [
+      {
+        title: '过去的网页',
+        text: '过去的网页很简单。过去的网页没有脚本。过去的网页只用表格排版，过去的网页也没有样式表。',
+        name: '过去',
+      },
+    ],
+  },
+  {
     id: 'negating-prefix',
     does: 'take',
     decides: 'found',

@@ -73,6 +73,7 @@ function runs(
       (spaced && inIdentifier(toks, i)) ||
       (genre(t.word) && !stopNounInTerm(toks, i) && !inName.has(i)) ||
       actionAsked(toks, i) ||
+      withComplement(toks, i) ||
       (verbs.includes(i) && !named(t.word))
     ) {
       end();
@@ -163,6 +164,21 @@ function kindWordsInName(toks: readonly Token[], text: string, lower: string): S
   });
   close();
   return out;
+}
+
+/**
+ * 錄下來, 存/起来: a verb with a directional complement (zh.DIRECTIONALS), written as one word or
+ * glued after it, is the title's predicate, no subject (过去 alone, the past, is a noun).
+ */
+function withComplement(toks: readonly Token[], i: number): boolean {
+  const t = toks[i]!;
+  if (!HAN.test(t.word)) return false;
+  const w = foldText(t.word);
+  const ending = ZH.DIRECTIONALS.find((d) => w.endsWith(d));
+  if (!ending) return false;
+  if (w.length > ending.length) return t.tag.startsWith('v');
+  const prev = toks[i - 1];
+  return prev !== undefined && prev.end === t.start && prev.tag === 'v';
 }
 
 /** 如何/修改, 怎麼/安裝: the verb right after a word that asks how is the action asked about, no subject. */

@@ -49,6 +49,12 @@ export const HOW_WORDS = new Set(wordList('如何 怎么 怎样 怎么样 如何
 /** Coverbs that lead a verb to its object or goal (发送给, 传递到, 转向, 面向): a word ending in one after a verb is a predicate. */
 export const COVERBS = new Set([...'给到向往于']);
 
+/**
+ * Directional complements (录下来, 存起来, 打印出来, 传过去): a verb written with one is a predicate
+ * of the sentence, never a name.
+ */
+export const DIRECTIONALS = wordList('下来 上来 起来 出来 进来 回来 过来 开来 下去 上去 出去 进去 回去 过去');
+
 /** Single characters of questions and particles, too common to translate alone. */
 export const QUESTION_CHARS = new Set([...'吗呢吧啊么什哪谁几多少怎何有']);
 
