@@ -827,7 +827,7 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     id: 'directional-complement',
     does: 'drop',
     decides: 'found',
-    docs: 'A verb with a directional complement in a title (錄下來, 存起来, 打印出来: zh.DIRECTIONALS) is the title\'s predicate, no subject; 过去 alone (the past) is a noun.',
+    docs: "A verb with a directional complement in a title (錄下來, 存起来, 打印出来: zh.DIRECTIONALS) is the title's predicate, no subject; 过去 alone (the past) is a noun.",
     where: 'subject.ts withComplement',
     match: [
       {
