@@ -275,10 +275,11 @@ function englishNameOk(name: string): boolean {
   if (words.length > 5 || /[.:!?]$/.test(name)) return false;
   const edge = [words[0]!, words[words.length - 1]!].map((w) => w.toLowerCase());
   if (edge.some((w) => EN.STOP.has(w) || EN.GENERIC.has(w))) return false;
-  // A step, not a thing: "Sync your vault", "Customize navigation" (a verb before its object).
+  // A step, not a thing: "Sync your vault", "Customize navigation" (a verb before its object, the
+  // reader's: a title of a work, "Catch that Rabbit", is a name).
   const second = words[1];
   if (second === undefined) return true;
-  return !(EN.DETERMINERS.has(second.toLowerCase()) || (EN.INSTRUCTION_VERBS.has(edge[0]!) && /^[a-z]/.test(second)));
+  return !(EN.READERS.has(second.toLowerCase()) || (EN.INSTRUCTION_VERBS.has(edge[0]!) && /^[a-z]/.test(second)));
 }
 
 /**

@@ -743,8 +743,8 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
     id: 'marked-step',
     does: 'drop',
     decides: 'found',
-    docs: 'A marked phrase that is a step (a verb and a determiner, "Sync your vault"; a verb of a step before a lowercase word, "Customize navigation") is no name the text stresses; a marked noun phrase ("**Live Preview**") is.',
-    where: 'entities.ts englishNameOk (en.DETERMINERS, en.INSTRUCTION_VERBS)',
+    docs: 'A marked phrase that is a step (a verb and the reader\'s possessive, "Sync your vault"; a verb of a step before a lowercase word, "Customize navigation") is no name the text stresses; a marked noun phrase ("**Live Preview**") or a title of a work ("Catch that Rabbit") is.',
+    where: 'entities.ts englishNameOk (en.READERS, en.INSTRUCTION_VERBS)',
     match: [
       {
         text: '1. **Install Git**: get it from the website.\n2. **Sync your vault**: commit and push. Then **Sync your vault** again on the phone.\n',
@@ -759,6 +759,10 @@ export const CONCEPT_RULES: readonly ConceptRule[] = [
       {
         text: 'The editor has a mode called **Live Preview**. In **Live Preview** formatting shows as you type.\n',
         name: 'live preview',
+      },
+      {
+        text: 'His story **Catch that Rabbit** came out in 1944. In **Catch that Rabbit** a robot leads six others.\n',
+        name: 'catch that rabbit',
       },
     ],
   },

@@ -108,6 +108,9 @@ export const INSTRUCTION_VERBS = new Set(
   ),
 );
 
+/** The reader's possessive, which instructions address ("Sync your vault", "Customize your site"). */
+export const READERS = new Set(wordList('your'));
+
 /** Determiners and possessives: a word before one at a title's start is a verb taking it ("Customize your site"). */
 export const DETERMINERS = new Set(wordList('a an the your my our their his her its this these that those'));
 
