@@ -95,18 +95,25 @@ const INLINE_CODE = /`[^`\n]+`/g;
 function maskCode(markdown: string): string {
   if (!markdown.includes('`') && !markdown.includes('~~~')) return markdown;
   const blank = (m: string) => m.replace(/[^\n]/g, ' ');
-  let out = markdown;
-  if (markdown.includes('```') || markdown.includes('~~~')) {
-    out = '';
-    let at = 0;
-    for (const b of parseBlocks(markdown).blocks)
-      if (b.kind === 'code') {
-        out += markdown.slice(at, b.start) + blank(markdown.slice(b.start, b.end));
-        at = b.end;
-      }
-    out += markdown.slice(at);
-  }
+  const fenced = markdown.includes('```') || markdown.includes('~~~');
+  const out = fenced ? replaceBlocks(markdown, fencedBlocks(markdown), blank) : markdown;
   return out.replace(INLINE_CODE, blank);
+}
+
+/** The fenced code blocks of a text, as chunk/blocks.ts reads them. */
+function fencedBlocks(markdown: string): Block[] {
+  return parseBlocks(markdown).blocks.filter((b) => b.kind === 'code');
+}
+
+/** The text with each of the blocks given (in order, from this text) replaced by what `by` makes of it. */
+function replaceBlocks(markdown: string, blocks: readonly Block[], by: (text: string) => string): string {
+  let out = '';
+  let at = 0;
+  for (const b of blocks) {
+    out += markdown.slice(at, b.start) + by(markdown.slice(b.start, b.end));
+    at = b.end;
+  }
+  return out + markdown.slice(at);
 }
 
 /** The text with its inline code spans and parenthesised code blanked out. */
@@ -565,13 +572,7 @@ function everydayWord(name: string): boolean {
 function withoutIndentedCode(markdown: string, blocks: readonly Block[]): string {
   const code = blocks.filter((b) => b.kind === 'indentedCode');
   if (!code.length) return markdown;
-  let out = '';
-  let at = 0;
-  for (const b of code) {
-    out += markdown.slice(at, b.start) + markdown.slice(b.start, b.end).replace(/[^\n]+/g, '');
-    at = b.end;
-  }
-  return out + markdown.slice(at);
+  return replaceBlocks(markdown, code, (t) => t.replace(/[^\n]+/g, ''));
 }
 
 /** A table's rule row, blanks taken out (`|---|:--:|`). */
@@ -1280,11 +1281,6 @@ function withoutCitations(md: string): string {
 }
 
 /**
- * Markdown to plain sentences: no code, links reduced to their text, no markup. Linear on any
- * input: a bracket class never holds the bracket that opens the match (so a try stops at the next
- * opener), and comments are cut by `indexOf`, not by a lazy pattern that rescans for every `<!--`.
- */
-/**
  * Fenced code blocks cut out, each for a line break, as the block parser reads them: a fence of four
  * backticks holds one of three (a listing that shows a ```mermaid block), which a pattern pairing
  * backticks alone would cut in the middle.
@@ -1294,15 +1290,8 @@ function withoutFences(md: string): string {
   // A pattern pairs the marks right unless a fence of four marks holds one of three, a fence is
   // left open (it runs to the end), or a sentence writes the marks themselves (the marks of a fence in inline code).
   if (!md.includes('````') && !md.includes('~~~~') && !unpaired(md)) return fencesByPattern(md);
-  let out = '';
-  let at = 0;
-  for (const b of parseBlocks(md).blocks)
-    if (b.kind === 'code') {
-      out += `${md.slice(at, b.start)}\n`;
-      at = b.end;
-    }
   // A fence the parser leaves in a list item or a component (indented four spaces and more, in MDX) is code too.
-  return fencesByPattern(out + md.slice(at));
+  return fencesByPattern(replaceBlocks(md, fencedBlocks(md), () => '\n'));
 }
 
 function unpaired(md: string): boolean {
@@ -1315,6 +1304,11 @@ function fencesByPattern(md: string): string {
   return md.replace(/```[\s\S]*?```/g, '\n').replace(/~~~[\s\S]*?~~~/g, '\n');
 }
 
+/**
+ * Markdown to plain sentences: no code, links reduced to their text, no markup. Linear on any
+ * input: a bracket class never holds the bracket that opens the match (so a try stops at the next
+ * opener), and comments are cut by `indexOf`, not by a lazy pattern that rescans for every `<!--`.
+ */
 export function stripMarkdown(md: string): string {
   return (
     withoutFences(withoutCitations(cutComments(md.replace(/^---\n[\s\S]*?\n---\n/, ''))))
