@@ -15,6 +15,7 @@ import { renderedKeys } from './render-keys.js';
 import { renderSources } from './render-sources.js';
 import type { ConceptPlan, EntryDraft, Finals, NamePlan, RenderPlan, SourcePlan } from './types.js';
 import { writeFinals } from './write.js';
+import { memProbe } from '../util/memprobe.js';
 
 export { planNames } from './plan-names.js';
 export { planRenders } from './plan-renders.js';
@@ -64,6 +65,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   const finals: Finals = new Map();
   for (const f of renderSources(input, names, renders, links)) finals.set(f.id, f);
   for (const f of renderConcepts(input, names, renders, links)) finals.set(f.id, f);
+  memProbe('rendered');
   const { deleted } = keepRest({ ...input, stored: store }, finals, names, links);
   // A person's edit gets kb's changes since kb last wrote the entry, where they touch other lines.
   const merging = mergeEdits(finals, store, links);
@@ -71,6 +73,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   const section = ctx.config.wiki.backlinksSection;
   const toggled = store.getMeta('backlinks_section') !== String(section);
   refreshBacklinks(input, finals, names, links, { section, toggled });
+  memProbe('backlinks');
   await input.beforeWrite?.();
   const w = writeFinals(finals, deleted, {
     wikiDir: paths.wiki,
@@ -78,24 +81,30 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     heldBack: renders.heldBack,
     recordScan: Boolean(input.scanCache),
     store,
+    keep: (cacheRows, bases) =>
+      store.transaction(() => {
+        if (input.scanCache) for (const [p, row] of cacheRows) input.scanCache.put(p, row);
+        for (const [id, body] of bases) store.putEntryBase(id, body);
+      }),
     onFile: input.onFile,
   });
+  memProbe('written');
   const messages = [...merging, ...w.messages, ...linksBrokenInEdited(input.scan, finals, attachments)];
   const keys = input.renderKeys ? renderedKeys(finals.values(), input.renderKeys) : [];
-  if ((input.scanCache && w.cacheRows.length) || keys.length || w.bases.length)
+  if (keys.length)
     store.transaction(() => {
-      if (input.scanCache) for (const [p, row] of w.cacheRows) input.scanCache.put(p, row);
       for (const [id, key] of keys) store.putRenderKey(id, key);
-      for (const [id, body] of w.bases) store.putEntryBase(id, body);
     });
   // An entry kb wrote (or merged into) has nothing left to offer; a conflict leaves kb's side.
   const offers = offersDir(paths.state);
-  const written = new Set(w.bases.map(([id]) => id));
+  const written = new Set(w.based);
   for (const o of readOffers(offers)) if (written.has(o.id)) removeOffer(offers, o.id);
   for (const f of finals.values()) if (f.offer) writeOffer(offers, f.offer);
   input.onIndex?.();
   copyAttachments(paths.raw, paths.wiki, attachments, input.rawAbs, renders.changedDocs);
   store.setMeta('backlinks_section', String(section));
+  memProbe('before index');
   await indexWiki(ctx, finals, w.written, deleted);
+  memProbe('indexed');
   return { messages, protected: w.protected, written: w.written.length, concepts: w.concepts };
 }

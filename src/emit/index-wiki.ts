@@ -61,5 +61,5 @@ function indexEntryOf(f: Final): IndexEntry {
 function currentHash(f: Final): string {
   if (f.humanEdited) return f.old?.fm.content_hash ?? '';
   if (!f.rendered && !f.touched && f.old) return f.old.fm.content_hash;
-  return bodyHash(f.body);
+  return f.hash ?? bodyHash(f.body);
 }

@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EntryFrontmatter, EntryId, EntryKind } from '../types.js';
+import { bodyHash } from '../entry/frontmatter.js';
+import { entryValidator } from '../entry/validate.js';
+import type { Final, Finals } from './types.js';
+import { writeFinals } from './write.js';
+
+function final(kind: EntryKind, n: number): Final {
+  const id = `${kind}/e${n}` as EntryId;
+  const title = `Entry ${n}`;
+  const fm = {
+    id,
+    kind,
+    title,
+    aliases: [],
+    summary: `Entry ${n} is about a thing.`,
+    source_ref: kind === 'source' ? [`raw/e${n}.md`] : [],
+    entities: [],
+    backlinks: [],
+    version: 1,
+    last_heal_timestamp: '',
+    content_hash: '',
+  } as EntryFrontmatter;
+  const path = `${kind === 'source' ? 'sources' : 'concepts'}/${title}.md`;
+  return {
+    id,
+    kind,
+    title,
+    path,
+    fm,
+    body: `Body of entry ${n}.\n`,
+    links: new Set(),
+    humanEdited: false,
+    rendered: true,
+    old: undefined,
+  };
+}
+
+describe('writeFinals', () => {
+  it('hands what it wrote to keep a batch at a time, and lets a written source body go but keeps its hash', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kb-write-'));
+    const finals: Finals = new Map();
+    for (let i = 0; i < 300; i++) {
+      const f = final(i % 3 === 0 ? 'concept' : 'source', i);
+      finals.set(f.id, f);
+    }
+    const batches: number[] = [];
+    const bases = new Map<string, string>();
+    const w = writeFinals(finals, [], {
+      wikiDir: dir,
+      validate: entryValidator(dir),
+      heldBack: new Set(),
+      recordScan: true,
+      store: { deleteEntry: () => {} },
+      keep: (rows, written) => {
+        batches.push(rows.length);
+        for (const [id, body] of written) bases.set(id, body);
+      },
+    });
+    expect(batches).toEqual([256, 44]);
+    expect(w.cacheRows).toEqual([]);
+    expect(w.based).toHaveLength(300);
+    expect(bases.get('source/e1')).toBe('Body of entry 1.\n');
+    const source = finals.get('source/e1')!;
+    expect(source.body).toBe('');
+    expect(source.hash).toBe(bodyHash('Body of entry 1.\n'));
+    expect(readFileSync(join(dir, source.path), 'utf8')).toContain('Body of entry 1.');
+    // A concept page is read after writing (its render key, its passages): it keeps its body.
+    expect(finals.get('concept/e0')!.body).toBe('Body of entry 0.\n');
+  });
+});
