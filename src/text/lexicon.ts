@@ -13,7 +13,7 @@ import * as EN from './lang/en.js';
  * from the rare ones. Built once into a small SQLite file (the knowledge base's `.kb/`), then read
  * by point lookups, so a question costs a few index reads, not loading 120,000 entries.
  */
-export const LEXICON_VERSION = 'cedict-3';
+export const LEXICON_VERSION = 'cedict-4';
 
 /** Where the lexicon is kept once per user: the XDG cache folder, by version. */
 export function sharedLexiconPath(env: NodeJS.ProcessEnv): string {
@@ -65,13 +65,32 @@ export function baseForm(w: string): string {
 
 /** The content words of one English sense, lowercased ("to defend; to protect (against)" → defend, protect). */
 export function glossWords(sense: string): string[] {
+  return plainGloss(sense)
+    .flatMap((w) => w.split('-'))
+    .filter((w) => !GLOSS_STOP.has(w) && w.length > 1);
+}
+
+/**
+ * The hyphenated compounds of one sense ("plug-in (software component)" → plug-in), each under the
+ * keys English names meet it by: apart, as names.ts entityKey writes a hyphen (plug in), and closed
+ * up, as technical English often writes it (plugin, email, addon).
+ */
+export function glossCompounds(sense: string): string[][] {
+  return plainGloss(sense)
+    .filter((w) => w.includes('-'))
+    .map((w) => {
+      const parts = baseForm(w).split('-');
+      return [parts.join(' '), parts.join('')];
+    });
+}
+
+/** The words of a sense as written, lowercased, with their hyphens; no parenthesis, no Chinese. */
+function plainGloss(sense: string): string[] {
   const plain = sense
     .replace(/\([^)]*\)|\[[^\]]*\]/g, ' ')
     .replace(/[\p{Script=Han}|]+/gu, ' ')
     .toLowerCase();
-  return (plain.match(/[a-z0-9]+(?:'[a-z]+)?/g) ?? [])
-    .map((w) => w.replace(/'s$/, ''))
-    .filter((w) => !GLOSS_STOP.has(w) && w.length > 1);
+  return (plain.match(/[a-z0-9]+(?:-[a-z0-9]+)*(?:'[a-z]+)?/g) ?? []).map((w) => w.replace(/'s$/, ''));
 }
 
 interface Built {
@@ -102,7 +121,9 @@ function build(): Built {
       if (!words.length) return;
       const w = 1 / (1 + 0.3 * i) / Math.sqrt(words.length);
       const to = zh.get(simp) ?? zh.set(simp, new Map()).get(simp)!;
-      for (const word of words) to.set(word, Math.max(to.get(word) ?? 0, w));
+      // A compound closed up (plugin) is one more English word for it, as heavy as its parts.
+      const closed = glossCompounds(sense).map((forms) => forms[1]!);
+      for (const word of [...words, ...closed]) to.set(word, Math.max(to.get(word) ?? 0, w));
       // The reverse, for each word and for the whole sense when it is a short phrase ("super bowl"):
       // a word that is the whole sense translates best, a word lost in a long gloss hardly at all;
       // among equals, the word Chinese writers use more often.
@@ -113,6 +134,10 @@ function build(): Built {
         base.length > 1 && base.length <= 3
           ? [...base.map((k) => ({ k, exact: part })), { k: base.join(' '), exact: 1 }]
           : base.map((k) => ({ k, exact: part }));
+      // A compound is also looked up whole (plugin: 插件), at the weight of a word of the sense.
+      const compounds = glossCompounds(sense);
+      const whole = compounds.length === 1 && base.length <= 2 ? 1 : 0.5;
+      for (const forms of compounds) for (const k of forms) if (!base.includes(k)) keys.push({ k, exact: whole });
       for (const { k, exact } of keys) {
         const back = en.get(k) ?? en.set(k, new Map()).get(k)!;
         back.set(simp, Math.max(back.get(simp) ?? 0, (exact * f) / (1 + 0.2 * i)));
