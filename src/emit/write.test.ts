@@ -71,4 +71,27 @@ describe('writeFinals', () => {
     // A concept page is read after writing (its render key, its passages): it keeps its body.
     expect(finals.get('concept/e0')!.body).toBe('Body of entry 0.\n');
   });
+
+  it('does not read the body of a kept entry nothing changed (its file is read only when asked)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kb-write-'));
+    const kept = final('source', 1);
+    let reads = 0;
+    Object.defineProperty(kept, 'body', {
+      get: () => {
+        reads++;
+        return 'Body of entry 1.\n';
+      },
+    });
+    Object.assign(kept, { rendered: false, old: { path: kept.path, fm: kept.fm, body: '', humanEdited: false } });
+    writeFinals(new Map([[kept.id, kept]]), [], {
+      wikiDir: dir,
+      validate: entryValidator(dir),
+      heldBack: new Set(),
+      recordScan: true,
+      store: { deleteEntry: () => {} },
+      keep: () => {},
+    });
+    expect(reads).toBe(0);
+    expect(kept.hash).toBeUndefined();
+  });
 });

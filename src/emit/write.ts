@@ -134,7 +134,8 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
  * and only a person's edits and concept pages are read after writing): its body goes, its hash stays.
  */
 function letBodyGo(f: Final): void {
-  if (f.kind !== 'source' || f.humanEdited || f.body === '') return;
+  // A kept entry nothing changed has no body in memory to let go: it reads its file when asked (keep.ts).
+  if (f.kind !== 'source' || f.humanEdited || !(f.rendered || f.touched) || f.hash !== undefined) return;
   f.hash = bodyHash(f.body);
   f.body = '';
 }
