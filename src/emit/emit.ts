@@ -15,7 +15,6 @@ import { renderedKeys } from './render-keys.js';
 import { renderSources } from './render-sources.js';
 import type { ConceptPlan, EntryDraft, Finals, NamePlan, RenderPlan, SourcePlan } from './types.js';
 import { writeFinals } from './write.js';
-import { memProbe } from '../util/memprobe.js';
 
 export { planNames } from './plan-names.js';
 export { planRenders } from './plan-renders.js';
@@ -65,7 +64,6 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   const finals: Finals = new Map();
   for (const f of renderSources(input, names, renders, links)) finals.set(f.id, f);
   for (const f of renderConcepts(input, names, renders, links)) finals.set(f.id, f);
-  memProbe('rendered');
   const { deleted } = keepRest({ ...input, stored: store }, finals, names, links);
   // A person's edit gets kb's changes since kb last wrote the entry, where they touch other lines.
   const merging = mergeEdits(finals, store, links);
@@ -73,7 +71,6 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   const section = ctx.config.wiki.backlinksSection;
   const toggled = store.getMeta('backlinks_section') !== String(section);
   refreshBacklinks(input, finals, names, links, { section, toggled });
-  memProbe('backlinks');
   await input.beforeWrite?.();
   const w = writeFinals(finals, deleted, {
     wikiDir: paths.wiki,
@@ -88,7 +85,6 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
       }),
     onFile: input.onFile,
   });
-  memProbe('written');
   const messages = [...merging, ...w.messages, ...linksBrokenInEdited(input.scan, finals, attachments)];
   const keys = input.renderKeys ? renderedKeys(finals.values(), input.renderKeys) : [];
   if (keys.length)
@@ -103,8 +99,6 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   input.onIndex?.();
   copyAttachments(paths.raw, paths.wiki, attachments, input.rawAbs, renders.changedDocs);
   store.setMeta('backlinks_section', String(section));
-  memProbe('before index');
   await indexWiki(ctx, finals, w.written, deleted);
-  memProbe('indexed');
   return { messages, protected: w.protected, written: w.written.length, concepts: w.concepts };
 }
