@@ -135,7 +135,7 @@ export function writeFinals(finals: Finals, deleted: readonly LoadedEntry[], inp
  */
 function letBodyGo(f: Final): void {
   // A kept entry nothing changed has no body in memory to let go: it reads its file when asked (keep.ts).
-  if (f.kind !== 'source' || f.humanEdited || !(f.rendered || f.touched) || f.hash !== undefined) return;
+  if (f.kind !== 'source' || f.humanEdited || !(f.rendered || f.touched)) return;
   f.hash = bodyHash(f.body);
   f.body = '';
 }

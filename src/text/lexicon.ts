@@ -121,8 +121,9 @@ function build(): Built {
       if (!words.length) return;
       const w = 1 / (1 + 0.3 * i) / Math.sqrt(words.length);
       const to = zh.get(simp) ?? zh.set(simp, new Map()).get(simp)!;
+      const compounds = glossCompounds(sense);
       // A compound closed up (plugin) is one more English word for it, as heavy as its parts.
-      const closed = glossCompounds(sense).map((forms) => forms[1]!);
+      const closed = compounds.map((forms) => forms[1]!);
       for (const word of [...words, ...closed]) to.set(word, Math.max(to.get(word) ?? 0, w));
       // The reverse, for each word and for the whole sense when it is a short phrase ("super bowl"):
       // a word that is the whole sense translates best, a word lost in a long gloss hardly at all;
@@ -135,7 +136,6 @@ function build(): Built {
           ? [...base.map((k) => ({ k, exact: part })), { k: base.join(' '), exact: 1 }]
           : base.map((k) => ({ k, exact: part }));
       // A compound is also looked up whole (plugin: 插件), at the weight of a word of the sense.
-      const compounds = glossCompounds(sense);
       const whole = compounds.length === 1 && base.length <= 2 ? 1 : 0.5;
       for (const forms of compounds) for (const k of forms) if (!base.includes(k)) keys.push({ k, exact: whole });
       for (const { k, exact } of keys) {
