@@ -45,6 +45,25 @@ CREATE INDEX IF NOT EXISTS doc_entities_key ON doc_entities(key);
 -- The rows that give a name other names, which every question reads (Store.nameGroups): a few in a
 -- hundred, read from this index alone instead of a scan of every row and its sentences.
 CREATE INDEX IF NOT EXISTS doc_entities_aliased ON doc_entities(surface, aliases) WHERE aliases != '[]';
+-- Each document's entity rows again as one JSON array of [key, surface, aliases, count, snippets,
+-- salient, sections] (Store.allEntities): planning reads every row of every document, and at 10,000
+-- documents 10,000 of these read in a fifth of the time of 400,000 rows. rows is NULL where the
+-- document's rows changed without it (the triggers: any kb version's write, an older one's too):
+-- those documents are read from doc_entities.
+CREATE TABLE IF NOT EXISTS doc_entity_rows (
+  raw_path TEXT PRIMARY KEY,
+  rows TEXT
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS doc_entities_added AFTER INSERT ON doc_entities BEGIN
+  INSERT OR IGNORE INTO doc_entity_rows (raw_path, rows) VALUES (NEW.raw_path, NULL);
+END;
+CREATE TRIGGER IF NOT EXISTS doc_entities_removed AFTER DELETE ON doc_entities BEGIN
+  UPDATE doc_entity_rows SET rows = NULL WHERE raw_path = OLD.raw_path AND rows IS NOT NULL;
+END;
+CREATE TRIGGER IF NOT EXISTS doc_entities_changed AFTER UPDATE ON doc_entities BEGIN
+  UPDATE doc_entity_rows SET rows = NULL WHERE raw_path IN (OLD.raw_path, NEW.raw_path) AND rows IS NOT NULL;
+  INSERT OR IGNORE INTO doc_entity_rows (raw_path, rows) VALUES (NEW.raw_path, NULL);
+END;
 
 -- One row per wiki entry (mirror of the frontmatter, for search and status).
 CREATE TABLE IF NOT EXISTS entries (

@@ -185,6 +185,121 @@ describe('Store: entity rows in order', () => {
   });
 });
 
+describe('Store: entity rows read a document at a time', () => {
+  const rows = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      key: `k${i}`,
+      surface: `K${i}`,
+      aliases: i % 2 ? [`alias ${i}`] : [],
+      count: i + 1,
+      snippets: i % 3 ? [] : [`K${i} is…`],
+      sections: i ? '' : '1 2',
+      ...(i === 1
+        ? { salient: true }
+        : i === 2
+          ? { salient: true, subject: true, named: true }
+          : i === 3
+            ? { weak: true }
+            : {}),
+    }));
+  /** doc_entities as SQL orders it: what each document's stored set must give back. */
+  const fromTable = (path: string) => {
+    const db = new Database(path, { readonly: true });
+    const out = db
+      .prepare(
+        `SELECT raw_path, key, surface, aliases, count, snippets, salient, sections FROM doc_entities ORDER BY key, raw_path`,
+      )
+      .all() as {
+      raw_path: string;
+      key: string;
+      surface: string;
+      aliases: string;
+      count: number;
+      snippets: string;
+      salient: number;
+      sections: string;
+    }[];
+    db.close();
+    return out.map((r) => ({
+      raw_path: r.raw_path,
+      key: r.key,
+      surface: r.surface,
+      aliases: JSON.parse(r.aliases),
+      count: r.count,
+      snippets: JSON.parse(r.snippets),
+      sections: r.sections,
+      ...((r.salient & 3) >= 1 ? { salient: true } : {}),
+      ...((r.salient & 3) === 2 ? { subject: true } : {}),
+      ...(r.salient & 4 ? { named: true } : {}),
+      ...(r.salient & 8 ? { weak: true } : {}),
+    }));
+  };
+
+  it('gives what doc_entities holds, after puts, a put of nothing and a delete', () => {
+    const path = dbPath();
+    const s = open(path);
+    s.transaction(() => {
+      s.putEntities('a.md', rows(5));
+      s.putEntities('b.md', rows(3));
+      s.putEntities('c.md', rows(2));
+    });
+    s.putEntities('b.md', rows(4)); // changed
+    s.putEntities('c.md', []); // no names any more
+    expect(s.allEntities()).toEqual(fromTable(path));
+    expect(new Set(s.allEntities().map((r) => r.raw_path))).toEqual(new Set(['a.md', 'b.md']));
+    s.deleteDocument('a.md');
+    expect(s.allEntities()).toEqual(fromTable(path));
+    expect(s.allEntities().every((r) => r.raw_path === 'b.md')).toBe(true);
+    s.close();
+  });
+
+  it('reads from doc_entities the documents whose rows another writer changed (an older kb): none read stale', () => {
+    const path = dbPath();
+    const s = open(path);
+    s.transaction(() => {
+      s.putEntities('a.md', rows(3));
+      s.putEntities('b.md', rows(3));
+    });
+    s.close();
+    // An older kb knows doc_entities only: it changes a document's rows and adds a new document's.
+    const db = new Database(path);
+    db.prepare(`DELETE FROM doc_entities WHERE raw_path = 'a.md'`).run();
+    const ins = db.prepare(
+      `INSERT INTO doc_entities (raw_path, key, surface, aliases, count, snippets, salient, sections) VALUES (?, ?, ?, '[]', 1, '["new"]', 0, '')`,
+    );
+    ins.run('a.md', 'fresh', 'Fresh');
+    ins.run('n.md', 'other', 'Other');
+    db.prepare(`UPDATE doc_entities SET count = 9 WHERE raw_path = 'b.md' AND key = 'k0'`).run();
+    db.close();
+    const again = open(path);
+    const got = again.allEntities();
+    expect(got).toEqual(fromTable(path));
+    expect(got.find((r) => r.raw_path === 'a.md')?.key).toBe('fresh');
+    expect(got.find((r) => r.raw_path === 'b.md' && r.key === 'k0')?.count).toBe(9);
+    expect(got.some((r) => r.raw_path === 'n.md')).toBe(true);
+    again.close();
+  });
+
+  it('gathers a store made before the sets were kept, once, on open', () => {
+    const path = dbPath();
+    const s = open(path);
+    s.transaction(() => {
+      s.putEntities('a.md', rows(4));
+      s.putEntities('b.md', rows(2));
+    });
+    s.close();
+    const db = new Database(path);
+    db.exec(`DELETE FROM doc_entity_rows; DELETE FROM meta WHERE key = 'entity_rows'`);
+    db.close();
+    const again = open(path);
+    expect(again.allEntities()).toEqual(fromTable(path));
+    again.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare(`SELECT count(*) FROM doc_entity_rows WHERE rows IS NOT NULL`).pluck().get()).toBe(2);
+    check.close();
+  });
+});
+
 describe('Store: fingerprint', () => {
   it('vectors made under another fingerprint are dropped, never mixed; rows and text stay', () => {
     const path = dbPath();

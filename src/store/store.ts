@@ -112,6 +112,33 @@ function interner(): (s: string) => string {
   };
 }
 
+/** An entity row as doc_entity_rows keeps it: key, surface, aliases, count, snippets, salient bits, sections. */
+type EntityCells = [string, string, string[], number, string[], number, string];
+
+/** doc_entities.salient of a row: 1 salient, 2 the subject, with the NAMED and WEAK bits. */
+function salientBits(r: Omit<EntityRow, 'raw_path'>): number {
+  return (r.subject ? 2 : r.salient ? 1 : 0) | (r.named ? NAMED : 0) | (r.weak ? WEAK : 0);
+}
+
+/** A stored row as compile reads it: names and paths shared (`intern`), an empty list the shared one. */
+function entityRow(intern: (s: string) => string, rawPath: string, cells: EntityCells): EntityRow {
+  const [key, surface, aliases, count, snippets, salient, sections] = cells;
+  const row: EntityRow = {
+    raw_path: rawPath,
+    key: intern(key),
+    surface: intern(surface),
+    aliases: aliases.length ? aliases : NO_STRINGS,
+    count,
+    snippets: snippets.length ? snippets : NO_STRINGS,
+    sections: intern(sections),
+  };
+  if ((salient & 3) >= 1) row.salient = true;
+  if ((salient & 3) === 2) row.subject = true;
+  if (salient & NAMED) row.named = true;
+  if (salient & WEAK) row.weak = true;
+  return row;
+}
+
 /** The one empty list entity rows share (never changed in place). */
 const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[];
 
@@ -245,6 +272,16 @@ export class Store {
     if (!entityColumns.has('sections'))
       db.exec(`ALTER TABLE doc_entities ADD COLUMN sections TEXT NOT NULL DEFAULT ''`);
     if (!entityColumns.has('places')) db.exec(`ALTER TABLE doc_entities ADD COLUMN places TEXT NOT NULL DEFAULT ''`);
+    // A store from before doc_entity_rows: each document's rows gathered once, here.
+    if (this.getMeta('entity_rows') === undefined)
+      this.transaction(() => {
+        db.exec(
+          `INSERT OR REPLACE INTO doc_entity_rows (raw_path, rows)
+           SELECT raw_path, json_group_array(json_array(key, surface, json(aliases), count, json(snippets), salient, sections))
+           FROM doc_entities GROUP BY raw_path`,
+        );
+        this.setMeta('entity_rows', '1');
+      });
     this.setMeta('store_version', STORE_VERSION);
     const old = this.getMeta('fingerprint');
     let reset = false;
@@ -425,6 +462,7 @@ export class Store {
     this.stmt(`DELETE FROM documents WHERE raw_path = ?`).run(rawPath);
     this.stmt(`DELETE FROM pending_drafts WHERE raw_path = ?`).run(rawPath);
     this.stmt(`DELETE FROM doc_entities WHERE raw_path = ?`).run(rawPath);
+    this.stmt(`DELETE FROM doc_entity_rows WHERE raw_path = ?`).run(rawPath);
     this.deleteChunksOfRaw(rawPath);
   }
 
@@ -443,48 +481,59 @@ export class Store {
         JSON.stringify(r.aliases),
         r.count,
         JSON.stringify(r.snippets),
-        (r.subject ? 2 : r.salient ? 1 : 0) | (r.named ? NAMED : 0) | (r.weak ? WEAK : 0),
+        salientBits(r),
         r.sections ?? '',
         r.places ?? '',
+      );
+    // After the rows: their triggers marked the document's set stale, and this replaces it.
+    if (!rows.length) this.stmt(`DELETE FROM doc_entity_rows WHERE raw_path = ?`).run(rawPath);
+    else
+      this.stmt(`INSERT OR REPLACE INTO doc_entity_rows (raw_path, rows) VALUES (?, ?)`).run(
+        rawPath,
+        JSON.stringify(
+          rows.map((r) => [r.key, r.surface, r.aliases, r.count, r.snippets, salientBits(r), r.sections ?? '']),
+        ),
       );
   }
 
   /**
    * Every entity row, by key and then raw path (as `ORDER BY key, raw_path` would give them). At
-   * 10,000 documents these are ~400,000 rows of ~2,000 names: the table is read in its own order
-   * (sorting it in SQL costs four times the read) and the rows are put in order by name, a few
-   * thousand names each with its rows; rows are read one at a time (not all raw rows and then their
-   * copies), names and paths are shared strings, and an empty list is one shared empty array (half
-   * the rows are everyday words with no sentence).
+   * 10,000 documents these are ~400,000 rows of ~2,000 names: each document's rows are read as one
+   * JSON array (doc_entity_rows; a document whose array is stale, from doc_entities), and put in
+   * order by name, a few thousand names each with its rows; names and paths are shared strings, and
+   * an empty list is one shared empty array (half the rows are everyday words with no sentence).
    */
   allEntities(): EntityRow[] {
     const intern = interner();
-    const list = (json: string): string[] => (json === '[]' ? NO_STRINGS : (JSON.parse(json) as string[]));
     const byKey = new Map<string, EntityRow[]>();
-    // Rows as arrays (better-sqlite3's raw mode): a third less time than an object a row, at 400,000 rows.
-    const read = this.stmt(
-      `SELECT raw_path, key, surface, aliases, count, snippets, salient, sections FROM doc_entities`,
-    ).raw(true);
-    const rows = read.iterate() as IterableIterator<
-      [string, string, string, string, number, string, number, string | null]
-    >;
-    for (const [rawPath, key, surface, aliases, count, snippets, salient, sections] of rows) {
-      const row: EntityRow = {
-        raw_path: intern(rawPath),
-        key: intern(key),
-        surface: intern(surface),
-        aliases: list(aliases),
-        count,
-        snippets: list(snippets),
-        sections: intern(sections ?? ''),
-      };
-      if ((salient & 3) >= 1) row.salient = true;
-      if ((salient & 3) === 2) row.subject = true;
-      if (salient & NAMED) row.named = true;
-      if (salient & WEAK) row.weak = true;
+    const add = (rawPath: string, cells: EntityCells) => {
+      const row = entityRow(intern, rawPath, cells);
       const same = byKey.get(row.key);
       if (same) same.push(row);
       else byKey.set(row.key, [row]);
+    };
+    const stale: string[] = [];
+    const sets = this.stmt(`SELECT raw_path, rows FROM doc_entity_rows`).raw(true).iterate() as IterableIterator<
+      [string, string | null]
+    >;
+    for (const [rawPath, json] of sets) {
+      if (json === null) {
+        stale.push(rawPath);
+        continue;
+      }
+      const path = intern(rawPath);
+      for (const cells of JSON.parse(json) as EntityCells[]) add(path, cells);
+    }
+    // Rows as arrays (better-sqlite3's raw mode): a third less time than an object a row.
+    const read = this.stmt(
+      `SELECT key, surface, aliases, count, snippets, salient, sections FROM doc_entities WHERE raw_path = ?`,
+    ).raw(true);
+    for (const rawPath of stale) {
+      const path = intern(rawPath);
+      for (const [key, surface, aliases, count, snippets, salient, sections] of read.iterate(
+        rawPath,
+      ) as IterableIterator<[string, string, string, number, string, number, string | null]>)
+        add(path, [key, surface, JSON.parse(aliases), count, JSON.parse(snippets), salient, sections ?? '']);
     }
     const out: EntityRow[] = [];
     for (const key of [...byKey.keys()].sort(byCodePoint))
