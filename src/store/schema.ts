@@ -47,7 +47,7 @@ CREATE INDEX IF NOT EXISTS doc_entities_key ON doc_entities(key);
 CREATE INDEX IF NOT EXISTS doc_entities_aliased ON doc_entities(surface, aliases) WHERE aliases != '[]';
 -- Each document's entity rows again as one JSON array of [key, surface, aliases, count, snippets,
 -- salient, sections] (Store.allEntities): planning reads every row of every document, and at 10,000
--- documents 10,000 of these read in a fifth of the time of 400,000 rows. rows is NULL where the
+-- documents 10,000 of these read in a third of the time of 400,000 rows. rows is NULL where the
 -- document's rows changed without it (the triggers: any kb version's write, an older one's too):
 -- those documents are read from doc_entities.
 CREATE TABLE IF NOT EXISTS doc_entity_rows (

@@ -235,6 +235,20 @@ describe('Store: entity rows read a document at a time', () => {
     }));
   };
 
+  /** A store holding these documents' rows, changed behind its back by `change` (plain SQL), opened again. */
+  const changedBehind = (docs: [string, number][], change: (db: Database.Database) => void) => {
+    const path = dbPath();
+    const s = open(path);
+    s.transaction(() => {
+      for (const [p, n] of docs) s.putEntities(p, rows(n));
+    });
+    s.close();
+    const db = new Database(path);
+    change(db);
+    db.close();
+    return { path, store: open(path) };
+  };
+
   it('gives what doc_entities holds, after puts, a put of nothing and a delete', () => {
     const path = dbPath();
     const s = open(path);
@@ -254,24 +268,22 @@ describe('Store: entity rows read a document at a time', () => {
   });
 
   it('reads from doc_entities the documents whose rows another writer changed (an older kb): none read stale', () => {
-    const path = dbPath();
-    const s = open(path);
-    s.transaction(() => {
-      s.putEntities('a.md', rows(3));
-      s.putEntities('b.md', rows(3));
-    });
-    s.close();
     // An older kb knows doc_entities only: it changes a document's rows and adds a new document's.
-    const db = new Database(path);
-    db.prepare(`DELETE FROM doc_entities WHERE raw_path = 'a.md'`).run();
-    const ins = db.prepare(
-      `INSERT INTO doc_entities (raw_path, key, surface, aliases, count, snippets, salient, sections) VALUES (?, ?, ?, '[]', 1, '["new"]', 0, '')`,
+    const { path, store: again } = changedBehind(
+      [
+        ['a.md', 3],
+        ['b.md', 3],
+      ],
+      (db) => {
+        db.prepare(`DELETE FROM doc_entities WHERE raw_path = 'a.md'`).run();
+        const ins = db.prepare(
+          `INSERT INTO doc_entities (raw_path, key, surface, aliases, count, snippets, salient, sections) VALUES (?, ?, ?, '[]', 1, '["new"]', 0, '')`,
+        );
+        ins.run('a.md', 'fresh', 'Fresh');
+        ins.run('n.md', 'other', 'Other');
+        db.prepare(`UPDATE doc_entities SET count = 9 WHERE raw_path = 'b.md' AND key = 'k0'`).run();
+      },
     );
-    ins.run('a.md', 'fresh', 'Fresh');
-    ins.run('n.md', 'other', 'Other');
-    db.prepare(`UPDATE doc_entities SET count = 9 WHERE raw_path = 'b.md' AND key = 'k0'`).run();
-    db.close();
-    const again = open(path);
     const got = again.allEntities();
     expect(got).toEqual(fromTable(path));
     expect(got.find((r) => r.raw_path === 'a.md')?.key).toBe('fresh');
@@ -281,17 +293,13 @@ describe('Store: entity rows read a document at a time', () => {
   });
 
   it('gathers a store made before the sets were kept, once, on open', () => {
-    const path = dbPath();
-    const s = open(path);
-    s.transaction(() => {
-      s.putEntities('a.md', rows(4));
-      s.putEntities('b.md', rows(2));
-    });
-    s.close();
-    const db = new Database(path);
-    db.exec(`DELETE FROM doc_entity_rows; DELETE FROM meta WHERE key = 'entity_rows'`);
-    db.close();
-    const again = open(path);
+    const { path, store: again } = changedBehind(
+      [
+        ['a.md', 4],
+        ['b.md', 2],
+      ],
+      (db) => db.exec(`DELETE FROM doc_entity_rows; DELETE FROM meta WHERE key = 'entity_rows'`),
+    );
     expect(again.allEntities()).toEqual(fromTable(path));
     again.close();
     const check = new Database(path, { readonly: true });
