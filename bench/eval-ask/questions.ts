@@ -68,6 +68,15 @@ export const QUESTIONS: AskQuestion[] = [
   q('book', 'stash', 'en', 'define', true, 'What does stashing do with my half-done work?', ['raw/zh-tw/06-git-tools.md'], ['dirty state|未完成', '堆疊|stack']),
   q('book', 'short-sha', 'en', 'number', true, 'What is the fewest characters of a SHA-1 that Git accepts to name a commit?', ['raw/zh-tw/06-git-tools.md'], ['四個|四个|four|4 個|4 characters']),
   q('book', 'bisect', 'zh', 'define', false, 'git bisect 是用来做什么的？', ['raw/zh-tw/06-git-tools.md'], ['二分']),
+  // Works in all three languages, asked in one (written for the answer's language: the version a reader of the question reads).
+  q('book', 'origin', 'en', 'other', false, 'What name does Git give the server you cloned a repository from?', inAll('02-git-basics.md'), ['origin']),
+  q('book', 'origin-tw', 'zh-TW', 'other', false, 'clone 下來的專案，遠端伺服器預設叫什麼名字？', inAll('02-git-basics.md'), ['origin']),
+  q('book', 'head', 'en', 'other', false, 'How does Git know which branch I am currently on?', inAll('03-git-branching.md'), ['HEAD']),
+  q('book', 'head-zh', 'zh', 'other', false, 'Git 怎么知道我现在在哪个分支上？', inAll('03-git-branching.md'), ['HEAD']),
+  q('book', 'branch-what', 'en', 'define', false, 'What is a branch in Git, really?', inAll('03-git-branching.md'), ['pointer|指针|指標', 'movable|可变|可變']),
+  q('book', 'fast-forward', 'en', 'reason', false, 'Why does Git call some merges a fast-forward?', inAll('03-git-branching.md'), ['pointer|指针|指標', 'forward|右移']),
+  q('book', 'rebase-what', 'en', 'define', false, 'What does the rebase command do with the commits of a branch?', inAll('03-git-branching.md'), ['replay|重放|重演']),
+  q('book', 'object-names', 'en', 'other', false, 'How does Git name the files it stores under the objects directory?', inAll('09-git-internals.md'), ['SHA-1', 'first 2|前两个|前兩個', '38']),
 
   // --- docs: the React docs in three languages; some pages in one language only.
   q('docs', 'render-steps', 'en', 'steps', false, 'What steps does React go through before a component shows up on screen?', inAll('render-and-commit.md'), ['trigger', 'render', 'commit']),
@@ -83,6 +92,8 @@ export const QUESTIONS: AskQuestion[] = [
   q('docs', 'jsx-rules', 'en', 'list', false, 'What are the rules of JSX?', ['raw/en/writing-markup-with-jsx.md', 'raw/zh/writing-markup-with-jsx.md'], ['single root|一个根元素', 'close|闭合', 'camelCase|驼峰']),
   q('docs', 'component-name', 'zh-TW', 'other', false, 'React component 的名稱有什麼規定？', inAll('your-first-component.md'), ['大寫|大写|capital']),
   q('docs', 'nest-definitions', 'en', 'yesno', false, 'Can I define a component inside another component?', inAll('your-first-component.md'), ['never|不要|永远不要']),
+  q('docs', 'render-nothing', 'en', 'other', false, 'What should a component return when it should render nothing at all?', inAll('conditional-rendering.md'), ['null']),
+  q('docs', 'state-snapshot', 'en', 'define', false, 'Why is React state said to behave like a snapshot?', inAll('state-as-a-snapshot.md'), ['not change|不会更改|不會改變', 're-render|重新渲染|重新 render']),
 
   // --- meetings: Rust language team design meeting minutes (en).
   q('meetings', 'provenance', 'en', 'define', false, 'What is provenance in a memory model?', ['raw/2022-10-05-provenance.md'], ['address', 'state|remember']),

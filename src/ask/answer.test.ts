@@ -1145,3 +1145,37 @@ describe('offlineAnswer: a statement that says what kind of thing the subject is
     expect(offlineAnswer(q, packed(e), 1).text).toContain(want);
   });
 });
+
+describe('offlineAnswer and a work in several languages', () => {
+  // An English question finds the Chinese translation by its words' translations (合并, 指针) too.
+  const weights: Record<string, number> = { fast: 2, forward: 2, merge: 1.5, 合并: 1.5, 指针: 2, 快进: 3 };
+  const original = entry('source/branching', 'Git Branching', [
+    'Git moves the pointer forward because there is no divergent work to merge together — this is called a fast-forward.',
+  ]);
+  const translation = (readAs?: string) => ({
+    ...entry('source/分支', 'Git 分支', [
+      '因为这种单线的历史分支不存在任何需要解决的分歧，Git 只会简单地把指针右移，所以这种合并过程可以称为快进（fast forward）。',
+    ]),
+    ...(readAs ? { readAs } : {}),
+  });
+
+  it('answers from the version the asker reads when the translation gave way to it', () => {
+    const q = 'Why is a merge called a fast forward?';
+    const a = offlineAnswer(q, { ...packed(translation(original.id), original), weights }, 1);
+    expect(a.text).toContain('this is called a fast-forward');
+    expect(a.citations.map((c) => c.id)).toEqual([original.id]);
+  });
+
+  it('still answers from the translation when it stands alone (a question finds notes in the other language)', () => {
+    const q = 'Why is a merge called a fast forward?';
+    const a = offlineAnswer(q, { ...packed(translation(original.id)), weights }, 1);
+    expect(a.text).toContain('快进');
+  });
+
+  it('says a sentence once when two editions of a translation give it in both scripts', () => {
+    const hans = entry('source/分支', 'Git 分支', ['Git 只会简单地把指针右移，所以这种合并过程可以称为快进（Fast forward）。']);
+    const hant = entry('source/分支-2', 'Git 分支', ['Git 只會簡單地把指標右移，所以這種合併過程可以稱為快進（Fast forward）。']);
+    const a = offlineAnswer('什么是快进合并？', { ...packed(hans, hant), weights: { 快进: 3, 合并: 2 } }, 3);
+    expect(a.text.match(/快[进進]/g)).toHaveLength(1);
+  });
+});

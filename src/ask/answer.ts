@@ -71,7 +71,7 @@ interface Candidate {
  * Bump when retrieval, packing or the offline answer would answer the same wiki differently: the
  * answer cache does not serve what older code answered.
  */
-export const ANSWER_VERSION = 28;
+export const ANSWER_VERSION = 29;
 
 /** Lines that are structure, not statements: links lists, "Sources", table rules, HTML comments. */
 const SCAFFOLD =
@@ -470,7 +470,7 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
     if (heavier(t, asked.get(stemWord(t)))) asked.set(stemWord(t), t);
   const terms = new Set(asked.keys());
   if (terms.size === 0 || packed.entries.length === 0) return [];
-  const cands = candidatesOf(question, packed);
+  const cands = ownWordsInTranslations(question, candidatesOf(question, packed));
   const abbreviated = abbreviatedTerms(question, cands, asked, terms, packed.weights);
   // Weights: how rare a term is among the candidates (a term every sentence holds, such as the
   // name of the entry they all talk about, does not tell them apart), times how rare it is in the
@@ -571,6 +571,24 @@ export function rankStatements(question: string, packed: PackedContext): ScoredS
 }
 
 /**
+ * A translation's statements, where the work's version in the question's language is in the context
+ * with statements of its own (EntryHit.readAs, versions.ts), hold only the question's own words: the
+ * words it was translated into are how a question finds notes in the other language, and would let
+ * the translation (holding the names as written and their translations both) outweigh the version
+ * the asker reads, which says the same.
+ */
+function ownWordsInTranslations(question: string, cands: Candidate[]): Candidate[] {
+  const withStatements = new Set(cands.map((c) => c.entry.id));
+  if (!cands.some((c) => c.entry.readAs !== undefined && withStatements.has(c.entry.readAs))) return cands;
+  const own = new Set([...questionTerms(question)].map(stemWord));
+  return cands.map((c) =>
+    c.entry.readAs !== undefined && withStatements.has(c.entry.readAs)
+      ? { ...c, terms: new Set([...c.terms].filter((t) => own.has(t))) }
+      : c,
+  );
+}
+
+/**
  * The offline answer: the best statements of the packed context (rankStatements), the same
  * sentence counted once, in reading order, each run of them followed by the entry it came from;
  * for a question asking for a list, the numbered lines that list it first (`textOf` gives an
@@ -625,19 +643,18 @@ function statementsAnswer(
   const labels = asksForList(question, true) ? (textOf ?? (() => undefined)) : undefined;
   const asksInChinese = HAN_CHAR.test(question);
   const picked: ScoredStatement[] = [];
-  const seen = listed.map((l) => ({ key: norm(l), pairs: charPairs(norm(l)) }));
+  const seen = listed.map((l) => sayingOf(l));
   const ranked = rankStatements(question, packed);
   // No statement holds enough of the question to be its answer: say so, and show where it likeliest is.
   if (ranked.length && !listed.length && ranked[0]!.held < W.confident)
     return likeliestPassages(question, ranked, textOf);
   for (const x of ranked) {
-    const key = norm(x.text);
-    const pairs = charPairs(key);
     // The same sentence twice (overlapping chunks, a summary quoting its source) counts once, and
-    // so does a Chinese one said again in other words (two translations of one article).
-    if (seen.some((k) => k.key.includes(key) || key.includes(k.key) || overlap(k.pairs, pairs) >= W.sameSentence))
-      continue;
-    seen.push({ key, pairs });
+    // so does a Chinese one said again in other words (two translations of one article) or in the
+    // other script (a translation's Simplified and Traditional editions).
+    const saying = sayingOf(x.text);
+    if (seen.some((k) => saysAgain(k, saying))) continue;
+    seen.push(saying);
     // A translation of a statement already picked: the one in the question's language is kept.
     const twin = picked.findIndex((y) => translationPair(x.text, y.text));
     if (twin >= 0) {
@@ -717,9 +734,15 @@ function titledBy(question: string, e: PackedEntry): string {
  */
 function likeliestPassages(question: string, ranked: ScoredStatement[], textOf?: TextOf): DraftAnswer {
   const best = new Map<string, ScoredStatement>();
+  // A passage whose best statement another passage quoted already (a translation's edition in the other script) is not quoted again.
+  const seen: Saying[] = [];
   for (const x of ranked) {
     const key = `${x.entry.id}\u0000${x.at[1]}`;
-    if (!best.has(key)) best.set(key, x);
+    if (best.has(key)) continue;
+    const saying = sayingOf(x.text);
+    if (seen.some((k) => saysAgain(k, saying))) continue;
+    seen.push(saying);
+    best.set(key, x);
     if (best.size >= W.likeliestPassages) break;
   }
   const quotes = [...best.values()].map((x) => {
@@ -763,6 +786,22 @@ function translationPair(a: string, b: string): boolean {
   const words = latinWords(en);
   for (const n of names) if (!words.has(n)) return false;
   return true;
+}
+
+/** A statement as compared with others: its letters in Simplified script, and their character pairs. */
+interface Saying {
+  key: string;
+  pairs: Set<string>;
+}
+
+function sayingOf(text: string): Saying {
+  const key = norm(foldText(text));
+  return { key, pairs: charPairs(key) };
+}
+
+/** Whether `b` says again what `a` says: one holds the other, or most of their character pairs are shared. */
+function saysAgain(a: Saying, b: Saying): boolean {
+  return a.key.includes(b.key) || b.key.includes(a.key) || overlap(a.pairs, b.pairs) >= W.sameSentence;
 }
 
 /** The character pairs of a Chinese statement (none for one in Latin letters: its words are no pairs). */

@@ -19,6 +19,8 @@ export interface PackedEntry {
   backlinks: string[];
   lastUpdated: string;
   passages: PassageHit[];
+  /** A version of a work in another language than the question's: the id of the version in the question's (EntryHit.readAs). */
+  readAs?: string;
 }
 
 export interface PackedContext {
@@ -299,6 +301,7 @@ export function packContext(
       backlinks,
       lastUpdated: day(hit?.updated ?? row?.updated ?? 0),
       passages: [],
+      ...(hit?.readAs ? { readAs: hit.readAs } : {}),
     };
   };
   const render = (b: PackedEntry, cuts: Cut[]): PackedEntry => ({ ...b, passages: renderCuts(cuts) });

@@ -4,12 +4,16 @@ import { VECTORS_STALE, type ChunkRow, type EntryRow, type Store } from '../stor
 import type { SearchThread } from '../store/search-thread.js';
 import { searchTerms } from '../text/search.js';
 import { sentences } from '../text/segment.js';
+import { ownReadingFirst } from './versions.js';
 import { lexiconFor, translateQuestion, type TranslatedTerm } from './translate.js';
 import * as EN from '../text/lang/en.js';
 import { withoutInterrogatives } from '../text/lang/zh.js';
 
-/** Why a result is there: found by keywords, by meaning, or by following a link from a top entry. */
-export type Via = 'bm25' | 'vector' | 'hop';
+/**
+ * Why a result is there: found by keywords, by meaning, by following a link from a top entry, or as
+ * the version in the question's language of a work found in another (versions.ts).
+ */
+export type Via = 'bm25' | 'vector' | 'hop' | 'version';
 
 export interface EntryHit {
   id: string;
@@ -24,6 +28,8 @@ export interface EntryHit {
   via: Via[];
   /** For hop results: the top entry it was reached from. */
   hopFrom?: string;
+  /** A version of a work in another language than the question's: the id of the version in the question's (versions.ts). */
+  readAs?: string;
 }
 
 export interface PassageHit {
@@ -535,6 +541,24 @@ export async function retrieve(ctx: SearchCtx, question: string, opts: RetrieveO
       }
     }
   }
+  // A work in several languages: its version in the question's language first (versions.ts).
+  const {
+    standing,
+    added: versionsAdded,
+    readAs,
+  } = ownReadingFirst(
+    question,
+    entryScore,
+    rows,
+    {
+      linksFrom: (id) => store.linksFrom(id),
+      linksTo: (id) => store.linksTo(id),
+      rowid: entryRowid,
+      entry: (id) => store.getEntry(id, false),
+    },
+    limit,
+  );
+  for (const rowid of versionsAdded) (via.get(rowid) ?? via.set(rowid, new Set()).get(rowid)!).add('version');
   const t3 = performance.now();
   timings.hopMs = t3 - t2;
 
@@ -557,6 +581,8 @@ export async function retrieve(ctx: SearchCtx, question: string, opts: RetrieveO
     };
     const from = hopFrom.get(rowid);
     if (from) hit.hopFrom = from;
+    const own = readAs.get(rowid);
+    if (own) hit.readAs = own;
     return hit;
   });
 
@@ -572,14 +598,16 @@ export async function retrieve(ctx: SearchCtx, question: string, opts: RetrieveO
     passScore.set(id, s + tune.entryBoost * (entryScoreById.get(c.entry_id) ?? 0));
   }
   const withChunks = new Set([...chunks.values()].map((c) => c.entry_id));
-  for (const rowid of hopFrom.keys()) {
+  // A hop entry, or a work's version in the question's language, brings its best passage when none was found.
+  for (const rowid of [...hopFrom.keys(), ...standing]) {
     const e = rows.get(rowid)!;
     if (withChunks.has(e.id)) continue;
     const best = bestChunkOf(store, e.id, terms);
     if (!best) continue;
     chunks.set(best.id, best);
+    withChunks.add(e.id);
     passScore.set(best.id, tune.entryBoost * (entryScore.get(rowid) ?? 0));
-    chunkVia.set(best.id, new Set(['hop']));
+    chunkVia.set(best.id, new Set([hopFrom.has(rowid) ? 'hop' : 'version']));
   }
   if (tune.bridgePassages) {
     const bestOf = new Map<string, number>();
