@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { uncited } from '../qa-set.js';
-import { holdsPhrase, type Judged, tally, type Verdict, verdict } from './judge.js';
+import { holdsPhrase, type Judged, leadsInAskersLanguage, tally, type Verdict, verdict } from './judge.js';
 import { QUESTIONS } from './questions.js';
 
 describe('verdict', () => {
@@ -95,5 +95,35 @@ describe('the questions', () => {
     expect(crossing.length).toBeGreaterThanOrEqual(15);
     expect(crossing.some((q) => q.lang === 'en')).toBe(true);
     expect(crossing.some((q) => q.lang !== 'en')).toBe(true);
+  });
+});
+
+describe('leadsInAskersLanguage', () => {
+  const inAll = ['raw/en/a.md', 'raw/zh/a.md', 'raw/zh-tw/a.md'];
+  it('judges the first paragraph, after a line saying the answer is unsure', () => {
+    expect(
+      leadsInAskersLanguage('en', inAll, 'Git moves the pointer forward. [[Git Branching]]\n\n只会把指针右移。'),
+    ).toBe(true);
+    expect(
+      leadsInAskersLanguage('en', inAll, '只会简单地把指针右移。 [[Git 分支]]\n\nGit moves the pointer forward.'),
+    ).toBe(false);
+    expect(
+      leadsInAskersLanguage(
+        'zh-TW',
+        inAll,
+        '知识库里没有哪句话能确定地回答这个问题；最可能包含答案的段落如下：\n\n> 在 2005 年誕生。 [[開始]]',
+      ),
+    ).toBe(true);
+    expect(
+      leadsInAskersLanguage(
+        'zh',
+        inAll,
+        'No sentence in the wiki answers this for certain; these passages are the likeliest to:\n\n> Born in 2005.',
+      ),
+    ).toBe(false);
+  });
+  it('says nothing of a question whose work is in one language only, or not in the asker’s', () => {
+    expect(leadsInAskersLanguage('en', ['raw/en/a.md'], 'Anything.')).toBeUndefined();
+    expect(leadsInAskersLanguage('en', ['raw/zh/a.md', 'raw/zh-tw/a.md'], '任何')).toBeUndefined();
   });
 });

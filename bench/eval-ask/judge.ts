@@ -4,6 +4,7 @@
 // full-width letters and digits match their ASCII forms).
 
 import { uncited } from '../qa-set.js';
+import { inChinese } from '../../src/text/script.js';
 
 export type Verdict = 'right' | 'partly' | 'wrong';
 
@@ -42,6 +43,8 @@ export interface Judged {
   cited: boolean;
   /** The answer said no statement answers for certain and quoted the likeliest passages. */
   unsure?: boolean;
+  /** For a work held in the question's language and another: whether the answer leads in the question's (leadsInAskersLanguage). */
+  askersLanguage?: boolean;
 }
 
 export interface Tally {
@@ -86,4 +89,24 @@ export function tally(judged: readonly Judged[]): Tally {
     if (j.unsure && j.verdict === 'right') t.unsureRight++;
   }
   return t;
+}
+
+/** The folder of raw/ that holds the works written in a question's language. */
+const FOLDER: Record<string, string> = { en: 'en', zh: 'zh', 'zh-TW': 'zh-tw' };
+
+/**
+ * For a question about a work the corpus holds in the question's language and in another (its gold
+ * documents: `raw/<language>/…`), whether the answer leads in the question's language: its first
+ * paragraph (after the line saying it is unsure, if any) is English for an English question and
+ * Chinese for a Chinese one. Undefined where the question has no such work.
+ */
+export function leadsInAskersLanguage(lang: string, docs: readonly string[], answer: string): boolean | undefined {
+  const mine = (d: string) => d.startsWith(`raw/${FOLDER[lang]}/`);
+  if (!docs.some(mine) || docs.every(mine)) return undefined;
+  const paragraphs = uncited(answer)
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/^>\s*/, '').trim())
+    .filter(Boolean);
+  const first = paragraphs.length > 1 && /[:：]$/u.test(paragraphs[0]!) ? paragraphs[1]! : (paragraphs[0] ?? '');
+  return inChinese(first) === (lang !== 'en');
 }

@@ -16,7 +16,7 @@ import { compile } from '../../src/compile/compile.js';
 import { closeKb, type KbContext, openKb } from '../../src/kb/context.js';
 import { compileCorpus } from '../eval-wiki/run.js';
 import { goldDocs, hasAnswer, linkRaw, readQaQuestions, spread, uncited } from '../qa-set.js';
-import { type Judged, phrasesHeld, type Tally, tally, verdict } from './judge.js';
+import { type Judged, leadsInAskersLanguage, phrasesHeld, type Tally, tally, verdict } from './judge.js';
 import { type AskQuestion, QUESTIONS } from './questions.js';
 
 export interface AnswerResult {
@@ -58,9 +58,12 @@ async function answerOne(ctx: KbContext, raw: Map<string, string>, question: Ask
       docHit5: sources.slice(0, 5).some((e) => isGold(e.id)),
       cited: r.citations.some((c) => isGold(c.id)),
       ...(r.unsure ? { unsure: true } : {}),
+      ...withAskersLanguage(leadsInAskersLanguage(question.lang, question.docs, r.answer)),
     },
   };
 }
+
+const withAskersLanguage = (leads: boolean | undefined) => (leads === undefined ? {} : { askersLanguage: leads });
 
 /** Compile one corpus offline and answer its questions (all of them, or those given). */
 export async function answerCorpus(
@@ -145,6 +148,17 @@ export function printTables(results: AnswerResult[], log: (s: string) => void): 
     for (const [label, judged] of groupBy(results, key)) log(tallyRow(label, tally(judged)));
     if (title === 'corpus') log(tallyRow('**all**', tally(results.map((r) => r.judged))));
   }
+  const versioned = results.filter((r) => r.judged.askersLanguage !== undefined);
+  const leading = versioned.filter((r) => r.judged.askersLanguage).map((r) => r.question.id);
+  log(
+    `\nAnswers leading in the asker's language, for works held in it and in another: ${leading.length} of ${versioned.length}` +
+      (versioned.length > leading.length
+        ? ` (not: ${versioned
+            .filter((r) => !r.judged.askersLanguage)
+            .map((r) => r.question.id)
+            .join(', ')})`
+        : ''),
+  );
 }
 
 function printMisses(results: AnswerResult[], log: (s: string) => void): void {

@@ -733,39 +733,46 @@ function titledBy(question: string, e: PackedEntry): string {
  * texts holding the best-ranked statements, each as the statements around its best one, quoted.
  */
 function likeliestPassages(question: string, ranked: ScoredStatement[], textOf?: TextOf): DraftAnswer {
-  const best = new Map<string, ScoredStatement>();
-  // A passage whose best statement another passage quoted already (a translation's edition in the other script) is not quoted again.
+  const quoted = new Set<string>();
+  const chosen: ScoredStatement[] = [];
+  const quotes: string[] = [];
+  // A quote that says again what one before it says (a translation's edition in the other script) is left out.
   const seen: Saying[] = [];
   for (const x of ranked) {
     const key = `${x.entry.id}\u0000${x.at[1]}`;
-    if (best.has(key)) continue;
-    const saying = sayingOf(x.text);
-    if (seen.some((k) => saysAgain(k, saying))) continue;
+    if (quoted.has(key)) continue;
+    quoted.add(key);
+    const window = quoteAround(x, textOf);
+    const saying = sayingOf(window.join(' '));
+    if (!saying.key || seen.some((k) => saysAgain(k, saying))) continue;
     seen.push(saying);
-    best.set(key, x);
-    if (best.size >= W.likeliestPassages) break;
+    chosen.push(x);
+    quotes.push(`> ${titledBy(question, x.entry)}${joinStatements(window)} ${cite(x.entry)}`);
+    if (chosen.length >= W.likeliestPassages) break;
   }
-  const quotes = [...best.values()].map((x) => {
-    const texts = [x.entry.summary, ...x.entry.passages.map((p) => p.text)];
-    const all = statements(texts[x.at[1]] ?? '');
-    const from = Math.max(0, x.at[2] - W.passageBefore);
-    const window = all.slice(from, x.at[2] + 1 + W.passageAfter).filter((s) => !looksLikeCode(s));
-    // A quote never ends at a lead-in (`…compare:`): what it leads into comes with it.
-    const last = Math.min(all.length - 1, x.at[2] + W.passageAfter);
-    const lead = window[window.length - 1];
-    if (lead !== undefined && lead === all[last] && /[:：]$/u.test(lead)) {
-      const after = leadInFollowers({ ...x, text: lead, at: [x.at[0], x.at[1], last] }, new Set(), textOf);
-      if (after) window[window.length - 1] = `${lead}${/:$/.test(lead) ? ' ' : ''}${after}`;
-    }
-    return `> ${titledBy(question, x.entry)}${joinStatements(window)} ${cite(x.entry)}`;
-  });
   const unsure = HAN_CHAR.test(question) ? ZH.UNSURE : EN.UNSURE;
   return {
     text: [unsure, ...quotes].join('\n\n'),
-    citations: uniqueCitations([...best.values()].map((x) => x.entry)),
+    citations: uniqueCitations(chosen.map((x) => x.entry)),
     mode: 'offline',
     unsure: true,
   };
+}
+
+/** The statements quoted around a statement: those before and after it in its passage, a lead-in with what it leads into. */
+function quoteAround(x: ScoredStatement, textOf?: TextOf): string[] {
+  const texts = [x.entry.summary, ...x.entry.passages.map((p) => p.text)];
+  const all = statements(texts[x.at[1]] ?? '');
+  const from = Math.max(0, x.at[2] - W.passageBefore);
+  const window = all.slice(from, x.at[2] + 1 + W.passageAfter).filter((s) => !looksLikeCode(s));
+  // A quote never ends at a lead-in (`…compare:`): what it leads into comes with it.
+  const last = Math.min(all.length - 1, x.at[2] + W.passageAfter);
+  const lead = window[window.length - 1];
+  if (lead !== undefined && lead === all[last] && /[:：]$/u.test(lead)) {
+    const after = leadInFollowers({ ...x, text: lead, at: [x.at[0], x.at[1], last] }, new Set(), textOf);
+    if (after) window[window.length - 1] = `${lead}${/:$/.test(lead) ? ' ' : ''}${after}`;
+  }
+  return window;
 }
 
 /** The words in Latin letters of a statement, lowercase and singular. */
