@@ -1173,8 +1173,12 @@ describe('offlineAnswer and a work in several languages', () => {
   });
 
   it('says a sentence once when two editions of a translation give it in both scripts', () => {
-    const hans = entry('source/分支', 'Git 分支', ['Git 只会简单地把指针右移，所以这种合并过程可以称为快进（Fast forward）。']);
-    const hant = entry('source/分支-2', 'Git 分支', ['Git 只會簡單地把指標右移，所以這種合併過程可以稱為快進（Fast forward）。']);
+    const hans = entry('source/分支', 'Git 分支', [
+      'Git 只会简单地把指针右移，所以这种合并过程可以称为快进（Fast forward）。',
+    ]);
+    const hant = entry('source/分支-2', 'Git 分支', [
+      'Git 只會簡單地把指標右移，所以這種合併過程可以稱為快進（Fast forward）。',
+    ]);
     const a = offlineAnswer('什么是快进合并？', { ...packed(hans, hant), weights: { 快进: 3, 合并: 2 } }, 3);
     expect(a.text.match(/快[进進]/g)).toHaveLength(1);
   });
