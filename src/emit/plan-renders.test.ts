@@ -90,6 +90,7 @@ describe('planRenders: what compile renders again', () => {
     entries?: LoadedEntry[];
     names?: NamePlan;
     force?: boolean;
+    rows?: EntityRow[];
     want: { sources: string[]; concepts: string[]; heldBack?: string[] };
   }[] = [
     {
@@ -127,6 +128,13 @@ describe('planRenders: what compile renders again', () => {
       want: { sources: ['source/b'], concepts: ['concept/rag'] },
     },
     {
+      name: 'a new concept a document names only by an alias: that document (its links change), no other',
+      sources: [src('source/a', 'a.md'), src('source/b', 'b.md')],
+      concepts: [concept('concept/vdb', 'Vector Database', ['a.md', 'b.md']), concept('concept/rag', 'RAG', ['b.md'])],
+      rows: [...entities, { ...ent('a.md', 'Retrieval-Augmented Generation'), aliases: ['RAG'] }],
+      want: { sources: ['source/a'], concepts: ['concept/rag'] },
+    },
+    {
       name: 'a concept that goes: the sources that mentioned it',
       sources: [src('source/a', 'a.md'), src('source/b', 'b.md')],
       concepts: [],
@@ -158,7 +166,7 @@ describe('planRenders: what compile renders again', () => {
       const entries = c.entries ?? [A, B, VDB];
       const scan = { entries, foreign: [], files: entries.map((e) => e.path as string) };
       const plan = planRenders(
-        { sources: c.sources, concepts: c.concepts, scan, entities, force: Boolean(c.force) },
+        { sources: c.sources, concepts: c.concepts, scan, entities: c.rows ?? entities, force: Boolean(c.force) },
         c.names ?? names(),
       );
       expect([...plan.sources].sort()).toEqual(c.want.sources);

@@ -27,13 +27,6 @@ export function planRenders(
 ): RenderPlan {
   const { scan } = input;
   const oldById = new Map(scan.entries.map((e) => [e.fm.id as string, e]));
-  const entsByDoc = new Map<string, Set<string>>();
-  for (const e of input.entities) {
-    const s = entsByDoc.get(e.raw_path) ?? new Set<string>();
-    s.add(e.key);
-    for (const a of e.aliases) s.add(entityKey(a));
-    entsByDoc.set(e.raw_path, s);
-  }
   const changedDocs = new Set(input.sources.filter((p) => p.changed).map((p) => p.rawPath));
   const groupIds = new Set(input.concepts.map((g) => g.id as string));
   const shifted = new Set<string>(); // keys of concepts created, deleted or retitled
@@ -71,10 +64,8 @@ export function planRenders(
     }
   for (const p of input.sources) if (!oldById.has(p.id)) shifted.add(entityKey(p.title));
   const sources = new Set<string>();
-  const shiftedKeys = [...shifted];
-  // Whether a document names a key that shifted: through the smaller of the two sets.
-  const namesShifted = (keys: Set<string>) =>
-    keys.size < shiftedKeys.length ? [...keys].some((k) => shifted.has(k)) : shiftedKeys.some((k) => keys.has(k));
+  // The documents that name a key that shifted (by a name or an alias): their links change.
+  const namingShifted = shifted.size ? docsNaming(input.entities, shifted) : new Set<string>();
   for (const p of input.sources) {
     const old = oldById.get(p.id);
     // A copy of the work added or gone changes its source_ref.
@@ -85,10 +76,7 @@ export function planRenders(
     const versionNew = Boolean(linksNow && p.versions!.some((v) => !linksNow.has(v)));
     if (p.changed || !old || refsChanged || old.path !== names.pathOf.get(p.id) || versionNew || linkedGone.has(p.id))
       sources.add(p.id);
-    else {
-      const keys = entsByDoc.get(p.rawPath);
-      if (keys && namesShifted(keys)) sources.add(p.id);
-    }
+    else if (namingShifted.has(p.rawPath)) sources.add(p.id);
   }
   const heldBack = new Set<string>();
   for (const id of [...sources, ...concepts]) {
@@ -101,4 +89,14 @@ export function planRenders(
     concepts.delete(id);
   }
   return { sources, concepts, heldBack, changedDocs };
+}
+
+/** The raw paths of the documents whose entities name one of `keys`, by their key or an alias's. */
+function docsNaming(entities: readonly EntityRow[], keys: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const e of entities) {
+    if (out.has(e.raw_path)) continue;
+    if (keys.has(e.key) || e.aliases.some((a) => keys.has(entityKey(a)))) out.add(e.raw_path);
+  }
+  return out;
 }
