@@ -39,34 +39,22 @@ export function ownReadingFirst(
   top: number,
 ): { standing: number[]; added: number[]; readAs: Map<number, string> } {
   const want = readingOf(question);
-  const reading = new Map<number, Reading>();
-  const readingOfRow = (rowid: number) => {
-    let r = reading.get(rowid);
-    if (r === undefined) {
-      const e = rows.get(rowid)!;
-      r = readingOf(`${e.title} ${e.summary}`);
-      reading.set(rowid, r);
-    }
-    return r;
-  };
+  const readingOfRow = (e: EntryRow) => readingOf(`${e.title} ${e.summary}`);
   const standing = new Set<number>();
   const added: number[] = [];
   const readAs = new Map<number, string>();
   const best = [...scores].sort((a, b) => b[1] - a[1]).slice(0, top);
   for (const [rowid, score] of best) {
     const e = rows.get(rowid)!;
-    if (e.kind !== 'source' || readingOfRow(rowid) === want) continue;
+    if (e.kind !== 'source' || readingOfRow(e) === want) continue;
     const to = new Set(look.linksTo(e.id));
     for (const id of look.linksFrom(e.id)) {
       if (!to.has(id) || !id.startsWith('source/')) continue;
       const v = look.rowid(id);
       if (v === undefined) continue;
-      if (!rows.has(v)) {
-        const row = look.entry(id);
-        if (!row) continue;
-        rows.set(v, row);
-      }
-      if (readingOfRow(v) !== want) continue;
+      const row = rows.get(v) ?? look.entry(id);
+      if (!row || readingOfRow(row) !== want) continue;
+      rows.set(v, row);
       if (!scores.has(v)) added.push(v);
       const own = Math.max(scores.get(v) ?? 0, score);
       scores.set(v, own);
