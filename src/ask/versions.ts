@@ -1,10 +1,9 @@
 import { hasTraditional } from '../text/fold.js';
+import { HAN } from '../text/script.js';
 import type { EntryRow } from '../store/store.js';
 
 /** How a reader reads a text: English (no Han character), or Chinese in Simplified or Traditional script. */
 export type Reading = 'en' | 'zh-Hans' | 'zh-Hant';
-
-const HAN = /\p{Script=Han}/u;
 
 /** The reading of a question or of an entry's title and summary. */
 export function readingOf(text: string): Reading {
