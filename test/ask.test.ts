@@ -14,6 +14,7 @@ import { entryValidator, schemaErrors } from '../src/entry/validate.js';
 import { scanWiki } from '../src/entry/wiki.js';
 import { fixture, read } from './helpers.js';
 import { testContext } from './ask-helpers.js';
+import { takeNext } from '../src/store/search-sql.js';
 
 const EN = {
   'raw/inception.md':
@@ -142,12 +143,12 @@ describe('retrieval with a search thread (a process that answers many questions)
     ctx.store.mapForSearch();
     const thread = ctx.store.searchThread();
     expect(thread).toBeDefined();
-    // Each question asks the thread for its vector scan and for a share of its keyword groups.
+    // Each question asks the thread for its vector scan and to take keyword groups with this thread.
     const asked: string[] = [];
-    const { chunksMatching, nearestChunks } = thread!;
-    thread!.chunksMatching = (m, l) => {
+    const { chunksMatchingShared, nearestChunks } = thread!;
+    thread!.chunksMatchingShared = (m, l, taken) => {
       asked.push('fts');
-      return chunksMatching.call(thread, m, l);
+      return chunksMatchingShared.call(thread, m, l, taken);
     };
     thread!.nearestChunks = (v, k) => {
       asked.push('vector');
@@ -156,6 +157,15 @@ describe('retrieval with a search thread (a process that answers many questions)
     expect(await results(ctx)).toEqual(alone);
     expect(asked).toContain('vector');
     expect(asked).toContain('fts');
+    // A thread that takes groups and fails before it answers: this thread reads them.
+    let lost = 0;
+    thread!.chunksMatchingShared = (m, _l, taken) => {
+      while (takeNext(taken, m.length) !== undefined) lost++;
+      return Promise.reject(new Error('lost'));
+    };
+    expect(await results(ctx)).toEqual(alone);
+    expect(lost).toBeGreaterThan(0);
+    thread!.chunksMatchingShared = chunksMatchingShared;
     thread!.close();
     expect(ctx.store.searchThread()).toBeUndefined();
     expect(await results(ctx)).toEqual(alone);

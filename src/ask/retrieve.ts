@@ -2,6 +2,7 @@ import { cutZh, isEverydayWord } from '../text/jieba.js';
 import type { KbContext } from '../kb/context.js';
 import { VECTORS_STALE, type ChunkRow, type EntryRow, type Store } from '../store/store.js';
 import type { SearchThread } from '../store/search-thread.js';
+import { sharedCounter, takeNext } from '../store/search-sql.js';
 import { searchTerms } from '../text/search.js';
 import { sentences } from '../text/segment.js';
 import { ownReadingFirst } from './versions.js';
@@ -210,12 +211,6 @@ export function plainPairs(question: string, terms: readonly string[]): string[]
   });
 }
 
-/**
- * What scanning a chunk's vector costs beside scoring a row an FTS query matches (at 10,000
- * documents: 77,000 vectors in ~30 ms; a query matching 21,000 rows ~10 ms).
- */
-const VECTOR_SCAN_COST = 0.8;
-
 /** What a query word of everyday Chinese weighs beside the question's rarer words (retrieve). */
 const EVERYDAY_WEIGHT = 0.5;
 
@@ -252,43 +247,31 @@ function nearestOn(store: Store, thread: SearchThread, v: Float32Array, depth: n
 }
 
 /**
- * Each group's chunks (an FTS5 query each), in the groups' order. With a search thread the groups
- * are shared out by their cost (the rows their terms match, which the query's BM25 reads): the
- * costliest first, each to the side with less to do, the thread starting with the vector scan it
- * already runs (`threadLoad`). A list the thread fails to give is read here.
+ * Each group's chunks (an FTS5 query each; one for groups that query the same terms), in the
+ * groups' order. With a search thread both threads take the queries from one shared counter,
+ * costliest first (by the rows their terms match, which the query's BM25 reads): the thread once
+ * done with the vector scan it was asked first, this one at once, so neither waits while the other
+ * has work. A query the thread took and failed to answer is read here.
  */
 async function chunksMatching(
   store: Store,
   thread: SearchThread | undefined,
   groups: readonly string[][],
   df: ReadonlyMap<string, number>,
-  total: number,
-  threadLoad: number,
   depth: number,
 ): Promise<{ id: number; score: number }[][]> {
   const exprs = groups.map((g) => matchExpression(g));
-  if (!thread || exprs.length < 2) return exprs.map((e) => store.searchChunks(e, depth));
-  // A query reads each row that holds any of its terms once: at most every chunk.
-  const cost = groups.map((g) =>
-    Math.min(
-      total,
-      g.reduce((n, t) => n + (df.get(t) ?? 0), 0),
-    ),
-  );
-  const onThread = new Set<number>();
-  let here = 0;
-  let there = threadLoad;
-  for (const i of exprs.map((_e, i) => i).sort((a, b) => cost[b]! - cost[a]! || a - b)) {
-    if (there < here) {
-      onThread.add(i);
-      there += cost[i]!;
-    } else here += cost[i]!;
-  }
-  const asked = exprs.map((e, i) =>
-    onThread.has(i) ? thread.chunksMatching(e, depth).catch(() => store.searchChunks(e, depth)) : undefined,
-  );
-  const lists = exprs.map((e, i) => asked[i] ?? store.searchChunks(e, depth));
-  return Promise.all(lists);
+  const rows = (g: readonly string[]) => g.reduce((n, t) => n + (df.get(t) ?? 0), 0);
+  const cost = new Map(groups.map((g, i) => [exprs[i]!, rows(g)]));
+  const order = [...cost.keys()].sort((a, b) => cost.get(b)! - cost.get(a)!);
+  const lists = new Map<string, { id: number; score: number }[]>();
+  const taken = sharedCounter();
+  const there = thread && order.length > 1 ? thread.chunksMatchingShared(order, depth, taken).catch(() => []) : [];
+  for (let i = takeNext(taken, order.length); i !== undefined; i = takeNext(taken, order.length))
+    lists.set(order[i]!, store.searchChunks(order[i]!, depth));
+  for (const [i, rows] of await there) lists.set(order[i]!, rows);
+  for (const e of order) if (!lists.has(e)) lists.set(e, store.searchChunks(e, depth));
+  return exprs.map((e) => lists.get(e)!);
 }
 
 /**
@@ -371,15 +354,7 @@ export async function retrieve(ctx: SearchCtx, question: string, opts: RetrieveO
       for (const part of t.parts) weights[part] = Math.max(weights[part] ?? 0, share);
     }
     const fused = new Map<number, number>();
-    const lists = await chunksMatching(
-      store,
-      thread,
-      [...groups.values()],
-      df,
-      total,
-      nearAsked ? VECTOR_SCAN_COST * total : 0,
-      tune.depth,
-    );
+    const lists = await chunksMatching(store, thread, [...groups.values()], df, tune.depth);
     // Summed in the groups' order, wherever each list was read: the same scores, bit for bit.
     [...groups.keys()].forEach((w, i) => {
       for (const r of lists[i]!) fused.set(r.id, (fused.get(r.id) ?? 0) + w * r.score);

@@ -49,6 +49,20 @@ export class SearchThread {
     return this.ask({ match, limit }) as Promise<{ id: number; score: number }[]>;
   }
 
+  /**
+   * Full-text queries shared with the caller through one counter: the thread, once done with what
+   * it was asked before, takes the next query not yet taken (`Atomics.add` on `taken[0]`) until none
+   * is left, and answers with the lists it read, by index. The caller takes them the same way
+   * (`takeNext`), so neither side waits while the other has work: no estimate of a query's cost.
+   */
+  chunksMatchingShared(
+    matches: readonly string[],
+    limit: number,
+    taken: Int32Array,
+  ): Promise<[number, { id: number; score: number }[]][]> {
+    return this.ask({ matches: [...matches], limit, taken }) as Promise<[number, { id: number; score: number }[]][]>;
+  }
+
   nearestChunks(vector: Float32Array, k: number): Promise<number[]> {
     return this.ask({ vector, k }) as Promise<number[]>;
   }
@@ -60,7 +74,12 @@ export class SearchThread {
     this.worker.postMessage({ close: true });
   }
 
-  private ask(req: { match: string; limit: number } | { vector: Float32Array; k: number }): Promise<unknown> {
+  private ask(
+    req:
+      | { match: string; limit: number }
+      | { vector: Float32Array; k: number }
+      | { matches: string[]; limit: number; taken: Int32Array },
+  ): Promise<unknown> {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.next++;
     return new Promise((resolve, reject) => {

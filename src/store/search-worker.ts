@@ -5,11 +5,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { CHUNKS_MATCHING, CHUNKS_NEAREST } from './search-sql.js';
+import { CHUNKS_MATCHING, CHUNKS_NEAREST, takeNext } from './search-sql.js';
 
 export type SearchRequest =
   | { id: number; match: string; limit: number }
   | { id: number; vector: Float32Array; k: number }
+  | { id: number; matches: string[]; limit: number; taken: Int32Array }
   | { close: true };
 
 const { path, mmapBytes } = workerData as { path: string; mmapBytes: number };
@@ -28,11 +29,21 @@ parentPort!.on('message', (m: SearchRequest) => {
   }
   try {
     const result =
-      'match' in m
-        ? matching.all(m.match, m.limit)
-        : (nearest.all(m.vector, Math.min(4096, m.k)) as { id: number | bigint }[]).map((r) => Number(r.id));
+      'matches' in m
+        ? shared(m.matches, m.limit, m.taken)
+        : 'match' in m
+          ? matching.all(m.match, m.limit)
+          : (nearest.all(m.vector, Math.min(4096, m.k)) as { id: number | bigint }[]).map((r) => Number(r.id));
     parentPort!.postMessage({ id: m.id, result });
   } catch (err) {
     parentPort!.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) });
   }
 });
+
+/** The shared queries this thread takes while any is left, each with its index. */
+function shared(matches: string[], limit: number, taken: Int32Array): [number, unknown[]][] {
+  const out: [number, unknown[]][] = [];
+  for (let i = takeNext(taken, matches.length); i !== undefined; i = takeNext(taken, matches.length))
+    out.push([i, matching.all(matches[i], limit)]);
+  return out;
+}
