@@ -243,7 +243,10 @@ async function embedQuestion(
 
 /** The nearest chunks, read on the search thread; on this one if the thread fails. */
 function nearestOn(store: Store, thread: SearchThread, v: Float32Array, depth: number): Promise<number[]> {
-  return thread.nearestChunks(v, depth).catch(() => store.nearestChunks(v, depth));
+  const near = thread.nearestChunks(v, depth).catch(() => store.nearestChunks(v, depth));
+  // Awaited once the keyword lists are read; never, when reading them failed first (a damaged store).
+  near.catch(() => undefined);
+  return near;
 }
 
 /**

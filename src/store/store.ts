@@ -766,7 +766,17 @@ export class Store {
     if (!this.thread && availableParallelism() >= 2) this.thread = SearchThread.start(this.db.name, SEARCH_MMAP_BYTES);
   }
 
-  /** The store's search thread, while it answers (mapForSearch starts it). */
+  /**
+   * Search on a second thread too, without a memory map, for a command that asks once (`kb search`,
+   * `kb ask`): started when the store opens, the thread is ready by the time the question's vector
+   * is, and scans the vectors while this thread runs the keyword groups.
+   */
+  searchOnSecondThread(): void {
+    if (this.ephemeral || this.thread || availableParallelism() < 2) return;
+    this.thread = SearchThread.start(this.db.name, 0);
+  }
+
+  /** The store's search thread, while it answers (mapForSearch and searchOnSecondThread start it). */
   searchThread(): SearchThread | undefined {
     return this.thread?.alive ? this.thread : undefined;
   }

@@ -17,6 +17,7 @@ export async function runAsk(words: string, flags: AskFlags, rt: CliRuntime): Pr
   if (format !== 'markdown' && format !== 'marp')
     throw new UsageError(`Unexpected --format \`${format}\`, expected markdown or marp`);
   const ctx = openKb(findKbRoot(flags.kb), { readOnly: !flags.save && format !== 'marp' });
+  ctx.store.searchOnSecondThread();
   try {
     const budget = positiveInt('--budget', flags.budget, ctx.config.ask.budget);
     const model = flags.offline ? undefined : await loadModelClient(ctx);

@@ -9,6 +9,7 @@ import { positiveInt, questionOf } from './ask-shared.js';
 export async function runContext(words: string, flags: ContextFlags, rt: CliRuntime): Promise<number> {
   const question = questionOf(words);
   const ctx = openKb(findKbRoot(flags.kb), { readOnly: true });
+  ctx.store.searchOnSecondThread();
   try {
     const budget = positiveInt('--budget', flags.budget, ctx.config.ask.budget);
     const r = await retrieve(ctx, question, { signal: rt.signal });

@@ -11,6 +11,7 @@ export async function runSearch(words: string, flags: SearchFlags, rt: CliRuntim
   const limit = positiveInt('--limit', flags.limit, 10);
   const passages = positiveInt('--passages', flags.passages, 5);
   const ctx = openKb(findKbRoot(flags.kb), { readOnly: true });
+  ctx.store.searchOnSecondThread();
   try {
     const stale = staleVectorsWarning(ctx.store);
     if (stale) rt.io.err(paint(rt.io, 'dim', stale));
