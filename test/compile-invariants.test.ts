@@ -419,10 +419,14 @@ describe('compile invariants (aged raw files)', () => {
       else expect(cut.code, cut.stderr).toBe(130);
       const pending = storeRows<{ n: number }>(root, `SELECT count(*) n FROM documents WHERE status = 'pending'`)[0]!.n;
       expect(pending).toBe(SAMPLE.length);
+      // The source entries' summary vectors, made while ingesting, wait with their drafts.
+      const ahead = () => storeRows<{ n: number }>(root, `SELECT count(*) n FROM pending_vectors`)[0]!.n;
+      expect(ahead()).toBeGreaterThan(0);
       hang = false;
       const r = await runIn(['compile'], { cwd: root, env: keyEnv(f.url) });
       expect(r.code, r.stderr).toBe(0);
       expectInvariants(root, cleanModel);
+      expect(ahead()).toBe(0);
     });
   }
 });

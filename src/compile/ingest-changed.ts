@@ -12,6 +12,9 @@ import { workKeyOf } from './works.js';
 import { translationMarks } from '../text/marks.js';
 import { headingOutline, paragraphCounts } from '../text/outline.js';
 import { withOwnMeta } from './own-meta.js';
+import { summaryKey, summaryText } from '../index/entries.js';
+import { sourceIndexFields } from '../emit/render-common.js';
+import { LocalEmbedder } from '../embed/index.js';
 
 const STORE_BATCH = 32;
 const PREPARE_AHEAD = 48;
@@ -171,15 +174,21 @@ async function ingestOne(
   // The same text compiled by another compiler: its chunks and vectors stay as the store holds them.
   const keep = s.keepChunks === true && !res.chunks && store.hasChunksOfRaw(key);
   const chunks = keep ? [] : (res.chunks ?? chunkPart(doc, ctx.config));
-  const vectors =
-    keep || chunks.length === 0
-      ? []
-      : res.vectors && res.fingerprint === ctx.embedder.fingerprint
-        ? res.vectors
-        : await ctx.embedder.embed(
-            chunks.map((c) => embedText(doc.title, c.headings, c.text)),
-            opts.signal,
-          );
+  // The entry's summary vector is made now, while the thread drafts the documents after this one
+  // (index/entries.ts reads it when the entry is indexed): in the call that embeds the passages
+  // when this thread embeds them, else on its own where embedding costs no request (the local embedder).
+  const summary = draft && summaryText(sourceIndexFields(draft, existing?.fm.aliases));
+  let summaryVector: Float32Array | undefined;
+  let vectors: Float32Array[] = [];
+  if (keep || chunks.length === 0 || (res.vectors && res.fingerprint === ctx.embedder.fingerprint)) {
+    if (!keep && chunks.length) vectors = res.vectors!;
+    if (summary && ctx.embedder instanceof LocalEmbedder)
+      [summaryVector] = await ctx.embedder.embed([summary], opts.signal);
+  } else {
+    const texts = chunks.map((c) => embedText(doc.title, c.headings, c.text));
+    vectors = await ctx.embedder.embed(summary ? [...texts, summary] : texts, opts.signal);
+    if (summary) summaryVector = vectors.pop();
+  }
   const entities = readsText(doc) ? entitiesFor(draft?.entities ?? res.offline.entities, res.offline.entities) : [];
   // The entities are stored as rows (doc_entities) and planning reads them there: the draft kept for
   // the entry (in memory until emit, and as the pending draft a resumed run reads) leaves them out.
@@ -213,6 +222,8 @@ async function ingestOne(
       else store.putChunks(id, key, chunks, vectors);
       // Kept until this run writes the wiki: a run stopped before then resumes from it.
       if (entry) store.putPendingDraft(key, entry);
+      if (summary && summaryVector)
+        store.putPendingVector(summaryKey(ctx.embedder.fingerprint, summary), summaryVector);
     },
   };
 }

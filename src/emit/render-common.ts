@@ -33,6 +33,21 @@ export function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim().slice(0, 3900);
 }
 
+/**
+ * A source entry's title, aliases and summary as its file has them: what its summary vector is
+ * made of (index/entries.ts summaryText), so compile can embed it as soon as the draft is written.
+ */
+export function sourceIndexFields(
+  draft: { title: string; aliases: string[]; summary: string },
+  oldAliases: string[] | undefined,
+): { title: string; aliases: string[]; summary: string } {
+  return {
+    title: draft.title,
+    aliases: mergeAliases(draft.aliases, oldAliases),
+    summary: oneLine(draft.summary) || draft.title,
+  };
+}
+
 /** Aliases of a draft and of the entry before it, without repeats (case-insensitive). */
 export function mergeAliases(a: string[], b: string[] | undefined): string[] {
   const out: string[] = [];

@@ -3,7 +3,7 @@ import type { EntryFrontmatter } from '../types.js';
 import type { WikiScan } from '../entry/wiki.js';
 import { autolink, resolveLinks } from './linker.js';
 import type { LinkContext } from './link-table.js';
-import { conceptsByDoc, conceptsSection, draftBody, mergeAliases, oneLine, versionsSection } from './render-common.js';
+import { conceptsByDoc, conceptsSection, draftBody, sourceIndexFields, versionsSection } from './render-common.js';
 import type { ConceptPlan, EntryDraft, Final, NamePlan, RenderPlan, SourcePlan } from './types.js';
 
 export interface SourceRenderInput {
@@ -51,13 +51,14 @@ export function renderSources(
     const { text: resolved, links: ids } = resolveLinks(linked, links.lookup, links.attachments);
     // An embed of a file kb does not hold resolves to nothing: no heading is left over an empty section.
     const text = withoutEmptySections(resolved);
+    const indexed = sourceIndexFields(draft, old?.fm.aliases);
     const fm: EntryFrontmatter = {
       ...(old?.fm ?? {}),
       id: p.id,
       kind: 'source',
-      title: draft.title,
-      aliases: mergeAliases(draft.aliases, old?.fm.aliases),
-      summary: oneLine(draft.summary) || draft.title,
+      title: indexed.title,
+      aliases: indexed.aliases,
+      summary: indexed.summary,
       source_ref: (p.refs ?? [p.rawPath]).map((r) => `raw/${r}`),
       entities: concepts.map((g) => g.title),
       backlinks: old?.fm.backlinks ?? [],

@@ -7,7 +7,7 @@ import { compile } from '../compile/compile.js';
 import { saveAnswer } from '../ask/save.js';
 import { fixture, REPO } from '../../test/helpers.js';
 import { testContext } from '../../test/ask-helpers.js';
-import { entryChunkText, indexEntries, summaryText, type IndexEntry } from './entries.js';
+import { entryChunkText, indexEntries, summaryKey, summaryText, type IndexEntry } from './entries.js';
 
 function entry(over: Partial<IndexEntry> & { id: string; kind: string; title: string }): IndexEntry {
   return {
@@ -183,6 +183,53 @@ describe('indexEntries', () => {
       expect(k.c.id, k.id).toBe(k.was.id);
       expect(embedded, k.id).not.toContain(entryChunkText(k.title, k.c.text));
     }
+    ctx.store.close();
+  });
+  it('a summary vector made ahead of its entry (compile, while ingesting) is used, not embedded again; one under another embedder is not', async () => {
+    const ctx = testContext(fixture());
+    const embedded = recordEmbeds(ctx);
+    const a = entry({ id: 'source/a', kind: 'source', title: 'A' });
+    const b = entry({ id: 'source/b', kind: 'source', title: 'B' });
+    const ahead = new Float32Array(ctx.embedder.dims);
+    ahead[3] = 1;
+    ctx.store.putPendingVector(summaryKey(ctx.embedder.fingerprint, summaryText(a)), ahead);
+    ctx.store.putPendingVector(summaryKey('another:embedder', summaryText(b)), ahead);
+    await indexEntries(ctx, [a, b]);
+    expect(same(ctx.store.entryVector('source/a'), ahead)).toBe(true);
+    expect(embedded).toEqual([summaryText(b)]);
+    expect(same(ctx.store.entryVector('source/b'), ahead)).toBe(false);
+    ctx.store.clearPendingDrafts();
+    expect(ctx.store.pendingVector(summaryKey(ctx.embedder.fingerprint, summaryText(a)))).toBeUndefined();
+    ctx.store.close();
+  });
+
+  it("compile embeds each source entry's summary once, while ingesting, as the text its entry is indexed by", async () => {
+    const sample = ['articles/retrieval-augmented-generation-primer.md', 'zh/中文分词与全文检索.md'];
+    const root = fixture(Object.fromEntries(sample.map((f) => [`raw/${f}`, readFileSync(join(REPO, 'raw', f))])));
+    const ctx = testContext(root);
+    const batches: string[][] = [];
+    const fake = ctx.embedder;
+    ctx.embedder = {
+      ...fake,
+      embed: (texts, signal) => {
+        batches.push(texts);
+        return fake.embed(texts, signal);
+      },
+    };
+    await compile(ctx);
+    const sources = ctx.store.allEntries().filter((e) => e.kind === 'source');
+    expect(sources).toHaveLength(2);
+    for (const e of sources) {
+      const withIt = batches.filter((b) => b.includes(summaryText(e)));
+      expect(withIt.flat().filter((t) => t === summaryText(e))).toHaveLength(1);
+      // In the call that embeds its document's passages (this embedder is no local one: no thread embeds them).
+      expect(withIt[0]!.some((t) => t !== summaryText(e) && t.startsWith(`${e.title}\n`))).toBe(true);
+      const [want] = await ctx.embedder.embed([summaryText(e)]);
+      expect(same(ctx.store.entryVector(e.id), want), e.id).toBe(true);
+    }
+    // Emptied once the run has written the wiki.
+    for (const e of sources)
+      expect(ctx.store.pendingVector(summaryKey(ctx.embedder.fingerprint, summaryText(e)))).toBeUndefined();
     ctx.store.close();
   });
 });

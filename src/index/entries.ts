@@ -3,6 +3,7 @@ import { chunkMarkdown } from '../chunk/index.js';
 import { withoutBacklinks } from '../entry/backlinks.js';
 import type { ChunkPatch, ChunkRow, EntryRow, Store } from '../store/store.js';
 import type { Chunk } from '../types.js';
+import { sha256 } from '../util/hash.js';
 
 /**
  * An entry as the store keeps it: its row (`content_hash` is the hash kb last wrote: for an entry a
@@ -18,6 +19,11 @@ export interface IndexEntry extends EntryRow {
 /** The text an entry's summary vector is made of, the same for compile, watch, heal and save. */
 export function summaryText(e: { title: string; aliases: readonly string[]; summary: string }): string {
   return `${e.title}\n${e.aliases.join(', ')}\n${e.summary}`;
+}
+
+/** Where a summary vector made ahead of its entry is kept (Store.pendingVector): the embedder's and the text's. */
+export function summaryKey(fingerprint: string, text: string): string {
+  return sha256(`${fingerprint}\n${text}`);
 }
 
 /** The text a passage of an entry's own body is embedded as. */
@@ -38,8 +44,13 @@ export async function prepareIndex(
 ): Promise<() => void> {
   const { embedder, store } = ctx;
   const stale = entries.filter((e) => !summaryKept(store, e));
-  const fresh = stale.length ? await embedder.embed(stale.map(summaryText), signal) : [];
-  const vectors = new Map(stale.map((e, i) => [e, fresh[i]]));
+  // Those compile made while ingesting are read, not embedded again.
+  const vectors = new Map<IndexEntry, Float32Array | undefined>(
+    stale.map((e) => [e, store.pendingVector(summaryKey(embedder.fingerprint, summaryText(e)))]),
+  );
+  const missing = stale.filter((e) => !vectors.get(e));
+  const fresh = missing.length ? await embedder.embed(missing.map(summaryText), signal) : [];
+  for (const [i, e] of missing.entries()) vectors.set(e, fresh[i]);
   const patches = new Map<string, ChunkPatch>();
   for (const e of entries) {
     if (e.kind === 'source') continue;

@@ -142,6 +142,14 @@ CREATE TABLE IF NOT EXISTS pending_drafts (
   draft BLOB NOT NULL
 ) WITHOUT ROWID;
 
+-- Summary vectors of the source entries a run will write (key: sha256 of the embedder's
+-- fingerprint and the text), made while ingest waits for its thread and read when the entries are
+-- indexed; a resumed run finds those of the documents stored before it stopped. Emptied when a run ends.
+CREATE TABLE IF NOT EXISTS pending_vectors (
+  key TEXT PRIMARY KEY,
+  vector BLOB NOT NULL
+) WITHOUT ROWID;
+
 -- Usage of the model, summed by kb status.
 CREATE TABLE IF NOT EXISTS runs (
   id INTEGER PRIMARY KEY,

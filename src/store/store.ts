@@ -672,8 +672,27 @@ export class Store {
     return row ? (JSON.parse(inflateRawSync(row.draft).toString('utf8')) as T) : undefined;
   }
 
+  /** The drafts and the summary vectors kept for a run that has not yet written the wiki. */
   clearPendingDrafts(): void {
     this.stmt(`DELETE FROM pending_drafts`).run();
+    this.stmt(`DELETE FROM pending_vectors`).run();
+  }
+
+  /** A summary vector made before its entry is written (schema: pending_vectors). */
+  putPendingVector(key: string, v: Float32Array): void {
+    this.stmt(`INSERT OR REPLACE INTO pending_vectors (key, vector) VALUES (?, ?)`).run(
+      key,
+      Buffer.from(v.buffer, v.byteOffset, v.byteLength),
+    );
+  }
+
+  pendingVector(key: string): Float32Array | undefined {
+    const row = this.stmt(`SELECT vector FROM pending_vectors WHERE key = ?`).get(key) as
+      | { vector: Buffer }
+      | undefined;
+    if (!row) return undefined;
+    // A copy: the row's buffer is better-sqlite3's, and a Float32Array wants its own aligned memory.
+    return new Float32Array(new Uint8Array(row.vector).buffer);
   }
 
   hasEntryBase(id: string): boolean {
