@@ -54,8 +54,12 @@ CREATE TABLE IF NOT EXISTS doc_entity_rows (
   raw_path TEXT PRIMARY KEY,
   rows TEXT
 ) WITHOUT ROWID;
-CREATE TRIGGER IF NOT EXISTS doc_entities_added AFTER INSERT ON doc_entities BEGIN
-  INSERT OR IGNORE INTO doc_entity_rows (raw_path, rows) VALUES (NEW.raw_path, NULL);
+-- A row added to a document whose array stands marks it stale too (the first version of this
+-- trigger, doc_entities_added, only made a stale array where none stood).
+DROP TRIGGER IF EXISTS doc_entities_added;
+CREATE TRIGGER IF NOT EXISTS doc_entities_inserted AFTER INSERT ON doc_entities BEGIN
+  INSERT INTO doc_entity_rows (raw_path, rows) VALUES (NEW.raw_path, NULL)
+    ON CONFLICT(raw_path) DO UPDATE SET rows = NULL WHERE rows IS NOT NULL;
 END;
 CREATE TRIGGER IF NOT EXISTS doc_entities_removed AFTER DELETE ON doc_entities BEGIN
   UPDATE doc_entity_rows SET rows = NULL WHERE raw_path = OLD.raw_path AND rows IS NOT NULL;

@@ -273,6 +273,7 @@ describe('Store: entity rows read a document at a time', () => {
       [
         ['a.md', 3],
         ['b.md', 3],
+        ['c.md', 2],
       ],
       (db) => {
         db.prepare(`DELETE FROM doc_entities WHERE raw_path = 'a.md'`).run();
@@ -281,6 +282,8 @@ describe('Store: entity rows read a document at a time', () => {
         );
         ins.run('a.md', 'fresh', 'Fresh');
         ins.run('n.md', 'other', 'Other');
+        // A row added to a document whose array stands, none removed.
+        ins.run('c.md', 'added', 'Added');
         db.prepare(`UPDATE doc_entities SET count = 9 WHERE raw_path = 'b.md' AND key = 'k0'`).run();
       },
     );
@@ -289,6 +292,7 @@ describe('Store: entity rows read a document at a time', () => {
     expect(got.find((r) => r.raw_path === 'a.md')?.key).toBe('fresh');
     expect(got.find((r) => r.raw_path === 'b.md' && r.key === 'k0')?.count).toBe(9);
     expect(got.some((r) => r.raw_path === 'n.md')).toBe(true);
+    expect(got.filter((r) => r.raw_path === 'c.md').map((r) => r.key)).toContain('added');
     again.close();
   });
 
