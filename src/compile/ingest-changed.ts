@@ -309,6 +309,10 @@ function prepareAhead(
   const pool = preparePool(changed.length, cfg, ctx.embedder, poolOpts);
   let waitingFor = -1;
   const prepared: (Promise<Prepared> | undefined)[] = [];
+  // Works prepared and not yet taken: when half the window waits, this thread is the slower one
+  // (storing, and chunking and embedding the short works the thread leaves it), and the thread is
+  // asked to prepare the next works whole until it is the slower one again.
+  let ready = 0;
   const submit = (upTo: number) => {
     for (let j = prepared.length; j < Math.min(upTo, changed.length); j++) {
       const s = changed[j]!;
@@ -317,8 +321,12 @@ function prepareAhead(
           if (waitingFor === j) onPages(s, d, t);
         },
         chunks: !s.keepChunks,
+        leave: ready < PREPARE_AHEAD / 2,
       });
-      p.catch(() => {});
+      const settled = () => {
+        ready++;
+      };
+      p.then(settled, settled);
       prepared.push(p);
       delete s.bytes; // the worker has its copy
     }
@@ -331,7 +339,9 @@ function prepareAhead(
       if (!job) throw new Error(`internal: raw/${changed[i]?.file.path} prepared twice`);
       prepared[i] = undefined;
       waitingFor = i;
-      return job;
+      return job.finally(() => {
+        ready--;
+      });
     },
     close: () => pool.close(),
   };

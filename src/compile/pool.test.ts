@@ -110,6 +110,12 @@ describe('one thread', () => {
     expect(onThread.offline.entities).toEqual(whole.offline.entities);
     expect(completeOffline(onThread)).toEqual(whole.offline);
     expect(completeOffline(whole)).toBe(whole.offline);
+    // Asked for it whole (the main thread is behind): the thread prepares it as it prepares a long work.
+    const asked = (await prepare(file('en.md', en.length), en, 'h' as ContentHash, left, undefined, { leave: false }))
+      .parts![0]!;
+    expect(asked.textLeft).toBeUndefined();
+    expect(asked.offline).toEqual(whole.offline);
+    expect(asked.chunks).toEqual(whole.chunks);
     // A work in Chinese keeps its whole draft on the thread (its summary would load jieba here).
     const zh = Buffer.from('# 知识库\n\n检索增强生成把向量数据库和中文分词放在一起。\n');
     const zhPart = (await prepare(file('zh.md', zh.length), zh, 'h' as ContentHash, left)).parts![0]!;

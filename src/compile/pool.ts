@@ -163,7 +163,7 @@ export function preparePool(jobs: number, cfg: PrepareConfig, embedder: Embedder
           return;
         }
         waiting.set(id, { resolve, reject, onProgress: job.onProgress });
-        worker.postMessage({ id, file, bytes, hash, chunks: job.chunks !== false });
+        worker.postMessage({ id, file, bytes, hash, chunks: job.chunks !== false, leave: job.leave !== false });
       });
     },
     async close() {

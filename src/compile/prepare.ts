@@ -60,6 +60,11 @@ export interface PrepareJob {
    * as they were, only the compiler changed (chunks are a function of the text alone).
    */
   chunks?: boolean | undefined;
+  /**
+   * False: this work is prepared whole here, short or not (`PrepareConfig.leaveChunksBelow` is not
+   * applied): the main thread, behind with what it stores, asks for it (ingest-changed.ts).
+   */
+  leave?: boolean | undefined;
 }
 
 export async function prepare(
@@ -78,7 +83,8 @@ export async function prepare(
   });
   if (!res.doc) return { messages: res.messages };
   const parts: PreparedPart[] = [];
-  for (const doc of splitPosts(res.doc)) parts.push(await preparePart(doc, cfg, embedder, job.chunks !== false));
+  const leaving = job.leave === false ? { ...cfg, leaveChunksBelow: 0 } : cfg;
+  for (const doc of splitPosts(res.doc)) parts.push(await preparePart(doc, leaving, embedder, job.chunks !== false));
   return { messages: res.messages, parts };
 }
 

@@ -11,6 +11,7 @@ interface Job {
   bytes: Uint8Array;
   hash: ContentHash;
   chunks: boolean;
+  leave: boolean;
 }
 
 const { cfg, localDims, gate } = workerData as {
@@ -23,7 +24,11 @@ const embedder = localDims ? new LocalEmbedder(localDims) : undefined;
 
 parentPort!.on('message', (job: Job) => {
   const progress = (done: number, total: number) => parentPort!.postMessage({ id: job.id, progress: [done, total] });
-  prepare(job.file, job.bytes, job.hash, cfg, embedder, { onProgress: progress, chunks: job.chunks }).then(
+  prepare(job.file, job.bytes, job.hash, cfg, embedder, {
+    onProgress: progress,
+    chunks: job.chunks,
+    leave: job.leave,
+  }).then(
     (result) => parentPort!.postMessage({ id: job.id, result }),
     (err: unknown) => parentPort!.postMessage({ id: job.id, error: (err as Error).stack ?? String(err) }),
   );
