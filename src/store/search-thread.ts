@@ -45,10 +45,6 @@ export class SearchThread {
     return this.failed === undefined;
   }
 
-  chunksMatching(match: string, limit: number): Promise<{ id: number; score: number }[]> {
-    return this.ask({ match, limit }) as Promise<{ id: number; score: number }[]>;
-  }
-
   /**
    * Full-text queries shared with the caller through one counter: the thread, once done with what
    * it was asked before, takes the next query not yet taken (`Atomics.add` on `taken[0]`) until none
@@ -75,10 +71,7 @@ export class SearchThread {
   }
 
   private ask(
-    req:
-      | { match: string; limit: number }
-      | { vector: Float32Array; k: number }
-      | { matches: string[]; limit: number; taken: Int32Array },
+    req: { vector: Float32Array; k: number } | { matches: string[]; limit: number; taken: Int32Array },
   ): Promise<unknown> {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.next++;

@@ -8,7 +8,6 @@ import * as sqliteVec from 'sqlite-vec';
 import { CHUNKS_MATCHING, CHUNKS_NEAREST, takeNext } from './search-sql.js';
 
 export type SearchRequest =
-  | { id: number; match: string; limit: number }
   | { id: number; vector: Float32Array; k: number }
   | { id: number; matches: string[]; limit: number; taken: Int32Array }
   | { close: true };
@@ -31,9 +30,7 @@ parentPort!.on('message', (m: SearchRequest) => {
     const result =
       'matches' in m
         ? shared(m.matches, m.limit, m.taken)
-        : 'match' in m
-          ? matching.all(m.match, m.limit)
-          : (nearest.all(m.vector, Math.min(4096, m.k)) as { id: number | bigint }[]).map((r) => Number(r.id));
+        : (nearest.all(m.vector, Math.min(4096, m.k)) as { id: number | bigint }[]).map((r) => Number(r.id));
     parentPort!.postMessage({ id: m.id, result });
   } catch (err) {
     parentPort!.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) });
