@@ -139,6 +139,11 @@ function entityRow(intern: (s: string) => string, rawPath: string, cells: Entity
   return row;
 }
 
+/** A stored vector's blob as a vector of its own (the blob's memory is better-sqlite3's, and may be unaligned). */
+function vectorOf(blob: Buffer): Float32Array {
+  return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+}
+
 /** The one empty list entity rows share (never changed in place). */
 const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[];
 
@@ -690,9 +695,7 @@ export class Store {
     const row = this.stmt(`SELECT vector FROM pending_vectors WHERE key = ?`).get(key) as
       | { vector: Buffer }
       | undefined;
-    if (!row) return undefined;
-    // A copy: the row's buffer is better-sqlite3's, and a Float32Array wants its own aligned memory.
-    return new Float32Array(new Uint8Array(row.vector).buffer);
+    return row && vectorOf(row.vector);
   }
 
   hasEntryBase(id: string): boolean {
@@ -782,7 +785,7 @@ export class Store {
     if (this.ephemeral) return;
     this.db.pragma(`mmap_size = ${SEARCH_MMAP_BYTES}`);
     // Such a process also searches on a second thread, where a second core is there to run it.
-    if (!this.thread && availableParallelism() >= 2) this.thread = SearchThread.start(this.db.name, SEARCH_MMAP_BYTES);
+    this.startSearchThread(SEARCH_MMAP_BYTES);
   }
 
   /**
@@ -791,8 +794,12 @@ export class Store {
    * is, and scans the vectors while this thread runs the keyword groups.
    */
   searchOnSecondThread(): void {
-    if (this.ephemeral || this.thread || availableParallelism() < 2) return;
-    this.thread = SearchThread.start(this.db.name, 0);
+    if (!this.ephemeral) this.startSearchThread(0);
+  }
+
+  /** The search thread, mapping `mmapBytes` of the file, where a second core is there to run it. */
+  private startSearchThread(mmapBytes: number): void {
+    if (!this.thread && availableParallelism() >= 2) this.thread = SearchThread.start(this.db.name, mmapBytes);
   }
 
   /** The store's search thread, while it answers (mapForSearch and searchOnSecondThread start it). */
@@ -1073,12 +1080,7 @@ export class Store {
     const r = this.stmt(`SELECT embedding FROM vec_entries WHERE rowid = ?`).get(BigInt(rowid)) as
       | { embedding: Buffer }
       | undefined;
-    return (
-      r &&
-      new Float32Array(
-        r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength),
-      )
-    );
+    return r && vectorOf(r.embedding);
   }
 
   putEntryVector(id: string, v: Float32Array): void {
