@@ -190,7 +190,7 @@ async function ingestOne(
     if (summary) summaryVector = vectors.pop();
   }
   const entities = readsText(doc) ? entitiesFor(draft?.entities ?? res.offline.entities, res.offline.entities) : [];
-  // The entities are stored as rows (doc_entities) and planning reads them there: the draft kept for
+  // The entities are stored as rows (doc_entity_rows) and planning reads them there: the draft kept for
   // the entry (in memory until emit, and as the pending draft a resumed run reads) leaves them out.
   const entry: SourceDraft | undefined = draft && { ...draft, entities: [] };
   const id = entryId;

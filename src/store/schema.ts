@@ -1,5 +1,7 @@
 /** Bump when the tables change shape: the store is derived, so an old one is rebuilt. */
-export const STORE_VERSION = '8';
+export const STORE_VERSION = '9';
+/** Older layouts a store is brought forward from in place (migrate-entities.ts) instead of rebuilt. */
+export const MIGRATES_FROM: ReadonlySet<string> = new Set(['8']);
 
 export const TABLES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -28,48 +30,28 @@ CREATE INDEX IF NOT EXISTS documents_file ON documents(file);
 -- The languages compiled, read by every question (Store.languages) without reading the wide rows.
 CREATE INDEX IF NOT EXISTS documents_lang ON documents(status, lang);
 
--- Entities the compiler found in each document (feeds concept entries).
-CREATE TABLE IF NOT EXISTS doc_entities (
-  raw_path TEXT NOT NULL,
-  key TEXT NOT NULL,
-  surface TEXT NOT NULL,
-  aliases TEXT NOT NULL,            -- JSON array of other names seen with it
-  count INTEGER NOT NULL,
-  snippets TEXT NOT NULL,           -- JSON array of sentences that mention it
-  salient INTEGER NOT NULL DEFAULT 0, -- 1: paired, emphasised or in a heading; 2: the work's subject, named by its title; +4: named by a model; +8: an everyday word, a mention only
-  sections TEXT NOT NULL DEFAULT '', -- the sections of the document's outline that name it (text/outline.ts), space-separated
-  places TEXT NOT NULL DEFAULT '',   -- the paragraphs of those sections that name it (section.paragraph), space-separated
-  PRIMARY KEY (raw_path, key)
-);
--- No index by key: planning reads the rows a document at a time (doc_entity_rows below), and an
--- index no query reads cost a quarter of the time of every row written (124,000 rows: 1.8 -> 1.4 s).
-DROP INDEX IF EXISTS doc_entities_key;
--- The rows that give a name other names, which every question reads (Store.nameGroups): a few in a
--- hundred, read from this index alone instead of a scan of every row and its sentences.
-CREATE INDEX IF NOT EXISTS doc_entities_aliased ON doc_entities(surface, aliases) WHERE aliases != '[]';
--- Each document's entity rows again as one JSON array of [key, surface, aliases, count, snippets,
--- salient, sections] (Store.allEntities): planning reads every row of every document, and at 10,000
--- documents 10,000 of these read in a third of the time of 400,000 rows. rows is NULL where the
--- document's rows changed without it (the triggers: any kb version's write, an older one's too):
--- those documents are read from doc_entities.
+-- The entities the compiler found in each document (feeds concept entries): its rows as one JSON
+-- array of [key, surface, aliases, count, snippets, salient, sections] (Store.allEntities: planning
+-- reads every row of every document, and at 10,000 documents these 10,000 arrays read in a third of
+-- the time of 400,000 rows and are written in a fifth of it), and where its names stand among its
+-- paragraphs, a JSON object of key → places ('' for none), read for the versions of a work only.
+-- salient: 1 paired, emphasised or in a heading; 2 the work's subject, named by its title; +4 named
+-- by a model; +8 an everyday word, a mention only. sections: the sections of the document's outline
+-- that name it (text/outline.ts), space-separated; places: the paragraphs of those sections
+-- (section.paragraph), space-separated.
 CREATE TABLE IF NOT EXISTS doc_entity_rows (
   raw_path TEXT PRIMARY KEY,
-  rows TEXT
+  rows TEXT,
+  places TEXT NOT NULL DEFAULT ''
 ) WITHOUT ROWID;
--- A row added to a document whose array stands marks it stale too (the first version of this
--- trigger, doc_entities_added, only made a stale array where none stood).
-DROP TRIGGER IF EXISTS doc_entities_added;
-CREATE TRIGGER IF NOT EXISTS doc_entities_inserted AFTER INSERT ON doc_entities BEGIN
-  INSERT INTO doc_entity_rows (raw_path, rows) VALUES (NEW.raw_path, NULL)
-    ON CONFLICT(raw_path) DO UPDATE SET rows = NULL WHERE rows IS NOT NULL;
-END;
-CREATE TRIGGER IF NOT EXISTS doc_entities_removed AFTER DELETE ON doc_entities BEGIN
-  UPDATE doc_entity_rows SET rows = NULL WHERE raw_path = OLD.raw_path AND rows IS NOT NULL;
-END;
-CREATE TRIGGER IF NOT EXISTS doc_entities_changed AFTER UPDATE ON doc_entities BEGIN
-  UPDATE doc_entity_rows SET rows = NULL WHERE raw_path IN (OLD.raw_path, NEW.raw_path) AND rows IS NOT NULL;
-  INSERT OR IGNORE INTO doc_entity_rows (raw_path, rows) VALUES (NEW.raw_path, NULL);
-END;
+-- The rows that give a name other names, which every question reads (Store.nameGroups): a few in a
+-- hundred, in the order they were written.
+CREATE TABLE IF NOT EXISTS doc_aliases (
+  raw_path TEXT NOT NULL,
+  surface TEXT NOT NULL,
+  aliases TEXT NOT NULL             -- JSON array
+);
+CREATE INDEX IF NOT EXISTS doc_aliases_path ON doc_aliases(raw_path);
 
 -- One row per wiki entry (mirror of the frontmatter, for search and status).
 CREATE TABLE IF NOT EXISTS entries (

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../types.js';
-import { byCodePoint, Store, VECTORS_STALE, type DocumentRow, type EntryRow } from './store.js';
+import { byCodePoint, Store, VECTORS_STALE, type DocumentRow, type EntityRow, type EntryRow } from './store.js';
 import { encodeScanRow } from '../entry/scan-row.js';
 
 const DIMS = 4;
@@ -202,56 +202,17 @@ describe('Store: entity rows read a document at a time', () => {
             ? { weak: true }
             : {}),
     }));
-  /** doc_entities as SQL orders it: what each document's stored set must give back. */
-  const fromTable = (path: string) => {
-    const db = new Database(path, { readonly: true });
-    const out = db
-      .prepare(
-        `SELECT raw_path, key, surface, aliases, count, snippets, salient, sections FROM doc_entities ORDER BY key, raw_path`,
+  type Put = Omit<EntityRow, 'raw_path'>;
+  /** The rows allEntities must give back for these documents' puts: by key, then raw path. */
+  const wanted = (docs: [string, Put[]][]) =>
+    docs
+      .flatMap(([raw_path, list]) =>
+        list.map(({ places: _, ...r }) => ({ raw_path, ...r, sections: r.sections ?? '' })),
       )
-      .all() as {
-      raw_path: string;
-      key: string;
-      surface: string;
-      aliases: string;
-      count: number;
-      snippets: string;
-      salient: number;
-      sections: string;
-    }[];
-    db.close();
-    return out.map((r) => ({
-      raw_path: r.raw_path,
-      key: r.key,
-      surface: r.surface,
-      aliases: JSON.parse(r.aliases),
-      count: r.count,
-      snippets: JSON.parse(r.snippets),
-      sections: r.sections,
-      ...((r.salient & 3) >= 1 ? { salient: true } : {}),
-      ...((r.salient & 3) === 2 ? { subject: true } : {}),
-      ...(r.salient & 4 ? { named: true } : {}),
-      ...(r.salient & 8 ? { weak: true } : {}),
-    }));
-  };
+      .sort((a, b) => byCodePoint(a.key, b.key) || byCodePoint(a.raw_path, b.raw_path));
 
-  /** A store holding these documents' rows, changed behind its back by `change` (plain SQL), opened again. */
-  const changedBehind = (docs: [string, number][], change: (db: Database.Database) => void) => {
-    const path = dbPath();
-    const s = open(path);
-    s.transaction(() => {
-      for (const [p, n] of docs) s.putEntities(p, rows(n));
-    });
-    s.close();
-    const db = new Database(path);
-    change(db);
-    db.close();
-    return { path, store: open(path) };
-  };
-
-  it('gives what doc_entities holds, after puts, a put of nothing and a delete', () => {
-    const path = dbPath();
-    const s = open(path);
+  it('gives back what was put, after puts, a put of nothing and a delete', () => {
+    const s = open(dbPath());
     s.transaction(() => {
       s.putEntities('a.md', rows(5));
       s.putEntities('b.md', rows(3));
@@ -259,55 +220,109 @@ describe('Store: entity rows read a document at a time', () => {
     });
     s.putEntities('b.md', rows(4)); // changed
     s.putEntities('c.md', []); // no names any more
-    expect(s.allEntities()).toEqual(fromTable(path));
-    expect(new Set(s.allEntities().map((r) => r.raw_path))).toEqual(new Set(['a.md', 'b.md']));
+    expect(s.allEntities()).toEqual(
+      wanted([
+        ['a.md', rows(5)],
+        ['b.md', rows(4)],
+      ]),
+    );
     s.deleteDocument('a.md');
-    expect(s.allEntities()).toEqual(fromTable(path));
-    expect(s.allEntities().every((r) => r.raw_path === 'b.md')).toBe(true);
+    expect(s.allEntities()).toEqual(wanted([['b.md', rows(4)]]));
+    expect(s.nameGroups()).toEqual([
+      ['K1', 'alias 1'],
+      ['K3', 'alias 3'],
+    ]);
     s.close();
   });
 
-  it('reads from doc_entities the documents whose rows another writer changed (an older kb): none read stale', () => {
-    // An older kb knows doc_entities only: it changes a document's rows and adds a new document's.
-    const { path, store: again } = changedBehind(
-      [
-        ['a.md', 3],
-        ['b.md', 3],
-        ['c.md', 2],
-      ],
-      (db) => {
-        db.prepare(`DELETE FROM doc_entities WHERE raw_path = 'a.md'`).run();
-        const ins = db.prepare(
-          `INSERT INTO doc_entities (raw_path, key, surface, aliases, count, snippets, salient, sections) VALUES (?, ?, ?, '[]', 1, '["new"]', 0, '')`,
-        );
-        ins.run('a.md', 'fresh', 'Fresh');
-        ins.run('n.md', 'other', 'Other');
-        // A row added to a document whose array stands, none removed.
-        ins.run('c.md', 'added', 'Added');
-        db.prepare(`UPDATE doc_entities SET count = 9 WHERE raw_path = 'b.md' AND key = 'k0'`).run();
-      },
+  it("keeps where each name stands among a document's paragraphs, read apart from the rows", () => {
+    const s = open(dbPath());
+    const placed = rows(3).map((r, i) => (i === 1 ? r : { ...r, places: `${i}.0 ${i}.2` }));
+    s.putEntities('a.md', placed);
+    expect(s.placesOf('a.md')).toEqual(
+      new Map([
+        ['k0', '0.0 0.2'],
+        ['k2', '2.0 2.2'],
+      ]),
     );
-    const got = again.allEntities();
-    expect(got).toEqual(fromTable(path));
-    expect(got.find((r) => r.raw_path === 'a.md')?.key).toBe('fresh');
-    expect(got.find((r) => r.raw_path === 'b.md' && r.key === 'k0')?.count).toBe(9);
-    expect(got.some((r) => r.raw_path === 'n.md')).toBe(true);
-    expect(got.filter((r) => r.raw_path === 'c.md').map((r) => r.key)).toContain('added');
-    again.close();
+    expect(s.allEntities().some((r) => 'places' in r)).toBe(false);
+    s.putEntities('a.md', rows(3));
+    expect(s.placesOf('a.md')).toEqual(new Map());
+    expect(s.placesOf('none.md')).toEqual(new Map());
+    s.close();
   });
 
-  it('gathers a store made before the sets were kept, once, on open', () => {
-    const { path, store: again } = changedBehind(
-      [
-        ['a.md', 4],
-        ['b.md', 2],
-      ],
-      (db) => db.exec(`DELETE FROM doc_entity_rows; DELETE FROM meta WHERE key = 'entity_rows'`),
+  it('brings a version 8 store forward in place: its rows, places and names kept, the table of a row per name gone', () => {
+    const path = dbPath();
+    open(path).close();
+    // Version 8 kept a row per name in doc_entities beside each document's array, which its
+    // triggers made NULL (stale) when an older kb wrote the rows; a store from before the arrays had none.
+    const db = new Database(path);
+    db.exec(`
+      UPDATE meta SET value = '8' WHERE key = 'store_version';
+      DROP TABLE doc_aliases;
+      CREATE TABLE doc_entities (raw_path TEXT NOT NULL, key TEXT NOT NULL, surface TEXT NOT NULL, aliases TEXT NOT NULL,
+        count INTEGER NOT NULL, snippets TEXT NOT NULL, salient INTEGER NOT NULL DEFAULT 0,
+        sections TEXT NOT NULL DEFAULT '', places TEXT NOT NULL DEFAULT '', PRIMARY KEY (raw_path, key));
+      CREATE INDEX doc_entities_aliased ON doc_entities(surface, aliases) WHERE aliases != '[]';
+      CREATE TABLE old_rows (raw_path TEXT PRIMARY KEY, rows TEXT) WITHOUT ROWID;
+      INSERT INTO old_rows SELECT raw_path, rows FROM doc_entity_rows;
+      DROP TABLE doc_entity_rows;
+      ALTER TABLE old_rows RENAME TO doc_entity_rows;
+    `);
+    const put = db.prepare(
+      `INSERT INTO doc_entities (raw_path, key, surface, aliases, count, snippets, salient, sections, places) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    expect(again.allEntities()).toEqual(fromTable(path));
-    again.close();
+    const bits = (r: Put) => (r.subject ? 2 : r.salient ? 1 : 0) | (r.named ? 4 : 0) | (r.weak ? 8 : 0);
+    const docs: [string, Put[]][] = [
+      ['b.md', rows(4).map((r, i) => (i === 2 ? { ...r, places: '1.0 1.3' } : r))],
+      ['a.md', rows(3)],
+      ['c.md', rows(2)],
+      ['n.md', rows(1)],
+    ];
+    for (const [p, list] of docs)
+      for (const r of list)
+        put.run(
+          p,
+          r.key,
+          r.surface,
+          JSON.stringify(r.aliases),
+          r.count,
+          JSON.stringify(r.snippets),
+          bits(r),
+          r.sections ?? '',
+          r.places ?? '',
+        );
+    const array = (list: Put[]) =>
+      JSON.stringify(list.map((r) => [r.key, r.surface, r.aliases, r.count, r.snippets, bits(r), r.sections ?? '']));
+    const set = db.prepare(`INSERT INTO doc_entity_rows (raw_path, rows) VALUES (?, ?)`);
+    set.run('a.md', array(rows(3))); // standing
+    set.run('b.md', null); // stale
+    set.run('gone.md', null); // stale, its rows all removed
+    // c.md and n.md: no array (rows written before the arrays were kept)
+    db.close();
+
+    const s = open(path);
+    expect(s.allEntities()).toEqual(wanted(docs));
+    expect(s.placesOf('b.md')).toEqual(new Map([['k2', '1.0 1.3']]));
+    expect(s.placesOf('a.md')).toEqual(new Map());
+    // In the order the rows were written.
+    expect(s.nameGroups()).toEqual([
+      ['K1', 'alias 1'],
+      ['K3', 'alias 3'],
+      ['K1', 'alias 1'],
+      ['K1', 'alias 1'],
+    ]);
+    s.close();
     const check = new Database(path, { readonly: true });
-    expect(check.prepare(`SELECT count(*) FROM doc_entity_rows WHERE rows IS NOT NULL`).pluck().get()).toBe(2);
+    expect(check.prepare(`SELECT value FROM meta WHERE key = 'store_version'`).pluck().get()).toBe('9');
+    expect(check.prepare(`SELECT count(*) FROM sqlite_master WHERE tbl_name = 'doc_entities'`).pluck().get()).toBe(0);
+    expect(check.prepare(`SELECT raw_path FROM doc_entity_rows ORDER BY raw_path`).pluck().all()).toEqual([
+      'a.md',
+      'b.md',
+      'c.md',
+      'n.md',
+    ]);
     check.close();
   });
 });

@@ -10,8 +10,9 @@ import type { Chunk, EntryFrontmatter } from '../types.js';
 import type { ScanCache } from '../entry/wiki.js';
 import { encodeScanRow, type EncodedScanRow, type ScanRow } from '../entry/scan-row.js';
 import { SEARCH_TERMS_VERSION, searchText } from '../text/search.js';
-import { STORE_VERSION, TABLES, vecTables } from './schema.js';
+import { MIGRATES_FROM, STORE_VERSION, TABLES, vecTables } from './schema.js';
 import { checkOnOpen, type Recovery } from './recover.js';
+import { entityRowsOfVersion8 } from './migrate-entities.js';
 
 /**
  * Entry bases and pending drafts are written once per entry each compile and read rarely: zlib's
@@ -74,9 +75,9 @@ export function emptySkip(d: Pick<DocumentRow, 'status' | 'error'>): boolean {
   return d.status === 'skipped' && (d.error ?? '').startsWith('ingest-empty\t');
 }
 
-/** doc_entities.salient's bit for a name a model named (the low bits: 1 salient, 2 subject). */
+/** The salient bit of an entity row a model named (the low bits: 1 salient, 2 subject). */
 const NAMED = 4;
-/** doc_entities.salient's bit for an everyday word kept as a mention only (EntityRow.weak). */
+/** The salient bit of an everyday word kept as a mention only (EntityRow.weak). */
 const WEAK = 8;
 
 /**
@@ -115,7 +116,7 @@ function interner(): (s: string) => string {
 /** An entity row as doc_entity_rows keeps it: key, surface, aliases, count, snippets, salient bits, sections. */
 type EntityCells = [string, string, string[], number, string[], number, string];
 
-/** doc_entities.salient of a row: 1 salient, 2 the subject, with the NAMED and WEAK bits. */
+/** An entity row's salient bits: 1 salient, 2 the subject, with the NAMED and WEAK bits. */
 function salientBits(r: Omit<EntityRow, 'raw_path'>): number {
   return (r.subject ? 2 : r.salient ? 1 : 0) | (r.named ? NAMED : 0) | (r.weak ? WEAK : 0);
 }
@@ -247,7 +248,8 @@ export class Store {
       this.recovered = checkOnOpen(path, 'store');
     }
     let db = openDb(path);
-    if (storeVersion(db) !== undefined && storeVersion(db) !== STORE_VERSION && path !== ':memory:') {
+    const version = storeVersion(db);
+    if (version !== undefined && version !== STORE_VERSION && !MIGRATES_FROM.has(version) && path !== ':memory:') {
       // An older layout: the store is derived from raw/ and wiki/, so start over.
       db.close();
       for (const p of [path, `${path}-wal`, `${path}-shm`]) rmSync(p, { force: true });
@@ -273,20 +275,9 @@ export class Store {
     if (!documentColumns.has('headings')) db.exec(`ALTER TABLE documents ADD COLUMN headings TEXT NOT NULL DEFAULT ''`);
     if (!documentColumns.has('paragraphs'))
       db.exec(`ALTER TABLE documents ADD COLUMN paragraphs TEXT NOT NULL DEFAULT ''`);
-    const entityColumns = columnsOf('doc_entities');
-    if (!entityColumns.has('sections'))
-      db.exec(`ALTER TABLE doc_entities ADD COLUMN sections TEXT NOT NULL DEFAULT ''`);
-    if (!entityColumns.has('places')) db.exec(`ALTER TABLE doc_entities ADD COLUMN places TEXT NOT NULL DEFAULT ''`);
-    // A store from before doc_entity_rows: each document's rows gathered once, here.
-    if (this.getMeta('entity_rows') === undefined)
-      this.transaction(() => {
-        db.exec(
-          `INSERT OR REPLACE INTO doc_entity_rows (raw_path, rows)
-           SELECT raw_path, json_group_array(json_array(key, surface, json(aliases), count, json(snippets), salient, sections))
-           FROM doc_entities GROUP BY raw_path`,
-        );
-        this.setMeta('entity_rows', '1');
-      });
+    if (!columnsOf('doc_entity_rows').has('places'))
+      db.exec(`ALTER TABLE doc_entity_rows ADD COLUMN places TEXT NOT NULL DEFAULT ''`);
+    if (columnsOf('doc_entities').size) this.transaction(() => entityRowsOfVersion8(db, columnsOf('doc_entities')));
     this.setMeta('store_version', STORE_VERSION);
     const old = this.getMeta('fingerprint');
     let reset = false;
@@ -466,79 +457,54 @@ export class Store {
   deleteDocument(rawPath: string): void {
     this.stmt(`DELETE FROM documents WHERE raw_path = ?`).run(rawPath);
     this.stmt(`DELETE FROM pending_drafts WHERE raw_path = ?`).run(rawPath);
-    this.stmt(`DELETE FROM doc_entities WHERE raw_path = ?`).run(rawPath);
     this.stmt(`DELETE FROM doc_entity_rows WHERE raw_path = ?`).run(rawPath);
+    this.stmt(`DELETE FROM doc_aliases WHERE raw_path = ?`).run(rawPath);
     this.deleteChunksOfRaw(rawPath);
   }
 
   // ---- entities
 
+  /** A document's entity rows, in place of those it had (none: it names nothing). */
   putEntities(rawPath: string, rows: Omit<EntityRow, 'raw_path'>[]): void {
-    this.stmt(`DELETE FROM doc_entities WHERE raw_path = ?`).run(rawPath);
-    const ins = this.stmt(
-      `INSERT INTO doc_entities (raw_path, key, surface, aliases, count, snippets, salient, sections, places) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const r of rows)
-      ins.run(
-        rawPath,
-        r.key,
-        r.surface,
-        JSON.stringify(r.aliases),
-        r.count,
-        JSON.stringify(r.snippets),
-        salientBits(r),
-        r.sections ?? '',
-        r.places ?? '',
-      );
-    // After the rows: their triggers marked the document's set stale, and this replaces it.
-    if (!rows.length) this.stmt(`DELETE FROM doc_entity_rows WHERE raw_path = ?`).run(rawPath);
-    else
-      this.stmt(`INSERT OR REPLACE INTO doc_entity_rows (raw_path, rows) VALUES (?, ?)`).run(
-        rawPath,
-        JSON.stringify(
-          rows.map((r) => [r.key, r.surface, r.aliases, r.count, r.snippets, salientBits(r), r.sections ?? '']),
+    this.stmt(`DELETE FROM doc_aliases WHERE raw_path = ?`).run(rawPath);
+    const alias = this.stmt(`INSERT INTO doc_aliases (raw_path, surface, aliases) VALUES (?, ?, ?)`);
+    for (const r of rows) if (r.aliases.length) alias.run(rawPath, r.surface, JSON.stringify(r.aliases));
+    if (!rows.length) {
+      this.stmt(`DELETE FROM doc_entity_rows WHERE raw_path = ?`).run(rawPath);
+      return;
+    }
+    const placed = rows.filter((r) => r.places).map((r): [string, string] => [r.key, r.places!]);
+    this.stmt(`INSERT OR REPLACE INTO doc_entity_rows (raw_path, rows, places) VALUES (?, ?, ?)`).run(
+      rawPath,
+      JSON.stringify(
+        rows.map(
+          (r): EntityCells => [r.key, r.surface, r.aliases, r.count, r.snippets, salientBits(r), r.sections ?? ''],
         ),
-      );
+      ),
+      placed.length ? JSON.stringify(placed.sort((x, y) => byCodePoint(x[0], y[0]))) : '',
+    );
   }
 
   /**
    * Every entity row, by key and then raw path (as `ORDER BY key, raw_path` would give them). At
    * 10,000 documents these are ~400,000 rows of ~2,000 names: each document's rows are read as one
-   * JSON array (doc_entity_rows; a document whose array is stale, from doc_entities), and put in
-   * order by name, a few thousand names each with its rows; names and paths are shared strings, and
+   * JSON array (doc_entity_rows), and put in order by name, a few thousand names each with its rows; names and paths are shared strings, and
    * an empty list is one shared empty array (half the rows are everyday words with no sentence).
    */
   allEntities(): EntityRow[] {
     const intern = interner();
     const byKey = new Map<string, EntityRow[]>();
-    const add = (rawPath: string, cells: EntityCells) => {
-      const row = entityRow(intern, rawPath, cells);
-      const same = byKey.get(row.key);
-      if (same) same.push(row);
-      else byKey.set(row.key, [row]);
-    };
-    const stale: string[] = [];
-    const sets = this.stmt(`SELECT raw_path, rows FROM doc_entity_rows`).raw(true).iterate() as IterableIterator<
-      [string, string | null]
-    >;
+    const sets = this.stmt(`SELECT raw_path, rows FROM doc_entity_rows WHERE rows IS NOT NULL`)
+      .raw(true)
+      .iterate() as IterableIterator<[string, string]>;
     for (const [rawPath, json] of sets) {
-      if (json === null) {
-        stale.push(rawPath);
-        continue;
+      const path = intern(rawPath);
+      for (const cells of JSON.parse(json) as EntityCells[]) {
+        const row = entityRow(intern, path, cells);
+        const same = byKey.get(row.key);
+        if (same) same.push(row);
+        else byKey.set(row.key, [row]);
       }
-      const path = intern(rawPath);
-      for (const cells of JSON.parse(json) as EntityCells[]) add(path, cells);
-    }
-    // Rows as arrays (better-sqlite3's raw mode): a third less time than an object a row.
-    const read = this.stmt(
-      `SELECT key, surface, aliases, count, snippets, salient, sections FROM doc_entities WHERE raw_path = ?`,
-    ).raw(true);
-    for (const rawPath of stale) {
-      const path = intern(rawPath);
-      for (const [key, surface, aliases, count, snippets, salient, sections] of read.iterate(
-        rawPath,
-      ) as IterableIterator<[string, string, string, number, string, number, string | null]>)
-        add(path, [key, surface, JSON.parse(aliases), count, JSON.parse(snippets), salient, sections ?? '']);
     }
     const out: EntityRow[] = [];
     for (const key of [...byKey.keys()].sort(byCodePoint))
@@ -551,10 +517,10 @@ export class Store {
    * the versions of a work only (compile/aligned-paragraphs.ts), not with every row of allEntities.
    */
   placesOf(rawPath: string): Map<string, string> {
-    const rows = this.stmt(`SELECT key, places FROM doc_entities WHERE raw_path = ? AND places != ''`)
-      .raw(true)
-      .all(rawPath) as [string, string][];
-    return new Map(rows);
+    const places = this.stmt(`SELECT places FROM doc_entity_rows WHERE raw_path = ?`).pluck().get(rawPath) as
+      | string
+      | undefined;
+    return new Map(places ? (JSON.parse(places) as [string, string][]) : []);
   }
 
   // ---- entries
@@ -937,13 +903,10 @@ export class Store {
       aliases: string;
     }[])
       out.push([r.title, ...(JSON.parse(r.aliases) as string[])]);
-    // Read from the index of rows with aliases (schema.ts), then put in the table's order.
-    const rows = this.stmt(`SELECT rowid AS id, surface, aliases FROM doc_entities WHERE aliases != '[]'`).all() as {
-      id: number;
-      surface: string;
-      aliases: string;
-    }[];
-    for (const r of rows.sort((a, b) => a.id - b.id)) out.push([r.surface, ...(JSON.parse(r.aliases) as string[])]);
+    for (const [surface, aliases] of this.stmt(`SELECT surface, aliases FROM doc_aliases ORDER BY rowid`)
+      .raw(true)
+      .iterate() as IterableIterator<[string, string]>)
+      out.push([surface, ...(JSON.parse(aliases) as string[])]);
     return out;
   }
 
