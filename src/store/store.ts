@@ -275,9 +275,15 @@ export class Store {
     if (!documentColumns.has('headings')) db.exec(`ALTER TABLE documents ADD COLUMN headings TEXT NOT NULL DEFAULT ''`);
     if (!documentColumns.has('paragraphs'))
       db.exec(`ALTER TABLE documents ADD COLUMN paragraphs TEXT NOT NULL DEFAULT ''`);
-    if (!columnsOf('doc_entity_rows').has('places'))
-      db.exec(`ALTER TABLE doc_entity_rows ADD COLUMN places TEXT NOT NULL DEFAULT ''`);
-    if (columnsOf('doc_entities').size) this.transaction(() => entityRowsOfVersion8(db, columnsOf('doc_entities')));
+    // A version 8 store brought forward (migrate-entities.ts): under the write lock, checked again
+    // there, so two kb processes opening it at once do it once.
+    if (!columnsOf('doc_entity_rows').has('places') || columnsOf('doc_entities').size)
+      db.transaction(() => {
+        if (!columnsOf('doc_entity_rows').has('places'))
+          db.exec(`ALTER TABLE doc_entity_rows ADD COLUMN places TEXT NOT NULL DEFAULT ''`);
+        const old = columnsOf('doc_entities');
+        if (old.size) entityRowsOfVersion8(db, old);
+      }).immediate();
     this.setMeta('store_version', STORE_VERSION);
     const old = this.getMeta('fingerprint');
     let reset = false;
