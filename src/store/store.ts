@@ -500,7 +500,8 @@ export class Store {
   allEntities(): EntityRow[] {
     const intern = interner();
     const byKey = new Map<string, EntityRow[]>();
-    const sets = this.stmt(`SELECT raw_path, rows FROM doc_entity_rows WHERE rows IS NOT NULL`)
+    // In raw path order (the primary key's: code points), so each name's rows come in that order too.
+    const sets = this.stmt(`SELECT raw_path, rows FROM doc_entity_rows WHERE rows IS NOT NULL ORDER BY raw_path`)
       .raw(true)
       .iterate() as IterableIterator<[string, string]>;
     for (const [rawPath, json] of sets) {
@@ -513,8 +514,7 @@ export class Store {
       }
     }
     const out: EntityRow[] = [];
-    for (const key of [...byKey.keys()].sort(byCodePoint))
-      out.push(...byKey.get(key)!.sort((a, b) => byCodePoint(a.raw_path, b.raw_path)));
+    for (const key of [...byKey.keys()].sort(byCodePoint)) out.push(...byKey.get(key)!);
     return out;
   }
 
