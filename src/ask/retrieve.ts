@@ -264,8 +264,8 @@ async function chunksMatching(
   depth: number,
 ): Promise<{ id: number; score: number }[][]> {
   const exprs = groups.map((g) => matchExpression(g));
-  const rows = (g: readonly string[]) => g.reduce((n, t) => n + (df.get(t) ?? 0), 0);
-  const cost = new Map(groups.map((g, i) => [exprs[i]!, rows(g)]));
+  const matched = (g: readonly string[]) => g.reduce((n, t) => n + (df.get(t) ?? 0), 0);
+  const cost = new Map(groups.map((g, i) => [exprs[i]!, matched(g)]));
   const order = [...cost.keys()].sort((a, b) => cost.get(b)! - cost.get(a)!);
   const lists = new Map<string, { id: number; score: number }[]>();
   const taken = sharedCounter();

@@ -51,14 +51,11 @@ export function renderSources(
     const { text: resolved, links: ids } = resolveLinks(linked, links.lookup, links.attachments);
     // An embed of a file kb does not hold resolves to nothing: no heading is left over an empty section.
     const text = withoutEmptySections(resolved);
-    const indexed = sourceIndexFields(draft, old?.fm.aliases);
     const fm: EntryFrontmatter = {
       ...(old?.fm ?? {}),
       id: p.id,
       kind: 'source',
-      title: indexed.title,
-      aliases: indexed.aliases,
-      summary: indexed.summary,
+      ...sourceIndexFields(draft, old?.fm.aliases),
       source_ref: (p.refs ?? [p.rawPath]).map((r) => `raw/${r}`),
       entities: concepts.map((g) => g.title),
       backlinks: old?.fm.backlinks ?? [],

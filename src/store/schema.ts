@@ -34,7 +34,7 @@ CREATE INDEX IF NOT EXISTS documents_lang ON documents(status, lang);
 -- array of [key, surface, aliases, count, snippets, salient, sections] (Store.allEntities: planning
 -- reads every row of every document, and at 10,000 documents these 10,000 arrays read in a third of
 -- the time of 400,000 rows and are written in a fifth of it), and where its names stand among its
--- paragraphs, a JSON object of key → places ('' for none), read for the versions of a work only.
+-- paragraphs, a JSON array of [key, places] pairs by key ('' for none), read for the versions of a work only.
 -- salient: 1 paired, emphasised or in a heading; 2 the work's subject, named by its title; +4 named
 -- by a model; +8 an everyday word, a mention only. sections: the sections of the document's outline
 -- that name it (text/outline.ts), space-separated; places: the paragraphs of those sections

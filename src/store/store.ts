@@ -494,8 +494,9 @@ export class Store {
   /**
    * Every entity row, by key and then raw path (as `ORDER BY key, raw_path` would give them). At
    * 10,000 documents these are ~400,000 rows of ~2,000 names: each document's rows are read as one
-   * JSON array (doc_entity_rows), and put in order by name, a few thousand names each with its rows; names and paths are shared strings, and
-   * an empty list is one shared empty array (half the rows are everyday words with no sentence).
+   * JSON array (doc_entity_rows), and put in order by name, a few thousand names each with its
+   * rows; names and paths are shared strings, and an empty list is one shared empty array (half the
+   * rows are everyday words with no sentence).
    */
   allEntities(): EntityRow[] {
     const intern = interner();
