@@ -100,5 +100,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   copyAttachments(paths.raw, paths.wiki, attachments, input.rawAbs, renders.changedDocs);
   store.setMeta('backlinks_section', String(section));
   await indexWiki(ctx, finals, w.written, deleted);
+  // Indexed (a second at 10,000 entries): the entries written last are past their mtime's tick.
+  input.scanCache?.settle?.(paths.wiki);
   return { messages, protected: w.protected, written: w.written.length, concepts: w.concepts };
 }

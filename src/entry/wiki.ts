@@ -61,6 +61,11 @@ export interface ScanCache {
   /** The row recorded for a file, handed over once: a second ask for the same file gets nothing. */
   get(path: string): ScanRow | undefined;
   put(path: string, row: ScanRow | EncodedScanRow): void;
+  /**
+   * Rows put while their file's mtime (under wikiDir) was still within its tick (recorded as untrusted) are
+   * trusted once the tick has passed and the file's size and mtime are still as recorded.
+   */
+  settle?(wikiDir: string, now?: number): void;
 }
 
 function loadEntry(text: string): { fm: EntryFrontmatter; body: string } | { reason: string } {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -434,6 +434,32 @@ describe('Store: scan cache', () => {
     for (const [path, mtimeMs] of cases) cache.put(path, { mtimeMs, size: 10, fm, bodyHash: 'b' });
     const again = s.scanCache();
     for (const [path, mtimeMs, trusted] of cases) expect(again.get(path)?.mtimeMs, path).toBe(trusted ? mtimeMs : -1);
+    s.close();
+  });
+  it('trusts a row put within its tick once the tick has passed, if its file is still as recorded', () => {
+    const s = open(dbPath());
+    const wiki = mkdtempSync(join(tmpdir(), 'kb-wiki-'));
+    const cache = s.scanCache();
+    const fm = { id: 'concept/rag', kind: 'concept', title: 'RAG' } as never;
+    const put = (name: string) => {
+      writeFileSync(join(wiki, name), 'text');
+      const st = statSync(join(wiki, name));
+      cache.put(name, { mtimeMs: st.mtimeMs, size: st.size, fm, bodyHash: 'b' });
+      return st.mtimeMs;
+    };
+    const kept = put('Kept.md');
+    put('Grown.md');
+    put('Gone.md');
+    expect(s.scanCache().get('Kept.md')?.mtimeMs).toBe(-1);
+    appendFileSync(join(wiki, 'Grown.md'), ' more');
+    rmSync(join(wiki, 'Gone.md'));
+    // Still within its tick: stays untrusted. Past it: trusted when its size and mtime are as recorded.
+    cache.settle?.(wiki, kept);
+    expect(s.scanCache().get('Kept.md')?.mtimeMs).toBe(-1);
+    cache.settle?.(wiki, kept + 60_000);
+    const again = s.scanCache();
+    expect(again.get('Kept.md')?.mtimeMs).toBe(kept);
+    for (const name of ['Grown.md', 'Gone.md']) expect(again.get(name)?.mtimeMs, name).toBe(-1);
     s.close();
   });
 });

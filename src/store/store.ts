@@ -4,8 +4,8 @@ import * as sqliteVec from 'sqlite-vec';
 import { availableParallelism } from 'node:os';
 import { CHUNKS_MATCHING, CHUNKS_NEAREST } from './search-sql.js';
 import { SearchThread } from './search-thread.js';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Chunk, EntryFrontmatter } from '../types.js';
 import type { ScanCache } from '../entry/wiki.js';
 import { encodeScanRow, type EncodedScanRow, type ScanRow } from '../entry/scan-row.js';
@@ -1077,6 +1077,8 @@ export class Store {
     };
     const rows = new Map<string, Row>();
     for (const r of this.stmt(`SELECT * FROM wiki_files`).all() as Row[]) rows.set(r.path, r);
+    /** Rows put as untrusted this run: the mtime and size their file had (ScanCache.settle). */
+    const untrusted = new Map<string, { mtimeMs: number; size: number }>();
     // The lists name the same few thousand entries and paths again and again (a concept page's
     // backlinks, sources and links, a source's entities and tags, at 10,000 documents ~900,000
     // strings): each is kept once (a scan of 10,000 entries: entities and tags too, 77 -> 53 MB).
@@ -1121,6 +1123,29 @@ export class Store {
         // it is not trusted by mtime and size, the next scan reads it again (racyTick).
         const racy = row.mtimeMs >= Date.now() - racyTick(row.mtimeMs);
         put.run(path, racy ? -1 : row.mtimeMs, row.size, row.fm, row.bodyHash, row.textHash, row.links, row.ownLinks);
+        if (racy) untrusted.set(path, { mtimeMs: row.mtimeMs, size: row.size });
+        else untrusted.delete(path);
+      },
+      // A compile writes a few hundred entries in a tenth of a second: put as they are written,
+      // nearly every row of a full compile was untrusted, and the next compile read and hashed
+      // every entry again. Settled after the index is written, only the last few stay so.
+      settle: (wikiDir, now = Date.now()) => {
+        if (opts.readOnly || !untrusted.size) return;
+        const trust = this.stmt(`UPDATE wiki_files SET mtime_ms = ? WHERE path = ? AND mtime_ms = -1 AND size = ?`);
+        this.transaction(() => {
+          for (const [path, r] of untrusted) {
+            // Still within its tick: left for a later settle (or the next compile's scan).
+            if (r.mtimeMs >= now - racyTick(r.mtimeMs)) continue;
+            untrusted.delete(path);
+            let st: { mtimeMs: number; size: number };
+            try {
+              st = statSync(join(wikiDir, path));
+            } catch {
+              continue;
+            }
+            if (st.mtimeMs === r.mtimeMs && st.size === r.size) trust.run(r.mtimeMs, path, r.size);
+          }
+        });
       },
     };
   }
