@@ -29,8 +29,12 @@ export interface EmitInput {
   /** Where each entry goes (planNames) and what is rendered again (planRenders). */
   names: NamePlan;
   renders: RenderPlan;
-  /** The drafts of the entries to render, by entry id (compile writes them). */
-  drafts: ReadonlyMap<string, EntryDraft>;
+  /**
+   * The drafts of the entries to render, by entry id (compile writes them). Emptied once rendered:
+   * nothing after reads a draft, and the concept pages' drafts of a compile that draws them all
+   * again (an upgrade at 10,000 documents) held ~20 MB of text through writing and indexing.
+   */
+  drafts: Map<string, EntryDraft>;
   /** Link mentions of known names in the text (the offline compiler; the model writes its own links). */
   autolink: boolean;
   /** The link table, when compile built it already to plan (buildLinkTable of the same input). */
@@ -64,6 +68,7 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   const finals: Finals = new Map();
   for (const f of renderSources(input, names, renders, links)) finals.set(f.id, f);
   for (const f of renderConcepts(input, names, renders, links)) finals.set(f.id, f);
+  input.drafts.clear();
   const { deleted } = keepRest({ ...input, stored: store }, finals, names, links);
   // A person's edit gets kb's changes since kb last wrote the entry, where they touch other lines.
   const merging = mergeEdits(finals, store, links);
