@@ -77,6 +77,8 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
   const toggled = store.getMeta('backlinks_section') !== String(section);
   refreshBacklinks(input, finals, names, links, { section, toggled });
   await input.beforeWrite?.();
+  // What the concept pages rendered are written as, taken before writing lets their bodies go.
+  const keys = input.renderKeys ? renderedKeys(finals.values(), input.renderKeys) : [];
   const w = writeFinals(finals, deleted, {
     wikiDir: paths.wiki,
     validate: entryValidator(paths.root),
@@ -91,7 +93,6 @@ export async function emitWiki(ctx: KbContext, input: EmitInput): Promise<EmitRe
     onFile: input.onFile,
   });
   const messages = [...merging, ...w.messages, ...linksBrokenInEdited(input.scan, finals, attachments)];
-  const keys = input.renderKeys ? renderedKeys(finals.values(), input.renderKeys) : [];
   if (keys.length)
     store.transaction(() => {
       for (const [id, key] of keys) store.putRenderKey(id, key);

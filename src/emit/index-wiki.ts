@@ -5,6 +5,9 @@ import type { LoadedEntry } from '../entry/wiki.js';
 import { indexEntries, type IndexEntry } from '../index/entries.js';
 import { writeIndexes } from './indexes.js';
 import type { Final, Finals } from './types.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { entryBody } from '../entry/frontmatter.js';
 
 /**
  * The store brought up to date with the wiki as written (entries whose file, hash or path changed,
@@ -23,9 +26,13 @@ export async function indexWiki(
     const row = rows.get(f.id);
     return !row || row.content_hash !== currentHash(f) || row.path !== f.path || writtenSet.has(f);
   });
-  await indexEntries(ctx, toIndex.map(indexEntryOf), {
-    remove: deleted.filter((e) => !e.humanEdited).map((e) => e.fm.id),
-  });
+  await indexEntries(
+    ctx,
+    toIndex.map((f) => indexEntryOf(f, ctx.paths.wiki)),
+    {
+      remove: deleted.filter((e) => !e.humanEdited).map((e) => e.fm.id),
+    },
+  );
   writeIndexes(
     ctx.paths.wiki,
     [...finals.values()].map((f) => ({
@@ -40,7 +47,7 @@ export async function indexWiki(
   );
 }
 
-function indexEntryOf(f: Final): IndexEntry {
+function indexEntryOf(f: Final, wikiDir: string): IndexEntry {
   return {
     id: f.id,
     kind: f.kind,
@@ -53,7 +60,8 @@ function indexEntryOf(f: Final): IndexEntry {
     human_edited: f.humanEdited,
     updated: epochSeconds(f.fm.updated) || Math.floor(Date.now() / 1000),
     links: [...f.links],
-    body: () => f.body,
+    // Let go once written (write.ts letBodyGo): what kb wrote is in the file.
+    body: () => (f.body || f.hash === undefined ? f.body : entryBody(readFileSync(join(wikiDir, f.path), 'utf8'))),
   };
 }
 

@@ -79,7 +79,7 @@ export interface Final {
   title: string;
   path: string;
   fm: EntryFrontmatter;
-  /** Empty once a source entry is written (emit/write.ts letBodyGo): `hash` is its hash then. */
+  /** Empty once kb wrote a source or concept entry (emit/write.ts letBodyGo): `hash` is its hash then. */
   body: string;
   /** The hash of the body written, kept where the body was let go. */
   hash?: string;

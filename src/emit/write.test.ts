@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EntryFrontmatter, EntryId, EntryKind } from '../types.js';
-import { bodyHash } from '../entry/frontmatter.js';
+import { bodyHash, entryBody } from '../entry/frontmatter.js';
 import { entryValidator } from '../entry/validate.js';
 import type { Final, Finals } from './types.js';
 import { writeFinals } from './write.js';
@@ -40,7 +40,7 @@ function final(kind: EntryKind, n: number): Final {
 }
 
 describe('writeFinals', () => {
-  it('hands what it wrote to keep a batch at a time, and lets a written source body go but keeps its hash', () => {
+  it('hands what it wrote to keep a batch at a time, and lets a written body go but keeps its hash', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kb-write-'));
     const finals: Finals = new Map();
     for (let i = 0; i < 300; i++) {
@@ -68,8 +68,26 @@ describe('writeFinals', () => {
     expect(source.body).toBe('');
     expect(source.hash).toBe(bodyHash('Body of entry 1.\n'));
     expect(readFileSync(join(dir, source.path), 'utf8')).toContain('Body of entry 1.');
-    // A concept page is read after writing (its render key, its passages): it keeps its body.
-    expect(finals.get('concept/e0')!.body).toBe('Body of entry 0.\n');
+    // A concept page is let go too (it is indexed from its file): read back, the file gives its body.
+    const concept = finals.get('concept/e0')!;
+    expect(concept.body).toBe('');
+    expect(concept.hash).toBe(bodyHash('Body of entry 0.\n'));
+    expect(entryBody(readFileSync(join(dir, concept.path), 'utf8'))).toBe('Body of entry 0.\n');
+  });
+
+  it('keeps the body of a concept page whose file would not give it back as it is (a line kb trims)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kb-write-'));
+    const f = final('concept', 1);
+    f.body = 'A line with a hard break  \nand the next.\n';
+    writeFinals(new Map([[f.id, f]]), [], {
+      wikiDir: dir,
+      validate: entryValidator(dir),
+      heldBack: new Set(),
+      recordScan: false,
+      store: { deleteEntry: () => {} },
+      keep: () => {},
+    });
+    expect(f.body).toBe('A line with a hard break  \nand the next.\n');
   });
 
   it('does not read the body of a kept entry nothing changed (its file is read only when asked)', () => {
