@@ -26,13 +26,8 @@ export async function indexWiki(
     const row = rows.get(f.id);
     return !row || row.content_hash !== currentHash(f) || row.path !== f.path || writtenSet.has(f);
   });
-  await indexEntries(
-    ctx,
-    toIndex.map((f) => indexEntryOf(f, ctx.paths.wiki)),
-    {
-      remove: deleted.filter((e) => !e.humanEdited).map((e) => e.fm.id),
-    },
-  );
+  const entries = toIndex.map((f) => indexEntryOf(f, ctx.paths.wiki));
+  await indexEntries(ctx, entries, { remove: deleted.filter((e) => !e.humanEdited).map((e) => e.fm.id) });
   writeIndexes(
     ctx.paths.wiki,
     [...finals.values()].map((f) => ({

@@ -39,6 +39,18 @@ function final(kind: EntryKind, n: number): Final {
   };
 }
 
+/** writeFinals of one entry into `dir`, keeping nothing. */
+function writeAlone(f: Final, dir: string, recordScan: boolean): void {
+  writeFinals(new Map([[f.id, f]]), [], {
+    wikiDir: dir,
+    validate: entryValidator(dir),
+    heldBack: new Set(),
+    recordScan,
+    store: { deleteEntry: () => {} },
+    keep: () => {},
+  });
+}
+
 describe('writeFinals', () => {
   it('hands what it wrote to keep a batch at a time, and lets a written body go but keeps its hash', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kb-write-'));
@@ -79,14 +91,7 @@ describe('writeFinals', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kb-write-'));
     const f = final('concept', 1);
     f.body = 'A line with a hard break  \nand the next.\n';
-    writeFinals(new Map([[f.id, f]]), [], {
-      wikiDir: dir,
-      validate: entryValidator(dir),
-      heldBack: new Set(),
-      recordScan: false,
-      store: { deleteEntry: () => {} },
-      keep: () => {},
-    });
+    writeAlone(f, dir, false);
     expect(f.body).toBe('A line with a hard break  \nand the next.\n');
   });
 
@@ -101,14 +106,7 @@ describe('writeFinals', () => {
       },
     });
     Object.assign(kept, { rendered: false, old: { path: kept.path, fm: kept.fm, body: '', humanEdited: false } });
-    writeFinals(new Map([[kept.id, kept]]), [], {
-      wikiDir: dir,
-      validate: entryValidator(dir),
-      heldBack: new Set(),
-      recordScan: true,
-      store: { deleteEntry: () => {} },
-      keep: () => {},
-    });
+    writeAlone(kept, dir, true);
     expect(reads).toBe(0);
     expect(kept.hash).toBeUndefined();
   });
