@@ -663,6 +663,7 @@ const HAN = /\p{Script=Han}/u;
  * (a transliterated person's name beside the name; 数字音频工作站, DAW).
  */
 function withoutGlosses(e: EntityRow, dict: Dictionary): EntityRow {
+  if (!e.aliases.length) return e;
   const aliases = heldGlosses(e, dict).filter((a) => {
     if (!HAN.test(a) && HAN.test(e.surface)) return !nameBeside(e.key, a, dict);
     if (!HAN.test(a) || HAN.test(e.surface)) return true;
@@ -726,7 +727,7 @@ function inSenses(en: string, senses: ReadonlySet<string>): boolean {
  * phrase is no name.
  */
 function partlyGlossed(e: EntityRow, dict: Dictionary): boolean {
-  if (!HAN.test(e.surface) || e.aliases.length !== 1) return false;
+  if (e.aliases.length !== 1 || !HAN.test(e.surface)) return false;
   const gloss = e.aliases[0]!;
   if (!/^[A-Za-z][a-z]+$/.test(gloss)) return false;
   const words = dict.words(e.key);

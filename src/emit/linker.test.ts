@@ -105,6 +105,25 @@ describe('autolink: brackets in the text', () => {
   });
 });
 
+describe('autolink: links, code and addresses are read past', () => {
+  it('links no name inside them, and a name just after one (no name starts in a link and runs out of it)', () => {
+    const t = table([
+      ['vector database', 'vector database'],
+      ['database', 'database'],
+      ['上下文窗口', '上下文窗口'],
+    ]);
+    // Must not match: names inside a link, inline code or an address.
+    expect(autolink('- [[上下文窗口笔记 7171]] (16 mentions)\n- `vector database` is code.', t, 'x')).toBe(
+      '- [[上下文窗口笔记 7171]] (16 mentions)\n- `vector database` is code.',
+    );
+    // Must match: the word after an address, which a name read from inside the address would swallow.
+    expect(autolink('See https://example.org/vector database tuning.', t, 'x')).toBe(
+      'See https://example.org/vector [[database]] tuning.',
+    );
+    expect(autolink('讲[[上下文窗口笔记 7171]]的上下文窗口。', t, 'x')).toBe('讲[[上下文窗口笔记 7171]]的[[上下文窗口]]。');
+  });
+});
+
 describe('resolveLinks: code', () => {
   it('leaves a [[link]] written in code as it is and counts no link for it', () => {
     const lookup = (t: string) =>

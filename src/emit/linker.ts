@@ -95,13 +95,27 @@ function afterHyphen(lower: string, i: number): boolean {
   return i >= 2 && lower[i - 1] === '-' && WORDCHAR.test(lower[i - 2]!);
 }
 
-/** Mentions of known names in a text, left to right, longest match first, no overlaps. */
-function findMentions(text: string, table: NameTable): { start: number; end: number; key: string }[] {
+/**
+ * Mentions of known names in a text, left to right, longest match first, no overlaps. None starts
+ * in a protected span (`spans`, in order): a concept page's list of thousands of sources is links
+ * only, and reading each of its lines for names cut every one with jieba.
+ */
+function findMentions(
+  text: string,
+  table: NameTable,
+  spans: readonly [number, number][],
+): { start: number; end: number; key: string }[] {
   const lower = text.toLowerCase();
   const out: { start: number; end: number; key: string }[] = [];
   const zhCache = new Map<number, Set<number>>();
   let i = 0;
+  let next = 0;
   while (i < lower.length) {
+    while (next < spans.length && spans[next]![1] <= i) next++;
+    if (next < spans.length && spans[next]![0] <= i) {
+      i = spans[next]![1];
+      continue;
+    }
     const ch = lower[i]!;
     let start: string | undefined;
     const han = HAN_START.test(ch);
@@ -165,7 +179,7 @@ export function autolink(md: string, table: NameTable, selfId: string, already: 
   let out = '';
   let last = 0;
   let spanIdx = 0;
-  for (const m of findMentions(md, table)) {
+  for (const m of findMentions(md, table, spans)) {
     while (spanIdx < spans.length && spans[spanIdx]![1] <= m.start) spanIdx++;
     const span = spans[spanIdx];
     if (span && span[0] < m.end && m.start < span[1]) continue;
