@@ -120,7 +120,9 @@ describe('autolink: links, code and addresses are read past', () => {
     expect(autolink('See https://example.org/vector database tuning.', t, 'x')).toBe(
       'See https://example.org/vector [[database]] tuning.',
     );
-    expect(autolink('讲[[上下文窗口笔记 7171]]的上下文窗口。', t, 'x')).toBe('讲[[上下文窗口笔记 7171]]的[[上下文窗口]]。');
+    expect(autolink('讲[[上下文窗口笔记 7171]]的上下文窗口。', t, 'x')).toBe(
+      '讲[[上下文窗口笔记 7171]]的[[上下文窗口]]。',
+    );
   });
 });
 
