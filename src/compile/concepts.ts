@@ -50,6 +50,21 @@ class UnionFind {
     const rb = this.find(b);
     if (ra !== rb) this.parent.set(rb, ra);
   }
+  /**
+   * `find` for rows in name order (allEntities gives them so): a run of rows of one name is looked
+   * up once. For use while no union is made.
+   */
+  finder(): (x: string) => string {
+    let last: string | undefined;
+    let root = '';
+    return (x) => {
+      if (x !== last) {
+        last = x;
+        root = this.find(x);
+      }
+      return root;
+    };
+  }
 }
 
 /** English → its usual Chinese translation (CC-CEDICT), for names that no text pairs. */
@@ -158,14 +173,19 @@ export function groupConcepts(
     if (strongKeys.has(a) && strongKeys.has(b)) uf.union(a, b);
     else deferred.push([a, b]);
   };
+  // The rows of the documents grouped (a copy's are left out): looked up once, not in every pass.
+  const okRows = entities.every((e) => okDocs.has(e.raw_path))
+    ? entities
+    : entities.filter((e) => okDocs.has(e.raw_path));
   const surfaces = new Map<string, Map<string, number>>();
   const { ambiguous, labels } = ambiguousAliases(entities);
-  for (const e of entities) {
-    if (!okDocs.has(e.raw_path)) continue;
-    uf.find(e.key);
-    const s = surfaces.get(e.key) ?? new Map<string, number>();
+  for (const e of okRows) {
+    let s = surfaces.get(e.key);
+    if (!s) {
+      s = new Map<string, number>();
+      surfaces.set(e.key, s);
+    }
     s.set(e.surface, (s.get(e.surface) ?? 0) + 1);
-    surfaces.set(e.key, s);
     for (const a of e.aliases) {
       const ak = entityKey(a);
       if (!ak || ak === e.key) continue;
@@ -176,7 +196,7 @@ export function groupConcepts(
     }
   }
   // Names written by works in Traditional script: Taiwan's words, though some hold no Traditional character (伺服器, 命令列).
-  const share = traditionalShare(entities, (p) => okDocs.has(p));
+  const share = traditionalShare(okRows, () => true);
   const taiwan = new Set<string>();
   for (const e of entities)
     if (HAN.test(e.surface) && !hasTraditional(e.surface) && share(e.raw_path) >= WEIGHTS.TAIWAN_SHARE)
@@ -217,12 +237,12 @@ export function groupConcepts(
     for (const k of keys.slice(1)) if (surfaces.has(k) && surfaces.has(keys[0]!)) tie(keys[0]!, k);
   }
 
-  const workOf = versionsOfWorks(strongRows, okDocs, (k) => uf.find(k));
+  const workOf = versionsOfWorks(strongRows, okDocs, uf.finder());
   onWorks?.(workOf);
   // A translation's title word that is no subject of the original's title (工程师 beside "Engineer")
   // is not the work's subject either.
   const demoted = new Set<string>();
-  for (const [a, b] of alignedSubjects(strongRows, okDocs, workOf, (k) => uf.find(k), dict, demoted)) tie(a, b);
+  for (const [a, b] of alignedSubjects(strongRows, okDocs, workOf, uf.finder(), dict, demoted)) tie(a, b);
   for (const [a, b] of alignedHeadings(okDocs, workOf, strongRows, dict))
     if (surfaces.has(a) && surfaces.has(b)) tie(a, b);
   for (const [a, b] of alignedBySections(strongRows, okDocs, workOf)) tie(a, b);
@@ -243,11 +263,11 @@ export function groupConcepts(
   attachWeak(uf, deferred, strongKeys);
   // Versions of one work (an article and its translations) count once.
   const workOfPath = (p: string) => workOf.get(p) ?? p;
-  const hopeless = hopelessGroups(entities, okDocs, (k) => uf.find(k), workOfPath);
+  const rootOf = uf.finder();
+  const hopeless = hopelessGroups(okRows, okDocs.size, rootOf, workOfPath);
   const groups = new Map<string, { keys: Set<string>; byDoc: Map<string, EntityRow[]> }>();
-  for (const e of entities) {
-    if (!okDocs.has(e.raw_path)) continue;
-    const root = uf.find(e.key);
+  for (const e of okRows) {
+    const root = rootOf(e.key);
     if (hopeless.has(root)) continue;
     let g = groups.get(root);
     if (!g) {
@@ -397,18 +417,19 @@ const ONLY_HAN = /^[\p{Script=Han}]+$/u;
  * which are at least the works the loop counts (it may leave out standing text, never add).
  */
 function hopelessGroups(
+  /** The rows of the documents grouped. */
   entities: readonly EntityRow[],
-  okDocs: ReadonlyMap<string, DocumentRow>,
+  /** How many documents are grouped. */
+  docs: number,
   root: (key: string) => string,
   workOf: (rawPath: string) => string,
 ): Set<string> {
   const out = new Set<string>();
-  if (okDocs.size < WEIGHTS.PASSING_MIN_DOCS) return out;
+  if (docs < WEIGHTS.PASSING_MIN_DOCS) return out;
   // Root → the works of its names' rows (up to WEIGHTS.PASSING_WORKS), or true once one introduces it.
   const seen = new Map<string, string[] | true>();
   const weakOnly = new Set<string>();
   for (const e of entities) {
-    if (!okDocs.has(e.raw_path)) continue;
     const r = root(e.key);
     if (e.weak) {
       if (!seen.has(r)) weakOnly.add(r);
