@@ -241,12 +241,19 @@ async function embedQuestion(
   return v;
 }
 
-/** The nearest chunks, read on the search thread; on this one if the thread fails. */
-function nearestOn(store: Store, thread: SearchThread, v: Float32Array, depth: number): Promise<number[]> {
-  const near = thread.nearestChunks(v, depth).catch(() => store.nearestChunks(v, depth));
-  // Awaited once the keyword lists are read; never, when reading them failed first (a damaged store).
-  near.catch(() => undefined);
-  return near;
+/**
+ * The nearest chunks, asked of the search thread now and read once the keyword lists are: from the
+ * thread when it began the scan by then, else on this thread (a thread still starting up, as in a
+ * command that asks once of a small store, is not waited for); here too if the thread fails.
+ */
+function nearestOn(store: Store, thread: SearchThread, v: Float32Array, depth: number): () => Promise<number[]> {
+  const taken = sharedCounter();
+  // Never awaited when this thread takes the scan, or when reading the keyword lists failed first (a damaged store).
+  const there = thread.nearestChunks(v, depth, taken).catch(() => null);
+  return async () => {
+    if (takeNext(taken, 1) !== undefined) return store.nearestChunks(v, depth);
+    return (await there) ?? store.nearestChunks(v, depth);
+  };
 }
 
 /**
@@ -270,9 +277,13 @@ async function chunksMatching(
   const lists = new Map<string, { id: number; score: number }[]>();
   const taken = sharedCounter();
   const there = thread && order.length > 1 ? thread.chunksMatchingShared(order, depth, taken).catch(() => []) : [];
-  for (let i = takeNext(taken, order.length); i !== undefined; i = takeNext(taken, order.length))
+  let here = 0;
+  for (let i = takeNext(taken, order.length); i !== undefined; i = takeNext(taken, order.length)) {
     lists.set(order[i]!, store.searchChunks(order[i]!, depth));
-  for (const [i, rows] of await there) lists.set(order[i]!, rows);
+    here++;
+  }
+  // Waited for only when the thread took some: one still starting up takes none, and answers later.
+  if (here < order.length) for (const [i, rows] of await there) lists.set(order[i]!, rows);
   for (const e of order) if (!lists.has(e)) lists.set(e, store.searchChunks(e, depth));
   return exprs.map((e) => lists.get(e)!);
 }
@@ -384,7 +395,7 @@ export async function retrieve(ctx: SearchCtx, question: string, opts: RetrieveO
   if (wantVectors) {
     const v = embedded ?? (await embedQuestion(ctx, question, opts, translated));
     if (v) {
-      const near = nearAsked ? await nearAsked : store.nearestChunks(v, tune.depth);
+      const near = nearAsked ? await nearAsked() : store.nearestChunks(v, tune.depth);
       for (const [i, id] of near.entries()) chunkVec.push({ key: id, rank: i + 1 });
       if (tune.entryVectors)
         for (const [i, id] of store.nearestEntries(v, tune.depth).entries()) entryVec.push({ key: id, rank: i + 1 });

@@ -59,8 +59,12 @@ export class SearchThread {
     return this.ask({ matches: [...matches], limit, taken }) as Promise<[number, { id: number; score: number }[]][]>;
   }
 
-  nearestChunks(vector: Float32Array, k: number): Promise<number[]> {
-    return this.ask({ vector, k }) as Promise<number[]>;
+  /**
+   * The scan of the vectors, taken through `taken` (`takeNext` of one job): null when the caller
+   * took it first (a thread still starting up is not waited for: the caller scans itself).
+   */
+  nearestChunks(vector: Float32Array, k: number, taken: Int32Array): Promise<number[] | null> {
+    return this.ask({ vector, k, taken }) as Promise<number[] | null>;
   }
 
   /** Ends the thread once it has answered what it was asked. */
@@ -71,7 +75,7 @@ export class SearchThread {
   }
 
   private ask(
-    req: { vector: Float32Array; k: number } | { matches: string[]; limit: number; taken: Int32Array },
+    req: { vector: Float32Array; k: number; taken: Int32Array } | { matches: string[]; limit: number; taken: Int32Array },
   ): Promise<unknown> {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.next++;

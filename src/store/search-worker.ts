@@ -8,7 +8,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { CHUNKS_MATCHING, CHUNKS_NEAREST, takeNext } from './search-sql.js';
 
 export type SearchRequest =
-  | { id: number; vector: Float32Array; k: number }
+  | { id: number; vector: Float32Array; k: number; taken: Int32Array }
   | { id: number; matches: string[]; limit: number; taken: Int32Array }
   | { close: true };
 
@@ -30,7 +30,9 @@ parentPort!.on('message', (m: SearchRequest) => {
     const result =
       'matches' in m
         ? shared(m.matches, m.limit, m.taken)
-        : (nearest.all(m.vector, Math.min(4096, m.k)) as { id: number | bigint }[]).map((r) => Number(r.id));
+        : takeNext(m.taken, 1) === undefined
+          ? null
+          : (nearest.all(m.vector, Math.min(4096, m.k)) as { id: number | bigint }[]).map((r) => Number(r.id));
     parentPort!.postMessage({ id: m.id, result });
   } catch (err) {
     parentPort!.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) });
