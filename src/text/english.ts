@@ -33,6 +33,16 @@ function load(): Wink {
   return nlp;
 }
 
+/** Loads the English model now (a long-running process, while idle), not on first use. */
+export function warmEnglish(): void {
+  load();
+}
+
+/** Whether this process has loaded the English model. */
+export function englishLoaded(): boolean {
+  return nlp !== undefined;
+}
+
 /**
  * A dot inside a word (Node.js, ASP.NET, import.meta.env, vite.config.js) ends no sentence: wink
  * would break the sentence there and tag the halves apart ("js integration"). It is tagged as this

@@ -22,6 +22,16 @@ function load(): JiebaT {
   return jieba;
 }
 
+/** Builds jieba's dictionary now (a long-running process, while idle), not on first use. */
+export function warmJieba(): void {
+  load();
+}
+
+/** Whether this process has built jieba's dictionary. */
+export function jiebaLoaded(): boolean {
+  return jieba !== undefined;
+}
+
 /** Words with their part of speech (jieba's ICTCLAS tags: n noun, v verb, eng Latin word, x other). */
 export function tagZh(text: string): TaggedWord[] {
   return load().tag(text, true);

@@ -9,6 +9,7 @@ import type { CompileReport } from '../compile/types.js';
 import { compileIgnore } from '../ingest/index.js';
 import { KIND_FOLDER } from '../entry/names.js';
 import { LockError } from '../diagnostics/errors.js';
+import { warmLanguageModels } from '../text/warm.js';
 import { reindexEntry, type ReindexResult } from './reindex.js';
 
 export type RawChange = 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
@@ -217,6 +218,8 @@ export async function watchKb(ctx: KbContext, opts: WatchOptions): Promise<void>
     enqueue(runCompile);
   }
   enqueue(async () => emit({ type: 'ready', root: paths.root }));
+  // Loaded while nothing is asked, rather than by the first change's compile (~0.4 s at any size).
+  enqueue(async () => warmLanguageModels(ctx.store.languages()));
 
   await new Promise<void>((res) => {
     if (signal.aborted) res();
