@@ -75,7 +75,9 @@ export class SearchThread {
   }
 
   private ask(
-    req: { vector: Float32Array; k: number; taken: Int32Array } | { matches: string[]; limit: number; taken: Int32Array },
+    req:
+      | { vector: Float32Array; k: number; taken: Int32Array }
+      | { matches: string[]; limit: number; taken: Int32Array },
   ): Promise<unknown> {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.next++;
