@@ -19,3 +19,15 @@ describe('tagEnglish: a dot inside a word', () => {
     expect(all[1]![0]).toBe('Node/PROPN');
   });
 });
+
+describe('tagEnglish: a text is read as if it were the first', () => {
+  it('splits a possessive the same way after a text that taught wink the whole word', () => {
+    const text = "Here is an example from the bufio package's\nScanner type.";
+    const split = ['package/NOUN', "'s/PART"];
+    expect(tokens(text)[0]).toEqual(expect.arrayContaining(split));
+    // wink learns "package's" whole before a comma, and kept it whole in every text after.
+    expect(tokens("a package's, b")[0]).toContain("package's/PROPN");
+    expect(tokens(text)[0]).toEqual(expect.arrayContaining(split));
+    expect(tokens(text)[0]).not.toContain("package's/PROPN");
+  });
+});

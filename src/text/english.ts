@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { englishModel } from './wink-model.js';
+import { freshEnglish } from './wink-model.js';
 
 /**
  * English parts of speech from wink-nlp with its small English model (shipped in the package, no
@@ -23,14 +23,15 @@ interface Wink {
   its: { value: unknown; pos: unknown };
 }
 
-let nlp: Wink | undefined;
+let fresh: (() => Wink) | undefined;
 
+/** wink as a process that has read nothing yet has it (wink-model.ts freshEnglish). */
 function load(): Wink {
-  if (!nlp) {
+  if (!fresh) {
     const winkNLP = require('wink-nlp') as (model: unknown, pipe: string[]) => Wink;
-    nlp = winkNLP(englishModel(), ['sbd', 'pos']);
+    fresh = freshEnglish((model) => winkNLP(model, ['sbd', 'pos']));
   }
-  return nlp;
+  return fresh();
 }
 
 /** Loads the English model now (a long-running process, while idle), not on first use. */
@@ -40,7 +41,7 @@ export function warmEnglish(): void {
 
 /** Whether this process has loaded the English model. */
 export function englishLoaded(): boolean {
-  return nlp !== undefined;
+  return fresh !== undefined;
 }
 
 /**

@@ -69,16 +69,23 @@ export function readCoreModel(): CoreModel {
 }
 
 /** The model object wink-nlp takes, as the package's model.js builds it, with the core model read here. */
-export function englishModel(): Record<string, unknown> {
+export function englishModel(core: () => CoreModel = readCoreModel): Record<string, unknown> {
+  // Each model part loaded once: the package's loader of the custom-entity model turns its machines
+  // into JSON on every call (a second wink instance would get them stringified twice).
   const part = (name: string) => require(`${PACKAGE}/${name}.js`) as unknown;
+  const once = (name: string) => {
+    const load = part(name) as () => unknown;
+    let made: unknown;
+    return () => (made ??= load());
+  };
   const model = Object.create(null) as Record<string, unknown>;
-  model.core = readCoreModel;
-  model.sbd = part('load-sbd-model');
-  model.pos = part('load-pos-model');
-  model.ner = part('load-ner-model');
-  model.negation = part('load-negation-model');
-  model.sa = part('load-sa-model');
-  model.metaCER = part('load-cer-meta-model');
+  model.core = core;
+  model.sbd = once('load-sbd-model');
+  model.pos = once('load-pos-model');
+  model.ner = once('load-ner-model');
+  model.negation = once('load-negation-model');
+  model.sa = once('load-sa-model');
+  model.metaCER = once('load-cer-meta-model');
   model.featureFn = part('feature');
   const addons = Object.create(null) as Record<string, unknown>;
   addons.stem = part('porter-stemmer');
@@ -87,4 +94,55 @@ export function englishModel(): Record<string, unknown> {
   addons.wordVectors = undefined;
   model.addons = addons;
   return model;
+}
+
+/**
+ * Words a wink instance may learn before it is made again (forgotten words still fill its lists):
+ * ~10 MB of lists, made again in a few milliseconds every few hundred documents.
+ */
+const MAX_LEARNED = 100_000;
+
+/**
+ * wink-nlp that reads every text as a process that has read nothing else would. wink learns the
+ * words of a text that its lexicon lacks, with their features, and its tokenizer keeps a word it
+ * has learned whole where it would split it otherwise: after "a package's, b" (learned whole),
+ * "the package's" is one word tagged as a name, not "package" and "'s". The names found in a
+ * document would hang on what its process read before: the thread a compile gave it, a full
+ * compile against a one-change one. So before each text (`fresh`) the words learned are
+ * forgotten, and the feature values taken back to the model's; after MAX_LEARNED words the
+ * instance is made again on the model as loaded.
+ */
+export function freshEnglish<W>(make: (model: Record<string, unknown>) => W, maxLearned = MAX_LEARNED): () => W {
+  const core = readCoreModel();
+  const model = englishModel(() => core);
+  const lexeme = core.features.lexeme!;
+  // The feature values wink adds to (getFeaturesIndex in wink-nlp's cache.js): the lexemes and
+  // the listed features it extracts from a new word.
+  const listed = (core.packing.efList ?? []).filter((f) => core.packing.layout[f]![3] === 0);
+  let nlp = make(model);
+  // As wink set them up (it adds nothing while it does, but what it would add is then kept).
+  const loaded = new Map([lexeme, ...listed.map((f) => core.features[f]!)].map((f) => [f, f.list.length]));
+  const truncate = (f: CoreModel['features'][string], size: number) => {
+    for (let i = size; i < f.list.length; i++) delete f.hash![f.list[i] as string];
+    f.list.length = size;
+    f.index = size;
+  };
+  let from = lexeme.list.length;
+  return () => {
+    if (lexeme.list.length - loaded.get(lexeme)! > maxLearned) {
+      for (const [f, size] of loaded) truncate(f, size);
+      nlp = make(model);
+      from = lexeme.list.length;
+      return nlp;
+    }
+    // Forgotten, not dropped: the lexemes' places in wink's own table of learned words stay theirs.
+    for (let i = from; i < lexeme.list.length; i++) {
+      const w = lexeme.list[i] as string;
+      if (lexeme.hash![w] === i) delete lexeme.hash![w];
+    }
+    from = lexeme.list.length;
+    // A listed value is read back by its place in the list, and only through the words learned with it.
+    for (const [f, size] of loaded) if (f !== lexeme) truncate(f, size);
+    return nlp;
+  };
 }
