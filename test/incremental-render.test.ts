@@ -35,10 +35,10 @@ afterAll(async () => {
 });
 
 /** The sample documents, with modification times an hour back (unchanged files are known by size and time). */
-function sampleKb(): string {
+function sampleKb(without: readonly string[] = []): string {
   const root = mkdtempSync(join(tmpdir(), 'kb-incr-'));
   roots.push(root);
-  for (const f of SAMPLE) cpSync(join(REPO, 'raw', f), join(root, 'raw', f));
+  for (const f of SAMPLE.filter((x) => !without.includes(x))) cpSync(join(REPO, 'raw', f), join(root, 'raw', f));
   const past = (Date.now() - 3600_000) / 1000;
   for (const f of listTree(join(root, 'raw'))) utimesSync(join(root, 'raw', f), past, past);
   return root;
@@ -113,6 +113,16 @@ describe('incremental concept rendering', () => {
       '\nBM25 is the ranking function of SQLite FTS5. Reciprocal Rank Fusion merges BM25 with vector search.\n',
     );
     await expectSameAsForce(root);
+  });
+
+  it('a document added: the wiki equals a --force compile (kept pages that name its concept or its title link it and list it in their backlinks; a note rendered again keeps its own links)', async () => {
+    const later = ['notes/zettelkasten.md', 'zh/卡片盒笔记法.md'];
+    const root = sampleKb(later);
+    await compiled(root);
+    for (const doc of later) {
+      cpSync(join(REPO, 'raw', doc), join(root, 'raw', doc));
+      await expectSameAsForce(root);
+    }
   });
 
   it('a concept page rewritten outside compile (as heal does) is rendered again once a source it cites changes', async () => {

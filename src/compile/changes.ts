@@ -1,5 +1,5 @@
 import type { KbContext } from '../kb/context.js';
-import { INGEST_VERSION } from '../ingest/index.js';
+import { INGEST_VERSION, readsText } from '../ingest/index.js';
 import { embedText } from './prepare.js';
 import type { CompileOptions, CompileReport, SourceDraft } from './types.js';
 import { scanWiki, type LoadedEntry, type ScanCache, type WikiScan } from '../entry/wiki.js';
@@ -13,6 +13,7 @@ import { buildCatalog } from './model/plan.js';
 import { heedSignals, type ScanState } from './scan.js';
 import { rereadDocument } from './reread.js';
 import { unifyWorks } from './works.js';
+import { withOwnMeta } from './own-meta.js';
 
 export type { ScanState } from './scan.js';
 
@@ -103,7 +104,9 @@ async function planAndEmit(
     const doc = await rereadDocument(ctx, d, rawAbs);
     if (!doc) return undefined;
     const current = currentOnRerender(run.wiki.bySourceRef.get(d.raw_path), force);
-    return (await st.writer.writeSource(doc, run.wiki.catalog, opts.signal, current)).draft;
+    const { draft } = await st.writer.writeSource(doc, run.wiki.catalog, opts.signal, current);
+    // What the person wrote in the note (its links, aliases, tags, date) as when it was ingested.
+    return draft && readsText(doc) ? withOwnMeta(draft, doc.meta, doc.markdown) : draft;
   };
   const plan = { sources, concepts, scan, force };
   const byId = new Map(scan.entries.map((e) => [e.fm.id as string, e]));

@@ -12,6 +12,7 @@ import {
 } from '../emit/emit.js';
 import { buildLinkTable, type LinkContext } from '../emit/link-table.js';
 import { keepUnchangedConcepts } from '../emit/render-keys.js';
+import { planNamed } from '../emit/plan-named.js';
 import { groupConcepts, withConceptIds } from './concepts.js';
 import { withDictionary } from './dictionary.js';
 import { byRawPath } from './works.js';
@@ -82,6 +83,8 @@ export function planDrafts(
   });
   // Concept pages whose inputs and file are as their last render left them are kept (not drafted again).
   const links = buildLinkTable({ concepts, scan, attachments }, names);
+  // Offline, a name new this run is linked wherever a text mentions it (the model writes its own links).
+  if (input.writer.startsWith('offline')) planNamed(renders, { sources, concepts, scan, links });
   const renderKeys = keepUnchangedConcepts(renders, {
     concepts,
     scan,

@@ -30,6 +30,7 @@ export function planRenders(
   const changedDocs = new Set(input.sources.filter((p) => p.changed).map((p) => p.rawPath));
   const groupIds = new Set(input.concepts.map((g) => g.id as string));
   const shifted = new Set<string>(); // keys of concepts created, deleted or retitled
+  const named = new Set<string>();
   const concepts = new Set<string>();
   for (const g of input.concepts) {
     const old = oldById.get(g.id);
@@ -46,7 +47,10 @@ export function planRenders(
     const aliasesChanged =
       g.aliases.some((a) => !had.has(a.toLowerCase())) || (offline && [...had].some((a) => !now.has(a)));
     const retitled = !old || old.fm.title !== g.title;
-    if (retitled || aliasesChanged) for (const k of g.keys) shifted.add(k);
+    if (retitled || aliasesChanged) {
+      for (const k of g.keys) shifted.add(k);
+      named.add(g.id);
+    }
     const mentionsChanged = g.mentions.some((m) => changedDocs.has(m.rawPath));
     if (retitled || input.force || refs !== oldRefs || aliasesChanged || mentionsChanged) concepts.add(g.id);
   }
@@ -62,7 +66,11 @@ export function planRenders(
       shifted.add(entityKey(e.fm.title));
       for (const id of linked?.to(e.fm.id) ?? []) linkedGone.add(id);
     }
-  for (const p of input.sources) if (!oldById.has(p.id)) shifted.add(entityKey(p.title));
+  for (const p of input.sources)
+    if (!oldById.has(p.id)) {
+      shifted.add(entityKey(p.title));
+      named.add(p.id);
+    }
   const sources = new Set<string>();
   // The documents that name a key that shifted (by a name or an alias): their links change.
   const namingShifted = shifted.size ? docsNaming(input.entities, shifted) : new Set<string>();
@@ -88,7 +96,7 @@ export function planRenders(
     sources.delete(id);
     concepts.delete(id);
   }
-  return { sources, concepts, heldBack, changedDocs };
+  return { sources, concepts, heldBack, changedDocs, named };
 }
 
 /** The raw paths of the documents whose entities name one of `keys`, by their key or an alias's. */

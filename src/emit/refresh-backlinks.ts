@@ -58,7 +58,8 @@ export function refreshBacklinks(
     f.fm.backlinks = ins;
     if (same) continue; // its backlinks section is already right: do not even read the body
     const body = setBacklinks(f.body, items(), opts.section);
-    if (body !== f.body) {
+    // Written again when its frontmatter's list changed too, with no section in the body to show it.
+    if (body !== f.body || !sameList(f.old?.fm.backlinks ?? [], ins)) {
       f.body = body;
       f.touched = true;
     }

@@ -70,6 +70,8 @@ export interface RenderPlan {
   heldBack: Set<string>;
   /** Raw paths of the documents that changed this run. */
   changedDocs: Set<string>;
+  /** Entries whose names a text may hold now and did not before: new entries, and concepts retitled or given new aliases. */
+  named: Set<string>;
 }
 
 /** An entry in its final state for this run. */
