@@ -103,7 +103,7 @@ describe('kb compile with the model', () => {
     expect(fake.messages()).toHaveLength(2);
     expect(r.stderr).toMatch(/raw\/a\.md: warning Unexpected model output twice.*offline compiler.*\[model-output\]/);
     const entry = read(root, 'wiki/sources/Retrieval notes.md');
-    expect(entry).toContain('compiled_by: offline-v61');
+    expect(entry).toContain('compiled_by: offline-v62');
     expect(entry).toContain('## Key points');
   });
 
@@ -118,7 +118,7 @@ describe('kb compile with the model', () => {
     expect(r.stderr).toMatch(
       /raw\/a\.md: warning Unexpected model output twice.*the next `kb compile` asks the model again.*\[model-output\]/,
     );
-    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v61');
+    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v62');
     const forced = fixture({ 'raw/a.md': RAW['raw/rag-notes.md'] });
     const f1 = await runKbIn(['compile'], { cwd: forced, env: env(fake.url) });
     expect(f1.code, f1.stderr).toBe(0);
@@ -163,7 +163,7 @@ describe('kb compile with the model', () => {
     expect(seen).toEqual([4096, 8192]);
     expect(r.stderr).toMatch(/cut off at max_tokens/);
     expect(listTree(join(root, 'wiki')).some((f) => f.includes('Cut'))).toBe(false);
-    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v61');
+    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v62');
     // Not kept offline for good: the next compile asks again with more room (the first cut reply,
     // which leads there, comes from the cache; the one cut with more room was not kept).
     const again = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
@@ -362,7 +362,7 @@ describe('kb compile when the API fails', () => {
     expect(r.stderr).toMatch(
       /raw\/a\.md: warning The Anthropic API answered HTTP 529 after retries; used the offline compiler.*the next `kb compile` tries the model again \[model-unavailable\]/,
     );
-    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v61');
+    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v62');
     healthy = true;
     const again = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
     expect(again.code, again.stderr).toBe(0);
@@ -391,7 +391,7 @@ describe('kb compile when the API fails', () => {
       /raw\/a\.md: warning Unexpected reply from the Anthropic API cut off before its end \(other side closed\), tried 2 times; used the offline compiler.*\[model-unavailable\]/,
     );
     expect(fake.messages()).toHaveLength(2);
-    expect(read(always, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v61');
+    expect(read(always, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v62');
     await fake.close();
     fake = await startFakeAnthropic(claude);
     const next = await runKbIn(['compile'], { cwd: always, env: env(fake.url) });
@@ -433,7 +433,7 @@ describe('concept synthesis checks', () => {
       /wiki\/concepts\/检索增强生成\.md: warning Unexpected model output twice \(Unexpected <body> without citations/,
     );
     const concept = read(root, 'wiki/concepts/检索增强生成.md');
-    expect(concept).toContain('compiled_by: offline-v61');
+    expect(concept).toContain('compiled_by: offline-v62');
     expect(concept).toContain('[[Notes on Retrieval-Augmented Generation]]');
   });
 });

@@ -86,7 +86,7 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     expect(fake.chats()).toHaveLength(2);
     expect(s.stderr.match(/raw\/a\.md: warning Unexpected model output twice/g)).toHaveLength(1);
     expect(s.stderr).toMatch(/small model may not follow the <kb_entry> format/);
-    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v61');
+    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v62');
   });
 
   it('waits as retry-after says after a 429 and retries a 500, then writes the entry', async () => {
@@ -116,7 +116,7 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     expect(r.stderr).toMatch(
       /raw\/a\.md: warning OpenAI-compatible endpoint at http:\/\/127\.0\.0\.1:\d+\/v1 answered HTTP 500 after retries.*\[model-unavailable\]/,
     );
-    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v61');
+    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v62');
     await fake.close();
     fake = await startFakeOpenAI(claude);
     const next = await runKbIn(['compile'], { cwd: root, env: env(fake.url) });
@@ -164,7 +164,7 @@ describe('kb compile through an OpenAI-compatible provider', () => {
     expect(r.stderr).toMatch(
       /raw\/a\.md: warning Unexpected timeout: no reply from the model within 0\.3 s \(model\.timeoutSeconds in kb\.config\.json\), tried 2 times.*\[model-unavailable\]/,
     );
-    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v61');
+    expect(read(root, 'wiki/sources/Retrieval notes.md')).toContain('compiled_by: offline-v62');
   });
 
   it('estimates a local model at $0 and refuses --batch, which is Anthropic only', async () => {

@@ -7,7 +7,7 @@ const draft: SourceDraft = {
   aliases: [],
   summary: 'A cache keeps recent results.',
   body: '## Key points\n\n- A cache keeps recent results.\n\n## Source\n\n- File: `raw/note.md`\n',
-  compiledBy: 'offline-v61',
+  compiledBy: 'offline-v62',
   entities: [],
 };
 

@@ -21,12 +21,32 @@ export function versionsSection(p: SourcePlan, names: NamePlan): string | null {
   return `## Versions\n\n${linked.map((id) => `- ${linkMarkup(fileBaseName(names.pathOf.get(id)!), names.titleOf.get(id) ?? id)}`).join('\n')}`;
 }
 
-/** Raw path → the concepts that cite it, in concept order. */
+/**
+ * Raw path → the concepts that cite it, those it mentions most first (then by title): an order of
+ * the document's own, so that a page stays as it is when other documents make one concept more
+ * widely shared than another (a compile after a change writes what a full compile writes).
+ */
 export function conceptsByDoc(concepts: readonly ConceptPlan[]): Map<string, ConceptPlan[]> {
-  const out = new Map<string, ConceptPlan[]>();
+  const byDoc = new Map<string, Map<ConceptPlan, number>>();
   for (const g of concepts)
-    for (const m of g.mentions) (out.get(m.rawPath) ?? out.set(m.rawPath, []).get(m.rawPath)!).push(g);
+    for (const m of g.mentions) {
+      const counts = byDoc.get(m.rawPath) ?? byDoc.set(m.rawPath, new Map()).get(m.rawPath)!;
+      if (!counts.has(g)) counts.set(g, m.count);
+    }
+  const out = new Map<string, ConceptPlan[]>();
+  for (const [path, counts] of byDoc)
+    out.set(
+      path,
+      [...counts.keys()].sort(
+        (a, b) => counts.get(b)! - counts.get(a)! || inOrder(a.title, b.title) || inOrder(a.id, b.id),
+      ),
+    );
   return out;
+}
+
+/** Strings compared unit by unit, whatever the locale. */
+function inOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export function oneLine(s: string): string {

@@ -17,7 +17,7 @@ import { genusSentence } from '../../text/genus.js';
  * extracts or writes changes: compile then redoes the documents an older one compiled (their
  * entities are kept per document and would otherwise stay as the older code found them).
  */
-export const OFFLINE_COMPILER = 'offline-v61';
+export const OFFLINE_COMPILER = 'offline-v62';
 
 /** A concept entry quotes at most this many sources (a page of 1,000 quotes helps nobody). */
 const MAX_STATED_SOURCES = 40;
