@@ -103,14 +103,21 @@ export function englishModel(core: () => CoreModel = readCoreModel): Record<stri
 const MAX_LEARNED = 100_000;
 
 /**
+ * A learned word whose place in wink's cache changes no reading: a run of Latin letters is one
+ * token whether wink knows it or not, and its features are its own. A word holding anything else
+ * ("package's", "co-op", "U.S", "3D") is split one way when known and another when not.
+ */
+const PLAIN_WORD = /^[A-Za-z]+$/;
+
+/**
  * wink-nlp that reads every text as a process that has read nothing else would. wink learns the
  * words of a text that its lexicon lacks, with their features, and its tokenizer keeps a word it
  * has learned whole where it would split it otherwise: after "a package's, b" (learned whole),
  * "the package's" is one word tagged as a name, not "package" and "'s". The names found in a
  * document would hang on what its process read before: the thread a compile gave it, a full
- * compile against a one-change one. So before each text (`fresh`) the words learned are
- * forgotten, and the feature values taken back to the model's; after MAX_LEARNED words the
- * instance is made again on the model as loaded.
+ * compile against a one-change one. So before each text (`fresh`) the learned words but plain
+ * ones (PLAIN_WORD) are forgotten; the instance is made again on the model as loaded after
+ * `maxLearned` words, or before a feature's values outgrow the bits wink packs them in.
  */
 export function freshEnglish<W>(make: (model: Record<string, unknown>) => W, maxLearned = MAX_LEARNED): () => W {
   const core = readCoreModel();
@@ -118,19 +125,22 @@ export function freshEnglish<W>(make: (model: Record<string, unknown>) => W, max
   const lexeme = core.features.lexeme!;
   // The feature values wink adds to (getFeaturesIndex in wink-nlp's cache.js): the lexemes and
   // the listed features it extracts from a new word.
-  const listed = (core.packing.efList ?? []).filter((f) => core.packing.layout[f]![3] === 0);
+  const listed = (core.packing.efList ?? [])
+    .filter((f) => core.packing.layout[f]![3] === 0)
+    .map((f) => core.features[f]!);
   let nlp = make(model);
   // As wink set them up (it adds nothing while it does, but what it would add is then kept).
-  const loaded = new Map([lexeme, ...listed.map((f) => core.features[f]!)].map((f) => [f, f.list.length]));
-  const truncate = (f: CoreModel['features'][string], size: number) => {
-    for (let i = size; i < f.list.length; i++) delete f.hash![f.list[i] as string];
-    f.list.length = size;
-    f.index = size;
-  };
+  const loaded = new Map([lexeme, ...listed].map((f) => [f, f.list.length]));
+  const full = () =>
+    lexeme.list.length - loaded.get(lexeme)! > maxLearned || listed.some((f) => f.list.length > (f.maxIndex as number));
   let from = lexeme.list.length;
   return () => {
-    if (lexeme.list.length - loaded.get(lexeme)! > maxLearned) {
-      for (const [f, size] of loaded) truncate(f, size);
+    if (full()) {
+      for (const [f, size] of loaded) {
+        for (let i = size; i < f.list.length; i++) delete f.hash![f.list[i] as string];
+        f.list.length = size;
+        f.index = size;
+      }
       nlp = make(model);
       from = lexeme.list.length;
       return nlp;
@@ -138,11 +148,9 @@ export function freshEnglish<W>(make: (model: Record<string, unknown>) => W, max
     // Forgotten, not dropped: the lexemes' places in wink's own table of learned words stay theirs.
     for (let i = from; i < lexeme.list.length; i++) {
       const w = lexeme.list[i] as string;
-      if (lexeme.hash![w] === i) delete lexeme.hash![w];
+      if (!PLAIN_WORD.test(w) && lexeme.hash![w] === i) delete lexeme.hash![w];
     }
     from = lexeme.list.length;
-    // A listed value is read back by its place in the list, and only through the words learned with it.
-    for (const [f, size] of loaded) if (f !== lexeme) truncate(f, size);
     return nlp;
   };
 }
