@@ -44,11 +44,11 @@ function sampleKb(without: readonly string[] = []): string {
   return root;
 }
 
-/** Every entry file of the wiki, by path (log.md tells the history of runs, so it differs). */
+/** Every entry file of the wiki and its index, by path (log.md tells the history of runs, so it differs). */
 function wikiFiles(root: string): Record<string, string> {
   const wiki = join(root, 'wiki');
   const out: Record<string, string> = {};
-  for (const f of listTree(wiki).filter((x) => x.endsWith('.md') && x !== 'log.md'))
+  for (const f of listTree(wiki).filter((x) => (x.endsWith('.md') && x !== 'log.md') || x === 'index.json'))
     out[f] = readFileSync(join(wiki, f), 'utf8');
   return out;
 }
@@ -123,6 +123,23 @@ describe('incremental concept rendering', () => {
       cpSync(join(REPO, 'raw', doc), join(root, 'raw', doc));
       await expectSameAsForce(root);
     }
+  });
+
+  it('a note that links to itself: the index lists no link of an entry to itself, written this run or kept', async () => {
+    const root = sampleKb();
+    writeFile(
+      root,
+      'raw/notes/self-reference.md',
+      '# Self reference\n\nThis note, [[Self reference]], is about BM25 and the Zettelkasten method, and links itself.\n',
+    );
+    await compiled(root);
+    appendFileSync(join(root, 'raw', 'notes/zettelkasten.md'), '\nA closing remark of no consequence, added later.\n');
+    await expectSameAsForce(root);
+    const index = JSON.parse(readFileSync(join(root, 'wiki', 'index.json'), 'utf8')) as {
+      id: string;
+      links: string[];
+    }[];
+    expect(index.filter((e) => e.links.includes(e.id))).toEqual([]);
   });
 
   it('a concept page rewritten outside compile (as heal does) is rendered again once a source it cites changes', async () => {

@@ -37,7 +37,8 @@ export async function indexWiki(
       path: f.path,
       summary: f.fm.summary,
       source_ref: f.fm.source_ref ?? [],
-      links: [...f.links],
+      // As the store keeps them: an entry's link to itself is none (a kept entry's come from the store).
+      links: [...f.links].filter((l) => l !== f.id),
     })),
   );
 }

@@ -58,3 +58,15 @@ describe('writeIndexes: index.json written an entry at a time', () => {
     expect(readFileSync(file, 'utf8')).toBe(whole(changed));
   });
 });
+
+describe('writeIndexes: the order of the entries given', () => {
+  it('changes neither file, two entries of one title included', () => {
+    const twins = [item(1), item(2), { ...item(3), title: item(1).title }];
+    const dirs = [twins, [...twins].reverse()].map((items) => {
+      const dir = mkdtempSync(join(tmpdir(), 'kb-index-order-'));
+      writeIndexes(dir, items);
+      return ['index.md', 'index.json'].map((f) => readFileSync(join(dir, f), 'utf8'));
+    });
+    expect(dirs[1]).toEqual(dirs[0]);
+  });
+});

@@ -30,7 +30,11 @@ function writeIfChanged(path: string, text: string): void {
 
 /** wiki/index.md (the vault's home page: concepts by topic, then one line per source and answer) and wiki/index.json. */
 export function writeIndexes(wikiDir: string, items: IndexItem[]): void {
-  const sorted = [...items].sort((a, b) => a.kind.localeCompare(b.kind) || a.title.localeCompare(b.title));
+  // Two entries of one title by id: the files must not hang on the order this run met them in.
+  const sorted = [...items].sort(
+    (a, b) =>
+      a.kind.localeCompare(b.kind) || a.title.localeCompare(b.title) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
   const lines = [
     '# Index',
     '',

@@ -39,4 +39,17 @@ describe('refreshBacklinks', () => {
     // A page whose list is as it was is not written again.
     expect(finals.get('source/git')!.touched).toBeUndefined();
   });
+
+  it('lists two entries of one title by id, whatever order this run met them in', () => {
+    const lists = [false, true].map((reversed) => {
+      const twins = [final('source/git-分支', ['concept/branch']), final('source/git-分支-2', ['concept/branch'])];
+      for (const t of twins) t.title = 'Git 分支';
+      const kept = final('concept/branch', [], { backlinks: [] });
+      const finals: Finals = new Map([...(reversed ? [...twins].reverse() : twins), kept].map((f) => [f.id, f]));
+      refreshBacklinks({ sources: [], concepts: [] }, finals, {} as NamePlan, {} as LinkContext, { section: false });
+      return kept.fm.backlinks;
+    });
+    expect(lists[0]).toEqual(['source/git-分支', 'source/git-分支-2']);
+    expect(lists[1]).toEqual(lists[0]);
+  });
 });

@@ -29,7 +29,10 @@ export function refreshBacklinks(
       if (finals.has(l) && l !== f.id) (inbound.get(l) ?? inbound.set(l, new Set()).get(l)!).add(f.id);
   }
   for (const f of finals.values()) {
-    const ins = [...(inbound.get(f.id) ?? [])].sort((a, b) => finals.get(a)!.title.localeCompare(finals.get(b)!.title));
+    // By title, and two entries of one title by id: not in the order this run happened to meet them.
+    const ins = [...(inbound.get(f.id) ?? [])].sort(
+      (a, b) => finals.get(a)!.title.localeCompare(finals.get(b)!.title) || (a < b ? -1 : a > b ? 1 : 0),
+    );
     const items = () => ins.map((i) => finals.get(i)!);
     if (f.humanEdited) {
       // kb's sections stay true even in an entry a person edited; their text stays byte for byte.

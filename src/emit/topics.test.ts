@@ -65,3 +65,24 @@ describe('indexTopics: the index grouped by what sources share', () => {
     expect(indexTopics(items, 0)).toEqual(inTable);
   });
 });
+
+describe('indexTopics: the order of the entries given', () => {
+  it('changes nothing, two sources or concepts of one title included', () => {
+    const twin = (id: string, title: string, ...links: string[]): TopicItem => ({ ...s(id, ...links), title });
+    const items = [
+      c('BM25'),
+      c('IDF'),
+      { ...c('branch'), id: 'concept/branch-2' },
+      c('branch'),
+      twin('git-branching', 'Git 分支', 'branch', 'BM25'),
+      twin('git-branching-2', 'Git 分支', 'branch', 'BM25'),
+      s('a', 'BM25', 'IDF'),
+      s('b', 'BM25', 'IDF', 'branch'),
+      s('c', 'branch-2', 'BM25'),
+    ];
+    const once = indexTopics(items);
+    expect(once.topics.length).toBeGreaterThan(0);
+    expect(indexTopics([...items].reverse())).toEqual(once);
+    expect(indexTopics([...items.slice(4), ...items.slice(0, 4)])).toEqual(once);
+  });
+});

@@ -60,7 +60,9 @@ export function indexTopics(items: readonly TopicItem[], maxTable = MAX_TABLE): 
     return i === undefined ? 0 : degree(i);
   };
   const titleOf = (c: number) => title.get(concepts[c]!.id) ?? concepts[c]!.id;
-  const before = (a: number, b: number) => degree(a) - degree(b) || titleOf(b).localeCompare(titleOf(a));
+  // Two concepts of one title by id: the order must not hang on the order the entries came in.
+  const before = (a: number, b: number) =>
+    degree(a) - degree(b) || titleOf(b).localeCompare(titleOf(a)) || inOrder(concepts[b]!.id, concepts[a]!.id);
   // Leaders in order of sources: a concept joins the earlier head its sources overlap most
   // (Jaccard, at least MIN_AFFINITY); else it heads a topic of its own.
   const jaccard = (a: number, b: number) => {
@@ -97,7 +99,7 @@ export function indexTopics(items: readonly TopicItem[], maxTable = MAX_TABLE): 
     const top = [...votes].sort((a, b) => b[1] - a[1] || before(index.get(b[0])!, index.get(a[0])!))[0];
     if (top) (sourcesOfTopic.get(top[0]) ?? sourcesOfTopic.set(top[0], []).get(top[0])!).push(s.id);
   }
-  const byTitle = (a: string, b: string) => (title.get(a) ?? a).localeCompare(title.get(b) ?? b);
+  const byTitle = (a: string, b: string) => (title.get(a) ?? a).localeCompare(title.get(b) ?? b) || inOrder(a, b);
   const topics: Topic[] = [];
   const rest: string[] = [];
   for (const [head, cs] of members) {
@@ -114,4 +116,9 @@ export function indexTopics(items: readonly TopicItem[], maxTable = MAX_TABLE): 
     (a, b) => b.concepts.length + b.sources.length - (a.concepts.length + a.sources.length) || byTitle(a.head, b.head),
   );
   return { topics, rest: rest.sort(byTitle) };
+}
+
+/** Strings compared unit by unit, whatever the locale. */
+function inOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
