@@ -4,6 +4,7 @@ import { writeChunksAtomicIfChanged, writeFileAtomic } from '../util/atomic.js';
 import { linkMarkup } from '../entry/links.js';
 import { fileBaseName } from '../entry/names.js';
 import { indexTopics } from './topics.js';
+import { byCodePoint } from '../util/order.js';
 
 export interface IndexItem {
   id: string;
@@ -32,8 +33,7 @@ function writeIfChanged(path: string, text: string): void {
 export function writeIndexes(wikiDir: string, items: IndexItem[]): void {
   // Two entries of one title by id: the files must not hang on the order this run met them in.
   const sorted = [...items].sort(
-    (a, b) =>
-      a.kind.localeCompare(b.kind) || a.title.localeCompare(b.title) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    (a, b) => a.kind.localeCompare(b.kind) || a.title.localeCompare(b.title) || byCodePoint(a.id, b.id),
   );
   const lines = [
     '# Index',

@@ -60,7 +60,7 @@ export function buildNameTable(names: LinkName[]): NameTable {
 }
 
 /** A letter or digit of a Latin word: Han characters are word boundaries for Latin names. */
-const WORDCHAR = /(?![\u3400-\u9fff])[\p{L}\p{N}_]/u;
+export const WORDCHAR = /(?![\u3400-\u9fff])[\p{L}\p{N}_]/u;
 const LATIN_WORD = /^(?:(?![\u3400-\u9fff])[\p{L}\p{N}_])+/u;
 
 /**

@@ -1,9 +1,7 @@
 import { letTextGo, type LoadedEntry, type WikiScan } from '../entry/wiki.js';
 import type { LinkContext } from './link-table.js';
+import { WORDCHAR } from './linker.js';
 import type { ConceptPlan, RenderPlan, SourcePlan } from './types.js';
-
-/** A letter or digit of a Latin word, as the autolinker reads one (Han characters bound Latin words). */
-const WORDCHAR = /(?![\u3400-\u9fff])[\p{L}\p{N}_]/u;
 
 /**
  * Whether the autolinker could link `key` (a lowercase name) in a lowercased text: it occurs there,

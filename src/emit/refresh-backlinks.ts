@@ -4,6 +4,7 @@ import type { LinkContext } from './link-table.js';
 import { linkIds } from './keep.js';
 import { conceptsByDoc, conceptsSection } from './render-common.js';
 import type { ConceptPlan, Finals, NamePlan, SourcePlan } from './types.js';
+import { byCodePoint } from '../util/order.js';
 
 export interface BacklinksInput {
   sources: readonly SourcePlan[];
@@ -31,7 +32,7 @@ export function refreshBacklinks(
   for (const f of finals.values()) {
     // By title, and two entries of one title by id: not in the order this run happened to meet them.
     const ins = [...(inbound.get(f.id) ?? [])].sort(
-      (a, b) => finals.get(a)!.title.localeCompare(finals.get(b)!.title) || (a < b ? -1 : a > b ? 1 : 0),
+      (a, b) => finals.get(a)!.title.localeCompare(finals.get(b)!.title) || byCodePoint(a, b),
     );
     const items = () => ins.map((i) => finals.get(i)!);
     if (f.humanEdited) {

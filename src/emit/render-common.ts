@@ -1,6 +1,7 @@
 import { linkMarkup } from '../entry/links.js';
 import { neutralizeMarkers } from '../entry/markers.js';
 import { fileBaseName } from '../entry/names.js';
+import { byCodePoint } from '../util/order.js';
 import type { ConceptPlan, EntryDraft, NamePlan, SourcePlan } from './types.js';
 
 /** `# Title`, the summary and the body of a draft; what a document or the model wrote can never pass for one of kb's marked sections. */
@@ -38,15 +39,10 @@ export function conceptsByDoc(concepts: readonly ConceptPlan[]): Map<string, Con
     out.set(
       path,
       [...counts.keys()].sort(
-        (a, b) => counts.get(b)! - counts.get(a)! || inOrder(a.title, b.title) || inOrder(a.id, b.id),
+        (a, b) => counts.get(b)! - counts.get(a)! || byCodePoint(a.title, b.title) || byCodePoint(a.id, b.id),
       ),
     );
   return out;
-}
-
-/** Strings compared unit by unit, whatever the locale. */
-function inOrder(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export function oneLine(s: string): string {

@@ -1,3 +1,5 @@
+import { byCodePoint } from '../util/order.js';
+
 /**
  * Topics of the index: concepts grouped by the sources they share. Concepts are taken most cited
  * first; each joins the topic whose head's sources overlap its own most (Jaccard, at least
@@ -62,7 +64,7 @@ export function indexTopics(items: readonly TopicItem[], maxTable = MAX_TABLE): 
   const titleOf = (c: number) => title.get(concepts[c]!.id) ?? concepts[c]!.id;
   // Two concepts of one title by id: the order must not hang on the order the entries came in.
   const before = (a: number, b: number) =>
-    degree(a) - degree(b) || titleOf(b).localeCompare(titleOf(a)) || inOrder(concepts[b]!.id, concepts[a]!.id);
+    degree(a) - degree(b) || titleOf(b).localeCompare(titleOf(a)) || byCodePoint(concepts[b]!.id, concepts[a]!.id);
   // Leaders in order of sources: a concept joins the earlier head its sources overlap most
   // (Jaccard, at least MIN_AFFINITY); else it heads a topic of its own.
   const jaccard = (a: number, b: number) => {
@@ -99,7 +101,7 @@ export function indexTopics(items: readonly TopicItem[], maxTable = MAX_TABLE): 
     const top = [...votes].sort((a, b) => b[1] - a[1] || before(index.get(b[0])!, index.get(a[0])!))[0];
     if (top) (sourcesOfTopic.get(top[0]) ?? sourcesOfTopic.set(top[0], []).get(top[0])!).push(s.id);
   }
-  const byTitle = (a: string, b: string) => (title.get(a) ?? a).localeCompare(title.get(b) ?? b) || inOrder(a, b);
+  const byTitle = (a: string, b: string) => (title.get(a) ?? a).localeCompare(title.get(b) ?? b) || byCodePoint(a, b);
   const topics: Topic[] = [];
   const rest: string[] = [];
   for (const [head, cs] of members) {
@@ -116,9 +118,4 @@ export function indexTopics(items: readonly TopicItem[], maxTable = MAX_TABLE): 
     (a, b) => b.concepts.length + b.sources.length - (a.concepts.length + a.sources.length) || byTitle(a.head, b.head),
   );
   return { topics, rest: rest.sort(byTitle) };
-}
-
-/** Strings compared unit by unit, whatever the locale. */
-function inOrder(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

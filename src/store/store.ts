@@ -13,6 +13,9 @@ import { SEARCH_TERMS_VERSION, searchText } from '../text/search.js';
 import { MIGRATES_FROM, STORE_VERSION, TABLES, vecTables } from './schema.js';
 import { checkOnOpen, type Recovery } from './recover.js';
 import { entityRowsOfVersion8 } from './migrate-entities.js';
+import { byCodePoint } from '../util/order.js';
+
+export { byCodePoint };
 
 /**
  * Entry bases and pending drafts are written once per entry each compile and read rarely: zlib's
@@ -79,28 +82,6 @@ export function emptySkip(d: Pick<DocumentRow, 'status' | 'error'>): boolean {
 const NAMED = 4;
 /** The salient bit of an everyday word kept as a mention only (EntityRow.weak). */
 const WEAK = 8;
-
-/**
- * Strings in the order SQLite's BINARY collation gives them (their UTF-8 bytes, that is their code
- * points): JavaScript compares UTF-16 units, which put a character beyond U+FFFF (a surrogate pair)
- * before one from U+E000 to U+FFFF.
- */
-export function byCodePoint(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return unitRank(x) - unitRank(y);
-  }
-  return a.length - b.length;
-}
-
-/** A UTF-16 unit's place in code point order: surrogates after every other unit. */
-function unitRank(u: number): number {
-  if (u >= 0xd800 && u <= 0xdfff) return u + 0x2000;
-  return u >= 0xe000 ? u - 0x800 : u;
-}
 
 /** One string for each text seen: rows that repeat a name or a path hold the same string, not copies of it. */
 function interner(): (s: string) => string {
